@@ -1,1 +1,46 @@
-export const x: number = 1; export interface Foo { a: string }
+// Public entry of `inferloop`. Everything a user imports comes from here.
+export { Inferloop } from "./client.js";
+export { Inferloop as default } from "./client.js";
+export type { ClientOptions, RequestOptions } from "./core/options.js";
+export type { Logger, LogLevel } from "./core/log.js";
+export type { FetchLike } from "./core/transport/fetch.js";
+export { APIPromise, type ResponseInfo, type WithResponse } from "./core/api-promise.js";
+export {
+  InferloopError,
+  APIError,
+  BadRequestError,
+  AuthenticationError,
+  PermissionDeniedError,
+  NotFoundError,
+  ConflictError,
+  UnprocessableEntityError,
+  RateLimitError,
+  InternalServerError,
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+  RequestValidationError,
+  ResponseParseError,
+  type APIErrorInit,
+  type ValidationDetail,
+  type ValidationIssue,
+} from "./core/errors.js";
+export { MissingCredentialsError } from "./core/auth.js";
+
+export { Chat } from "./resources/chat/chat.js";
+export { Completions, type ChatCompletionParseParams } from "./resources/chat/completions.js";
+export { ChatCompletionStream, type StreamResponseInfo } from "./resources/chat/stream.js";
+export * from "./resources/chat/index.js";
+
+export { Models, type ModelListOptions } from "./resources/models/models.js";
+export * from "./resources/models/index.js";
+
+export { Calls } from "./resources/calls/calls.js";
+export { CallQuery } from "./resources/calls/call-query.js";
+export * from "./resources/calls/index.js";
+
+export { AnnotationQueues, AnnotationQueueItems } from "./resources/annotation-queues/annotation-queues.js";
+export * from "./resources/annotation-queues/index.js";
+
+export { TrainingJobs } from "./resources/training-jobs/training-jobs.js";
+export * from "./resources/training-jobs/index.js";

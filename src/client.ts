@@ -1,0 +1,132 @@
+import { base64 } from "./core/auth.js";
+import { readEnv } from "./core/env.js";
+import { InferloopError } from "./core/errors.js";
+import { HttpClient, parseBase } from "./core/http-client.js";
+import { isLogLevel, Log, type LogLevel } from "./core/log.js";
+import type { ClientOptions } from "./core/options.js";
+import { Redactor } from "./core/secrets.js";
+import { createDefaultTransport } from "./core/transport/default.js";
+import { FetchTransport } from "./core/transport/fetch.js";
+import type { Transport } from "./core/transport/types.js";
+import { AnnotationQueues } from "./resources/annotation-queues/annotation-queues.js";
+import { Calls } from "./resources/calls/calls.js";
+import { Chat } from "./resources/chat/chat.js";
+import { Models } from "./resources/models/models.js";
+import { TrainingJobs } from "./resources/training-jobs/training-jobs.js";
+
+const DEFAULT_TIMEOUT = 600_000;
+const DEFAULT_IDLE_TIMEOUT = 120_000;
+const DEFAULT_MAX_RETRIES = 2;
+
+// Lets withOptions() hand its transport (and so its keep-alive pool) to the new client.
+const sharedTransport = Symbol("sharedTransport");
+
+function nonNegative(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0)
+    throw new InferloopError(`\`${name}\` must be a non-negative number, got ${String(value)}.`);
+  return value;
+}
+
+/**
+ * The client for the whole service: chat generation, the model list, the call query of the
+ * tracing store, annotation-queue progress and RL training jobs.
+ *
+ * @example
+ * ```ts
+ * import { Inferloop } from "inferloop";
+ *
+ * const client = new Inferloop({ baseURL: "https://api.example.com", apiKey: process.env.INFERLOOP_API_KEY });
+ * const reply = await client.chat.completions.create({
+ *   model: "Qwen/Qwen3-8B",
+ *   messages: [{ role: "user", content: "Say hi" }],
+ * });
+ * console.log(reply.choices[0]?.message.content);
+ * ```
+ */
+export class Inferloop {
+  /** Chat generation, plain and streamed. */
+  readonly chat: Chat;
+  /** The models the service can address. */
+  readonly models: Models;
+  /** The call query of the tracing store. */
+  readonly calls: Calls;
+  /** Annotation-queue items. */
+  readonly annotationQueues: AnnotationQueues;
+  /** Reinforcement-learning training jobs. */
+  readonly trainingJobs: TrainingJobs;
+
+  readonly baseURL: string;
+  readonly traceBaseURL: string;
+  readonly project: string | undefined;
+  readonly timeout: number;
+  readonly idleTimeout: number;
+  readonly maxRetries: number;
+  readonly logLevel: LogLevel;
+
+  // Private fields stay out of JSON.stringify and util.inspect, so the secrets in them do too.
+  readonly #options: ClientOptions;
+  readonly #transport: Transport;
+
+  constructor(options: ClientOptions = {}) {
+    this.#options = { ...options };
+    const baseURL = options.baseURL ?? readEnv("INFERLOOP_BASE_URL");
+    if (!baseURL)
+      throw new InferloopError(
+        "No base URL: pass `baseURL` to new Inferloop({...}) or set the INFERLOOP_BASE_URL environment variable.",
+      );
+    const apiKey = options.apiKey ?? readEnv("INFERLOOP_API_KEY");
+    const username = options.username ?? readEnv("INFERLOOP_USERNAME") ?? "api";
+    const password = options.password ?? readEnv("INFERLOOP_PASSWORD") ?? apiKey;
+    const envLevel = readEnv("INFERLOOP_LOG");
+    const logLevel = options.logLevel ?? (isLogLevel(envLevel) ? envLevel : "off");
+    if (!isLogLevel(logLevel)) throw new InferloopError(`\`logLevel\` must be one of off, error, warn, info, debug.`);
+
+    this.baseURL = baseURL;
+    this.traceBaseURL = options.traceBaseURL ?? baseURL;
+    this.project = options.project;
+    this.timeout = nonNegative("timeout", options.timeout, DEFAULT_TIMEOUT);
+    this.idleTimeout = nonNegative("idleTimeout", options.idleTimeout, DEFAULT_IDLE_TIMEOUT);
+    this.maxRetries = Math.floor(nonNegative("maxRetries", options.maxRetries, DEFAULT_MAX_RETRIES));
+    this.logLevel = logLevel;
+
+    const inherited = (options as { [sharedTransport]?: Transport })[sharedTransport];
+    this.#transport =
+      inherited ?? (options.fetch ? new FetchTransport(options.fetch) : createDefaultTransport({ dispatcher: options.dispatcher }));
+    const redactor = new Redactor([apiKey, password, ...(password ? [base64(`${username}:${password}`)] : [])]);
+    const http = new HttpClient({
+      api: parseBase(this.baseURL, "baseURL"),
+      trace: parseBase(this.traceBaseURL, options.traceBaseURL ? "traceBaseURL" : "baseURL"),
+      credentials: { apiKey, username, password },
+      project: options.project,
+      timeout: this.timeout,
+      idleTimeout: this.idleTimeout,
+      maxRetries: this.maxRetries,
+      defaultHeaders: options.defaultHeaders ?? {},
+      transport: this.#transport,
+      log: new Log(options.logger ?? console, logLevel, redactor),
+      redactor,
+    });
+
+    this.chat = new Chat(http);
+    this.models = new Models(http);
+    this.calls = new Calls(http);
+    this.annotationQueues = new AnnotationQueues(http);
+    this.trainingJobs = new TrainingJobs(http);
+  }
+
+  /**
+   * A new client with some options changed; the rest, and the connection pool, are kept.
+   *
+   * @example
+   * ```ts
+   * const patient = client.withOptions({ timeout: 120_000, maxRetries: 5 });
+   * ```
+   */
+  withOptions(overrides: ClientOptions): Inferloop {
+    const next: ClientOptions & { [sharedTransport]?: Transport } = { ...this.#options, ...overrides };
+    if (!("fetch" in overrides) && !("dispatcher" in overrides)) next[sharedTransport] = this.#transport;
+    return new Inferloop(next);
+  }
+}
+

@@ -1,0 +1,74 @@
+/**
+ * What a response looked like, for callers who need more than the parsed data.
+ *
+ * @example
+ * ```ts
+ * const { data, response } = await client.models.list().withResponse();
+ * console.log(response.status, response.headers.get("x-request-id"), data.data.length);
+ * ```
+ */
+export interface ResponseInfo {
+  status: number;
+  headers: Headers;
+  requestId: string | undefined;
+}
+
+/** The parsed data together with its {@link ResponseInfo}.
+ *
+ * @example
+ * ```ts
+ * const { data, response }: WithResponse<ModelList> = await client.models.list().withResponse();
+ * ```
+ */
+export interface WithResponse<T> {
+  data: T;
+  response: ResponseInfo;
+}
+
+/**
+ * A promise of the parsed result that also offers `.withResponse()` for the status and
+ * headers. The work runs once, whichever is awaited. A failure is only reported to a consumer
+ * that awaits it, so awaiting `withResponse()` alone never leaves an unhandled rejection
+ * behind (anthropic-sdk-typescript#829).
+ *
+ * @example
+ * ```ts
+ * const list = await client.models.list();
+ * const { data, response } = await client.models.list().withResponse();
+ * ```
+ */
+export class APIPromise<T> extends Promise<T> {
+  readonly #result: Promise<WithResponse<T>>;
+
+  constructor(result: Promise<WithResponse<T>>) {
+    super((resolve) => resolve(undefined as T));
+    this.#result = result;
+    // Consumers attach their own handlers below; this one only marks the source as handled.
+    result.catch(() => {});
+  }
+
+  // `then` on a subclass would otherwise construct an APIPromise with an executor.
+  static override get [Symbol.species]() {
+    return Promise;
+  }
+
+  /** The parsed data with the response's status, headers and request id. */
+  withResponse(): Promise<WithResponse<T>> {
+    return this.#result;
+  }
+
+  override then<R1 = T, R2 = never>(
+    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.#result.then((r) => r.data).then(onfulfilled, onrejected);
+  }
+
+  override catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
+    return this.then(undefined, onrejected);
+  }
+
+  override finally(onfinally?: (() => void) | null): Promise<T> {
+    return this.then().finally(onfinally);
+  }
+}

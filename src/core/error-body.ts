@@ -1,0 +1,113 @@
+import type { APIErrorInit, ValidationDetail } from "./errors.js";
+
+/** Longest piece of a non-JSON error body that is kept, so a proxy page never floods a log. */
+const MAX_TEXT = 500;
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  408: "Request Timeout",
+  409: "Conflict",
+  413: "Payload Too Large",
+  422: "Unprocessable Entity",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === "string" && v.length > 0 ? v : undefined;
+}
+
+function detailList(v: unknown): ValidationDetail[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  return v.filter(isRecord).map((d) => ({
+    ...d,
+    loc: Array.isArray(d.loc) ? (d.loc as (string | number)[]) : [],
+    msg: typeof d.msg === "string" ? d.msg : String(d.msg ?? ""),
+    type: typeof d.type === "string" ? d.type : "",
+  }));
+}
+
+function describeDetail(detail: ValidationDetail[]): string {
+  return detail
+    .slice(0, 5)
+    .map((d) => (d.loc.length ? `${d.loc.join(".")}: ${d.msg}` : d.msg))
+    .join("; ");
+}
+
+/**
+ * Read the message out of any error envelope the service family sends: OpenAI/vLLM
+ * `{error:{message,type,param,code}}`, the older flat `{object:"error",message,...}`,
+ * FastAPI `{detail:[...]}` or `{detail:"..."}`, the trace server's `{reason}`, or plain text.
+ * Works on parsed JSON so stream error events share it.
+ */
+export function describeErrorPayload(
+  status: number,
+  payload: unknown,
+): Omit<APIErrorInit, "headers" | "status" | "body"> {
+  if (isRecord(payload)) {
+    const nested = isRecord(payload.error) ? payload.error : undefined;
+    const src = nested ?? payload;
+    const detail = detailList(payload.detail);
+    const message =
+      str(src.message) ??
+      (typeof payload.error === "string" ? payload.error : undefined) ??
+      (detail ? describeDetail(detail) : undefined) ??
+      str(payload.detail) ??
+      str(payload.reason) ??
+      fallback(status);
+    return {
+      message: `${status} ${message}`,
+      type: str(src.type),
+      param: typeof src.param === "string" || src.param === null ? (src.param as string | null) : undefined,
+      code: typeof src.code === "string" || typeof src.code === "number" ? src.code : undefined,
+      detail,
+    };
+  }
+  return { message: `${status} ${fallback(status)}` };
+}
+
+function fallback(status: number): string {
+  return STATUS_TEXT[status] ?? "status code (no body)";
+}
+
+/**
+ * Turn a raw error body into the parts of an {@link APIErrorInit}. HTML (a proxy's error page)
+ * is reduced to its `<title>`, and other text is cut short.
+ */
+export function parseErrorBody(
+  status: number,
+  text: string,
+  contentType: string | undefined,
+): Omit<APIErrorInit, "headers"> {
+  const trimmed = text.trim();
+  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+    try {
+      const body: unknown = JSON.parse(trimmed);
+      return { status, body, ...describeErrorPayload(status, body) };
+    } catch {
+      // Not JSON after all: fall through to the text rules.
+    }
+  }
+  if (/html/i.test(contentType ?? "") || /^<(!doctype|html)/i.test(trimmed)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(trimmed)?.[1]?.trim();
+    const what = title ? `: ${title.slice(0, 120)}` : "";
+    return {
+      status,
+      body: trimmed.slice(0, MAX_TEXT),
+      message: `${status} ${fallback(status)} (an HTML error page, likely from a proxy or gateway${what})`,
+    };
+  }
+  if (trimmed.length === 0) return { status, body: undefined, message: `${status} ${fallback(status)}` };
+  const short = trimmed.length > MAX_TEXT ? `${trimmed.slice(0, MAX_TEXT)}…` : trimmed;
+  return { status, body: short, message: `${status} ${short}` };
+}

@@ -1,0 +1,56 @@
+import { describeErrorPayload } from "./error-body.js";
+import { APIConnectionError, apiErrorFor, type APIError, ResponseParseError } from "./errors.js";
+import type { Redactor } from "./secrets.js";
+import type { SSEEvent } from "./sse.js";
+
+/** The data of the event that ends a stream. Only the exact value counts. */
+const DONE = "[DONE]";
+
+/**
+ * Build the error for an error event inside a stream: `data: {"error":{...}}`, the flat
+ * `{"object":"error",...}` form, or any event named `error`. Its numeric `code` picks the
+ * class (the HTTP status was already 200); without one it counts as a server fault (500).
+ */
+export function streamEventError(payload: unknown, headers: Record<string, string>, redactor: Redactor): APIError {
+  const clean = redactor.value(payload);
+  const inner = (clean as { error?: unknown })?.error;
+  const src = (typeof inner === "object" && inner !== null ? inner : clean) as { code?: unknown };
+  const code = typeof src?.code === "number" ? src.code : Number.parseInt(String(src?.code), 10);
+  const status = Number.isInteger(code) && code >= 400 && code <= 599 ? code : 500;
+  return apiErrorFor({ status, body: clean, headers: new Headers(headers), ...describeErrorPayload(status, clean) });
+}
+
+function isErrorPayload(p: unknown): boolean {
+  if (typeof p !== "object" || p === null) return false;
+  const o = p as { error?: unknown; object?: unknown };
+  return (o.error !== undefined && o.error !== null) || o.object === "error";
+}
+
+/**
+ * The JSON payloads of an SSE response, in order, until `data: [DONE]` (anything after it is
+ * ignored). An error event rejects with an `APIError`; a data line that is not JSON rejects
+ * with {@link ResponseParseError} (its content is never quoted); a stream that ends without
+ * `[DONE]` rejects with {@link APIConnectionError}, because it was cut off and must not look
+ * complete.
+ */
+export async function* readJSONEvents<T>(
+  events: AsyncIterable<SSEEvent>,
+  headers: Record<string, string>,
+  redactor: Redactor,
+): AsyncGenerator<T> {
+  let n = 0;
+  for await (const ev of events) {
+    n++;
+    if (ev.data === DONE) return;
+    let payload: unknown;
+    try {
+      payload = JSON.parse(ev.data);
+    } catch {
+      if (ev.event === "error") throw streamEventError({ message: ev.data.slice(0, 200) }, headers, redactor);
+      throw new ResponseParseError(`Event ${n} of the stream is not valid JSON.`, { line: n });
+    }
+    if (ev.event === "error" || isErrorPayload(payload)) throw streamEventError(payload, headers, redactor);
+    yield payload as T;
+  }
+  throw new APIConnectionError("The stream ended before its [DONE] marker: the response was cut off.");
+}

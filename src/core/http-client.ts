@@ -1,0 +1,220 @@
+import type { ResponseInfo, WithResponse } from "./api-promise.js";
+import { authorizationHeader, type AuthScheme, type Credentials } from "./auth.js";
+import { parseErrorBody } from "./error-body.js";
+import { APIError, apiErrorFor, APIUserAbortError, InferloopError, ResponseParseError } from "./errors.js";
+import type { Log } from "./log.js";
+import type { RequestOptions } from "./options.js";
+import { backoffMs, isRetryableStatus, MAX_RETRY_AFTER_MS, retryAfterMs, serverRetryHint, sleep } from "./retry.js";
+import type { Redactor } from "./secrets.js";
+import { wasUnsent, type Transport, type TransportResponse } from "./transport/types.js";
+
+/** A base URL split once into what undici wants: the origin and a path prefix. */
+export interface Base {
+  origin: string;
+  prefix: string;
+}
+
+/** Parse a base URL, with a message that names the option when it is not one. */
+export function parseBase(url: string, option: string): Base {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new InferloopError(`\`${option}\` is not a valid URL.`);
+  }
+  if (u.protocol !== "http:" && u.protocol !== "https:")
+    throw new InferloopError(`\`${option}\` must be an http(s) URL.`);
+  return { origin: u.origin, prefix: u.pathname.replace(/\/+$/, "") };
+}
+
+/** Everything the pipeline needs, resolved once by the client. */
+export interface HttpConfig {
+  api: Base;
+  trace: Base;
+  credentials: Credentials;
+  /** `"<team>/<project>"` for the `Client-Project` header, when set. */
+  project: string | undefined;
+  timeout: number;
+  idleTimeout: number;
+  maxRetries: number;
+  defaultHeaders: Record<string, string | null | undefined>;
+  transport: Transport;
+  log: Log;
+  redactor: Redactor;
+}
+
+/**
+ * Whether a failed attempt may be sent again. `"safe"`: the operation can run twice without
+ * harm. `"unsent-only"`: it must not (it creates something), so only a request that provably
+ * never reached the server is sent again, unless the caller gave an idempotency key.
+ */
+export type RetryPolicy = "safe" | "unsent-only";
+
+/** One operation's request, as a resource describes it. */
+export interface RequestSpec {
+  method: "GET" | "POST";
+  /** Path under the base URL, starting with `/`, already percent-encoded. */
+  path: string;
+  /** `"trace"` sends to `traceBaseURL` (calls, annotation queues). */
+  base: "api" | "trace";
+  auth: AuthScheme;
+  body?: unknown;
+  headers?: Record<string, string | undefined>;
+  retry: RetryPolicy;
+}
+
+/**
+ * A successful response, handed to a resource's reader. `signal` aborts with the caller's
+ * signal; readers turn the body into JSON, SSE events or JSONL records.
+ */
+export interface APIResponse extends TransportResponse {
+  requestId: string | undefined;
+  info(): ResponseInfo;
+}
+
+/**
+ * How the reader's result relates to retries. `"buffered"`: the reader consumes the whole body
+ * inside the retry loop, so a body cut short can be retried like any failure. `"streamed"`:
+ * the reader hands the body to the caller; once it does, nothing is retried.
+ */
+export type ReadMode = "buffered" | "streamed";
+
+/**
+ * The request pipeline shared by every resource: URL and headers, auth, retries with backoff,
+ * error mapping and logging. Resources describe what to send and how to read the answer.
+ */
+export class HttpClient {
+  readonly config: HttpConfig;
+
+  constructor(config: HttpConfig) {
+    this.config = config;
+  }
+
+  /** Send `spec` with retries and hand the successful response to `read`. */
+  async request<T>(
+    spec: RequestSpec,
+    options: RequestOptions | undefined,
+    read: (res: APIResponse) => Promise<T> | T,
+    mode: ReadMode = "buffered",
+  ): Promise<WithResponse<T>> {
+    const cfg = this.config;
+    const base = spec.base === "trace" ? cfg.trace : cfg.api;
+    const maxRetries = options?.maxRetries ?? cfg.maxRetries;
+    const timeout = options?.timeout ?? cfg.timeout;
+    const idleTimeout = options?.idleTimeout ?? cfg.idleTimeout;
+    const signal = options?.signal;
+    const headers = this.#headers(spec, options);
+    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const path = base.prefix + spec.path;
+    const mayRepeat = spec.retry === "safe" || options?.idempotencyKey !== undefined;
+    const log = cfg.log;
+
+    for (let attempt = 0; ; attempt++) {
+      if (signal?.aborted) throw new APIUserAbortError();
+      const started = Date.now();
+      if (log.enabled("debug")) log.write("debug", `→ ${spec.method} ${path}${attempt ? ` (retry ${attempt})` : ""}`, { headers: cfg.redactor.headers(headers) });
+      let res: TransportResponse | undefined;
+      let failure: unknown;
+      let retryable = false;
+      let waitMs: number | undefined;
+      try {
+        res = await cfg.transport.send({ method: spec.method, origin: base.origin, path, headers, body, signal, timeout, idleTimeout });
+      } catch (err) {
+        failure = err;
+        retryable = !(err instanceof APIUserAbortError) && (mayRepeat || wasUnsent(err));
+      }
+
+      if (res) {
+        if (log.enabled("debug")) log.write("debug", `← ${res.status} ${spec.method} ${path} in ${Date.now() - started} ms`);
+        if (res.status >= 200 && res.status < 300) {
+          const response = withInfo(res);
+          if (mode === "streamed") return { data: await read(response), response: response.info() };
+          try {
+            return { data: await read(response), response: response.info() };
+          } catch (err) {
+            response.cancel();
+            if (err instanceof APIUserAbortError || err instanceof ResponseParseError || err instanceof APIError || !mayRepeat)
+              throw err;
+            failure = err;
+            retryable = true;
+          }
+        } else {
+          failure = await this.#errorFrom(res);
+          const hint = serverRetryHint(res.headers);
+          // A non-idempotent request that got an answer was received: sending it again could
+          // do the work twice, whatever the status says.
+          retryable = mayRepeat && (hint ?? isRetryableStatus(res.status));
+          waitMs = retryAfterMs(res.headers);
+          if (waitMs !== undefined && waitMs > MAX_RETRY_AFTER_MS) retryable = false;
+        }
+      }
+
+      if (!retryable || attempt >= maxRetries) throw failure;
+      const delay = waitMs ?? backoffMs(attempt);
+      if (log.enabled("warn"))
+        log.write("warn", `${spec.method} ${path} failed (${describe(failure)}); retrying in ${Math.round(delay)} ms (${attempt + 1}/${maxRetries})`);
+      await sleep(delay, signal);
+    }
+  }
+
+  #headers(spec: RequestSpec, options: RequestOptions | undefined): Record<string, string> {
+    const out: Record<string, string> = { accept: "application/json" };
+    if (spec.body !== undefined) out["content-type"] = "application/json";
+    mergeHeaders(out, this.config.defaultHeaders);
+    if (spec.headers) mergeHeaders(out, spec.headers);
+    if (options?.headers) mergeHeaders(out, options.headers);
+    if (out.authorization === undefined) out.authorization = authorizationHeader(spec.auth, this.config.credentials);
+    if (options?.idempotencyKey !== undefined) out["idempotency-key"] = options.idempotencyKey;
+    return out;
+  }
+
+  async #errorFrom(res: TransportResponse): Promise<APIError> {
+    let text = "";
+    try {
+      text = await res.text();
+    } catch {
+      // The error body itself was cut off: the status alone still tells what happened.
+    }
+    const redactor = this.config.redactor;
+    const parsed = parseErrorBody(res.status, redactor.text(text), res.headers["content-type"]);
+    return apiErrorFor({
+      ...parsed,
+      headers: new Headers(res.headers),
+      retryAfter: res.status === 429 ? retryAfterMs(res.headers) : undefined,
+    });
+  }
+}
+
+/** Header names are case-insensitive: store lower-case; `null` deletes. */
+function mergeHeaders(into: Record<string, string>, from: Record<string, string | null | undefined>): void {
+  for (const key in from) {
+    const v = from[key];
+    const k = key.toLowerCase();
+    if (v === null) delete into[k];
+    else if (v !== undefined) into[k] = v;
+  }
+}
+
+function withInfo(res: TransportResponse): APIResponse {
+  const requestId = res.headers["x-request-id"];
+  return Object.assign(res, {
+    requestId,
+    info: (): ResponseInfo => ({ status: res.status, headers: new Headers(res.headers), requestId }),
+  });
+}
+
+function describe(err: unknown): string {
+  if (err instanceof APIError) return `status ${err.status}`;
+  if (err instanceof Error) return err.name;
+  return "error";
+}
+
+/** Read a buffered JSON body; a body that is not JSON gives an error without its content. */
+export async function readJSON<T>(res: APIResponse): Promise<T> {
+  const text = await res.text();
+  try {
+    return JSON.parse(text) as T;
+  } catch (err) {
+    throw new ResponseParseError(`The response body (status ${res.status}, ${text.length} characters) is not valid JSON.`, { cause: err instanceof Error ? new Error(err.name) : undefined });
+  }
+}

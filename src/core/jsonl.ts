@@ -1,0 +1,65 @@
+import { ResponseParseError } from "./errors.js";
+
+/**
+ * Decode a JSONL (NDJSON) byte stream: lines split on `\n` (a `\r` before it is dropped),
+ * blank lines skipped, a last line without newline parsed at the end, multi-byte characters
+ * kept whole across chunks. Yields the records parsed from each chunk as one array, as soon
+ * as the chunk arrives, so memory holds at most one chunk's records plus one partial line.
+ *
+ * A line that is not JSON throws {@link ResponseParseError} naming its line number; the
+ * records before it have already been yielded, and the line's content is never included.
+ */
+export async function* decodeJSONLBatches<T = unknown>(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<T[]> {
+  const decoder = new TextDecoder();
+  // Pieces of a line that spans chunks. Only the new text is searched for newlines, and the
+  // pieces are joined once, so a huge line costs linear time, not quadratic.
+  const pending: string[] = [];
+  let lineNo = 0;
+  const parseLine = (raw: string, out: T[]) => {
+    lineNo++;
+    const line = raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
+    if (line.length === 0) return;
+    try {
+      out.push(JSON.parse(line) as T);
+    } catch {
+      if (line.trim().length === 0) return;
+      throw new ResponseParseError(`Line ${lineNo} of the JSONL response is not valid JSON.`, { line: lineNo });
+    }
+  };
+  const takeLine = (tail: string) => {
+    if (pending.length === 0) return tail;
+    pending.push(tail);
+    const line = pending.join("");
+    pending.length = 0;
+    return line;
+  };
+
+  for await (const chunk of bytes) {
+    const text = decoder.decode(chunk, { stream: true });
+    let nl = text.indexOf("\n");
+    if (nl === -1) {
+      if (text.length) pending.push(text);
+      continue;
+    }
+    const out: T[] = [];
+    parseLine(takeLine(text.slice(0, nl)), out);
+    let start = nl + 1;
+    while ((nl = text.indexOf("\n", start)) !== -1) {
+      parseLine(text.slice(start, nl), out);
+      start = nl + 1;
+    }
+    if (start < text.length) pending.push(text.slice(start));
+    if (out.length) yield out;
+  }
+  const last = takeLine(decoder.decode());
+  if (last.length) {
+    const out: T[] = [];
+    parseLine(last, out);
+    if (out.length) yield out;
+  }
+}
+
+/** {@link decodeJSONLBatches}, one record at a time. */
+export async function* decodeJSONL<T = unknown>(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<T> {
+  for await (const batch of decodeJSONLBatches<T>(bytes)) yield* batch;
+}

@@ -1,0 +1,71 @@
+import type { Dispatcher } from "undici";
+import type { LogLevel, Logger } from "./log.js";
+import type { FetchLike } from "./transport/fetch.js";
+
+/**
+ * Options of `new Inferloop(options)`. Every field is optional; environment variables fill the
+ * gaps (`INFERLOOP_API_KEY`, `INFERLOOP_USERNAME`, `INFERLOOP_PASSWORD`, `INFERLOOP_BASE_URL`,
+ * `INFERLOOP_LOG`).
+ *
+ * @example
+ * ```ts
+ * const client = new Inferloop({
+ *   baseURL: "https://inference.example.com",
+ *   apiKey: process.env.MY_KEY,
+ *   project: "acme/support-bot",
+ *   timeout: 30_000,
+ *   maxRetries: 4,
+ * });
+ * ```
+ */
+export interface ClientOptions {
+  /** Bearer token for chat, models and training jobs. Default: env `INFERLOOP_API_KEY`. */
+  apiKey?: string | undefined;
+  /** Basic-auth user for calls and annotation queues. Default: env `INFERLOOP_USERNAME`, else `"api"`. */
+  username?: string | undefined;
+  /** Basic-auth password. Default: env `INFERLOOP_PASSWORD`, else the API key. */
+  password?: string | undefined;
+  /** The service's base URL. Default: env `INFERLOOP_BASE_URL`; required one way or the other. */
+  baseURL?: string | undefined;
+  /** Another base URL for calls and annotation queues (a separate trace server). Default: `baseURL`. */
+  traceBaseURL?: string | undefined;
+  /** `"<team>/<project>"`, sent as the `Client-Project` header on `models.list`. */
+  project?: string | undefined;
+  /** ms to wait for response headers. Default 600 000. */
+  timeout?: number | undefined;
+  /** ms allowed between two chunks of a response body or stream. Default 120 000. */
+  idleTimeout?: number | undefined;
+  /** Retries after the first attempt for retryable failures. Default 2. */
+  maxRetries?: number | undefined;
+  /** Headers sent with every request; a `null` value removes a default header. */
+  defaultHeaders?: Record<string, string | null | undefined> | undefined;
+  /** A standard `fetch` to use instead of undici (also the default outside Node). */
+  fetch?: FetchLike | undefined;
+  /** An undici dispatcher (e.g. `ProxyAgent`) for Node; ignored when `fetch` is given. */
+  dispatcher?: Dispatcher | undefined;
+  /** Where log lines go. Default: `console`. */
+  logger?: Logger | undefined;
+  /** Default: env `INFERLOOP_LOG`, else `"off"`. */
+  logLevel?: LogLevel | undefined;
+}
+
+/**
+ * The last argument of every method: overrides for one request.
+ *
+ * @example
+ * ```ts
+ * const ac = new AbortController();
+ * await client.models.list({ signal: ac.signal, timeout: 5_000, maxRetries: 0, headers: { "x-trace": "1" } });
+ * ```
+ */
+export interface RequestOptions {
+  /** Abort the request (and any retry wait) from outside. */
+  signal?: AbortSignal | undefined;
+  timeout?: number | undefined;
+  idleTimeout?: number | undefined;
+  maxRetries?: number | undefined;
+  /** Extra headers; `null` removes a default one. */
+  headers?: Record<string, string | null | undefined> | undefined;
+  /** Sent as `Idempotency-Key` on every attempt; lets non-idempotent operations be retried. */
+  idempotencyKey?: string | undefined;
+}

@@ -1,0 +1,43 @@
+import { createParser } from "eventsource-parser";
+
+/** One server-sent event: `event` is `null` for the default (unnamed) type.
+ *
+ * @example
+ * ```ts
+ * for await (const ev of decodeSSE(bytes)) if (ev.event === null) console.log(ev.data);
+ * ```
+ */
+export interface SSEEvent {
+  event: string | null;
+  data: string;
+}
+
+/**
+ * Decode a byte stream into server-sent events by the WHATWG rules (eventsource-parser does
+ * the framing: CR, LF and CRLF, comments, multi-line data, a BOM at the start). Bytes are
+ * decoded with a streaming TextDecoder, so a multi-byte character split across chunks stays
+ * whole. A block that never gets its closing blank line is not dispatched. Events decoded
+ * from one chunk are yielded together, without waiting for more bytes.
+ */
+export async function* decodeSSE(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<SSEEvent> {
+  let ready: SSEEvent[] = [];
+  const parser = createParser({
+    onEvent(e) {
+      ready.push({ event: e.event ? e.event : null, data: e.data });
+    },
+  });
+  // The parser strips the leading BOM itself; letting the decoder strip it too would eat a
+  // second one, which must instead spoil the first line.
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  for await (const chunk of bytes) {
+    parser.feed(decoder.decode(chunk, { stream: true }));
+    if (ready.length) {
+      const batch = ready;
+      ready = [];
+      yield* batch;
+    }
+  }
+  const tail = decoder.decode();
+  if (tail) parser.feed(tail);
+  yield* ready;
+}

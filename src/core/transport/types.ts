@@ -1,0 +1,54 @@
+/**
+ * The one small interface between the request pipeline and the network. Two implementations:
+ * undici in Node (fast, keep-alive pool, native timeouts) and standard `fetch` everywhere else.
+ * Implementations throw only the SDK's connection errors (`APIConnectionError`,
+ * `APIConnectionTimeoutError`, `APIUserAbortError`), both from `send` and from the body.
+ */
+export interface Transport {
+  send(request: TransportRequest): Promise<TransportResponse>;
+}
+
+export interface TransportRequest {
+  method: string;
+  /** Scheme, host and port, e.g. `http://127.0.0.1:8080`. */
+  origin: string;
+  /** Path and query, starting with `/`. */
+  path: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+  signal: AbortSignal | undefined;
+  /** ms until the response headers arrive. */
+  timeout: number;
+  /** ms allowed between two chunks of the body. */
+  idleTimeout: number;
+}
+
+export interface TransportResponse {
+  status: number;
+  /** Lower-case names; repeated headers joined with `, `. */
+  headers: Record<string, string>;
+  /** The body as it arrives. Ending the iteration early (break/return) releases the request. */
+  body: AsyncIterable<Uint8Array>;
+  /** The whole body decoded as UTF-8. */
+  text(): Promise<string>;
+  /** Abandon the body: the connection is closed or returned to the pool, timers are cleared. */
+  cancel(): void;
+}
+
+/** Errors known to have been raised before any byte of the request left this machine. */
+const unsent = new WeakSet<object>();
+
+/** Mark an error as "the server never saw this request" (refused connection, DNS failure). */
+export function markUnsent<E extends object>(error: E): E {
+  unsent.add(error);
+  return error;
+}
+
+/** True when the request provably never reached the server, so even a non-idempotent
+ * operation may be sent again. */
+export function wasUnsent(error: unknown): boolean {
+  return typeof error === "object" && error !== null && unsent.has(error);
+}
+
+/** Network error codes that mean no connection was made, so nothing was sent. */
+export const UNSENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EAI_NONAME", "UND_ERR_CONNECT_TIMEOUT", "EHOSTUNREACH", "ENETUNREACH"]);

@@ -1,0 +1,57 @@
+import { APIPromise } from "../../core/api-promise.js";
+import { RequestValidationError } from "../../core/errors.js";
+import { readJSON } from "../../core/http-client.js";
+import type { RequestOptions } from "../../core/options.js";
+import { APIResource } from "../../core/resource.js";
+import { validateInput } from "../../core/validate.js";
+import { annotationQueueItemProgressParamsSchema, type AnnotationQueueItemProgressParams } from "./request-schema.js";
+import type { AnnotationQueueItemProgressResponse } from "./types.js";
+
+/** A path segment: non-empty, and never `.` or `..`, which a URL parser would resolve away. */
+function pathSegment(value: unknown, name: string): string {
+  if (typeof value !== "string" || value.length === 0 || value === "." || value === "..")
+    throw new RequestValidationError([{ path: name, message: "must be a non-empty id (not '.' or '..')" }], "path parameter");
+  return encodeURIComponent(value);
+}
+
+/** Items of annotation queues (Basic auth, sent to `traceBaseURL`). */
+export class AnnotationQueueItems extends APIResource {
+  /**
+   * Set the annotation state of one item: `in_progress`, `completed` or `skipped`. The server
+   * records the annotator from the credentials. Retried on failure: setting the same state
+   * twice is a no-op on the server.
+   *
+   * @example
+   * ```ts
+   * const { item } = await client.annotationQueues.items.progress(queueId, itemId, {
+   *   annotation_state: "completed",
+   *   project_id: "acme/support-bot",
+   * });
+   * console.log(item.annotation_state, item.updated_at);
+   * ```
+   */
+  progress(
+    queueId: string,
+    itemId: string,
+    params: AnnotationQueueItemProgressParams,
+    options?: RequestOptions,
+  ): APIPromise<AnnotationQueueItemProgressResponse> {
+    let path: string;
+    let body: AnnotationQueueItemProgressParams;
+    try {
+      path = `/annotation_queues/${pathSegment(queueId, "queueId")}/items/${pathSegment(itemId, "itemId")}/progress`;
+      body = validateInput(annotationQueueItemProgressParamsSchema, params, "annotation progress request");
+    } catch (err) {
+      return new APIPromise(Promise.reject(err));
+    }
+    return new APIPromise(
+      this._http.request({ method: "POST", path, base: "trace", auth: "basic", body, retry: "safe" }, options, readJSON<AnnotationQueueItemProgressResponse>),
+    );
+  }
+}
+
+/** Annotation queues of the tracing store. */
+export class AnnotationQueues extends APIResource {
+  /** Queue items. */
+  readonly items: AnnotationQueueItems = new AnnotationQueueItems(this._http);
+}

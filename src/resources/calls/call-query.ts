@@ -1,0 +1,143 @@
+import { APIConnectionError } from "../../core/errors.js";
+import type { APIResponse, HttpClient } from "../../core/http-client.js";
+import { decodeJSONLBatches } from "../../core/jsonl.js";
+import type { RequestOptions } from "../../core/options.js";
+import { isShortPage, nextPageWindow, type PageWindow } from "./paging.js";
+import { DEFAULT_CALLS_ACCEPT, type CallsQueryOptions, type CallsQueryParams } from "./request-schema.js";
+import type { CallRecord } from "./types.js";
+
+/**
+ * A call query that has not run yet. Iterate it for records, `pages()` for arrays, or
+ * `toArray()` for everything. Each page is one `POST /calls/stream_query` with `limit`/`offset`,
+ * and each page is itself streamed: a record is handed over as soon as its line is parsed, so
+ * memory stays flat however many records match. A page cut off mid-body is resumed from the
+ * first record not yet delivered, so no record is lost or repeated.
+ *
+ * Nothing is sent until iteration starts; invalid input rejects the first iteration with
+ * `RequestValidationError`.
+ *
+ * @example
+ * ```ts
+ * const query = client.calls.query({ project_id: "acme/support-bot", filter: { trace_roots_only: true } });
+ * for await (const call of query) console.log(call.id, call.op_name);
+ *
+ * for await (const page of client.calls.query({ project_id: "acme/support-bot" }, { pageSize: 500 }).pages())
+ *   console.log(page.length);
+ * ```
+ */
+export class CallQuery implements AsyncIterable<CallRecord> {
+  readonly #http: HttpClient;
+  readonly #params: CallsQueryParams;
+  readonly #options: CallsQueryOptions & RequestOptions;
+  readonly #invalid: Error | undefined;
+
+  /** @internal Use `client.calls.query()`. */
+  constructor(
+    http: HttpClient,
+    params: CallsQueryParams,
+    options: CallsQueryOptions & RequestOptions,
+    invalid: Error | undefined,
+  ) {
+    this.#http = http;
+    this.#params = params;
+    this.#options = options;
+    this.#invalid = invalid;
+  }
+
+  /**
+   * Every matching record, in order.
+   *
+   * @example
+   * ```ts
+   * for await (const call of client.calls.query({ project_id: "acme/bot" })) console.log(call.id);
+   * ```
+   */
+  async *[Symbol.asyncIterator](): AsyncGenerator<CallRecord> {
+    for await (const page of this.#walk()) for await (const batch of page) yield* batch;
+  }
+
+  /**
+   * One array per request of up to `pageSize` records (default 1000); stops at the first short
+   * page, or when the caller's `limit` is reached.
+   *
+   * @example
+   * ```ts
+   * for await (const page of client.calls.query({ project_id: "acme/bot", limit: 2500 }).pages())
+   *   console.log("page of", page.length);
+   * ```
+   */
+  async *pages(): AsyncGenerator<CallRecord[]> {
+    for await (const page of this.#walk()) {
+      const records: CallRecord[] = [];
+      for await (const batch of page) for (const r of batch) records.push(r);
+      if (records.length) yield records;
+    }
+  }
+
+  /**
+   * All matching records in one array.
+   *
+   * @example
+   * ```ts
+   * const calls = await client.calls.query({ project_id: "acme/bot", limit: 100 }).toArray();
+   * ```
+   */
+  async toArray(): Promise<CallRecord[]> {
+    const all: CallRecord[] = [];
+    for await (const page of this.#walk()) for await (const batch of page) for (const r of batch) all.push(r);
+    return all;
+  }
+
+  /** One async iterable of record batches per page window, in order. */
+  async *#walk(): AsyncGenerator<AsyncIterable<CallRecord[]>> {
+    if (this.#invalid) throw this.#invalid;
+    const plan = { limit: this.#params.limit, offset: this.#params.offset, pageSize: this.#options.pageSize };
+    let received = 0;
+    for (;;) {
+      const window = nextPageWindow(plan, received);
+      if (!window) return;
+      const counted = { n: 0 };
+      yield this.#fetchWindow(window, counted);
+      received += counted.n;
+      if (isShortPage(window, counted.n)) return;
+    }
+  }
+
+  /** Stream one page; if the body is cut off, ask again for the part not yet delivered. */
+  async *#fetchWindow(window: PageWindow, counted: { n: number }): AsyncGenerator<CallRecord[]> {
+    let resumesLeft = this.#options.maxRetries ?? this.#http.config.maxRetries;
+    for (;;) {
+      const res = await this.#open({ limit: window.limit - counted.n, offset: window.offset + counted.n });
+      try {
+        for await (const batch of decodeJSONLBatches<CallRecord>(res.body)) {
+          counted.n += batch.length;
+          yield batch;
+        }
+        return;
+      } catch (err) {
+        if (!(err instanceof APIConnectionError) || resumesLeft-- <= 0 || counted.n >= window.limit) throw err;
+        this.#http.config.log.write("warn", `call query page cut off after ${counted.n} records; resuming`);
+      } finally {
+        res.cancel();
+      }
+    }
+  }
+
+  async #open(window: PageWindow): Promise<APIResponse> {
+    const { data } = await this.#http.request(
+      {
+        method: "POST",
+        path: "/calls/stream_query",
+        base: "trace",
+        auth: "basic",
+        body: { ...this.#params, limit: window.limit, offset: window.offset },
+        headers: { accept: this.#options.accept ?? DEFAULT_CALLS_ACCEPT },
+        retry: "safe",
+      },
+      this.#options,
+      (res) => res,
+      "streamed",
+    );
+    return data;
+  }
+}

@@ -1,0 +1,43 @@
+import type { RequestOptions } from "../../core/options.js";
+import { APIResource } from "../../core/resource.js";
+import { validateInput } from "../../core/validate.js";
+import { CallQuery } from "./call-query.js";
+import {
+  callsQueryOptionsSchema,
+  callsQueryParamsSchema,
+  type CallsQueryOptions,
+  type CallsQueryParams,
+} from "./request-schema.js";
+
+/** The call query of the tracing store (`POST /calls/stream_query`, Basic auth, `traceBaseURL`). */
+export class Calls extends APIResource {
+  /**
+   * Query recorded calls: filters, a query expression, sorting and paging. Returns at once;
+   * iterate the result (no `await` needed).
+   *
+   * @example
+   * ```ts
+   * import { q } from "inferloop";
+   *
+   * const slow = client.calls.query(
+   *   {
+   *     project_id: "acme/support-bot",
+   *     query: q.where(q.gt(q.field("summary.weave.latency_ms").as("double"), 1000)),
+   *     sort_by: [{ field: "started_at", direction: "desc" }],
+   *   },
+   *   { pageSize: 200 },
+   * );
+   * for await (const call of slow) console.log(call.id, call.summary?.weave?.latency_ms);
+   * ```
+   */
+  query(params: CallsQueryParams, options: CallsQueryOptions & RequestOptions = {}): CallQuery {
+    let invalid: Error | undefined;
+    try {
+      validateInput(callsQueryParamsSchema, params, "call query");
+      validateInput(callsQueryOptionsSchema, options, "call query options");
+    } catch (err) {
+      invalid = err as Error;
+    }
+    return new CallQuery(this._http, params, options, invalid);
+  }
+}

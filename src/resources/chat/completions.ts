@@ -1,0 +1,110 @@
+import { APIPromise } from "../../core/api-promise.js";
+import { readJSON } from "../../core/http-client.js";
+import type { RequestOptions } from "../../core/options.js";
+import { APIResource } from "../../core/resource.js";
+import { validateInput } from "../../core/validate.js";
+import {
+  chatCompletionCreateParamsSchema,
+  prepareChatRequest,
+  type ChatCompletionCreateParams,
+  type ChatCompletionCreateParamsNonStreaming,
+  type ChatCompletionCreateParamsStreaming,
+} from "./request-schema.js";
+import { parseCompletionContent, type AutoParseableResponseFormat, type ParsedChatCompletion } from "./response-format.js";
+import { ChatCompletionStream } from "./stream.js";
+import { normalizeCompletion, type ChatCompletion } from "./types.js";
+
+/** Parameters of {@link Completions.parse}: a non-streamed request whose `response_format`
+ * came from `zodResponseFormat`.
+ *
+ * @example
+ * ```ts
+ * const params: ChatCompletionParseParams<{ answer: number }> = { model, messages, response_format: zodResponseFormat(Answer, "answer") };
+ * ```
+ */
+export type ChatCompletionParseParams<T> = Omit<ChatCompletionCreateParamsNonStreaming, "response_format"> & {
+  response_format: AutoParseableResponseFormat<T>;
+};
+
+/** Chat generation (`POST /v1/chat/completions`, Bearer auth). */
+export class Completions extends APIResource {
+  /**
+   * Generate a reply. With `stream: true` the promise resolves, once headers arrive, to a
+   * {@link ChatCompletionStream}; otherwise to the whole {@link ChatCompletion}.
+   *
+   * The request is validated first: invalid input rejects with `RequestValidationError` and
+   * nothing is sent. `continue_final_message: true` alone also sends
+   * `add_generation_prompt: false`, since the server defaults that one to true and refuses the pair.
+   *
+   * @example
+   * ```ts
+   * const completion = await client.chat.completions.create({
+   *   model: "Qwen/Qwen3-8B",
+   *   messages: [{ role: "user", content: "What is 2+2?" }],
+   *   max_completion_tokens: 64,
+   * });
+   * console.log(completion.choices[0]?.message.content);
+   *
+   * const stream = await client.chat.completions.create({ model: "Qwen/Qwen3-8B", messages, stream: true });
+   * for await (const text of stream.textStream()) process.stdout.write(text);
+   * ```
+   */
+  create(params: ChatCompletionCreateParamsNonStreaming, options?: RequestOptions): APIPromise<ChatCompletion>;
+  create(params: ChatCompletionCreateParamsStreaming, options?: RequestOptions): APIPromise<ChatCompletionStream>;
+  create(
+    params: ChatCompletionCreateParams,
+    options?: RequestOptions,
+  ): APIPromise<ChatCompletion | ChatCompletionStream>;
+  create(
+    params: ChatCompletionCreateParams,
+    options?: RequestOptions,
+  ): APIPromise<ChatCompletion | ChatCompletionStream> {
+    let body: ChatCompletionCreateParams;
+    try {
+      body = prepareChatRequest(validateInput(chatCompletionCreateParamsSchema, params, "chat completion request"));
+    } catch (err) {
+      return new APIPromise(Promise.reject(err));
+    }
+    const spec = { method: "POST", path: "/v1/chat/completions", base: "api", auth: "bearer", body, retry: "safe" } as const;
+    if (body.stream === true) {
+      const redactor = this._http.config.redactor;
+      return new APIPromise(
+        this._http.request(
+          { ...spec, headers: { accept: "text/event-stream" } },
+          options,
+          (res) => ChatCompletionStream.fromResponse(res, redactor),
+          "streamed",
+        ),
+      );
+    }
+    return new APIPromise(
+      this._http.request(spec, options, async (res) => normalizeCompletion(await readJSON<ChatCompletion>(res))),
+    );
+  }
+
+  /**
+   * {@link create} with a `response_format` from `zodResponseFormat`: every choice's
+   * `message.parsed` holds the reply parsed and checked against the zod schema. A reply that
+   * is not JSON or does not match rejects with `ContentParseError` naming the choice.
+   *
+   * @example
+   * ```ts
+   * import { z } from "zod";
+   * import { zodResponseFormat } from "inferloop";
+   *
+   * const Weather = z.object({ city: z.string(), celsius: z.number() });
+   * const completion = await client.chat.completions.parse({
+   *   model: "Qwen/Qwen3-8B",
+   *   messages: [{ role: "user", content: "Weather in Paris as JSON" }],
+   *   response_format: zodResponseFormat(Weather, "weather"),
+   * });
+   * console.log(completion.choices[0]?.message.parsed?.celsius);
+   * ```
+   */
+  parse<T>(params: ChatCompletionParseParams<T>, options?: RequestOptions): Promise<ParsedChatCompletion<T>> {
+    const format = params.response_format;
+    return this.create(params as ChatCompletionCreateParamsNonStreaming, options).then((completion) =>
+      parseCompletionContent(completion, format),
+    );
+  }
+}

@@ -1,0 +1,249 @@
+import { readJSONEvents, streamEventError } from "../../core/event-stream.js";
+import { APIUserAbortError, InferloopError } from "../../core/errors.js";
+import type { APIResponse } from "../../core/http-client.js";
+import { decodeJSONL } from "../../core/jsonl.js";
+import { Redactor } from "../../core/secrets.js";
+import { decodeSSE } from "../../core/sse.js";
+import { ChatCompletionAccumulator } from "./accumulate.js";
+import { normalizeChunk, type ChatCompletion, type ChatCompletionChunk } from "./types.js";
+
+/** Status and headers of the response a stream came from.
+ *
+ * @example
+ * ```ts
+ * console.log(stream.response.status, stream.response.headers.get("content-type"));
+ * ```
+ */
+export interface StreamResponseInfo {
+  status: number;
+  headers: Headers;
+}
+
+interface StreamSource {
+  chunks: AsyncIterable<ChatCompletionChunk>;
+  cancel: () => void;
+  response: StreamResponseInfo;
+  requestId: string | undefined;
+}
+
+/**
+ * A streamed chat completion. Iterate it for typed chunks until the server's `[DONE]`; ask
+ * for `finalCompletion()` to get the accumulated `ChatCompletion`; `textStream()` for the
+ * text of choice 0; `toReadableStream()` to relay it (as NDJSON) to a browser.
+ *
+ * It never ends quietly on a failure: an error event rejects with the `APIError` for its
+ * code, a stream cut off before `[DONE]` with `APIConnectionError`, a stall longer than
+ * `idleTimeout` with `APIConnectionTimeoutError`. Leaving the loop early (`break`) or
+ * calling `abort()` closes the HTTP request.
+ *
+ * @example
+ * ```ts
+ * const stream = await client.chat.completions.create({ model, messages, stream: true });
+ * for await (const chunk of stream) process.stdout.write(chunk.choices[0]?.delta.content ?? "");
+ * const completion = await stream.finalCompletion();
+ * console.log(completion.usage);
+ * ```
+ */
+export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> {
+  /** Status and headers of the HTTP response. */
+  readonly response: StreamResponseInfo;
+  /** `x-request-id` of the response. */
+  readonly requestId: string | undefined;
+
+  readonly #source: AsyncIterator<ChatCompletionChunk>;
+  readonly #cancel: () => void;
+  readonly #accumulator = new ChatCompletionAccumulator();
+  #iterated = false;
+  #ended = false;
+  #aborted = false;
+  #failure: unknown;
+  #final: Promise<ChatCompletion> | undefined;
+
+  /** @internal Use `client.chat.completions.create({ ..., stream: true })`. */
+  constructor(source: StreamSource) {
+    this.#source = source.chunks[Symbol.asyncIterator]();
+    this.#cancel = source.cancel;
+    this.response = source.response;
+    this.requestId = source.requestId;
+  }
+
+  /** @internal Wraps a successful SSE response. */
+  static fromResponse(res: APIResponse, redactor: Redactor): ChatCompletionStream {
+    async function* chunks(): AsyncGenerator<ChatCompletionChunk> {
+      for await (const chunk of readJSONEvents<ChatCompletionChunk>(decodeSSE(res.body), res.headers, redactor))
+        yield normalizeChunk(chunk);
+    }
+    return new ChatCompletionStream({
+      chunks: chunks(),
+      cancel: () => res.cancel(),
+      response: { status: res.status, headers: new Headers(res.headers) },
+      requestId: res.requestId,
+    });
+  }
+
+  /**
+   * Read back a stream written by {@link toReadableStream} (NDJSON, one chunk per line), for
+   * example on the browser side of a relay. An error line rejects with its `APIError`.
+   *
+   * @example
+   * ```ts
+   * const res = await fetch("/api/chat", { method: "POST", body });
+   * const stream = ChatCompletionStream.fromReadableStream(res.body!);
+   * for await (const text of stream.textStream()) output.textContent += text;
+   * ```
+   */
+  static fromReadableStream(readable: ReadableStream<Uint8Array>): ChatCompletionStream {
+    const noRedaction = new Redactor([]);
+    async function* chunks(): AsyncGenerator<ChatCompletionChunk> {
+      for await (const line of decodeJSONL<ChatCompletionChunk & { error?: unknown }>(iterateReadable(readable))) {
+        if (line && typeof line === "object" && line.error != null) throw streamEventError(line, {}, noRedaction);
+        yield normalizeChunk(line);
+      }
+    }
+    return new ChatCompletionStream({
+      chunks: chunks(),
+      cancel: () => void readable.cancel().catch(() => {}),
+      response: { status: 200, headers: new Headers({ "content-type": "application/x-ndjson" }) },
+      requestId: undefined,
+    });
+  }
+
+  /** The next chunk, accumulated on the way; shared by every way of reading the stream. */
+  async #next(): Promise<IteratorResult<ChatCompletionChunk>> {
+    if (this.#ended) {
+      if (this.#failure !== undefined) throw this.#failure;
+      return { done: true, value: undefined };
+    }
+    try {
+      const r = await this.#source.next();
+      if (r.done) this.#ended = true;
+      else this.#accumulator.add(r.value);
+      return r;
+    } catch (err) {
+      this.#ended = true;
+      this.#failure = this.#aborted ? new APIUserAbortError("The stream was aborted.", { cause: err }) : err;
+      this.#cancel();
+      throw this.#failure;
+    }
+  }
+
+  /**
+   * Typed chunks in order until `[DONE]`. A stream can be iterated once.
+   *
+   * @example
+   * ```ts
+   * for await (const chunk of stream) console.log(chunk.choices[0]?.delta);
+   * ```
+   */
+  async *[Symbol.asyncIterator](): AsyncGenerator<ChatCompletionChunk> {
+    if (this.#iterated) throw new InferloopError("This stream is already being read; a stream can be iterated once.");
+    this.#iterated = true;
+    let finished = false;
+    try {
+      for (let r = await this.#next(); !r.done; r = await this.#next()) yield r.value;
+      finished = true;
+    } finally {
+      // `break` or `return` in the caller's loop: close the request now, not at GC time.
+      if (!finished && !this.#ended) this.abort();
+    }
+  }
+
+  /**
+   * The whole completion, accumulated from every chunk (all choices by index: content,
+   * reasoning, tool calls, logprobs, token ids, finish and stop reasons, usage). Reads the rest
+   * of the stream if the caller has not.
+   *
+   * @example
+   * ```ts
+   * const completion = await stream.finalCompletion();
+   * console.log(completion.choices[0]?.message.content, completion.usage.total_tokens);
+   * ```
+   */
+  finalCompletion(): Promise<ChatCompletion> {
+    return (this.#final ??= (async () => {
+      this.#iterated = true;
+      while (!(await this.#next()).done);
+      if (this.#aborted) throw new APIUserAbortError("The stream was aborted before it finished.");
+      return this.#accumulator.finish();
+    })());
+  }
+
+  /**
+   * The text deltas of choice 0, as they arrive.
+   *
+   * @example
+   * ```ts
+   * for await (const text of stream.textStream()) process.stdout.write(text);
+   * ```
+   */
+  async *textStream(): AsyncGenerator<string> {
+    for await (const chunk of this) {
+      const choices = chunk.choices;
+      for (let i = 0; i < choices.length; i++) {
+        const c = choices[i]!;
+        if (c.index === 0 && c.delta?.content) yield c.delta.content;
+      }
+    }
+  }
+
+  /**
+   * A web `ReadableStream` of NDJSON (one chunk per line), for relaying to a browser. A failure
+   * is written as a last `{"error":{...}}` line, so the reader on the other side
+   * ({@link ChatCompletionStream.fromReadableStream}) fails the same way.
+   *
+   * @example
+   * ```ts
+   * // In a server route:
+   * return new Response(stream.toReadableStream(), { headers: { "content-type": "application/x-ndjson" } });
+   * ```
+   */
+  toReadableStream(): ReadableStream<Uint8Array> {
+    const encoder = new TextEncoder();
+    const iterator = this[Symbol.asyncIterator]();
+    return new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const r = await iterator.next();
+          if (r.done) controller.close();
+          else controller.enqueue(encoder.encode(`${JSON.stringify(r.value)}\n`));
+        } catch (err) {
+          const e = err as { message?: string; status?: number; name?: string };
+          const error = { message: e.message ?? "stream failed", type: e.name, code: e.status ?? 500 };
+          controller.enqueue(encoder.encode(`${JSON.stringify({ error })}\n`));
+          controller.close();
+        }
+      },
+      async cancel() {
+        await iterator.return?.(undefined);
+      },
+    });
+  }
+
+  /**
+   * Stop the stream and close the HTTP request. A pending read rejects with
+   * `APIUserAbortError`.
+   *
+   * @example
+   * ```ts
+   * setTimeout(() => stream.abort(), 1_000);
+   * ```
+   */
+  abort(): void {
+    if (this.#ended) return;
+    this.#aborted = true;
+    this.#cancel();
+  }
+}
+
+async function* iterateReadable(readable: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = readable.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}

@@ -1,0 +1,56 @@
+import { APIPromise } from "../../core/api-promise.js";
+import { RequestValidationError } from "../../core/errors.js";
+import { readJSON } from "../../core/http-client.js";
+import type { RequestOptions } from "../../core/options.js";
+import { APIResource } from "../../core/resource.js";
+import type { ModelList } from "./types.js";
+
+const PROJECT = /^[^/\s]+\/[^/\s]+$/;
+
+/** Options of {@link Models.list}: the usual request options plus a per-call project.
+ *
+ * @example
+ * ```ts
+ * await client.models.list({ project: "acme/eval", timeout: 5_000 });
+ * ```
+ */
+export interface ModelListOptions extends RequestOptions {
+  /** `"<team>/<project>"` for the `Client-Project` header; overrides the client's `project`. */
+  project?: string | undefined;
+}
+
+/** The models the service can address (`GET /v1/models`, Bearer auth). */
+export class Models extends APIResource {
+  /**
+   * List the models. Sends `Client-Project: <team>/<project>` when a project is set on the
+   * client or in `options`.
+   *
+   * @example
+   * ```ts
+   * const { data } = await client.models.list();
+   * for (const m of data) console.log(m.id, m.owned_by);
+   * ```
+   */
+  list(options?: ModelListOptions): APIPromise<ModelList> {
+    const project = options?.project ?? this._http.config.project;
+    if (project !== undefined && !PROJECT.test(project)) {
+      const issue = { path: "project", message: 'must be "<team>/<project>"' };
+      return new APIPromise(Promise.reject(new RequestValidationError([issue], "models.list options")));
+    }
+    return new APIPromise(
+      this._http.request(
+        {
+          method: "GET",
+          path: "/v1/models",
+          base: "api",
+          auth: "bearer",
+          // The spec lists Content-Type on this GET too; harmless, and some gateways route on it.
+          headers: { "content-type": "application/json", "client-project": project },
+          retry: "safe",
+        },
+        options,
+        readJSON<ModelList>,
+      ),
+    );
+  }
+}
