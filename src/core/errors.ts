@@ -201,13 +201,15 @@ export class APIUserAbortError extends InferloopError {
  *
  * @example
  * ```ts
- * const issue: ValidationIssue = { path: "messages.0.role", message: "Invalid input" };
+ * const issue: ValidationIssue = { path: "messages.0.role", message: "Invalid input", code: "invalid_union" };
  * ```
  */
 export interface ValidationIssue {
   /** Dotted path of the offending field, e.g. `messages.2.role`; `""` for the whole object. */
   path: string;
   message: string;
+  /** The zod issue code behind it (`invalid_type`, `unrecognized_keys`, `custom`, ...), when known. */
+  code?: string;
 }
 
 /**

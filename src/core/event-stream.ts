@@ -17,7 +17,7 @@ export function streamEventError(payload: unknown, headers: Record<string, strin
   const src = (typeof inner === "object" && inner !== null ? inner : clean) as { code?: unknown };
   const code = typeof src?.code === "number" ? src.code : Number.parseInt(String(src?.code), 10);
   const status = Number.isInteger(code) && code >= 400 && code <= 599 ? code : 500;
-  return apiErrorFor({ status, body: clean, headers: new Headers(headers), ...describeErrorPayload(status, clean) });
+  return apiErrorFor({ status, body: clean, headers: new Headers(redactor.headers(headers)), ...describeErrorPayload(status, clean) });
 }
 
 function isErrorPayload(p: unknown): boolean {

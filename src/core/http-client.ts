@@ -84,10 +84,16 @@ export type ReadMode = "buffered" | "streamed";
  * error mapping and logging. Resources describe what to send and how to read the answer.
  */
 export class HttpClient {
-  readonly config: HttpConfig;
+  // Private, with a getter: the config holds the credentials, and a public field would put
+  // them into JSON.stringify(client) and util.inspect(client, { depth: Infinity }).
+  readonly #config: HttpConfig;
 
   constructor(config: HttpConfig) {
-    this.config = config;
+    this.#config = config;
+  }
+
+  get config(): HttpConfig {
+    return this.#config;
   }
 
   /** Send `spec` with retries and hand the successful response to `read`. */
@@ -179,7 +185,8 @@ export class HttpClient {
     const parsed = parseErrorBody(res.status, redactor.text(text), res.headers["content-type"]);
     return apiErrorFor({
       ...parsed,
-      headers: new Headers(res.headers),
+      // Scrubbed too: a proxy may echo the request's credentials back in a header.
+      headers: new Headers(redactor.headers(res.headers)),
       retryAfter: res.status === 429 ? retryAfterMs(res.headers) : undefined,
     });
   }

@@ -42,13 +42,19 @@ export async function* decodeJSONLBatches<T = unknown>(bytes: AsyncIterable<Uint
       continue;
     }
     const out: T[] = [];
-    parseLine(takeLine(text.slice(0, nl)), out);
-    let start = nl + 1;
-    while ((nl = text.indexOf("\n", start)) !== -1) {
-      parseLine(text.slice(start, nl), out);
-      start = nl + 1;
+    try {
+      parseLine(takeLine(text.slice(0, nl)), out);
+      let start = nl + 1;
+      while ((nl = text.indexOf("\n", start)) !== -1) {
+        parseLine(text.slice(start, nl), out);
+        start = nl + 1;
+      }
+      if (start < text.length) pending.push(text.slice(start));
+    } catch (err) {
+      // The good records of this chunk come before the bad line: hand them over first.
+      if (out.length) yield out;
+      throw err;
     }
-    if (start < text.length) pending.push(text.slice(start));
     if (out.length) yield out;
   }
   const last = takeLine(decoder.decode());

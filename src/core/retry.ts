@@ -34,7 +34,9 @@ export function retryAfterMs(headers: Record<string, string>, now = Date.now()):
   if (ra !== undefined) {
     const secs = Number(ra.trim());
     if (ra.trim() !== "" && Number.isFinite(secs) && secs >= 0) return secs * 1000;
-    const date = Date.parse(ra);
+    // Every HTTP-date form names its month in letters; without that check the lenient
+    // Date.parse would read garbage such as "-5" as a date long past (so: retry at once).
+    const date = /[a-z]{3}/i.test(ra) ? Date.parse(ra) : Number.NaN;
     if (Number.isFinite(date)) return Math.max(0, date - now);
   }
   return undefined;

@@ -1,19 +1,118 @@
-import type { z } from "zod";
+import { safeParse, type $ZodIssue, type $ZodType } from "zod/v4/core";
 import { RequestValidationError, type ValidationIssue } from "./errors.js";
 
-/** Dotted path of a zod issue, e.g. `messages.2.role`. */
-function pathOf(path: readonly PropertyKey[]): string {
-  return path.map((p) => String(p)).join(".");
+/**
+ * One problem of an input, ready for an error message: the path of the field, why, and the
+ * zod issue code it came from.
+ *
+ * @example
+ * ```ts
+ * const issue: InputIssue = { path: ["messages", 0, "role"], message: "Invalid input", code: "invalid_union" };
+ * ```
+ */
+export interface InputIssue {
+  path: (string | number)[];
+  message: string;
+  code: string;
+}
+
+/**
+ * Extra words appended to `unknown field "<key>"`, such as a "did you mean" suggestion;
+ * `path` is where the object holding the key sits (`[]` for the top level).
+ *
+ * @example
+ * ```ts
+ * const hint: UnknownKeyHint = (key, path) => (path.length === 0 && key === "limt" ? ' (did you mean "limit"?)' : "");
+ * ```
+ */
+export type UnknownKeyHint = (key: string, path: readonly (string | number)[]) => string;
+
+function toPath(prefix: readonly PropertyKey[], rest: readonly PropertyKey[]): (string | number)[] {
+  const out: (string | number)[] = [];
+  for (const p of prefix) out.push(typeof p === "number" ? p : String(p));
+  for (const p of rest) out.push(typeof p === "number" ? p : String(p));
+  return out;
+}
+
+// A union branch that failed on the root type ("expected string, received array") is not
+// the branch the caller meant; the others carry the precise, deeper issues.
+function failedOnRootType(branch: readonly $ZodIssue[]): boolean {
+  return branch.length === 1 && branch[0]!.code === "invalid_type" && branch[0]!.path.length === 0;
+}
+
+function collectIssues(
+  issues: readonly $ZodIssue[],
+  prefix: readonly PropertyKey[],
+  hint: UnknownKeyHint | undefined,
+  out: InputIssue[],
+): void {
+  for (const issue of issues) {
+    const path = toPath(prefix, issue.path);
+    if (issue.code === "unrecognized_keys") {
+      // zod reports every unknown key of an object in one issue; one per key lets each
+      // carry its own path and suggestion.
+      for (const key of issue.keys) {
+        const extra = hint ? hint(key, path) : "";
+        out.push({ path: [...path, key], message: `unknown field "${key}"${extra}`, code: issue.code });
+      }
+    } else if (issue.code === "invalid_union" && issue.errors.length > 0) {
+      const meant = issue.errors.filter((branch) => !failedOnRootType(branch));
+      if (meant.length === 1) {
+        collectIssues(meant[0]!, path, hint, out);
+      } else {
+        const expected = issue.errors.flatMap((b) => (failedOnRootType(b) ? [(b[0] as { expected?: string }).expected] : []));
+        const message =
+          meant.length === 0 && expected.length > 0 ? `Invalid input: expected ${expected.join(" or ")}` : issue.message;
+        out.push({ path, message, code: issue.code });
+      }
+    } else {
+      out.push({ path, message: issue.message, code: issue.code });
+    }
+  }
+}
+
+/**
+ * Turns zod issues into one issue per problem with a precise path: an unknown key gets the
+ * key in its path (plus whatever `unknownKeyHint` adds), and a union reports the branch the
+ * value was meant for, or the list of expected types when no branch came close.
+ *
+ * @example
+ * ```ts
+ * const r = safeParse(schema, input);
+ * if (!r.success) for (const i of inputIssues(r.error.issues)) console.log(i.path.join("."), i.message);
+ * ```
+ */
+export function inputIssues(issues: readonly $ZodIssue[], unknownKeyHint?: UnknownKeyHint): InputIssue[] {
+  const out: InputIssue[] = [];
+  collectIssues(issues, [], unknownKeyHint, out);
+  return out;
 }
 
 /**
  * Check `value` against `schema` before anything is sent; throw a
  * {@link RequestValidationError} naming each offending field otherwise. Returns the value
  * itself (the schemas have no defaults or transforms, so it is what the caller wrote).
+ * Takes any zod 4 schema, classic or mini, through zod's core API, so the SDK's own schemas
+ * can use the tree-shakeable `zod/mini`. `toIssues` lets an operation add its own hints
+ * (it defaults to {@link inputIssues}).
+ *
+ * @example
+ * ```ts
+ * const body = validateInput(trainingJobCreateParamsSchema, params, "training job");
+ * ```
  */
-export function validateInput<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-  const result = schema.safeParse(value);
+export function validateInput<T>(
+  schema: $ZodType<T>,
+  value: unknown,
+  what: string,
+  toIssues: (issues: readonly $ZodIssue[]) => InputIssue[] = inputIssues,
+): T {
+  const result = safeParse(schema, value);
   if (result.success) return value as T;
-  const issues: ValidationIssue[] = result.error.issues.map((i) => ({ path: pathOf(i.path), message: i.message }));
+  const issues: ValidationIssue[] = toIssues(result.error.issues).map((i) => ({
+    path: i.path.join("."),
+    message: i.message,
+    code: i.code,
+  }));
   throw new RequestValidationError(issues, what);
 }

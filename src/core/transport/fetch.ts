@@ -1,5 +1,5 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "../errors.js";
-import type { Transport, TransportRequest, TransportResponse } from "./types.js";
+import { markUnsent, UNSENT_CODES, type Transport, type TransportRequest, type TransportResponse } from "./types.js";
 
 /** The part of `fetch` the SDK uses, so any standard implementation fits.
  *
@@ -66,7 +66,12 @@ export class FetchTransport implements Transport {
       });
     } catch (err) {
       cleanup();
-      throw mapError(err);
+      const error = mapError(err);
+      // Node's fetch (undici) keeps the socket error as `cause`: a refused connection or a
+      // failed DNS lookup means nothing was sent, as in the undici transport.
+      const code = (err as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+      if (reason === undefined && typeof code === "string" && UNSENT_CODES.has(code)) markUnsent(error);
+      throw error;
     }
     clearTimeout(headersTimer);
 

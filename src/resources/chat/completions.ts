@@ -6,6 +6,7 @@ import { validateInput } from "../../core/validate.js";
 import {
   chatCompletionCreateParamsSchema,
   prepareChatRequest,
+  requestIssues,
   type ChatCompletionCreateParams,
   type ChatCompletionCreateParamsNonStreaming,
   type ChatCompletionCreateParamsStreaming,
@@ -61,7 +62,9 @@ export class Completions extends APIResource {
   ): APIPromise<ChatCompletion | ChatCompletionStream> {
     let body: ChatCompletionCreateParams;
     try {
-      body = prepareChatRequest(validateInput(chatCompletionCreateParamsSchema, params, "chat completion request"));
+      body = prepareChatRequest(
+        validateInput(chatCompletionCreateParamsSchema, params, "chat completion request", requestIssues),
+      );
     } catch (err) {
       return new APIPromise(Promise.reject(err));
     }

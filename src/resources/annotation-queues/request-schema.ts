@@ -1,0 +1,66 @@
+import * as z from "zod/mini";
+import { ensureZodDefaults } from "../zod-defaults.js";
+
+ensureZodDefaults();
+
+/**
+ * The states a caller may set. `unstarted` is what an item shows before anyone touched it, but
+ * the server refuses it as a target.
+ *
+ * @example
+ * ```ts
+ * ANNOTATION_STATES_SETTABLE.includes("skipped"); // true
+ * ```
+ */
+export const ANNOTATION_STATES_SETTABLE = ["in_progress", "completed", "skipped"] as const;
+
+/**
+ * `<entity>/<project>`: two non-empty segments, no further slash, no whitespace.
+ *
+ * @example
+ * ```ts
+ * PROJECT_ID_PATTERN.test("acme/support-bot"); // true
+ * PROJECT_ID_PATTERN.test("acme/support-bot/extra"); // false
+ * ```
+ */
+export const PROJECT_ID_PATTERN = /^[^/\s]+\/[^/\s]+$/;
+
+/**
+ * Body of `POST /annotation_queues/{queue_id}/items/{item_id}/progress`.
+ *
+ * @example
+ * ```ts
+ * annotationQueueItemProgressParamsSchema.parse({ annotation_state: "completed", project_id: "acme/support-bot" });
+ * ```
+ */
+export const annotationQueueItemProgressParamsSchema = z.strictObject({
+  annotation_state: z.enum(ANNOTATION_STATES_SETTABLE, {
+    error: `annotation_state must be one of ${ANNOTATION_STATES_SETTABLE.join(", ")}`,
+  }),
+  project_id: z.string().check(
+    z.regex(PROJECT_ID_PATTERN, {
+      error: 'project_id must be "<entity>/<project>"',
+    }),
+  ),
+});
+
+/**
+ * Body of an annotation-progress request.
+ *
+ * @example
+ * ```ts
+ * const params: AnnotationQueueItemProgressParams = { annotation_state: "in_progress", project_id: "acme/support-bot" };
+ * ```
+ */
+export type AnnotationQueueItemProgressParams = z.input<typeof annotationQueueItemProgressParamsSchema>;
+
+/**
+ * A path parameter (`queue_id`, `item_id`): a non-empty string. The method encodes it into the
+ * path; this only refuses values that would produce a malformed URL such as `/items//progress`.
+ *
+ * @example
+ * ```ts
+ * pathParamSchema.safeParse("").success; // false
+ * ```
+ */
+export const pathParamSchema = z.string().check(z.minLength(1));

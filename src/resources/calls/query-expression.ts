@@ -1,0 +1,372 @@
+import * as z from "zod/mini";
+import { ensureZodDefaults } from "../zod-defaults.js";
+
+ensureZodDefaults();
+
+/**
+ * A JSON value as carried by `$literal`: string, number, boolean, null, or arrays and objects of
+ * those.
+ *
+ * @example
+ * ```ts
+ * const value: LiteralValue = { tier: "pro", tags: ["a", "b"], score: 0.5, archived: null };
+ * ```
+ */
+export type LiteralValue =
+  | string
+  | number
+  | boolean
+  | null
+  | LiteralValue[]
+  | { [key: string]: LiteralValue };
+
+/**
+ * The types a `$convert` can cast to. `"exists"` yields whether the input is present at all.
+ *
+ * @example
+ * ```ts
+ * const to: ConvertTarget = "double";
+ * ```
+ */
+export type ConvertTarget = "double" | "string" | "int" | "bool" | "exists";
+
+/**
+ * Every value of {@link ConvertTarget}, in the order the trace server documents them.
+ *
+ * @example
+ * ```ts
+ * CONVERT_TARGETS.includes("int"); // true
+ * ```
+ */
+export const CONVERT_TARGETS = ["double", "string", "int", "bool", "exists"] as const satisfies readonly ConvertTarget[];
+
+/**
+ * A constant operand: `{ $literal: value }`.
+ *
+ * @example
+ * ```ts
+ * const threshold: LiteralOperand = { $literal: 1000 };
+ * ```
+ */
+export interface LiteralOperand {
+  $literal: LiteralValue;
+}
+
+/**
+ * A field of the call record, by dotted path (`"summary.weave.latency_ms"`). Integer-looking path
+ * parts index into lists; a key that itself contains a dot cannot be addressed.
+ *
+ * @example
+ * ```ts
+ * const latency: GetFieldOperand = { $getField: "summary.weave.latency_ms" };
+ * ```
+ */
+export interface GetFieldOperand {
+  $getField: string;
+}
+
+/**
+ * A cast of another operand, e.g. a JSON field to `double` before comparing it with a number.
+ *
+ * @example
+ * ```ts
+ * const latency: ConvertOperand = {
+ *   $convert: { input: { $getField: "summary.weave.latency_ms" }, to: "double" },
+ * };
+ * ```
+ */
+export interface ConvertOperand {
+  $convert: { input: Operand; to: ConvertTarget };
+}
+
+/**
+ * True when every operand is true. Any number of operands.
+ *
+ * @example
+ * ```ts
+ * const both: AndOperation = { $and: [{ $literal: true }, { $getField: "inputs.flag" }] };
+ * ```
+ */
+export interface AndOperation {
+  $and: Operand[];
+}
+
+/**
+ * True when at least one operand is true. Any number of operands.
+ *
+ * @example
+ * ```ts
+ * const either: OrOperation = { $or: [{ $getField: "inputs.a" }, { $getField: "inputs.b" }] };
+ * ```
+ */
+export interface OrOperation {
+  $or: Operand[];
+}
+
+/**
+ * Negation of exactly one operand. "Not equal" is `$not` around `$eq`.
+ *
+ * @example
+ * ```ts
+ * const notError: NotOperation = {
+ *   $not: [{ $eq: [{ $getField: "summary.weave.status" }, { $literal: "error" }] }],
+ * };
+ * ```
+ */
+export interface NotOperation {
+  $not: [Operand];
+}
+
+/**
+ * `left == right`.
+ *
+ * @example
+ * ```ts
+ * const op: EqOperation = { $eq: [{ $getField: "inputs.user_tier" }, { $literal: "pro" }] };
+ * ```
+ */
+export interface EqOperation {
+  $eq: [Operand, Operand];
+}
+
+/**
+ * `left > right`.
+ *
+ * @example
+ * ```ts
+ * const op: GtOperation = { $gt: [{ $getField: "wb_run_step" }, { $literal: 5 }] };
+ * ```
+ */
+export interface GtOperation {
+  $gt: [Operand, Operand];
+}
+
+/**
+ * `left >= right`.
+ *
+ * @example
+ * ```ts
+ * const op: GteOperation = { $gte: [{ $getField: "wb_run_step" }, { $literal: 5 }] };
+ * ```
+ */
+export interface GteOperation {
+  $gte: [Operand, Operand];
+}
+
+/**
+ * `left < right`. Only newer trace servers know `$lt`.
+ *
+ * @example
+ * ```ts
+ * const op: LtOperation = { $lt: [{ $getField: "wb_run_step" }, { $literal: 5 }] };
+ * ```
+ */
+export interface LtOperation {
+  $lt: [Operand, Operand];
+}
+
+/**
+ * `left <= right`. Only newer trace servers know `$lte`.
+ *
+ * @example
+ * ```ts
+ * const op: LteOperation = { $lte: [{ $getField: "wb_run_step" }, { $literal: 5 }] };
+ * ```
+ */
+export interface LteOperation {
+  $lte: [Operand, Operand];
+}
+
+/**
+ * Membership: the first operand equals one of the operands in the list.
+ *
+ * @example
+ * ```ts
+ * const op: InOperation = {
+ *   $in: [{ $getField: "summary.weave.status" }, [{ $literal: "error" }, { $literal: "running" }]],
+ * };
+ * ```
+ */
+export interface InOperation {
+  $in: [Operand, Operand[]];
+}
+
+/**
+ * Substring test; `case_insensitive` defaults to false on the server.
+ *
+ * @example
+ * ```ts
+ * const op: ContainsOperation = {
+ *   $contains: { input: { $getField: "inputs.question" }, substr: { $literal: "password" }, case_insensitive: true },
+ * };
+ * ```
+ */
+export interface ContainsOperation {
+  $contains: { input: Operand; substr: Operand; case_insensitive?: boolean | null };
+}
+
+/**
+ * Any operation node: the things that may stand directly under `$expr`.
+ *
+ * @example
+ * ```ts
+ * const op: Operation = { $gt: [{ $getField: "wb_run_step" }, { $literal: 0 }] };
+ * ```
+ */
+export type Operation =
+  | AndOperation
+  | OrOperation
+  | NotOperation
+  | EqOperation
+  | GtOperation
+  | GteOperation
+  | LtOperation
+  | LteOperation
+  | InOperation
+  | ContainsOperation;
+
+/**
+ * Anything that may appear as an argument of an operation: a literal, a field, a cast, or a
+ * nested operation.
+ *
+ * @example
+ * ```ts
+ * const operands: Operand[] = [{ $literal: 1 }, { $getField: "wb_run_step" }, { $and: [] }];
+ * ```
+ */
+export type Operand = LiteralOperand | GetFieldOperand | ConvertOperand | Operation;
+
+/**
+ * The `query` member of a call query: `{ $expr: Operation }`. Build it with `q` or write it raw.
+ *
+ * @example
+ * ```ts
+ * const query: QueryExpression = {
+ *   $expr: { $eq: [{ $getField: "op_name" }, { $literal: "weave:///acme/bot/op/answer:abc" }] },
+ * };
+ * ```
+ */
+export interface QueryExpression {
+  $expr: Operation;
+}
+
+/**
+ * The keys of every operation node, in the order the trace server documents them.
+ *
+ * @example
+ * ```ts
+ * OPERATION_KEYS.includes("$contains"); // true
+ * ```
+ */
+export const OPERATION_KEYS = [
+  "$and",
+  "$or",
+  "$not",
+  "$eq",
+  "$gt",
+  "$gte",
+  "$lt",
+  "$lte",
+  "$in",
+  "$contains",
+] as const;
+
+/**
+ * The keys of every operand node: the operation keys plus `$literal`, `$getField`, `$convert`.
+ *
+ * @example
+ * ```ts
+ * OPERAND_KEYS.includes("$getField"); // true
+ * ```
+ */
+export const OPERAND_KEYS = ["$literal", "$getField", "$convert", ...OPERATION_KEYS] as const;
+
+// The recursion goes through z.lazy so each schema can name the other before both exist.
+const lazyOperand: z.ZodMiniType<Operand, Operand> = z.lazy(() => operandSchema);
+const operandPair = z.tuple([lazyOperand, lazyOperand]);
+
+// Every node is one object holding all possible operator keys, each optional, plus a check that
+// exactly one is present. Unlike a union of one-key objects, this reports an error inside a
+// nested node at that node's own path (a union would only say "no option matched" at the root).
+// exactOptional refuses `{ $literal: undefined }`, which JSON.stringify would turn into `{}`.
+const operationShape = {
+  $and: z.exactOptional(z.array(lazyOperand)),
+  $or: z.exactOptional(z.array(lazyOperand)),
+  $not: z.exactOptional(z.tuple([lazyOperand])),
+  $eq: z.exactOptional(operandPair),
+  $gt: z.exactOptional(operandPair),
+  $gte: z.exactOptional(operandPair),
+  $lt: z.exactOptional(operandPair),
+  $lte: z.exactOptional(operandPair),
+  $in: z.exactOptional(z.tuple([lazyOperand, z.array(lazyOperand)])),
+  $contains: z.exactOptional(
+    z.strictObject({ input: lazyOperand, substr: lazyOperand, case_insensitive: z.nullish(z.boolean()) }),
+  ),
+};
+
+const operandOnlyShape = {
+  $literal: z.exactOptional(z.json()),
+  $getField: z.exactOptional(z.string()),
+  $convert: z.exactOptional(z.strictObject({ input: lazyOperand, to: z.enum(CONVERT_TARGETS) })),
+};
+
+function unknownKeyMessage(allowed: readonly string[]) {
+  return (issue: { code?: string; keys?: string[] }) =>
+    issue.code === "unrecognized_keys"
+      ? `Unknown query operator ${(issue.keys ?? []).map((k) => JSON.stringify(k)).join(", ")}; expected one of ${allowed.join(", ")}`
+      : undefined;
+}
+
+const hasExactlyOneKey = (node: object) => Object.keys(node).length === 1;
+
+// Counting keys only makes sense once the node itself parsed cleanly; an unknown key has
+// already been reported and would otherwise also read as "zero keys".
+const whenNodeIsClean = (payload: { issues: readonly unknown[] }) => payload.issues.length === 0;
+
+/**
+ * Validates one operation node (what may stand under `$expr`), recursively.
+ *
+ * @example
+ * ```ts
+ * operationSchema.safeParse({ $not: [{ $literal: true }, { $literal: false }] }).success; // false
+ * ```
+ */
+export const operationSchema = z
+  .strictObject(operationShape, { error: unknownKeyMessage(OPERATION_KEYS) })
+  .check(
+    z.refine(hasExactlyOneKey, {
+      message: `An operation has exactly one key out of ${OPERATION_KEYS.join(", ")}`,
+      when: whenNodeIsClean,
+    }),
+  ) as unknown as z.ZodMiniType<Operation, Operation>;
+// The cast above and below replaces zod's inferred "object of optional keys" with the exact
+// union; the refine makes the two equivalent at run time.
+
+/**
+ * Validates one operand node (a literal, a field, a cast or an operation), recursively.
+ *
+ * @example
+ * ```ts
+ * operandSchema.parse({ $convert: { input: { $getField: "wb_run_step" }, to: "int" } });
+ * ```
+ */
+export const operandSchema = z
+  .strictObject({ ...operandOnlyShape, ...operationShape }, { error: unknownKeyMessage(OPERAND_KEYS) })
+  .check(
+    z.refine(hasExactlyOneKey, {
+      message: `An operand has exactly one key out of ${OPERAND_KEYS.join(", ")}`,
+      when: whenNodeIsClean,
+    }),
+  ) as unknown as z.ZodMiniType<Operand, Operand>;
+
+/**
+ * Validates a whole `query` value, `{ $expr: Operation }`. A malformed tree fails with the issue
+ * path pointing inside it, e.g. `["$expr", "$and", 1, "$not"]`.
+ *
+ * @example
+ * ```ts
+ * const result = queryExpressionSchema.safeParse({ $expr: { $eq: [{ $getField: "op_name" }] } });
+ * result.success; // false; result.error.issues[0].path is ["$expr", "$eq"]
+ * ```
+ */
+export const queryExpressionSchema = z.strictObject({ $expr: operationSchema });

@@ -1,0 +1,164 @@
+import * as z from "zod/mini";
+import { ensureZodDefaults } from "../zod-defaults.js";
+import { queryExpressionSchema } from "./query-expression.js";
+
+ensureZodDefaults();
+
+const idList = z.nullish(z.array(z.string()));
+const flag = z.nullish(z.boolean());
+const count = z.nullish(z.int().check(z.nonnegative()));
+
+/**
+ * The `filter` member of a call query. Every member narrows the result to calls whose field is
+ * in the list; `trace_roots_only` keeps calls without a parent. Strict: an unknown key is refused
+ * (the server would answer 422). The spec's `svc_user_ids`/`svc_run_ids` are sent under these
+ * names.
+ *
+ * @example
+ * ```ts
+ * callsFilterSchema.parse({ op_names: ["weave:///acme/bot/op/answer:abc"], trace_roots_only: true });
+ * ```
+ */
+export const callsFilterSchema = z.strictObject({
+  call_ids: idList,
+  input_refs: idList,
+  op_names: idList,
+  output_refs: idList,
+  parent_ids: idList,
+  thread_ids: idList,
+  trace_ids: idList,
+  turn_ids: idList,
+  svc_run_ids: idList,
+  svc_user_ids: idList,
+  trace_roots_only: flag,
+});
+
+/**
+ * One sort key of a call query: a call field or a dotted path into `attributes`, `inputs`,
+ * `output` or `summary` (e.g. `summary.weave.latency_ms`). For stable paging, end with a unique
+ * key such as `id`.
+ *
+ * @example
+ * ```ts
+ * callsSortBySchema.parse({ field: "started_at", direction: "desc" });
+ * ```
+ */
+export const callsSortBySchema = z.strictObject({
+  field: z.string().check(z.minLength(1)),
+  direction: z.optional(z.enum(["asc", "desc"])),
+});
+
+/**
+ * Body of `POST /calls/stream_query`. Only `project_id` (`"entity/project"`) is required; every
+ * other member is optional and nullable, and the server's defaults apply when it is left out.
+ * Strict at the top level and in `filter` and `sort_by`: a misspelt key is refused before sending.
+ *
+ * @example
+ * ```ts
+ * callsQueryParamsSchema.parse({
+ *   project_id: "acme/support-bot",
+ *   filter: { trace_roots_only: true },
+ *   sort_by: [{ field: "started_at", direction: "desc" }, { field: "id" }],
+ *   limit: 50,
+ *   include_costs: true,
+ * });
+ * ```
+ */
+export const callsQueryParamsSchema = z.strictObject({
+  project_id: z.string().check(z.minLength(1)),
+  columns: z.nullish(z.array(z.string())),
+  expand_columns: z.nullish(z.array(z.string())),
+  filter: z.nullish(callsFilterSchema),
+  include_costs: flag,
+  include_feedback: flag,
+  include_storage_size: flag,
+  include_total_storage_size: flag,
+  include_usernames: flag,
+  limit: count,
+  offset: count,
+  query: z.nullish(queryExpressionSchema),
+  return_expanded_column_values: flag,
+  sort_by: z.nullish(z.array(callsSortBySchema)),
+});
+
+/**
+ * Request body of a call query, as the caller writes it.
+ *
+ * @example
+ * ```ts
+ * const params: CallsQueryParams = { project_id: "acme/support-bot", limit: 10 };
+ * ```
+ */
+export type CallsQueryParams = z.input<typeof callsQueryParamsSchema>;
+
+/**
+ * The `filter` member of {@link CallsQueryParams}.
+ *
+ * @example
+ * ```ts
+ * const filter: CallsFilter = { trace_ids: ["0195a3c1-7d2e-7b41-9a0c-3f5e8d1b2a00"] };
+ * ```
+ */
+export type CallsFilter = z.input<typeof callsFilterSchema>;
+
+/**
+ * One item of `sort_by`.
+ *
+ * @example
+ * ```ts
+ * const sort: CallsSortBy = { field: "summary.weave.latency_ms", direction: "desc" };
+ * ```
+ */
+export type CallsSortBy = z.input<typeof callsSortBySchema>;
+
+/**
+ * Records per request when the caller gives no `pageSize`, as the trace server's own SDK does.
+ *
+ * @example
+ * ```ts
+ * DEFAULT_CALLS_PAGE_SIZE; // 1000
+ * ```
+ */
+export const DEFAULT_CALLS_PAGE_SIZE = 1000;
+
+/**
+ * The `accept` header sent when the caller gives none.
+ *
+ * @example
+ * ```ts
+ * DEFAULT_CALLS_ACCEPT; // "application/jsonl"
+ * ```
+ */
+export const DEFAULT_CALLS_ACCEPT = "application/jsonl";
+
+/**
+ * Call-query options beside the body: `pageSize` (records per request, a positive integer,
+ * default {@link DEFAULT_CALLS_PAGE_SIZE}) and `accept` (the header, default
+ * {@link DEFAULT_CALLS_ACCEPT}). Loose, so the shared request options (`signal`, `timeout`, ...)
+ * can travel in the same object untouched.
+ *
+ * @example
+ * ```ts
+ * callsQueryOptionsSchema.parse({ pageSize: 200 });
+ * callsQueryOptionsSchema.safeParse({ pageSize: 0 }).success; // false
+ * ```
+ */
+export const callsQueryOptionsSchema = z.looseObject({
+  pageSize: z.optional(z.int().check(z.positive())),
+  accept: z.optional(z.string().check(z.minLength(1))),
+});
+
+/**
+ * Call-query options beside the body.
+ *
+ * @example
+ * ```ts
+ * const options: CallsQueryOptions = { pageSize: 200, accept: "application/jsonl" };
+ * ```
+ */
+export interface CallsQueryOptions {
+  /** Records per request; a positive integer. Default 1000. */
+  pageSize?: number;
+  /** The `accept` header. Default `application/jsonl`. */
+  accept?: string;
+}

@@ -1,0 +1,351 @@
+/**
+ * Response and chunk types of chat completions: plain interfaces, no run-time validation
+ * (the hot path is parse-and-cast). Fields are optional or nullable where real servers omit
+ * them or send `null`; unknown fields are kept and typed through index signatures.
+ *
+ * @module
+ */
+
+/**
+ * Why a choice stopped. Open union: servers add values (vLLM: `abort`, `repetition`).
+ * @example
+ * const done = (r: ChatCompletionFinishReason | null) => r === "stop" || r === "tool_calls";
+ */
+export type ChatCompletionFinishReason =
+  | "stop"
+  | "length"
+  | "tool_calls"
+  | "abort"
+  | "repetition"
+  | "content_filter"
+  | "function_call"
+  | (string & {});
+
+/**
+ * Service tier that handled the request.
+ * @example
+ * const tier: ChatCompletionServiceTier = "default";
+ */
+export type ChatCompletionServiceTier = "auto" | "default" | "flex" | "scale" | "priority" | (string & {});
+
+/**
+ * One alternative token with its log probability.
+ * @example
+ * const t: ChatCompletionTopLogprob = { token: "4", logprob: -0.01, bytes: [52] };
+ */
+export interface ChatCompletionTopLogprob {
+  token: string;
+  logprob: number;
+  bytes?: number[] | null;
+  [key: string]: unknown;
+}
+
+/**
+ * Log probability of one generated token (`-inf` arrives clamped to -9999).
+ * With `return_tokens_as_token_ids`, `token` reads `"token_id:<id>"`.
+ * @example
+ * const t: ChatCompletionTokenLogprob = { token: "4", logprob: -0.01, bytes: [52], top_logprobs: [] };
+ */
+export interface ChatCompletionTokenLogprob {
+  token: string;
+  logprob: number;
+  bytes?: number[] | null;
+  top_logprobs?: ChatCompletionTopLogprob[];
+  [key: string]: unknown;
+}
+
+/**
+ * `logprobs` of a choice. vLLM sends only `content`; OpenAI adds `refusal`.
+ * @example
+ * const lp: ChatCompletionChoiceLogprobs = { content: [{ token: "Hi", logprob: -0.2 }] };
+ */
+export interface ChatCompletionChoiceLogprobs {
+  content?: ChatCompletionTokenLogprob[] | null;
+  refusal?: ChatCompletionTokenLogprob[] | null;
+  [key: string]: unknown;
+}
+
+/**
+ * One prompt token's log probability entry (`prompt_logprobs`).
+ * @example
+ * const p: PromptLogprob = { logprob: -1.1, rank: 1, decoded_token: "The" };
+ */
+export interface PromptLogprob {
+  logprob: number;
+  rank?: number | null;
+  decoded_token?: string | null;
+  [key: string]: unknown;
+}
+
+/**
+ * `prompt_logprobs`: one entry per prompt token (the first is `null`), each keyed by the
+ * token id as a string.
+ * @example
+ * const pl: PromptLogprobs = [null, { "3923": { logprob: -1.1, rank: 1, decoded_token: "The" } }];
+ */
+export type PromptLogprobs = Array<Record<string, PromptLogprob> | null>;
+
+/**
+ * Token accounting. In streams with `continuous_usage_stats`, every chunk carries it.
+ * @example
+ * const u: CompletionUsage = { prompt_tokens: 9, completion_tokens: 1, total_tokens: 10 };
+ */
+export interface CompletionUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details?: { cached_tokens?: number | null; [key: string]: unknown } | null;
+  completion_tokens_details?: { reasoning_tokens?: number | null; [key: string]: unknown } | null;
+  [key: string]: unknown;
+}
+
+/**
+ * A URL citation annotation of a message.
+ * @example
+ * const a: ChatCompletionAnnotation = {
+ *   type: "url_citation",
+ *   url_citation: { start_index: 0, end_index: 5, title: "Paris", url: "https://example.com" },
+ * };
+ */
+export interface ChatCompletionAnnotation {
+  type: "url_citation" | (string & {});
+  url_citation?: {
+    start_index: number;
+    end_index: number;
+    title: string;
+    url: string;
+    [key: string]: unknown;
+  };
+  [key: string]: unknown;
+}
+
+/**
+ * Audio output of a message.
+ * @example
+ * const a: ChatCompletionAudio = { id: "audio_1", data: "UklGR...", transcript: "Hi", expires_at: 1767000000 };
+ */
+export interface ChatCompletionAudio {
+  id: string;
+  data: string;
+  transcript: string;
+  expires_at: number;
+  [key: string]: unknown;
+}
+
+/**
+ * A function call made by the model; `arguments` is a JSON string (not validated).
+ * @example
+ * const f: ChatCompletionFunctionCall = { name: "get_weather", arguments: "{\"city\":\"Paris\"}" };
+ */
+export interface ChatCompletionFunctionCall {
+  name: string;
+  arguments: string;
+  [key: string]: unknown;
+}
+
+/**
+ * A tool call in a reply message.
+ * @example
+ * const c: ChatCompletionMessageToolCall = {
+ *   id: "chatcmpl-tool-3c1",
+ *   type: "function",
+ *   function: { name: "get_weather", arguments: "{\"city\":\"Paris\"}" },
+ * };
+ */
+export interface ChatCompletionMessageToolCall {
+  id: string;
+  type: "function";
+  function: ChatCompletionFunctionCall;
+  [key: string]: unknown;
+}
+
+/**
+ * The reply message of a choice. `reasoning` is filled from `reasoning_content` by
+ * {@link normalizeCompletion} when only the older name was sent; both keys then exist.
+ * @example
+ * const m: ChatCompletionMessage = { role: "assistant", content: "4", reasoning: "2+2" };
+ */
+export interface ChatCompletionMessage {
+  /**
+   * Typed as `"assistant"` so a reply can be pushed back onto `messages` as is. (With
+   * `add_generation_prompt: false`, vLLM reports the last message's role here instead.)
+   */
+  role: "assistant";
+  content: string | null;
+  refusal?: string | null;
+  annotations?: ChatCompletionAnnotation[] | null;
+  audio?: ChatCompletionAudio | null;
+  function_call?: ChatCompletionFunctionCall | null;
+  tool_calls?: ChatCompletionMessageToolCall[] | null;
+  reasoning?: string | null;
+  /** Older name of `reasoning`, sent by vLLM before late 2025. */
+  reasoning_content?: string | null;
+  [key: string]: unknown;
+}
+
+/**
+ * One choice of a non-streamed completion.
+ * @example
+ * const c: ChatCompletionChoice = {
+ *   index: 0,
+ *   message: { role: "assistant", content: "4" },
+ *   logprobs: null,
+ *   finish_reason: "stop",
+ *   stop_reason: null,
+ * };
+ */
+export interface ChatCompletionChoice {
+  index: number;
+  message: ChatCompletionMessage;
+  logprobs?: ChatCompletionChoiceLogprobs | null;
+  /** `null` only in completions accumulated from a stream that stopped early. */
+  finish_reason: ChatCompletionFinishReason | null;
+  /** The stop token id or stop string that ended the choice, when one did. */
+  stop_reason?: number | string | null;
+  /** Generated token ids, with `return_token_ids`. */
+  token_ids?: number[] | null;
+  [key: string]: unknown;
+}
+
+/**
+ * A chat completion (response of a non-streamed request, or accumulated from a stream).
+ * @example
+ * const c: ChatCompletion = await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "2+2?" }] });
+ * console.log(c.choices[0]?.message.content, c.usage?.total_tokens);
+ */
+export interface ChatCompletion {
+  id: string;
+  object: "chat.completion" | (string & {});
+  created: number;
+  model: string;
+  choices: ChatCompletionChoice[];
+  /** Always sent by the server; absent on a completion accumulated without `include_usage`. */
+  usage?: CompletionUsage | null;
+  service_tier?: ChatCompletionServiceTier | null;
+  system_fingerprint?: string | null;
+  prompt_logprobs?: PromptLogprobs | null;
+  prompt_token_ids?: number[] | null;
+  prompt_text?: string | null;
+  kv_transfer_params?: Record<string, unknown> | null;
+  metrics?: Record<string, unknown> | null;
+  [key: string]: unknown;
+}
+
+/**
+ * A fragment of a tool call in a stream. The first fragment of a tool `index` carries
+ * `id`, `type` and `function.name`; later ones carry only `function.arguments` pieces.
+ * @example
+ * const d: ChatCompletionChunkToolCallDelta = { index: 0, function: { arguments: "{\"city\"" } };
+ */
+export interface ChatCompletionChunkToolCallDelta {
+  index: number;
+  id?: string | null;
+  type?: "function" | null;
+  function?: { name?: string | null; arguments?: string | null; [key: string]: unknown } | null;
+  [key: string]: unknown;
+}
+
+/**
+ * What one chunk adds to a choice's message.
+ * @example
+ * const d: ChatCompletionChunkDelta = { content: "Hi" };
+ */
+export interface ChatCompletionChunkDelta {
+  role?: "assistant" | (string & {}) | null;
+  content?: string | null;
+  reasoning?: string | null;
+  /** Older name of `reasoning`; see {@link normalizeChunk}. */
+  reasoning_content?: string | null;
+  refusal?: string | null;
+  tool_calls?: ChatCompletionChunkToolCallDelta[] | null;
+  function_call?: { name?: string | null; arguments?: string | null; [key: string]: unknown } | null;
+  [key: string]: unknown;
+}
+
+/**
+ * One choice inside a chunk. vLLM sends exactly one per chunk; with `n > 1` indices interleave.
+ * @example
+ * const c: ChatCompletionChunkChoice = { index: 0, delta: { content: "Hi" }, logprobs: null, finish_reason: null };
+ */
+export interface ChatCompletionChunkChoice {
+  index: number;
+  delta: ChatCompletionChunkDelta;
+  logprobs?: ChatCompletionChoiceLogprobs | null;
+  finish_reason?: ChatCompletionFinishReason | null;
+  /** Only on the finish chunk: the stop token id or string, or null. */
+  stop_reason?: number | string | null;
+  /** Token ids generated in this chunk, with `return_token_ids`. */
+  token_ids?: number[] | null;
+  [key: string]: unknown;
+}
+
+/**
+ * A streamed chunk (`object: "chat.completion.chunk"`). The final usage chunk has `choices: []`.
+ * @example
+ * for await (const chunk of stream) {
+ *   const text: string | null | undefined = chunk.choices[0]?.delta.content;
+ * }
+ */
+export interface ChatCompletionChunk {
+  id: string;
+  object: "chat.completion.chunk" | (string & {});
+  created: number;
+  model: string;
+  choices: ChatCompletionChunkChoice[];
+  usage?: CompletionUsage | null;
+  service_tier?: ChatCompletionServiceTier | null;
+  system_fingerprint?: string | null;
+  /** First chunk only, with `return_token_ids`. */
+  prompt_token_ids?: number[] | null;
+  prompt_text?: string | null;
+  metrics?: Record<string, unknown> | null;
+  [key: string]: unknown;
+}
+
+/**
+ * In place, copies `reasoning_content` to `reasoning` on one message or delta when
+ * `reasoning` is absent (or null while `reasoning_content` is set). Returns its argument.
+ * @example
+ * const m = normalizeReasoning({ role: "assistant", content: "4", reasoning_content: "2+2" });
+ * m.reasoning; // "2+2"
+ */
+export function normalizeReasoning<T extends { reasoning?: string | null; reasoning_content?: string | null }>(
+  target: T,
+): T {
+  // Hot path: servers now send only `reasoning`, so one read of an absent key ends it.
+  if (target === undefined || target === null) return target;
+  const rc = target.reasoning_content;
+  if (rc === undefined) return target;
+  const r = target.reasoning;
+  if (r === undefined || (r === null && rc !== null)) target.reasoning = rc;
+  return target;
+}
+
+/**
+ * In place, copies each choice message's `reasoning_content` to `reasoning` when
+ * `reasoning` is absent (or null while `reasoning_content` is set). Keeps the original key.
+ * Returns its argument.
+ * @example
+ * const c = normalizeCompletion(JSON.parse(body) as ChatCompletion);
+ * c.choices[0]?.message.reasoning; // set even if the server sent only reasoning_content
+ */
+export function normalizeCompletion<T extends ChatCompletion>(completion: T): T {
+  const choices = completion.choices;
+  if (choices === undefined || choices === null) return completion;
+  for (let i = 0, n = choices.length; i < n; i++) normalizeReasoning(choices[i]!.message);
+  return completion;
+}
+
+/**
+ * In place, copies each choice delta's `reasoning_content` to `reasoning` when `reasoning`
+ * is absent. Keeps the original key. Returns its argument.
+ * @example
+ * const chunk = normalizeChunk(JSON.parse(data) as ChatCompletionChunk);
+ * process.stdout.write(chunk.choices[0]?.delta.reasoning ?? "");
+ */
+export function normalizeChunk<T extends ChatCompletionChunk>(chunk: T): T {
+  const choices = chunk.choices;
+  if (choices === undefined || choices === null) return chunk;
+  for (let i = 0, n = choices.length; i < n; i++) normalizeReasoning(choices[i]!.delta);
+  return chunk;
+}

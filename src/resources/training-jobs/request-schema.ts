@@ -1,0 +1,280 @@
+import * as z from "zod/mini";
+import { ensureZodDefaults } from "../zod-defaults.js";
+
+ensureZodDefaults();
+
+// Numbers here are z.number(), which in zod 4 already refuses NaN and ±Infinity: JSON cannot
+// carry them, and JSON.stringify would silently send `null` instead.
+
+/**
+ * A plain chat message inside `messages_and_choices`: context the model saw, not trained on.
+ * Loose: `name`, `tool_calls`, `tool_call_id` and the like pass through unchecked.
+ *
+ * @example
+ * ```ts
+ * trajectoryMessageSchema.parse({ role: "user", content: "What is 2+2?" });
+ * ```
+ */
+export const trajectoryMessageSchema = z.looseObject({
+  role: z.string().check(z.minLength(1)),
+  content: z.optional(z.union([z.string(), z.array(z.unknown()), z.null()])),
+});
+
+const tokenLogprobShape = {
+  token: z.string(),
+  logprob: z.number(),
+  bytes: z.nullish(z.array(z.int())),
+};
+
+/**
+ * Log-probability of one sampled token, with its most likely alternatives.
+ *
+ * @example
+ * ```ts
+ * tokenLogprobSchema.parse({ token: "4", logprob: -0.01, bytes: [52], top_logprobs: [] });
+ * ```
+ */
+export const tokenLogprobSchema = z.looseObject({
+  ...tokenLogprobShape,
+  top_logprobs: z.optional(z.array(z.looseObject(tokenLogprobShape))),
+});
+
+/**
+ * A sampled choice inside `messages_and_choices`, as a chat completion returns it: the turns the
+ * model is trained on. Request `logprobs: true` when sampling; trainers reject choices without
+ * them unless configured otherwise, so `logprobs` is not required here.
+ *
+ * @example
+ * ```ts
+ * trajectoryChoiceSchema.parse({
+ *   finish_reason: "stop",
+ *   index: 0,
+ *   logprobs: { content: [{ token: "4", logprob: -0.01, bytes: [52], top_logprobs: [] }] },
+ *   message: { role: "assistant", content: "4" },
+ * });
+ * ```
+ */
+export const trajectoryChoiceSchema = z.looseObject({
+  finish_reason: z.string(),
+  index: z.int().check(z.nonnegative()),
+  logprobs: z.nullish(
+    z.looseObject({
+      content: z.nullish(z.array(tokenLogprobSchema)),
+      refusal: z.nullish(z.array(tokenLogprobSchema)),
+    }),
+  ),
+  message: z.looseObject({
+    role: z.literal("assistant"),
+    content: z.nullish(z.string()),
+  }),
+});
+
+/**
+ * A tool the model could call, in the chat-completions `tools` shape.
+ *
+ * @example
+ * ```ts
+ * trajectoryToolSchema.parse({
+ *   type: "function",
+ *   function: { name: "add", description: "Adds numbers", parameters: { type: "object" }, strict: true },
+ * });
+ * ```
+ */
+export const trajectoryToolSchema = z.looseObject({
+  type: z.string().check(z.minLength(1)),
+  function: z.looseObject({
+    name: z.string().check(z.minLength(1)),
+    description: z.optional(z.string()),
+    parameters: z.optional(z.record(z.string(), z.unknown())),
+    strict: z.nullish(z.boolean()),
+  }),
+});
+
+const messagesAndChoices = z.array(z.union([trajectoryChoiceSchema, trajectoryMessageSchema]));
+const tools = z.nullish(z.array(trajectoryToolSchema));
+
+/**
+ * An extra conversation of the same trajectory, tokenized separately and sharing its advantage.
+ *
+ * @example
+ * ```ts
+ * trajectoryHistorySchema.parse({ messages_and_choices: [{ role: "user", content: "hi" }] });
+ * ```
+ */
+export const trajectoryHistorySchema = z.strictObject({
+  messages_and_choices: messagesAndChoices,
+  tools,
+});
+
+/**
+ * One rollout: the conversation (messages as context, choices as trainable turns) and its
+ * reward. Strict, because a misspelt `reward` would otherwise train on the server's default of 0.
+ *
+ * @example
+ * ```ts
+ * trajectorySchema.parse({
+ *   messages_and_choices: [
+ *     { role: "user", content: "What is 2+2?" },
+ *     { finish_reason: "stop", index: 0, logprobs: { content: [] }, message: { role: "assistant", content: "4" } },
+ *   ],
+ *   reward: 1,
+ *   metrics: { correct: true, latency_s: 0.4 },
+ * });
+ * ```
+ */
+export const trajectorySchema = z.strictObject({
+  messages_and_choices: messagesAndChoices,
+  tools,
+  additional_histories: z.nullish(z.array(trajectoryHistorySchema)),
+  reward: z.optional(z.number()),
+  initial_policy_version: z.nullish(z.int()),
+  final_policy_version: z.nullish(z.int()),
+  metrics: z.optional(z.record(z.string(), z.union([z.number(), z.boolean()]))),
+  metadata: z.optional(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))),
+  logs: z.optional(z.array(z.string())),
+  start_time: z.optional(z.iso.datetime({ offset: true })),
+});
+
+/**
+ * The trajectories of one prompt, compared with each other to compute advantages. Loose: the
+ * ART members `exceptions`, `metadata`, `metrics` and `logs` are typed, others pass through.
+ *
+ * @example
+ * ```ts
+ * trajectoryGroupSchema.parse({ trajectories: [{ messages_and_choices: [], reward: 0 }] });
+ * ```
+ */
+export const trajectoryGroupSchema = z.looseObject({
+  trajectories: z.array(trajectorySchema),
+  exceptions: z.optional(
+    z.array(z.looseObject({ type: z.string(), message: z.string(), traceback: z.string() })),
+  ),
+  metadata: z.optional(z.record(z.string(), z.unknown())),
+  metrics: z.optional(z.record(z.string(), z.unknown())),
+  logs: z.optional(z.array(z.string())),
+});
+
+const tuning = z.nullish(z.number());
+const switchable = z.nullish(z.boolean());
+
+/**
+ * Loss and optimizer settings; each member null or absent means the server's default. Strict:
+ * a misspelt setting would otherwise be ignored without notice.
+ *
+ * @example
+ * ```ts
+ * experimentalConfigSchema.parse({ learning_rate: 5e-6, ppo: true, epsilon: 0.2, variant_k2_tau: null });
+ * ```
+ */
+export const experimentalConfigSchema = z.strictObject({
+  advantage_balance: tuning,
+  epsilon: tuning,
+  epsilon_high: tuning,
+  variant_k2_tau: tuning,
+  learning_rate: tuning,
+  max_negative_advantage_importance_sampling_weight: tuning,
+  mask_prob_ratio: switchable,
+  ppo: switchable,
+  precalculate_logprobs: switchable,
+  scale_rewards: switchable,
+});
+
+/**
+ * Body of `POST /v1/preview/training-jobs`. `model_id` is a UUID of any version, in either case.
+ *
+ * @example
+ * ```ts
+ * trainingJobCreateParamsSchema.parse({
+ *   model_id: "3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b",
+ *   trajectory_groups: [{ trajectories: [{ messages_and_choices: [], reward: 1 }] }],
+ *   experimental_config: { learning_rate: 1e-5 },
+ * });
+ * ```
+ */
+export const trainingJobCreateParamsSchema = z.strictObject({
+  // z.guid() checks the 8-4-4-4-12 hex shape without the RFC version and variant digits, so
+  // every id the server could have issued passes.
+  model_id: z.guid({ error: "model_id must be a UUID" }),
+  trajectory_groups: z.array(trajectoryGroupSchema),
+  experimental_config: z.nullish(experimentalConfigSchema),
+});
+
+/**
+ * Body of a training-job creation.
+ *
+ * @example
+ * ```ts
+ * const params: TrainingJobCreateParams = { model_id, trajectory_groups: [group] };
+ * ```
+ */
+export type TrainingJobCreateParams = z.input<typeof trainingJobCreateParamsSchema>;
+
+/**
+ * One group of trajectories.
+ *
+ * @example
+ * ```ts
+ * const group: TrajectoryGroup = { trajectories: [trajectoryA, trajectoryB] };
+ * ```
+ */
+export type TrajectoryGroup = z.input<typeof trajectoryGroupSchema>;
+
+/**
+ * One rollout with its reward.
+ *
+ * @example
+ * ```ts
+ * const trajectory: Trajectory = { messages_and_choices: [{ role: "user", content: "hi" }], reward: 0.5 };
+ * ```
+ */
+export type Trajectory = z.input<typeof trajectorySchema>;
+
+/**
+ * A plain message inside `messages_and_choices`.
+ *
+ * @example
+ * ```ts
+ * const message: TrajectoryMessage = { role: "system", content: "Be brief." };
+ * ```
+ */
+export type TrajectoryMessage = z.input<typeof trajectoryMessageSchema>;
+
+/**
+ * A sampled choice inside `messages_and_choices`.
+ *
+ * @example
+ * ```ts
+ * const choice: TrajectoryChoice = { finish_reason: "stop", index: 0, logprobs: null, message: { role: "assistant", content: "ok" } };
+ * ```
+ */
+export type TrajectoryChoice = z.input<typeof trajectoryChoiceSchema>;
+
+/**
+ * A tool definition of a trajectory.
+ *
+ * @example
+ * ```ts
+ * const tool: TrajectoryTool = { type: "function", function: { name: "search" } };
+ * ```
+ */
+export type TrajectoryTool = z.input<typeof trajectoryToolSchema>;
+
+/**
+ * An additional history of a trajectory.
+ *
+ * @example
+ * ```ts
+ * const history: TrajectoryHistory = { messages_and_choices: [], tools: null };
+ * ```
+ */
+export type TrajectoryHistory = z.input<typeof trajectoryHistorySchema>;
+
+/**
+ * Loss and optimizer settings of a training job.
+ *
+ * @example
+ * ```ts
+ * const config: ExperimentalConfig = { ppo: false, scale_rewards: true };
+ * ```
+ */
+export type ExperimentalConfig = z.input<typeof experimentalConfigSchema>;

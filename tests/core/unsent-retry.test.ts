@@ -1,0 +1,65 @@
+// trainingJobs.create may be sent again only when the request provably never reached the
+// server. A refused connection on loopback is such a case, for both transports.
+import { createServer } from "node:net";
+import { describe, expect, it } from "vitest";
+import { APIConnectionError, Inferloop, type Logger } from "../../src/index.js";
+
+const MODEL_ID = "5f1c1a7e-8a40-4c55-9c2e-3d3a8f0e6b11";
+const job = {
+  model_id: MODEL_ID,
+  trajectory_groups: [{ trajectories: [{ messages_and_choices: [{ role: "user", content: "hi" }], reward: 0 }] }],
+};
+
+/** A loopback port that nothing listens on (bound, then released). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+function countingLogger() {
+  const retries: string[] = [];
+  const logger: Logger = { error() {}, info() {}, debug() {}, warn: (m: string) => void retries.push(m) };
+  return { logger, retries };
+}
+
+describe("a refused connection counts as unsent", () => {
+  it("with the undici transport: trainingJobs.create is retried", async () => {
+    const { logger, retries } = countingLogger();
+    const client = new Inferloop({ baseURL: `http://127.0.0.1:${await closedPort()}`, apiKey: "sk-x-123456", maxRetries: 1, logger, logLevel: "warn" });
+    await expect(client.trainingJobs.create(job)).rejects.toBeInstanceOf(APIConnectionError);
+    expect(retries).toHaveLength(1);
+  });
+
+  it("with the fetch transport: trainingJobs.create is retried", async () => {
+    let calls = 0;
+    const client = new Inferloop({
+      baseURL: `http://127.0.0.1:${await closedPort()}`,
+      apiKey: "sk-x-123456",
+      maxRetries: 1,
+      fetch: (url, init) => {
+        calls++;
+        return fetch(url, init);
+      },
+    });
+    await expect(client.trainingJobs.create(job)).rejects.toBeInstanceOf(APIConnectionError);
+    expect(calls).toBe(2);
+  });
+
+  it("with the fetch transport: a connection error of unknown kind is not retried for trainingJobs.create", async () => {
+    let calls = 0;
+    const client = new Inferloop({
+      baseURL: "http://127.0.0.1:9",
+      apiKey: "sk-x-123456",
+      maxRetries: 2,
+      fetch: () => {
+        calls++;
+        return Promise.reject(new TypeError("fetch failed"));
+      },
+    });
+    await expect(client.trainingJobs.create(job)).rejects.toBeInstanceOf(APIConnectionError);
+    expect(calls).toBe(1);
+  });
+});

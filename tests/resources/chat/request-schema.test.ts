@@ -1,0 +1,443 @@
+import { describe, expect, it } from "vitest";
+import {
+  chatCompletionCreateParamsNonStreamingSchema,
+  chatCompletionCreateParamsSchema,
+  chatCompletionCreateParamsStreamingSchema,
+  chatCompletionMessageParamSchema,
+  prepareChatRequest,
+  requestIssues,
+  type ChatCompletionCreateParams,
+  type ChatCompletionCreateParamsBase,
+  type ChatCompletionCreateParamsNonStreaming,
+  type ChatCompletionCreateParamsStreaming,
+  type ChatCompletionMessageParam,
+} from "../../../src/resources/chat/request-schema.js";
+
+const INT64_MAX = 9223372036854776000;
+// The next doubles beyond the spec's bounds (2^63 + 2048).
+const ABOVE_INT64 = 9223372036854777856;
+const user: ChatCompletionMessageParam[] = [{ role: "user", content: "Hi" }];
+
+type Invalid = [label: string, input: unknown, path: PropertyKey[]];
+
+const invalid: Invalid[] = [
+  ["missing messages", {}, ["messages"]],
+  ["empty messages", { messages: [] }, ["messages"]],
+  ["messages not an array", { messages: "hello" }, ["messages"]],
+  ["message not an object", { messages: ["hello"] }, ["messages", 0]],
+  ["unknown role", { messages: [{ role: "bot", content: "x" }] }, ["messages", 0, "role"]],
+  ["missing role", { messages: [{ content: "x" }] }, ["messages", 0, "role"]],
+  ["role in wrong case", { messages: [{ role: "User", content: "x" }] }, ["messages", 0, "role"]],
+  ["user content a number", { messages: [{ role: "user", content: 5 }] }, ["messages", 0, "content"]],
+  ["user content missing", { messages: [{ role: "user" }] }, ["messages", 0, "content"]],
+  ["unknown content part type", { messages: [{ role: "user", content: [{ type: "audio", data: "x" }] }] }, ["messages", 0, "content"]],
+  ["image part without url", { messages: [{ role: "user", content: [{ type: "image_url", image_url: {} }] }] }, ["messages", 0, "content"]],
+  ["system message with image part", { messages: [{ role: "system", content: [{ type: "image_url", image_url: { url: "u" } }] }] }, ["messages", 0, "content"]],
+  ["name not a string", { messages: [{ role: "user", content: "x", name: 5 }] }, ["messages", 0, "name"]],
+  ["tool message without tool_call_id", { messages: [{ role: "tool", content: "x" }] }, ["messages", 0, "tool_call_id"]],
+  ["function message without name", { messages: [{ role: "function", content: "x" }] }, ["messages", 0, "name"]],
+  ["assistant message with nothing", { messages: [{ role: "assistant", content: null }] }, ["messages", 0, "content"]],
+  ["assistant tool call of wrong type", { messages: [{ role: "assistant", tool_calls: [{ id: "1", type: "code", function: { name: "f", arguments: "{}" } }] }] }, ["messages", 0, "tool_calls", 0, "type"]],
+  ["model a number", { messages: user, model: 5 }, ["model"]],
+  ["seed not an integer", { messages: user, seed: 1.5 }, ["seed"]],
+  ["seed above int64", { messages: user, seed: ABOVE_INT64 }, ["seed"]],
+  ["seed below int64", { messages: user, seed: -ABOVE_INT64 }, ["seed"]],
+  ["seed a string", { messages: user, seed: "1" }, ["seed"]],
+  ["seed NaN", { messages: user, seed: Number.NaN }, ["seed"]],
+  ["truncate_prompt_tokens below -1", { messages: user, truncate_prompt_tokens: -2 }, ["truncate_prompt_tokens"]],
+  ["truncate_prompt_tokens not an integer", { messages: user, truncate_prompt_tokens: 2.5 }, ["truncate_prompt_tokens"]],
+  ["truncate_prompt_tokens above int64", { messages: user, truncate_prompt_tokens: ABOVE_INT64 }, ["truncate_prompt_tokens"]],
+  ["tool_choice auto", { messages: user, tool_choice: "auto" }, ["tool_choice"]],
+  ["tool_choice named tool", { messages: user, tool_choice: { type: "function", function: { name: "f" } } }, ["tool_choice"]],
+  ["reasoning_effort extreme", { messages: user, reasoning_effort: "extreme" }, ["reasoning_effort"]],
+  ["continue_final_message with add_generation_prompt", { messages: user, continue_final_message: true, add_generation_prompt: true }, ["add_generation_prompt"]],
+  ["n not an integer", { messages: user, n: 1.5 }, ["n"]],
+  ["n zero", { messages: user, n: 0 }, ["n"]],
+  ["max_tokens a string", { messages: user, max_tokens: "10" }, ["max_tokens"]],
+  ["max_completion_tokens not an integer", { messages: user, max_completion_tokens: 10.5 }, ["max_completion_tokens"]],
+  ["top_k not an integer", { messages: user, top_k: 2.5 }, ["top_k"]],
+  ["top_logprobs below -1", { messages: user, top_logprobs: -2 }, ["top_logprobs"]],
+  ["prompt_logprobs not an integer", { messages: user, prompt_logprobs: 0.5 }, ["prompt_logprobs"]],
+  ["min_tokens negative", { messages: user, min_tokens: -1 }, ["min_tokens"]],
+  ["priority not an integer", { messages: user, priority: 0.5 }, ["priority"]],
+  ["temperature a string", { messages: user, temperature: "hot" }, ["temperature"]],
+  ["stream a string", { messages: user, stream: "true" }, ["stream"]],
+  ["stop a bare string (spec: list)", { messages: user, stop: "\n" }, ["stop"]],
+  ["stop_token_ids with a float", { messages: user, stop_token_ids: [1.5] }, ["stop_token_ids", 0]],
+  ["allowed_token_ids not an array", { messages: user, allowed_token_ids: 5 }, ["allowed_token_ids"]],
+  ["bad_words with a number", { messages: user, bad_words: [1] }, ["bad_words", 0]],
+  ["logit_bias value a string", { messages: user, logit_bias: { "50256": "x" } }, ["logit_bias", "50256"]],
+  ["logit_bias null (spec: object)", { messages: user, logit_bias: null }, ["logit_bias"]],
+  ["tools item of wrong type", { messages: user, tools: [{ type: "retrieval", function: { name: "f" } }] }, ["tools", 0, "type"]],
+  ["tools function without name", { messages: user, tools: [{ type: "function", function: { description: "d" } }] }, ["tools", 0, "function", "name"]],
+  ["tools not an array", { messages: user, tools: { type: "function" } }, ["tools"]],
+  ["stream_options a string", { messages: user, stream: true, stream_options: "yes" }, ["stream_options"]],
+  ["stream_options member wrong type", { messages: user, stream: true, stream_options: { include_usage: "yes" } }, ["stream_options", "include_usage"]],
+  ["stream_options without stream", { messages: user, stream_options: { include_usage: true } }, ["stream_options"]],
+  ["engine_xargs with object value", { messages: user, engine_xargs: { a: { b: 1 } } }, ["engine_xargs", "a"]],
+  ["engine_xargs with boolean value", { messages: user, engine_xargs: { a: true } }, ["engine_xargs", "a"]],
+  ["engine_xargs with nested list", { messages: user, engine_xargs: { a: [[1]] } }, ["engine_xargs", "a"]],
+  ["response_format unknown type", { messages: user, response_format: { type: "xml" } }, ["response_format", "type"]],
+  ["response_format json_schema without name", { messages: user, response_format: { type: "json_schema", json_schema: { schema: {} } } }, ["response_format", "json_schema", "name"]],
+  ["structured_outputs with two constraints", { messages: user, structured_outputs: { json: "{}", regex: "a+" } }, ["structured_outputs", "regex"]],
+  ["structured_outputs choice not a list", { messages: user, structured_outputs: { choice: "yes" } }, ["structured_outputs", "choice"]],
+  ["repetition_detection non-integer", { messages: user, repetition_detection: { min_count: 1.5 } }, ["repetition_detection", "min_count"]],
+  ["documents with a non-string value", { messages: user, documents: [{ title: "a", text: 5 }] }, ["documents", 0, "text"]],
+  ["chat_template_kwargs not an object", { messages: user, chat_template_kwargs: "x" }, ["chat_template_kwargs"]],
+  ["cache_salt a number", { messages: user, cache_salt: 1 }, ["cache_salt"]],
+  ["echo null (spec: boolean)", { messages: user, echo: null }, ["echo"]],
+];
+
+function startsWith(path: readonly PropertyKey[], prefix: readonly PropertyKey[]): boolean {
+  return prefix.every((p, i) => path[i] === p);
+}
+
+describe("chatCompletionCreateParamsSchema: invalid requests", () => {
+  it("has a table of at least 25 cases", () => {
+    expect(invalid.length).toBeGreaterThanOrEqual(25);
+  });
+
+  it.each(invalid)("refuses %s", (_label, input, path) => {
+    const r = chatCompletionCreateParamsSchema.safeParse(input);
+    expect(r.success).toBe(false);
+    const paths = r.error!.issues.map((i) => i.path);
+    // Each expected path must be named exactly or be the prefix of a more precise one.
+    expect(paths.some((p) => startsWith(p, path)), JSON.stringify(r.error!.issues)).toBe(true);
+  });
+
+  it("refuses unknown top-level keys, naming them and suggesting the near field", () => {
+    const r = chatCompletionCreateParamsSchema.safeParse({ messages: user, max_completion_token: 5 });
+    expect(r.success).toBe(false);
+    const issue = r.error!.issues[0]!;
+    expect(issue.code).toBe("unrecognized_keys");
+    expect(issue.path).toEqual([]);
+    expect((issue as { keys: string[] }).keys).toEqual(["max_completion_token"]);
+    expect(issue.message).toContain('"max_completion_token"');
+    expect(issue.message).toContain('did you mean "max_completion_tokens"');
+    expect(issue.message).toContain("engine_xargs");
+  });
+
+  it("refuses a vllm_xargs key (the spec's name is engine_xargs)", () => {
+    const r = chatCompletionCreateParamsSchema.safeParse({ messages: user, vllm_xargs: {} });
+    expect(r.success).toBe(false);
+    expect(r.error!.issues[0]!.message).toContain("vllm_xargs");
+  });
+
+  it("says why continue_final_message and add_generation_prompt are refused", () => {
+    const r = chatCompletionCreateParamsSchema.safeParse({
+      messages: user,
+      continue_final_message: true,
+      add_generation_prompt: true,
+    });
+    expect(r.error!.issues[0]!.message).toMatch(/cannot be combined/);
+  });
+
+  it("says what the seed range is", () => {
+    const r = chatCompletionCreateParamsSchema.safeParse({ messages: user, seed: ABOVE_INT64 });
+    expect(r.error!.issues[0]!.message).toContain("-9223372036854776000 and 9223372036854776000");
+  });
+});
+
+// Every field of the spec's request table, set at once.
+const everyField = {
+  messages: [
+    { role: "developer", content: "Be brief.", name: "dev" },
+    { role: "system", content: [{ type: "text", text: "You are helpful." }] },
+    {
+      role: "user",
+      name: "ana",
+      content: [
+        { type: "text", text: "What is this?" },
+        { type: "image_url", image_url: { url: "https://example.com/cat.png", detail: "low" } },
+        { type: "input_audio", input_audio: { data: "UklGR", format: "wav" } },
+        { type: "audio_url", audio_url: { url: "https://example.com/a.wav" } },
+        { type: "video_url", video_url: { url: "https://example.com/v.mp4" } },
+        { type: "file", file: { file_id: "file-1", filename: "a.pdf" } },
+        { type: "image_embeds", image_embeds: "k05VTVBZ" },
+      ],
+    },
+    {
+      role: "assistant",
+      content: null,
+      reasoning: "Need the weather",
+      tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }],
+    },
+    { role: "tool", tool_call_id: "call_1", content: "18°C" },
+    { role: "function", name: "get_weather", content: "18°C" },
+    { role: "custom", content: "state: ready", tool_call_id: "x", vendor_field: 1 },
+    { role: "generic", content: "note" },
+    { role: "assistant", content: "It is 18°C in" },
+  ],
+  model: "Qwen/Qwen3-8B",
+  frequency_penalty: 0.5,
+  logit_bias: { "50256": -100 },
+  logprobs: true,
+  top_logprobs: 5,
+  max_tokens: 100,
+  max_completion_tokens: 100,
+  n: 2,
+  presence_penalty: -0.5,
+  response_format: {
+    type: "json_schema",
+    json_schema: { name: "answer", description: "An answer", schema: { type: "object" }, strict: true },
+  },
+  seed: 42,
+  stop: ["\n\n"],
+  stream: true,
+  stream_options: { include_usage: true, continuous_usage_stats: true },
+  temperature: 0.7,
+  top_p: 0.9,
+  tools: [
+    {
+      type: "function",
+      function: {
+        name: "get_weather",
+        description: "Weather of a city",
+        parameters: { type: "object", properties: { city: { type: "string" } } },
+        strict: true,
+      },
+    },
+  ],
+  tool_choice: "none",
+  reasoning_effort: "high",
+  include_reasoning: true,
+  parallel_tool_calls: false,
+  user: "user-1",
+  use_beam_search: false,
+  top_k: 40,
+  min_p: 0.05,
+  repetition_penalty: 1.1,
+  length_penalty: 1,
+  stop_token_ids: [151645],
+  include_stop_str_in_output: false,
+  ignore_eos: false,
+  min_tokens: 1,
+  skip_special_tokens: true,
+  spaces_between_special_tokens: true,
+  truncate_prompt_tokens: -1,
+  prompt_logprobs: 0,
+  allowed_token_ids: [1, 2, 3],
+  bad_words: ["darn"],
+  echo: false,
+  add_generation_prompt: false,
+  continue_final_message: true,
+  add_special_tokens: false,
+  documents: [{ title: "Paris", text: "Paris is in France.", source: "wiki" }],
+  chat_template: "{% for m in messages %}{{ m.content }}{% endfor %}",
+  chat_template_kwargs: { enable_thinking: true },
+  mm_processor_kwargs: { num_crops: 4 },
+  structured_outputs: {
+    json: '{"type":"object"}',
+    disable_fallback: false,
+    disable_any_whitespace: true,
+    disable_additional_properties: true,
+    whitespace_pattern: "[ ]?",
+    _backend: "xgrammar",
+    _backend_was_auto: false,
+  },
+  priority: 0,
+  request_id: "req-1",
+  return_tokens_as_token_ids: true,
+  return_token_ids: true,
+  cache_salt: "c2FsdA==",
+  kv_transfer_params: { do_remote_decode: true },
+  engine_xargs: { my_ext: "on", weight: 0.5, ids: [1, "two", 3] },
+  repetition_detection: { max_pattern_size: 16, min_pattern_size: 2, min_count: 4 },
+};
+
+const nulls = {
+  messages: user,
+  model: null,
+  frequency_penalty: null,
+  logprobs: null,
+  top_logprobs: null,
+  max_tokens: null,
+  max_completion_tokens: null,
+  n: null,
+  presence_penalty: null,
+  seed: null,
+  stream: null,
+  temperature: null,
+  top_p: null,
+  tools: null,
+  reasoning_effort: null,
+  parallel_tool_calls: null,
+  user: null,
+  top_k: null,
+  min_p: null,
+  repetition_penalty: null,
+  stop_token_ids: null,
+  truncate_prompt_tokens: null,
+  prompt_logprobs: null,
+  allowed_token_ids: null,
+  documents: null,
+  chat_template: null,
+  return_tokens_as_token_ids: null,
+  return_token_ids: null,
+  cache_salt: null,
+};
+
+const valid: [string, Record<string, unknown>][] = [
+  ["every field of the spec at once", everyField],
+  ["every nullable field as null", nulls],
+  ["seed at the int64 maximum", { messages: user, seed: INT64_MAX }],
+  ["seed at the int64 minimum", { messages: user, seed: -INT64_MAX }],
+  ["truncate_prompt_tokens -1", { messages: user, truncate_prompt_tokens: -1 }],
+  ["truncate_prompt_tokens at the maximum", { messages: user, truncate_prompt_tokens: INT64_MAX }],
+  ["continue_final_message without add_generation_prompt", { messages: user, continue_final_message: true }],
+  ["add_generation_prompt true alone", { messages: user, add_generation_prompt: true }],
+  ["response_format json_object", { messages: user, response_format: { type: "json_object" } }],
+  ["response_format text", { messages: user, response_format: { type: "text" } }],
+  ["structured_outputs choice", { messages: user, structured_outputs: { choice: ["yes", "no"], json_object: false } }],
+  ["structured_outputs json as an object", { messages: user, structured_outputs: { json: { type: "object" } } }],
+  ["empty stream_options without stream", { messages: user, stream_options: {} }],
+  ["top_logprobs -1", { messages: user, logprobs: true, top_logprobs: -1 }],
+  [
+    "a reply message sent back as is",
+    {
+      messages: [
+        ...user,
+        {
+          role: "assistant",
+          content: "4",
+          refusal: null,
+          annotations: null,
+          audio: null,
+          function_call: null,
+          tool_calls: null,
+          reasoning: null,
+          reasoning_content: null,
+        },
+        { role: "user", content: "Thanks" },
+      ],
+    },
+  ],
+  ["assistant with only a refusal", { messages: [{ role: "assistant", refusal: "No." }] }],
+  ["unknown message and part keys kept", { messages: [{ role: "user", content: [{ type: "text", text: "x", cache_control: {} }], extra: [1] }] }],
+];
+
+describe("chatCompletionCreateParamsSchema: valid requests", () => {
+  it.each(valid)("accepts %s, output deep-equal to input", (_label, input) => {
+    const r = chatCompletionCreateParamsSchema.safeParse(input);
+    expect(r.success, JSON.stringify(r.error?.issues)).toBe(true);
+    expect(r.data).toStrictEqual(input);
+  });
+
+  it("covers every field of the schema in the every-field request", () => {
+    const schemaKeys = Object.keys(chatCompletionCreateParamsSchema.shape).sort();
+    expect(Object.keys(everyField).sort()).toEqual(schemaKeys);
+  });
+
+  it("has no defaults: an absent field stays absent", () => {
+    const r = chatCompletionCreateParamsSchema.parse({ messages: user });
+    expect(r).toStrictEqual({ messages: user });
+  });
+
+  it("checks a single message", () => {
+    expect(chatCompletionMessageParamSchema.safeParse({ role: "user", content: "x" }).success).toBe(true);
+    expect(chatCompletionMessageParamSchema.safeParse({ role: "robot", content: "x" }).success).toBe(false);
+  });
+});
+
+describe("streaming and non-streaming request schemas", () => {
+  it("non-streaming accepts stream absent, false or null and refuses true", () => {
+    for (const stream of [undefined, false, null]) {
+      const input = stream === undefined ? { messages: user } : { messages: user, stream };
+      expect(chatCompletionCreateParamsNonStreamingSchema.safeParse(input).success).toBe(true);
+    }
+    const r = chatCompletionCreateParamsNonStreamingSchema.safeParse({ messages: user, stream: true });
+    expect(r.error?.issues[0]?.path).toEqual(["stream"]);
+  });
+
+  it("streaming needs stream: true", () => {
+    expect(chatCompletionCreateParamsStreamingSchema.safeParse({ messages: user, stream: true }).success).toBe(true);
+    const r = chatCompletionCreateParamsStreamingSchema.safeParse({ messages: user });
+    expect(r.error?.issues[0]?.path).toEqual(["stream"]);
+  });
+
+  it("applies the cross-field rules to both", () => {
+    const bad = { messages: user, continue_final_message: true, add_generation_prompt: true };
+    expect(chatCompletionCreateParamsNonStreamingSchema.safeParse(bad).success).toBe(false);
+    expect(chatCompletionCreateParamsStreamingSchema.safeParse({ ...bad, stream: true }).success).toBe(false);
+  });
+
+  it("types: literals pick the variant, typos and bad roles do not compile", () => {
+    const ns: ChatCompletionCreateParamsNonStreaming = { messages: [{ role: "user", content: "Hi" }], stream: false };
+    const s: ChatCompletionCreateParamsStreaming = { messages: [{ role: "user", content: "Hi" }], stream: true };
+    const any: ChatCompletionCreateParams[] = [ns, s];
+    const base: ChatCompletionCreateParamsBase = { messages: [{ role: "user", content: "Hi" }], stream: any.length > 1 };
+    // @ts-expect-error stream must be true on the streaming variant
+    const s2: ChatCompletionCreateParamsStreaming = { messages: [{ role: "user", content: "Hi" }] };
+    // @ts-expect-error unknown top-level field
+    const typo: ChatCompletionCreateParams = { messages: [], max_completion_token: 5 };
+    // @ts-expect-error unknown role
+    const m: ChatCompletionMessageParam = { role: "robot", content: "x" };
+    // @ts-expect-error tool_choice only "none"
+    const tc: ChatCompletionCreateParams = { messages: [], tool_choice: "auto" };
+    expect([base, s2, typo, m, tc]).toHaveLength(5);
+  });
+});
+
+describe("prepareChatRequest", () => {
+  it("adds add_generation_prompt: false to a copy when continue_final_message is true and it is unset", () => {
+    const params = { messages: user, continue_final_message: true };
+    const body = prepareChatRequest(params);
+    expect(body).not.toBe(params);
+    expect(body).toStrictEqual({ messages: user, continue_final_message: true, add_generation_prompt: false });
+    expect(params).toStrictEqual({ messages: user, continue_final_message: true });
+  });
+
+  it("returns the same object otherwise", () => {
+    const cases: ChatCompletionCreateParamsBase[] = [
+      { messages: user },
+      { messages: user, continue_final_message: false },
+      { messages: user, continue_final_message: true, add_generation_prompt: false },
+      { messages: user, add_generation_prompt: true },
+    ];
+    for (const params of cases) expect(prepareChatRequest(params)).toBe(params);
+  });
+
+  it("keeps the caller's type", () => {
+    const params: ChatCompletionCreateParamsStreaming = { messages: user, stream: true };
+    const body: ChatCompletionCreateParamsStreaming = prepareChatRequest(params);
+    expect(body.stream).toBe(true);
+  });
+});
+
+describe("requestIssues", () => {
+  const issuesOf = (input: unknown) => {
+    const r = chatCompletionCreateParamsSchema.safeParse(input);
+    expect(r.success).toBe(false);
+    return requestIssues(r.error!.issues);
+  };
+
+  it("gives each unknown key its own path, with a hint at top level", () => {
+    expect(issuesOf({ messages: user, max_completion_token: 5, foo: 1 })).toEqual([
+      {
+        path: ["max_completion_token"],
+        message: 'unknown field "max_completion_token" (did you mean "max_completion_tokens"?); put extension parameters in engine_xargs',
+        code: "unrecognized_keys",
+      },
+      { path: ["foo"], message: 'unknown field "foo"; put extension parameters in engine_xargs', code: "unrecognized_keys" },
+    ]);
+    expect(issuesOf({ messages: user, stream: true, stream_options: { include_usag: true } })).toEqual([
+      { path: ["stream_options", "include_usag"], message: 'unknown field "include_usag"', code: "unrecognized_keys" },
+    ]);
+  });
+
+  it("reports the union branch the value was meant for", () => {
+    const [issue, ...rest] = issuesOf({ messages: [{ role: "user", content: [{ type: "image_url", image_url: {} }] }] });
+    expect(rest).toEqual([]);
+    expect(issue!.path).toEqual(["messages", 0, "content", 0, "image_url", "url"]);
+    expect(issue!.message).toMatch(/expected string/);
+  });
+
+  it("lists the expected types when no branch fits", () => {
+    const [issue] = issuesOf({ messages: user, engine_xargs: { a: { b: 1 } } });
+    expect(issue).toEqual({ path: ["engine_xargs", "a"], message: "Invalid input: expected string or number or array", code: "invalid_union" });
+  });
+
+  it("keeps other issues as they are", () => {
+    expect(issuesOf({ messages: user, seed: 0.5 })).toEqual([{ path: ["seed"], message: "seed must be an integer", code: "custom" }]);
+  });
+});
