@@ -1,1 +1,32 @@
-export const y = 2;
+/**
+ * `inferloop/testing`: a fake service that speaks the whole interface over real HTTP on
+ * loopback, for integration tests, users' tests and the demo. It is an independent server
+ * implementation and imports nothing from the client SDK.
+ *
+ * The msw handlers live in `./msw.ts` (entry `inferloop/testing/msw`), so importing this entry
+ * never loads `msw`.
+ *
+ * @example
+ * import { startFakeService, faults } from "inferloop/testing";
+ * const svc = await startFakeService();
+ * svc.inject(faults.rateLimited({ retryAfter: 1 }));
+ * // ... point the client at svc.url with svc.apiKey / svc.username / svc.password ...
+ * await svc.close();
+ */
+export { startFakeService } from "./server.js";
+export type { FakeService } from "./server.js";
+export { createFakeState, FakeState, SEED_ITEM_IDS, SEED_QUEUE_ID } from "./state.js";
+export { faults, FaultQueue } from "./faults.js";
+export type {
+  BodyFault, CutStreamFault, Fault, FaultTarget, InsertFault, LatencyFault, ResetFault, StallFault, StatusFault,
+} from "./faults.js";
+export { generateCall, generateCalls, seedCallRecords, SEED_OTHER_PROJECT_ID, SEED_USER_IDS } from "./seed.js";
+export type { GenerateCallsOptions } from "./seed.js";
+export { referenceCalls, SEED_PROJECT_ID } from "./seed-reference.js";
+export { DEFAULT_MODELS } from "./models.js";
+export { userIdFor } from "./auth.js";
+export { AnnotationStore, checkTransition } from "./annotation.js";
+export type { AnnotationQueue, AnnotationQueueItem, AnnotationState } from "./annotation.js";
+export { tokenize } from "./chat-generate.js";
+export { ConnectionReset } from "./types.js";
+export type { BodyPart, CallRecord, FakeRequest, FakeServiceOptions, ModelEntry, RecordedRequest, ResponsePlan, TrainingJob } from "./types.js";

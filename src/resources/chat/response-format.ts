@@ -2,15 +2,25 @@
  * Structured output from a zod schema: build the `response_format`, then parse replies
  * back into typed values.
  *
+ * Only zod's core API is used here (`toJSONSchema`, `safeParse`), so any zod 4 schema works,
+ * classic (`import { z } from "zod"`) or mini (`import * as z from "zod/mini"`), and the SDK
+ * itself never pulls classic zod into a bundle.
+ *
  * @module
  */
-import { z } from "zod";
+import { safeParse, toJSONSchema, type $ZodType, type output } from "zod/v4/core";
+import { InferloopError } from "../../core/errors.js";
+import { ensureZodDefaults } from "../zod-defaults.js";
 import type { ResponseFormatJSONSchema } from "./request-schema.js";
 import type { ChatCompletion, ChatCompletionChoice, ChatCompletionMessage } from "./types.js";
 
 // A symbol key that is also non-enumerable: JSON.stringify and object spreads of the
 // request never carry the zod schema to the wire.
 const ZOD_SCHEMA: unique symbol = Symbol.for("inferloop.responseFormat.zodSchema");
+
+// Reply issues read in English, as they did when this module loaded classic zod, unless the
+// application chose a locale itself.
+ensureZodDefaults();
 
 /**
  * A `json_schema` response format that also carries (non-enumerably) the zod schema it
@@ -27,7 +37,7 @@ export type AutoParseableResponseFormat<T> = {
     schema: Record<string, unknown>;
     strict: boolean;
   };
-  readonly [ZOD_SCHEMA]: z.ZodType<T>;
+  readonly [ZOD_SCHEMA]: $ZodType<T>;
 } & ResponseFormatJSONSchema;
 
 /**
@@ -73,6 +83,7 @@ export interface ContentParseIssue {
 /**
  * Thrown when a reply's content is not JSON or does not match the response format's schema.
  * `choiceIndex` names the choice, `issues` lists what failed, `content` holds the raw text.
+ * An {@link InferloopError}, so one `instanceof` check still catches every SDK error.
  * @example
  * try {
  *   parseCompletionContent(completion, format);
@@ -80,7 +91,7 @@ export interface ContentParseIssue {
  *   if (e instanceof ContentParseError) console.log(e.choiceIndex, e.issues);
  * }
  */
-export class ContentParseError extends Error {
+export class ContentParseError extends InferloopError {
   override readonly name = "ContentParseError";
   readonly choiceIndex: number;
   readonly issues: ContentParseIssue[];
@@ -113,7 +124,7 @@ export interface ZodResponseFormatOptions {
   strict?: boolean;
 }
 
-// zod's `.int()` writes the safe-integer range into every integer; it constrains nothing
+// zod's `int()` writes the safe-integer range into every integer; it constrains nothing
 // a model would produce and some guided-decoding backends choke on such bounds.
 function dropSafeIntegerBounds(node: unknown): void {
   if (Array.isArray(node)) {
@@ -130,33 +141,34 @@ function dropSafeIntegerBounds(node: unknown): void {
 }
 
 /**
- * Builds a `json_schema` response format from a zod schema, using zod's own JSON Schema
- * conversion (draft 2020-12, objects closed with `additionalProperties: false`, the `$schema`
- * key removed). The zod schema rides along non-enumerably for {@link parseCompletionContent}.
- * For OpenAI-style strict mode, prefer `.nullable()` over `.optional()` fields.
+ * Builds a `json_schema` response format from any zod 4 schema (classic or mini), using zod's
+ * own JSON Schema conversion (draft 2020-12, objects closed with `additionalProperties: false`,
+ * the `$schema` key removed). The zod schema rides along non-enumerably for
+ * {@link parseCompletionContent}. For OpenAI-style strict mode, prefer nullable over optional fields.
  * @example
  * import { z } from "zod";
  * const Answer = z.object({ answer: z.number(), unit: z.string().nullable() });
+ * // zod/mini schemas work too: z.object({ answer: z.number(), unit: z.nullable(z.string()) })
  * const format = zodResponseFormat(Answer, "answer", { description: "The final answer" });
  * const completion = await client.chat.completions.create({ model, messages, response_format: format });
  * const parsed = parseCompletionContent(completion, format);
  * parsed.choices[0]?.message.parsed?.answer; // number
  */
-export function zodResponseFormat<S extends z.ZodType>(
+export function zodResponseFormat<S extends $ZodType>(
   schema: S,
   name: string,
   options: ZodResponseFormatOptions = {},
-): AutoParseableResponseFormat<z.output<S>> {
+): AutoParseableResponseFormat<output<S>> {
   // "output" is zod's default and the one that closes plain objects with
   // additionalProperties:false and lists defaulted fields as required, as strict mode wants.
-  const jsonSchema = z.toJSONSchema(schema, { target: "draft-2020-12", io: "output" }) as Record<string, unknown>;
+  const jsonSchema = toJSONSchema(schema, { target: "draft-2020-12", io: "output" }) as Record<string, unknown>;
   delete jsonSchema.$schema;
   dropSafeIntegerBounds(jsonSchema);
-  const json_schema: AutoParseableResponseFormat<z.output<S>>["json_schema"] = { name, schema: jsonSchema, strict: options.strict ?? true };
+  const json_schema: AutoParseableResponseFormat<output<S>>["json_schema"] = { name, schema: jsonSchema, strict: options.strict ?? true };
   if (options.description !== undefined) json_schema.description = options.description;
   const format = { type: "json_schema" as const, json_schema };
   Object.defineProperty(format, ZOD_SCHEMA, { value: schema, enumerable: false });
-  return format as AutoParseableResponseFormat<z.output<S>>;
+  return format as AutoParseableResponseFormat<output<S>>;
 }
 
 /**
@@ -193,7 +205,7 @@ export function parseCompletionContent<T>(
   return { ...completion, choices };
 }
 
-function parseContent<T>(schema: z.ZodType<T>, content: string, choice: ChatCompletionChoice, name: string): T {
+function parseContent<T>(schema: $ZodType<T>, content: string, choice: ChatCompletionChoice, name: string): T {
   const where = `choice ${choice.index}`;
   // A reply cut off by max tokens is the usual cause of bad JSON; say so.
   const hint = choice.finish_reason === "length" ? " (finish_reason is \"length\": the reply was cut off)" : "";
@@ -209,7 +221,7 @@ function parseContent<T>(schema: z.ZodType<T>, content: string, choice: ChatComp
       cause: err,
     });
   }
-  const result = schema.safeParse(value);
+  const result = safeParse(schema, value);
   if (result.success) return result.data;
   const issues: ContentParseIssue[] = result.error.issues.map((i) => ({ path: i.path, message: i.message, code: i.code }));
   const firstIssue = issues[0]!;

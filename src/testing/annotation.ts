@@ -1,0 +1,255 @@
+/**
+ * Annotation queues and items with per-annotator progress, and the
+ * `POST /annotation_queues/{queue_id}/items/{item_id}/progress` route.
+ *
+ * Rules (research weave.md section 6), per annotator: no record → in_progress, completed or
+ * skipped; in_progress → completed or skipped; same → same is a no-op returning the item;
+ * in_progress over an existing record and completed ↔ skipped are refused (400); `unstarted` or
+ * any other value is refused (400); an unknown queue, item, or a project that does not own the
+ * queue gives 400 (the real server raises ValueError, not 404). The item shows the state and
+ * annotator of the most recent progress row across annotators, `unstarted` when none.
+ */
+import { reasonError, detailError, jsonResponse, requireJsonBody } from "./responses.js";
+import type { CallRecord, FakeRequest, ResponsePlan } from "./types.js";
+import { deterministicUuid7, isoMicros } from "./util.js";
+import { obj, str, validateBody } from "./validate.js";
+
+/**
+ * States an annotator can set.
+ *
+ * @example
+ * SETTABLE_STATES.includes("skipped"); // true
+ */
+export const SETTABLE_STATES = ["in_progress", "completed", "skipped"] as const;
+
+/**
+ * A settable annotation state.
+ *
+ * @example
+ * const next: AnnotationState = "completed";
+ */
+export type AnnotationState = (typeof SETTABLE_STATES)[number];
+
+/**
+ * An annotation queue item as the API returns it (every member present).
+ *
+ * @example
+ * const { item } = await (await fetch(progressUrl, init)).json() as { item: AnnotationQueueItem };
+ */
+export interface AnnotationQueueItem {
+  id: string;
+  project_id: string;
+  queue_id: string;
+  call_id: string;
+  call_started_at: string;
+  call_ended_at: string | null;
+  call_op_name: string;
+  call_trace_id: string;
+  display_fields: string[];
+  added_by: string | null;
+  annotation_state: AnnotationState | "unstarted";
+  annotator_user_id: string | null;
+  created_at: string;
+  created_by: string;
+  updated_at: string;
+  deleted_at: string | null;
+  position_in_queue: number | null;
+}
+
+/**
+ * An annotation queue with its items.
+ *
+ * @example
+ * const queue = state.annotation.addQueue({ project_id: "acme/support-bot", name: "Triage" });
+ */
+export interface AnnotationQueue {
+  id: string;
+  project_id: string;
+  name: string;
+  description: string;
+  scorer_refs: string[];
+  created_at: string;
+  created_by: string;
+  updated_at: string;
+  deleted_at: string | null;
+  items: Map<string, StoredItem>;
+}
+
+interface ProgressRow {
+  state: AnnotationState;
+  seq: number;
+}
+
+/**
+ * An item as stored: the public fields minus state, plus progress rows per annotator.
+ *
+ * @example
+ * const rows = queue.items.get(itemId)!.progress; // Map<annotatorUserId, row>
+ */
+export interface StoredItem extends Omit<AnnotationQueueItem, "annotation_state" | "annotator_user_id" | "position_in_queue"> {
+  progress: Map<string, ProgressRow>;
+}
+
+/**
+ * Decides a transition for one annotator: `"apply"`, `"noop"`, or a refusal message.
+ *
+ * @example
+ * checkTransition("completed", "skipped"); // { refused: "Invalid state transition from completed to skipped" }
+ */
+export function checkTransition(current: AnnotationState | undefined, next: AnnotationState): "apply" | "noop" | { refused: string } {
+  if (current === undefined) return "apply";
+  if (current === next) return "noop";
+  if (current === "in_progress") return "apply";
+  return { refused: `Invalid state transition from ${current} to ${next}` };
+}
+
+/**
+ * Queues and items of one fake service.
+ *
+ * @example
+ * const store = new AnnotationStore();
+ * const queue = store.addQueue({ project_id: "acme/support-bot" });
+ * store.addItem(queue.id, { call: someCall });
+ */
+export class AnnotationStore {
+  readonly queues = new Map<string, AnnotationQueue>();
+  private seq = 0;
+  private clock: () => number;
+
+  constructor(clock: () => number = Date.now) {
+    this.clock = clock;
+  }
+
+  /**
+   * Creates a queue (id generated unless given).
+   *
+   * @example
+   * store.addQueue({ id: "q1", project_id: "acme/support-bot", name: "Triage" });
+   */
+  addQueue(init: { project_id: string; id?: string; name?: string; description?: string; created_by?: string }): AnnotationQueue {
+    const now = this.clock();
+    const id = init.id ?? deterministicUuid7(now, `queue:${this.queues.size}:${init.project_id}`);
+    const queue: AnnotationQueue = {
+      id,
+      project_id: init.project_id,
+      name: init.name ?? `Queue ${this.queues.size + 1}`,
+      description: init.description ?? "",
+      scorer_refs: [],
+      created_at: isoMicros(now),
+      created_by: init.created_by ?? "VXNlcjoxMjM0NTY=",
+      updated_at: isoMicros(now),
+      deleted_at: null,
+      items: new Map(),
+    };
+    this.queues.set(id, queue);
+    return queue;
+  }
+
+  /**
+   * Adds a call to a queue as an item and returns it as the API would.
+   *
+   * @example
+   * store.addItem(queue.id, { call, display_fields: ["inputs.question"] });
+   */
+  addItem(queueId: string, init: { call: CallRecord; id?: string; display_fields?: string[]; added_by?: string }): AnnotationQueueItem {
+    const queue = this.queues.get(queueId);
+    if (queue === undefined) throw new Error(`fake service: no annotation queue ${queueId}`);
+    const now = this.clock();
+    const id = init.id ?? deterministicUuid7(now, `item:${queueId}:${queue.items.size}:${init.call.id}`);
+    const added = init.added_by ?? "VXNlcjoxMjM0NTY=";
+    queue.items.set(id, {
+      id,
+      project_id: queue.project_id,
+      queue_id: queue.id,
+      call_id: init.call.id,
+      call_started_at: init.call.started_at,
+      call_ended_at: typeof init.call["ended_at"] === "string" ? init.call["ended_at"] : null,
+      call_op_name: init.call.op_name,
+      call_trace_id: init.call.trace_id,
+      display_fields: init.display_fields ?? ["inputs", "output"],
+      added_by: added,
+      created_at: isoMicros(now),
+      created_by: added,
+      updated_at: isoMicros(now),
+      deleted_at: null,
+      progress: new Map(),
+    });
+    return this.view(queue.items.get(id)!);
+  }
+
+  /**
+   * Records progress for an annotator without checking the rules (to prepare a scenario).
+   *
+   * @example
+   * store.setProgress(queueId, itemId, "completed", "VXNlcjo3ODkw");
+   */
+  setProgress(queueId: string, itemId: string, state: AnnotationState, annotatorUserId: string): void {
+    const item = this.queues.get(queueId)?.items.get(itemId);
+    if (item === undefined) throw new Error(`fake service: no item ${itemId} in queue ${queueId}`);
+    item.progress.set(annotatorUserId, { state, seq: ++this.seq });
+    item.updated_at = isoMicros(this.clock());
+  }
+
+  /**
+   * The public view of an item, or `undefined`.
+   *
+   * @example
+   * store.getItem(queueId, itemId)?.annotation_state; // "unstarted"
+   */
+  getItem(queueId: string, itemId: string): AnnotationQueueItem | undefined {
+    const item = this.queues.get(queueId)?.items.get(itemId);
+    return item === undefined ? undefined : this.view(item);
+  }
+
+  private view(item: StoredItem): AnnotationQueueItem {
+    let latest: [string, ProgressRow] | undefined;
+    for (const entry of item.progress) if (latest === undefined || entry[1].seq > latest[1].seq) latest = entry;
+    const { progress: _progress, ...fields } = item;
+    return {
+      ...fields,
+      display_fields: [...item.display_fields],
+      annotation_state: latest?.[1].state ?? "unstarted",
+      annotator_user_id: latest?.[0] ?? null,
+      position_in_queue: null,
+    };
+  }
+
+  /**
+   * Applies the progress operation for an annotator, enforcing the transition rules.
+   *
+   * @example
+   * const result = store.progress(queueId, itemId, "acme/support-bot", "completed", userId);
+   */
+  progress(queueId: string, itemId: string, projectId: string, state: string, annotatorUserId: string): { item: AnnotationQueueItem } | { status: number; reason: string } {
+    if (!(SETTABLE_STATES as readonly string[]).includes(state)) {
+      return { status: 400, reason: `Invalid annotation_state: '${state}'. Must be one of: ${SETTABLE_STATES.join(", ")}` };
+    }
+    const queue = this.queues.get(queueId);
+    const item = queue !== undefined && queue.project_id === projectId && queue.deleted_at === null ? queue.items.get(itemId) : undefined;
+    if (item === undefined || item.deleted_at !== null) {
+      return { status: 400, reason: `Queue item ${itemId} not found in queue ${queueId}` };
+    }
+    const decision = checkTransition(item.progress.get(annotatorUserId)?.state, state as AnnotationState);
+    if (typeof decision === "object") return { status: 400, reason: decision.refused };
+    if (decision === "apply") this.setProgress(queueId, itemId, state as AnnotationState, annotatorUserId);
+    return { item: this.view(item) };
+  }
+}
+
+const progressBody = obj({ annotation_state: { check: str(), required: true }, project_id: { check: str(), required: true } }, "forbid");
+
+/**
+ * Handles the progress route (auth already checked; `userId` is the session's user).
+ *
+ * @example
+ * return handleProgress(req, store, queueId, itemId, userIdFor(username));
+ */
+export function handleProgress(req: FakeRequest, store: AnnotationStore, queueId: string, itemId: string, userId: string): ResponsePlan {
+  const parsed = requireJsonBody(req.body, req.json);
+  if (!parsed.ok) return parsed.error;
+  const issues = validateBody(progressBody, parsed.value);
+  if (issues.length > 0) return detailError(issues);
+  const body = parsed.value as { annotation_state: string; project_id: string };
+  const result = store.progress(queueId, itemId, body.project_id, body.annotation_state, userId);
+  return "item" in result ? jsonResponse(200, { item: result.item }) : reasonError(result.status, result.reason);
+}

@@ -1,0 +1,256 @@
+/**
+ * `POST /calls/stream_query`: validates the query like the trace server (422 `detail`), filters,
+ * evaluates `query`, sorts, pages, projects `columns`, and streams JSONL one line per record
+ * without building the whole body.
+ *
+ * With `columns`, a record keeps the requested top-level members (a dotted column keeps its
+ * top-level member) plus the required `id`, `project_id`, `op_name`, `trace_id` and
+ * `started_at`; unrequested `attributes` and `inputs` come back as `{}` as the real server does.
+ */
+import { deriveCall } from "./calls-store.js";
+import type { CallStore, DeriveFlags, StoredCall } from "./calls-store.js";
+import { matchesQuery, compareValues, validateQuery } from "./query-eval.js";
+import { detailError, reasonError, requireJsonBody } from "./responses.js";
+import type { CallRecord, FakeRequest, ResponsePlan } from "./types.js";
+import { getPath, isRecord } from "./util.js";
+import { bool, int, list, literal, nullable, obj, str, validateBody } from "./validate.js";
+import type { Check, ValidationIssue } from "./validate.js";
+
+const FILTER_LISTS = [
+  "call_ids", "input_refs", "op_names", "output_refs", "parent_ids",
+  "thread_ids", "trace_ids", "turn_ids", "svc_run_ids", "svc_user_ids",
+] as const;
+
+const MAX_FILTER_LENGTH = 1000;
+
+const nonNegative: Check = (value, loc, issues) => {
+  int()(value, loc, issues);
+  if (typeof value === "number" && Number.isInteger(value) && value < 0) {
+    issues.push({ loc, msg: "Input should be greater than or equal to 0", type: "greater_than_equal" });
+  }
+};
+
+const filterCheck = obj(
+  {
+    ...Object.fromEntries(FILTER_LISTS.map((name) => [name, { check: nullable(list(str())) }])),
+    trace_roots_only: { check: nullable(bool()) },
+  },
+  "forbid",
+);
+
+const queryRequestCheck = obj(
+  {
+    project_id: { check: str(), required: true },
+    filter: { check: nullable(filterCheck) },
+    limit: { check: nullable(nonNegative) },
+    offset: { check: nullable(nonNegative) },
+    sort_by: { check: nullable(list(obj({ field: { check: str(), required: true }, direction: { check: literal(["asc", "desc"]), required: true } }, "forbid"))) },
+    query: { check: () => {} },
+    include_costs: { check: nullable(bool()) },
+    include_feedback: { check: nullable(bool()) },
+    include_storage_size: { check: nullable(bool()) },
+    include_total_storage_size: { check: nullable(bool()) },
+    include_usernames: { check: nullable(bool()) },
+    columns: { check: nullable(list(str())) },
+    expand_columns: { check: nullable(list(str())) },
+    return_expanded_column_values: { check: nullable(bool()) },
+  },
+  "forbid",
+);
+
+/** The validated body of a call query. */
+interface CallsQuery {
+  project_id: string;
+  filter?: Partial<Record<(typeof FILTER_LISTS)[number], string[] | null>> & { trace_roots_only?: boolean | null } | null;
+  limit?: number | null;
+  offset?: number | null;
+  sort_by?: Array<{ field: string; direction: "asc" | "desc" }> | null;
+  query?: { $expr: unknown } | null;
+  include_costs?: boolean | null;
+  include_feedback?: boolean | null;
+  include_storage_size?: boolean | null;
+  include_total_storage_size?: boolean | null;
+  include_usernames?: boolean | null;
+  columns?: string[] | null;
+}
+
+function collectRefs(value: unknown, out: Set<string>): Set<string> {
+  if (typeof value === "string") {
+    if (value.startsWith("weave:///")) out.add(value);
+  } else if (Array.isArray(value)) {
+    for (const v of value) collectRefs(v, out);
+  } else if (isRecord(value)) {
+    for (const v of Object.values(value)) collectRefs(v, out);
+  }
+  return out;
+}
+
+function opNameMatches(opName: string, patterns: string[]): boolean {
+  return patterns.some((p) => (p.endsWith(":*") ? opName.startsWith(p.slice(0, -1)) : opName === p));
+}
+
+function filterMatches(filter: NonNullable<CallsQuery["filter"]>, record: CallRecord): boolean {
+  const inList = (list: string[] | null | undefined, value: unknown): boolean =>
+    list === null || list === undefined || (typeof value === "string" && list.includes(value));
+  if (!inList(filter.call_ids, record.id)) return false;
+  if (!inList(filter.trace_ids, record.trace_id)) return false;
+  if (!inList(filter.parent_ids, record["parent_id"])) return false;
+  if (!inList(filter.thread_ids, record["thread_id"])) return false;
+  if (!inList(filter.turn_ids, record["turn_id"])) return false;
+  if (!inList(filter.svc_user_ids, record["wb_user_id"])) return false;
+  if (!inList(filter.svc_run_ids, record["wb_run_id"])) return false;
+  if (filter.op_names != null && !opNameMatches(record.op_name, filter.op_names)) return false;
+  if (filter.input_refs != null) {
+    const refs = collectRefs(record.inputs, new Set());
+    if (!filter.input_refs.some((r) => refs.has(r))) return false;
+  }
+  if (filter.output_refs != null) {
+    const refs = collectRefs(record["output"], new Set());
+    if (!filter.output_refs.some((r) => refs.has(r))) return false;
+  }
+  if (filter.trace_roots_only === true && record["parent_id"] !== null && record["parent_id"] !== undefined) return false;
+  return true;
+}
+
+const REQUIRED_COLUMNS = ["id", "project_id", "op_name", "trace_id", "started_at"];
+
+function project(record: CallRecord, columns: string[]): CallRecord {
+  const out: Record<string, unknown> = { attributes: {}, inputs: {} };
+  for (const key of REQUIRED_COLUMNS) out[key] = record[key];
+  for (const column of columns) {
+    const top = column.split(".")[0]!;
+    if (top in record) out[top] = record[top];
+  }
+  return out as CallRecord;
+}
+
+function isDefaultOrder(sortBy: CallsQuery["sort_by"]): boolean {
+  if (sortBy == null || sortBy.length === 0) return true;
+  const [first] = sortBy;
+  return sortBy.length === 1 && first!.field === "started_at" && first!.direction === "asc";
+}
+
+function compareBy(sortBy: NonNullable<CallsQuery["sort_by"]>): (a: CallRecord, b: CallRecord) => number {
+  return (a, b) => {
+    for (const { field, direction } of sortBy) {
+      const x = getPath(a, field);
+      const y = getPath(b, field);
+      const xMissing = x === null || x === undefined;
+      const yMissing = y === null || y === undefined;
+      // Missing values go last whatever the direction, so paging never starts with holes.
+      if (xMissing || yMissing) {
+        if (xMissing && yMissing) continue;
+        return xMissing ? 1 : -1;
+      }
+      const c = compareValues(x, y) ?? 0;
+      if (c !== 0) return direction === "desc" ? -c : c;
+    }
+    return 0;
+  };
+}
+
+/**
+ * Runs a validated query, yielding the matching derived records in order.
+ *
+ * @example
+ * for (const record of runCallsQuery(store, { project_id: "acme/support-bot", limit: 10 })) { ... }
+ */
+export function* runCallsQuery(store: CallStore, q: CallsQuery): Generator<CallRecord> {
+  const flags: DeriveFlags = {
+    costs: q.include_costs === true,
+    feedback: q.include_feedback === true,
+    storageSize: q.include_storage_size === true,
+    totalStorageSize: q.include_total_storage_size === true,
+    usernames: q.include_usernames === true,
+  };
+  const derive = (s: StoredCall): CallRecord => deriveCall(s, flags, (traceId) => store.traceSize(traceId));
+  const accept = (record: CallRecord): boolean =>
+    (q.filter == null || filterMatches(q.filter, record)) && (q.query == null || matchesQuery(q.query, record));
+  const columns = q.columns;
+  const out = (record: CallRecord): CallRecord => (columns == null || columns.length === 0 ? record : project(record, columns));
+  const offset = q.offset ?? 0;
+  const limit = q.limit ?? Infinity;
+  if (limit <= 0) return;
+
+  if (isDefaultOrder(q.sort_by)) {
+    let skipped = 0;
+    let emitted = 0;
+    for (const stored of store.scan(q.project_id)) {
+      const record = derive(stored);
+      if (!accept(record)) continue;
+      if (skipped < offset) {
+        skipped += 1;
+        continue;
+      }
+      yield out(record);
+      emitted += 1;
+      if (emitted >= limit) return;
+    }
+    return;
+  }
+  // An explicit order needs every match at hand; memory then grows with the match count.
+  const matches: CallRecord[] = [];
+  for (const stored of store.scan(q.project_id)) {
+    const record = derive(stored);
+    if (accept(record)) matches.push(record);
+  }
+  matches.sort(compareBy(q.sort_by!));
+  const end = Math.min(matches.length, offset + limit);
+  for (let i = offset; i < end; i++) yield out(matches[i]!);
+}
+
+async function* jsonlLines(records: Iterable<CallRecord>, signal: AbortSignal): AsyncGenerator<string> {
+  for (const record of records) {
+    if (signal.aborted) return;
+    yield JSON.stringify(record) + "\n";
+  }
+}
+
+function contentTypeFor(accept: string | undefined): string {
+  const value = accept?.split(",")[0]?.trim();
+  return value === undefined || value === "" || value.includes("*") ? "application/jsonl" : value;
+}
+
+/**
+ * Validates a call-query body; returns the typed query or a 422/400 plan.
+ *
+ * @example
+ * const checked = checkCallsQuery(body);
+ */
+export function checkCallsQuery(body: unknown): { ok: true; query: CallsQuery } | { ok: false; error: ResponsePlan } {
+  const issues: ValidationIssue[] = validateBody(queryRequestCheck, body);
+  if (isRecord(body) && body["query"] !== undefined && body["query"] !== null) {
+    issues.push(...validateQuery(body["query"], ["body", "query"]));
+  }
+  if (issues.length > 0) return { ok: false, error: detailError(issues) };
+  const query = body as CallsQuery;
+  for (const name of FILTER_LISTS) {
+    const values = query.filter?.[name];
+    if (values != null && values.length > MAX_FILTER_LENGTH) {
+      return {
+        ok: false,
+        error: reasonError(400, `Parameter: '${name}' request length is greater than max length (${MAX_FILTER_LENGTH}). Actual length: ${values.length}`),
+      };
+    }
+  }
+  return { ok: true, query };
+}
+
+/**
+ * Handles `POST /calls/stream_query` (auth already checked).
+ *
+ * @example
+ * return handleCallsQuery(req, state.calls);
+ */
+export function handleCallsQuery(req: FakeRequest, store: CallStore): ResponsePlan {
+  const parsed = requireJsonBody(req.body, req.json);
+  if (!parsed.ok) return parsed.error;
+  const checked = checkCallsQuery(parsed.value);
+  if (!checked.ok) return checked.error;
+  return {
+    kind: "respond",
+    status: 200,
+    headers: { "content-type": contentTypeFor(req.headers["accept"]) },
+    body: jsonlLines(runCallsQuery(store, checked.query), req.signal),
+  };
+}

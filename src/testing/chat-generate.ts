@@ -1,0 +1,269 @@
+/**
+ * Deterministic "generation": the same request always produces the same tokens.
+ *
+ * - Content: words from a fixed vocabulary picked by a hash of the last user message, the
+ *   model, the choice index and `seed` (6–20 words, ending with a period). When the last user
+ *   message starts with `echo ` (case-insensitive), the reply is exactly the rest of it, which
+ *   makes `stop` and `max_completion_tokens` tests easy to write.
+ * - Tokens: one per word-piece: a word with its leading space, cut every 6 letters; digits and
+ *   punctuation are single tokens. Token id = 100 + hash(piece) mod 150000.
+ * - Reasoning: when `reasoning_effort` is set or the model id contains "reason" (and
+ *   `include_reasoning` is not false), a short reasoning text comes before the content.
+ * - Tool call: when `tools` is non-empty, `tool_choice` is not "none", and the last user message
+ *   contains a tool's function name (case-insensitive, first tool in list order), the reply is a
+ *   call of that tool; arguments fill every schema property (strings: the first capitalized word
+ *   of the message other than the tool name, else "example"; integers 42; numbers 3.5; booleans
+ *   true; arrays []; objects {}). finish_reason is then "tool_calls".
+ * - Limits: reasoning, content and tool tokens all count against `max_completion_tokens` /
+ *   `max_tokens` (finish_reason "length"); a `stop` string ends content with finish_reason
+ *   "stop" and `stop_reason` = the string (excluded unless `include_stop_str_in_output`); a
+ *   content token listed in `stop_token_ids` ends it with `stop_reason` = that id.
+ */
+import type { ChatMessage, ChatParams } from "./chat-validate.js";
+import { hash32, seededRandom } from "./util.js";
+
+/**
+ * Where a generated token goes in the delta.
+ *
+ * @example
+ * const channel: Channel = "reasoning"; // streamed as delta.reasoning
+ */
+export type Channel = "reasoning" | "content" | "tool_name" | "tool_args";
+
+/**
+ * One generated token.
+ *
+ * @example
+ * const t: GeneratedToken = { text: " hello", id: 4821, channel: "content", logprob: -0.3 };
+ */
+export interface GeneratedToken {
+  text: string;
+  id: number;
+  channel: Channel;
+  logprob: number;
+}
+
+/**
+ * One generated choice.
+ *
+ * @example
+ * const c = generateChoice(params, 0);
+ * c.tokens.map((t) => t.text).join(""); // reasoning + content (+ tool call arguments)
+ */
+export interface GeneratedChoice {
+  index: number;
+  tokens: GeneratedToken[];
+  toolCall: { id: string; name: string } | undefined;
+  finishReason: "stop" | "length" | "tool_calls";
+  stopReason: string | number | null;
+}
+
+const VOCAB = [
+  "the", "model", "answer", "is", "ready", "and", "we", "can", "check", "each", "token", "as", "it", "arrives",
+  "quickly", "streaming", "works", "well", "for", "this", "request", "today", "with", "a", "small", "reply",
+  "that", "stays", "the", "same", "every", "time", "you", "ask", "again", "here", "result", "looks", "fine",
+];
+const REASONING_VOCAB = ["Let", "me", "think", "about", "the", "question", "first", "then", "answer", "it", "briefly", "step", "by"];
+
+/**
+ * Splits text into word-piece tokens whose concatenation is the text.
+ *
+ * @example
+ * tokenize("Hello world."); // ["Hello", " world", "."]
+ */
+export function tokenize(text: string): string[] {
+  return text.match(/\s?[A-Za-z]{1,6}|\s?\d|\s?[^\sA-Za-z\d]|\s+/gu) ?? [];
+}
+
+/**
+ * The id of a token piece.
+ *
+ * @example
+ * tokenId(" world"); // a stable integer >= 100
+ */
+export function tokenId(piece: string): number {
+  return 100 + (hash32(piece) % 150_000);
+}
+
+/**
+ * Text of a message's content (string, or the text parts of a list).
+ *
+ * @example
+ * messageText({ role: "user", content: [{ type: "text", text: "hi" }] }); // "hi"
+ */
+export function messageText(message: ChatMessage | undefined): string {
+  const content = message?.content;
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map((p) => (typeof p?.text === "string" ? p.text : "")).join("");
+  return "";
+}
+
+/**
+ * Prompt token ids: a start marker and role per message, its content pieces, then the
+ * generation prompt unless `add_generation_prompt` is false.
+ *
+ * @example
+ * promptTokenIds(params).length; // what usage.prompt_tokens reports
+ */
+export function promptTokenIds(params: ChatParams): number[] {
+  const ids: number[] = [];
+  for (const m of params.messages) {
+    ids.push(151644, tokenId(m.role));
+    for (const piece of tokenize(messageText(m))) ids.push(tokenId(piece));
+    ids.push(151645);
+  }
+  if (params.add_generation_prompt !== false) ids.push(151644, tokenId("assistant"));
+  return ids;
+}
+
+function lastUserText(params: ChatParams): string {
+  for (let i = params.messages.length - 1; i >= 0; i--) {
+    if (params.messages[i]!.role === "user") return messageText(params.messages[i]);
+  }
+  return messageText(params.messages.at(-1));
+}
+
+function words(vocab: readonly string[], count: number, random: () => number): string {
+  const picked: string[] = [];
+  for (let i = 0; i < count; i++) picked.push(vocab[Math.floor(random() * vocab.length)]!);
+  const text = picked.join(" ");
+  return text.charAt(0).toUpperCase() + text.slice(1) + ".";
+}
+
+function argumentValue(schema: unknown, userText: string, toolName: string): unknown {
+  const type = typeof schema === "object" && schema !== null ? (schema as Record<string, unknown>)["type"] : undefined;
+  switch (type) {
+    case "integer":
+      return 42;
+    case "number":
+      return 3.5;
+    case "boolean":
+      return true;
+    case "array":
+      return [];
+    case "object":
+      return {};
+    default: {
+      const word = (userText.match(/\b[A-Z][a-zA-Z]+\b/g) ?? []).find((w) => w.toLowerCase() !== toolName.toLowerCase() && w !== userText.split(" ")[0]);
+      return word ?? "example";
+    }
+  }
+}
+
+function findTool(params: ChatParams, userText: string): { name: string; parameters: unknown } | undefined {
+  if (params.tools == null || params.tools.length === 0 || params.tool_choice === "none") return undefined;
+  const lower = userText.toLowerCase();
+  const tool = params.tools.find((t) => typeof t?.function?.name === "string" && lower.includes(t.function.name.toLowerCase()));
+  return tool === undefined ? undefined : { name: tool.function.name, parameters: tool.function.parameters };
+}
+
+function logprobFor(piece: string, index: number): number {
+  return -Math.round(((hash32(`${piece}#${index}`) % 2500) / 1000) * 10000) / 10000;
+}
+
+function usesReasoning(params: ChatParams): boolean {
+  if (params.include_reasoning === false) return false;
+  return params.reasoning_effort != null || params.model.toLowerCase().includes("reason");
+}
+
+function applyStop(tokens: GeneratedToken[], params: ChatParams): { tokens: GeneratedToken[]; stopReason: string | number } | undefined {
+  const stops = params.stop == null ? [] : typeof params.stop === "string" ? [params.stop] : params.stop.filter((s) => s !== "");
+  const stopIds = params.stop_token_ids ?? [];
+  let text = "";
+  for (let k = 0; k < tokens.length; k++) {
+    const token = tokens[k]!;
+    if (token.channel !== "content") continue;
+    if (stopIds.includes(token.id)) return { tokens: tokens.slice(0, k + 1), stopReason: token.id };
+    text += token.text;
+    let best: { at: number; stop: string } | undefined;
+    for (const stop of stops) {
+      const at = text.indexOf(stop);
+      if (at >= 0 && (best === undefined || at < best.at)) best = { at, stop };
+    }
+    if (best !== undefined) {
+      const keepEnd = best.at + (params.include_stop_str_in_output === true ? best.stop.length : 0);
+      const kept = tokens.slice(0, k + 1).map((t) => ({ ...t }));
+      // Trim content tokens so the emitted text ends exactly where the stop rule says.
+      let consumed = 0;
+      for (const t of kept) {
+        if (t.channel !== "content") continue;
+        const room = Math.max(0, keepEnd - consumed);
+        consumed += t.text.length;
+        if (t.text.length > room) t.text = t.text.slice(0, room);
+      }
+      return { tokens: kept, stopReason: best.stop };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Generates choice `index` of a request.
+ *
+ * @example
+ * const choice = generateChoice({ model: "Qwen/Qwen3-8B", messages: [{ role: "user", content: "echo hi there" }] }, 0);
+ * // content "hi there", finishReason "stop"
+ */
+export function generateChoice(params: ChatParams, index: number): GeneratedChoice {
+  const userText = lastUserText(params);
+  const key = `${params.model}\u0000${userText}\u0000${index}\u0000${params.seed ?? ""}`;
+  const random = seededRandom(hash32(key));
+  const tokens: GeneratedToken[] = [];
+  const push = (piece: string, channel: Channel): void => {
+    tokens.push({ text: piece, id: tokenId(piece), channel, logprob: logprobFor(piece, tokens.length) });
+  };
+
+  if (usesReasoning(params)) {
+    for (const piece of tokenize(words(REASONING_VOCAB, 5 + Math.floor(random() * 5), random))) push(piece, "reasoning");
+  }
+  const tool = findTool(params, userText);
+  let toolCall: GeneratedChoice["toolCall"];
+  if (tool !== undefined) {
+    const properties = (tool.parameters as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+    const args = Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, argumentValue(schema, userText, tool.name)]));
+    toolCall = { id: `chatcmpl-tool-${hash32(`${key}tool`).toString(16)}`, name: tool.name };
+    push(tool.name, "tool_name");
+    for (const piece of tokenize(JSON.stringify(args))) push(piece, "tool_args");
+  } else {
+    const echo = /^echo\s/i.exec(userText);
+    const text = echo !== null ? userText.slice(echo[0].length) : words(VOCAB, 6 + Math.floor(random() * 15), random);
+    for (const piece of tokenize(text)) push(piece, "content");
+  }
+
+  let finishReason: GeneratedChoice["finishReason"] = toolCall !== undefined ? "tool_calls" : "stop";
+  let stopReason: string | number | null = null;
+  let result = tokens;
+  const stopped = applyStop(tokens, params);
+  if (stopped !== undefined) {
+    result = stopped.tokens;
+    stopReason = stopped.stopReason;
+    finishReason = "stop";
+  }
+  const budget = params.max_completion_tokens ?? params.max_tokens ?? Infinity;
+  if (result.length > budget) {
+    result = result.slice(0, budget);
+    finishReason = "length";
+    stopReason = null;
+  }
+  if (toolCall !== undefined && !result.some((t) => t.channel === "tool_name")) toolCall = undefined;
+  return { index, tokens: result, toolCall, finishReason, stopReason };
+}
+
+/**
+ * Logprob alternatives of a token: the token itself first, then vocabulary words with lower
+ * logprobs.
+ *
+ * @example
+ * topAlternatives(token, 3).length; // 3
+ */
+export function topAlternatives(token: GeneratedToken, count: number): Array<{ text: string; logprob: number }> {
+  const out = [{ text: token.text, logprob: token.logprob }];
+  const random = seededRandom(hash32(`${token.text}|alt`));
+  let logprob = token.logprob;
+  while (out.length < count) {
+    logprob = Math.round((logprob - 0.5 - random() * 2) * 10000) / 10000;
+    const word = VOCAB[Math.floor(random() * VOCAB.length)]!;
+    out.push({ text: token.text.startsWith(" ") ? ` ${word}` : word, logprob });
+  }
+  return out;
+}

@@ -1,0 +1,533 @@
+/**
+ * Fault injection: the whole fault API of the fake service, in one file.
+ *
+ * A fault is queued (option `faults`, or `svc.inject(fault)` at run time), matches requests by
+ * optional `method` and `path`, and is used up after `times` matching requests (default 1;
+ * `Infinity` for "always"). Only the first matching queued fault applies to a request. CORS
+ * preflights (`OPTIONS`) never consume faults, so a fault meant for a browser's POST reaches it.
+ *
+ * "Chunks" are the body parts the route produces: one SSE event (`data: ...\n\n`) per chunk for a
+ * streamed chat completion, one JSONL line per chunk for `/calls/stream_query`, and the whole
+ * body as a single chunk for JSON responses.
+ *
+ * @example
+ * svc.inject(faults.rateLimited({ retryAfter: 1, path: "/v1/chat/completions" }));
+ * svc.inject(faults.cutStream(3));
+ * svc.inject({ kind: "reset", afterBytes: 100, times: 2 });
+ */
+import { openAiError, reasonError, toBody } from "./responses.js";
+import { ConnectionReset } from "./types.js";
+import type { BodyPart, FakeRequest, ResponsePlan } from "./types.js";
+import { sleep } from "./util.js";
+
+/**
+ * Which requests a fault applies to, and how many times.
+ *
+ * @example
+ * const target: FaultTarget = { method: "POST", path: /^\/calls\//, times: 3 };
+ */
+export interface FaultTarget {
+  /** HTTP method, case-insensitive. Default: any method but OPTIONS. */
+  method?: string;
+  /** Exact path (no query string) or a RegExp tested on the path. Default: any path. */
+  path?: string | RegExp;
+  /** How many matching requests the fault affects. Default 1. */
+  times?: number;
+}
+
+/**
+ * Reply with a status code (and optional body and headers) instead of running the route.
+ *
+ * @example
+ * svc.inject({ kind: "status", status: 500, body: { reason: "boom" } });
+ */
+export interface StatusFault extends FaultTarget {
+  kind: "status";
+  status: number;
+  /** A string or bytes is sent as is; an object as JSON. Default: the route family's error envelope. */
+  body?: string | Uint8Array | Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Destroy the connection: before headers, or after some bytes or chunks of the real body.
+ *
+ * @example
+ * svc.inject({ kind: "reset", afterBytes: 100 });
+ */
+export interface ResetFault extends FaultTarget {
+  kind: "reset";
+  afterBytes?: number;
+  afterChunks?: number;
+}
+
+/**
+ * Stop writing while keeping the socket open: before headers, or after some bytes or chunks.
+ * After `ms` (default: until the client leaves or the service closes) the response carries on.
+ *
+ * @example
+ * svc.inject({ kind: "stall", afterChunks: 2, ms: 500 });
+ */
+export interface StallFault extends FaultTarget {
+  kind: "stall";
+  afterBytes?: number;
+  afterChunks?: number;
+  ms?: number;
+}
+
+/**
+ * End the response cleanly after `afterChunks` chunks: a stream without `[DONE]`.
+ *
+ * @example
+ * svc.inject({ kind: "cutStream", afterChunks: 3 });
+ */
+export interface CutStreamFault extends FaultTarget {
+  kind: "cutStream";
+  afterChunks: number;
+}
+
+/**
+ * Insert raw data after `afterChunks` chunks; with `end: true` the response ends right after it.
+ *
+ * @example
+ * svc.inject({ kind: "insert", afterChunks: 1, data: ": comment\n\n" });
+ */
+export interface InsertFault extends FaultTarget {
+  kind: "insert";
+  afterChunks: number;
+  data: BodyPart;
+  end?: boolean;
+}
+
+/**
+ * Replace the whole response with a raw body (malformed JSON, invalid UTF-8, ...).
+ *
+ * @example
+ * svc.inject({ kind: "body", status: 200, body: "{not json" });
+ */
+export interface BodyFault extends FaultTarget {
+  kind: "body";
+  /** Default 200. */
+  status?: number;
+  /** Default: `content-type: application/json`. */
+  headers?: Record<string, string>;
+  body: BodyPart | (() => Iterable<BodyPart>);
+}
+
+/**
+ * Add a delay before this response (on top of the `latencyMs` option).
+ *
+ * @example
+ * svc.inject({ kind: "latency", ms: 250, path: "/v1/models" });
+ */
+export interface LatencyFault extends FaultTarget {
+  kind: "latency";
+  ms: number;
+}
+
+/**
+ * Any fault the service can inject.
+ *
+ * @example
+ * const f: Fault = { kind: "status", status: 503, times: 3 };
+ */
+export type Fault = StatusFault | ResetFault | StallFault | CutStreamFault | InsertFault | BodyFault | LatencyFault;
+
+type Target = FaultTarget;
+
+const TEN_MB = 10 * 1024 * 1024;
+
+function sseEvent(payload: unknown): string {
+  return `data: ${JSON.stringify(payload)}\n\n`;
+}
+
+function concatBytes(...parts: Array<Uint8Array | string>): Uint8Array {
+  const encoded = parts.map((p) => (typeof p === "string" ? new TextEncoder().encode(p) : p));
+  const out = new Uint8Array(encoded.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const p of encoded) {
+    out.set(p, offset);
+    offset += p.length;
+  }
+  return out;
+}
+
+/**
+ * Ready-made faults for the usual failure modes. Every helper takes an optional target
+ * (`method`, `path`, `times`).
+ *
+ * @example
+ * svc.inject(faults.serviceUnavailable({ times: 3 }));
+ * svc.inject(faults.streamError({ afterChunks: 2 }));
+ */
+export const faults = {
+  /**
+   * A status code with an optional body and headers.
+   *
+   * @example
+   * faults.status(500, { body: { reason: "boom" } });
+   */
+  status(status: number, init: Omit<StatusFault, "kind" | "status"> = {}): StatusFault {
+    return { kind: "status", status, ...init };
+  },
+
+  /**
+   * 429 with `retry-after` (seconds, or an HTTP date when given a Date) and/or `retry-after-ms`.
+   *
+   * @example
+   * faults.rateLimited({ retryAfter: new Date(Date.now() + 1000) });
+   * faults.rateLimited({ retryAfterMs: 20 });
+   */
+  rateLimited(init: Target & { retryAfter?: number | Date; retryAfterMs?: number } = {}): StatusFault {
+    const { retryAfter, retryAfterMs, ...target } = init;
+    const headers: Record<string, string> = {};
+    if (retryAfter !== undefined) headers["retry-after"] = retryAfter instanceof Date ? retryAfter.toUTCString() : String(retryAfter);
+    if (retryAfterMs !== undefined) headers["retry-after-ms"] = String(retryAfterMs);
+    return {
+      kind: "status",
+      status: 429,
+      headers,
+      body: { error: { message: "Concurrency limit reached for requests", type: "RateLimitError", param: null, code: 429 } },
+      ...target,
+    };
+  },
+
+  /**
+   * 503 "engine overloaded"; pass `times` for a burst.
+   *
+   * @example
+   * faults.serviceUnavailable({ times: 2 });
+   */
+  serviceUnavailable(target: Target = {}): StatusFault {
+    return {
+      kind: "status",
+      status: 503,
+      body: { error: { message: "The engine is currently overloaded, please try again later", type: "ServiceUnavailableError", param: null, code: 503 } },
+      ...target,
+    };
+  },
+
+  /**
+   * 502 with an HTML page, as a proxy in front of the service sends.
+   *
+   * @example
+   * faults.badGatewayHtml();
+   */
+  badGatewayHtml(target: Target = {}): StatusFault {
+    return {
+      kind: "status",
+      status: 502,
+      headers: { "content-type": "text/html; charset=utf-8" },
+      body: "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n",
+      ...target,
+    };
+  },
+
+  /**
+   * Destroys the connection before headers, or after `afterBytes`/`afterChunks` of the body.
+   *
+   * @example
+   * faults.reset({ afterChunks: 3 });
+   */
+  reset(init: Target & { afterBytes?: number; afterChunks?: number } = {}): ResetFault {
+    return { kind: "reset", ...init };
+  },
+
+  /**
+   * Stops writing (socket kept open) before headers or mid-body, for `ms` or until closed.
+   *
+   * @example
+   * faults.stall({ afterChunks: 2 });
+   */
+  stall(init: Target & { afterBytes?: number; afterChunks?: number; ms?: number } = {}): StallFault {
+    return { kind: "stall", ...init };
+  },
+
+  /**
+   * Ends the stream cleanly after `afterChunks` chunks, with no `[DONE]`.
+   *
+   * @example
+   * faults.cutStream(3, { path: "/v1/chat/completions" });
+   */
+  cutStream(afterChunks: number, target: Target = {}): CutStreamFault {
+    return { kind: "cutStream", afterChunks, ...target };
+  },
+
+  /**
+   * Inserts raw data after `afterChunks` chunks.
+   *
+   * @example
+   * faults.insert(1, ": keep-alive comment\n\n");
+   */
+  insert(afterChunks: number, data: BodyPart, init: Target & { end?: boolean } = {}): InsertFault {
+    return { kind: "insert", afterChunks, data, ...init };
+  },
+
+  /**
+   * Replaces the response with a raw body.
+   *
+   * @example
+   * faults.body("{\"truncated\": ", { status: 200 });
+   */
+  body(body: BodyFault["body"], init: Target & { status?: number; headers?: Record<string, string> } = {}): BodyFault {
+    return { kind: "body", body, ...init };
+  },
+
+  /**
+   * A 200 JSON response whose body is not valid JSON.
+   *
+   * @example
+   * faults.malformedJson({ path: "/v1/models" });
+   */
+  malformedJson(target: Target = {}): BodyFault {
+    return { kind: "body", body: '{"object": "list", "data": [{"id": "broken"', ...target };
+  },
+
+  /**
+   * An SSE event whose data is not JSON, after `afterChunks` events; the stream then continues.
+   *
+   * @example
+   * faults.malformedSseLine({ afterChunks: 2 });
+   */
+  malformedSseLine(init: Target & { afterChunks?: number } = {}): InsertFault {
+    const { afterChunks = 1, ...target } = init;
+    return { kind: "insert", afterChunks, data: 'data: {"id": "chatcmpl-broken", "choices": [\n\n', ...target };
+  },
+
+  /**
+   * A JSONL line that is not JSON, after `afterLines` good lines; the stream then continues.
+   *
+   * @example
+   * faults.malformedJsonlLine({ afterLines: 2 });
+   */
+  malformedJsonlLine(init: Target & { afterLines?: number } = {}): InsertFault {
+    const { afterLines = 1, ...target } = init;
+    return { kind: "insert", afterChunks: afterLines, data: '{"id": "broken-line", "op_name": \n', ...target };
+  },
+
+  /**
+   * vLLM's in-stream error event (`data: {"error":{...,"code":500}}`) then `[DONE]`.
+   *
+   * @example
+   * faults.streamError({ afterChunks: 2, code: 400, message: "bad" });
+   */
+  streamError(init: Target & { afterChunks?: number; code?: number; message?: string; type?: string } = {}): InsertFault {
+    const { afterChunks = 1, code = 500, message = "Internal server error", type, ...target } = init;
+    const errorType = type ?? (code >= 500 ? "InternalServerError" : "BadRequestError");
+    const data = sseEvent({ error: { message, type: errorType, param: null, code } }) + "data: [DONE]\n\n";
+    return { kind: "insert", afterChunks, data, end: true, ...target };
+  },
+
+  /**
+   * Bytes that are not valid UTF-8: a whole JSON body by default, or inserted as an SSE event
+   * (`format: "sse"`) or a JSONL line (`format: "jsonl"`) after `afterChunks` chunks.
+   *
+   * @example
+   * faults.invalidUtf8({ format: "jsonl", afterChunks: 1 });
+   */
+  invalidUtf8(init: Target & { format?: "json" | "sse" | "jsonl"; afterChunks?: number } = {}): BodyFault | InsertFault {
+    const { format = "json", afterChunks = 1, ...target } = init;
+    const bad = new Uint8Array([0xff, 0xfe, 0xc3, 0x28]);
+    if (format === "json") return { kind: "body", body: concatBytes('{"text": "', bad, '"}'), ...target };
+    if (format === "sse") {
+      const data = concatBytes('data: {"id": "chatcmpl-bad", "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"content": "', bad, '"}}]}\n\n');
+      return { kind: "insert", afterChunks, data, ...target };
+    }
+    return { kind: "insert", afterChunks, data: concatBytes('{"id": "bad-bytes", "text": "', bad, '"}\n'), ...target };
+  },
+
+  /**
+   * One very long, valid line (default 10 MB): a JSONL record or an SSE event.
+   *
+   * @example
+   * faults.hugeLine({ format: "jsonl", afterChunks: 1 });
+   */
+  hugeLine(init: Target & { format: "sse" | "jsonl"; bytes?: number; afterChunks?: number }): InsertFault {
+    const { format, bytes = TEN_MB, afterChunks = 1, ...target } = init;
+    const pad = "x".repeat(Math.max(0, bytes - 64));
+    const data = format === "jsonl" ? `{"id": "huge-line", "pad": "${pad}"}\n` : `data: {"id": "huge-event", "pad": "${pad}"}\n\n`;
+    return { kind: "insert", afterChunks, data, ...target };
+  },
+
+  /**
+   * A delay before this response.
+   *
+   * @example
+   * faults.latency(200, { path: "/v1/models" });
+   */
+  latency(ms: number, target: Target = {}): LatencyFault {
+    return { kind: "latency", ms, ...target };
+  },
+};
+
+function matches(fault: Fault, req: FakeRequest): boolean {
+  if (req.method === "OPTIONS") return false;
+  if (fault.method !== undefined && fault.method.toUpperCase() !== req.method.toUpperCase()) return false;
+  if (fault.path === undefined) return true;
+  return typeof fault.path === "string" ? fault.path === req.path : fault.path.test(req.path);
+}
+
+/**
+ * The queue of pending faults of one fake service.
+ *
+ * @example
+ * const queue = new FaultQueue();
+ * queue.inject(faults.serviceUnavailable({ times: 2 }));
+ */
+export class FaultQueue {
+  private readonly entries: Array<{ fault: Fault; remaining: number }> = [];
+
+  /**
+   * Queues a fault.
+   *
+   * @example
+   * queue.inject({ kind: "status", status: 500 });
+   */
+  inject(fault: Fault): void {
+    this.entries.push({ fault, remaining: fault.times ?? 1 });
+  }
+
+  /**
+   * Takes the first matching fault for a request and uses up one of its `times`.
+   *
+   * @example
+   * const fault = queue.take(req);
+   */
+  take(req: FakeRequest): Fault | undefined {
+    const index = this.entries.findIndex((e) => e.remaining > 0 && matches(e.fault, req));
+    if (index < 0) return undefined;
+    const entry = this.entries[index]!;
+    entry.remaining -= 1;
+    if (entry.remaining <= 0) this.entries.splice(index, 1);
+    return entry.fault;
+  }
+
+  /**
+   * Faults not used up yet.
+   *
+   * @example
+   * expect(queue.pending()).toHaveLength(0);
+   */
+  pending(): Fault[] {
+    return this.entries.map((e) => e.fault);
+  }
+
+  /**
+   * Drops every pending fault.
+   *
+   * @example
+   * queue.clear();
+   */
+  clear(): void {
+    this.entries.length = 0;
+  }
+}
+
+const FOREVER_MS = 2_147_483_647;
+
+function defaultStatusBody(status: number, path: string): ResponsePlan {
+  return path.startsWith("/v1/")
+    ? openAiError(status, status >= 500 ? "InternalServerError" : "APIError", `Injected fault: HTTP ${status}`)
+    : reasonError(status, `Injected fault: HTTP ${status}`);
+}
+
+function statusPlan(fault: StatusFault, req: FakeRequest): ResponsePlan {
+  if (fault.body === undefined) {
+    const plan = defaultStatusBody(fault.status, req.path);
+    if (plan.kind === "respond") plan.headers = { ...plan.headers, ...fault.headers };
+    return plan;
+  }
+  const isRaw = typeof fault.body === "string" || fault.body instanceof Uint8Array;
+  const body = isRaw ? (fault.body as BodyPart) : JSON.stringify(fault.body);
+  return { kind: "respond", status: fault.status, headers: { "content-type": "application/json", ...fault.headers }, body: toBody(body) };
+}
+
+/** What a mid-body fault does once its threshold is reached. */
+type MidBodyAction = ResetFault | StallFault | CutStreamFault | InsertFault;
+
+async function* wrapBody(body: AsyncIterable<BodyPart>, fault: MidBodyAction, signal: AbortSignal): AsyncGenerator<BodyPart> {
+  const afterBytes = fault.kind === "reset" || fault.kind === "stall" ? fault.afterBytes : undefined;
+  const afterChunks = fault.kind === "reset" || fault.kind === "stall" ? fault.afterChunks : fault.afterChunks;
+  let chunks = 0;
+  let bytes = 0;
+  let fired = false;
+
+  // Returns true when the response must end (cleanly) right away.
+  async function* fire(): AsyncGenerator<BodyPart, boolean> {
+    fired = true;
+    switch (fault.kind) {
+      case "reset":
+        throw new ConnectionReset();
+      case "stall":
+        await sleep(fault.ms ?? FOREVER_MS, signal);
+        return signal.aborted;
+      case "cutStream":
+        return true;
+      case "insert":
+        yield fault.data;
+        return fault.end === true;
+    }
+  }
+
+  if (!fired && afterChunks === 0 && afterBytes === undefined) {
+    if (yield* fire()) return;
+  }
+  for await (let part of body) {
+    if (!fired && afterBytes !== undefined) {
+      const encoded = typeof part === "string" ? new TextEncoder().encode(part) : part;
+      if (bytes + encoded.length >= afterBytes) {
+        const head = encoded.subarray(0, afterBytes - bytes);
+        if (head.length > 0) yield head;
+        bytes = afterBytes;
+        if (yield* fire()) return;
+        part = encoded.subarray(head.length);
+        if (part.length === 0) continue;
+      } else {
+        bytes += encoded.length;
+      }
+    }
+    yield part;
+    chunks += 1;
+    if (!fired && afterChunks !== undefined && afterBytes === undefined && chunks >= afterChunks) {
+      if (yield* fire()) return;
+    }
+  }
+  // A threshold beyond the body's end still applies (a reset at the very end is still a reset).
+  if (!fired && fault.kind !== "cutStream") yield* fire();
+}
+
+/**
+ * Runs `produce` (the real route) under a fault, returning the plan the adapter must follow.
+ *
+ * @example
+ * const plan = await applyFault(fault, req, () => route(req));
+ */
+export async function applyFault(fault: Fault, req: FakeRequest, produce: () => Promise<ResponsePlan>): Promise<ResponsePlan> {
+  switch (fault.kind) {
+    case "latency":
+      await sleep(fault.ms, req.signal);
+      return produce();
+    case "status":
+      return statusPlan(fault, req);
+    case "body": {
+      const source = typeof fault.body === "function" ? fault.body() : fault.body;
+      return { kind: "respond", status: fault.status ?? 200, headers: { "content-type": "application/json", ...fault.headers }, body: toBody(source) };
+    }
+    case "reset":
+      if (fault.afterBytes === undefined && fault.afterChunks === undefined) return { kind: "reset" };
+      break;
+    case "stall":
+      if (fault.afterBytes === undefined && fault.afterChunks === undefined) {
+        await sleep(fault.ms ?? FOREVER_MS, req.signal);
+        if (req.signal.aborted) return { kind: "reset" };
+        return produce();
+      }
+      break;
+    case "cutStream":
+    case "insert":
+      break;
+  }
+  const plan = await produce();
+  if (plan.kind === "reset") return plan;
+  return { ...plan, body: wrapBody(plan.body, fault, req.signal) };
+}

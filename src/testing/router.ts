@@ -1,0 +1,88 @@
+/**
+ * The transport-independent heart of the fake service: records the request, answers CORS
+ * preflights, applies latency and faults, checks auth, dispatches to the route, and stamps
+ * `x-request-id` and CORS headers on every response. Both adapters (node:http and msw) call
+ * {@link handle}.
+ */
+import { handleProgress } from "./annotation.js";
+import { checkBasic, checkBearer } from "./auth.js";
+import { handleCallsQuery } from "./calls.js";
+import { handleChat } from "./chat.js";
+import { corsHeaders } from "./cors.js";
+import { applyFault } from "./faults.js";
+import { handleModels } from "./models.js";
+import { jsonResponse, toBody } from "./responses.js";
+import type { FakeState } from "./state.js";
+import type { FakeRequest, ResponsePlan } from "./types.js";
+import { randomHex, sleep } from "./util.js";
+
+const PROGRESS_PATH = /^\/annotation_queues\/([^/]+)\/items\/([^/]+)\/progress$/;
+
+/** Paths the fake serves, with their one allowed method (others get 405). */
+const ROUTES: Array<{ path: string | RegExp; method: string }> = [
+  { path: "/v1/chat/completions", method: "POST" },
+  { path: "/v1/models", method: "GET" },
+  { path: "/v1/preview/training-jobs", method: "POST" },
+  { path: "/calls/stream_query", method: "POST" },
+  { path: PROGRESS_PATH, method: "POST" },
+  { path: "/health", method: "GET" },
+];
+
+function findRoute(path: string): { method: string } | undefined {
+  return ROUTES.find((r) => (typeof r.path === "string" ? r.path === path : r.path.test(path)));
+}
+
+function route(req: FakeRequest, state: FakeState): ResponsePlan {
+  const known = findRoute(req.path);
+  if (known === undefined) return jsonResponse(404, { detail: "Not Found" });
+  if (known.method !== req.method) return jsonResponse(405, { detail: "Method Not Allowed" }, { allow: known.method });
+  if (req.path === "/health") return jsonResponse(200, { status: "ok" });
+
+  if (req.path.startsWith("/v1/")) {
+    const denied = checkBearer(req.headers, state.credentials);
+    if (denied !== undefined) return denied;
+    if (req.path === "/v1/chat/completions") return handleChat(req, state.models);
+    if (req.path === "/v1/models") return handleModels(state.models);
+    return state.training.handleCreate(req);
+  }
+
+  const auth = checkBasic(req.headers, state.credentials);
+  if ("denied" in auth) return auth.denied;
+  if (req.path === "/calls/stream_query") return handleCallsQuery(req, state.calls);
+  const [, queueId, itemId] = PROGRESS_PATH.exec(req.path)!;
+  return handleProgress(req, state.annotation, decodeURIComponent(queueId!), decodeURIComponent(itemId!), state.userId);
+}
+
+/**
+ * Handles one request against a state and returns what the transport must do.
+ *
+ * @example
+ * const plan = await handle(fakeRequest, state);
+ */
+export async function handle(req: FakeRequest, state: FakeState): Promise<ResponsePlan> {
+  state.requests.push({ method: req.method, path: req.path, query: req.query, headers: { ...req.headers }, body: req.body, json: req.json, time: Date.now() });
+  const incomingId = req.headers["x-request-id"];
+  const common = { ...corsHeaders(req.headers), "x-request-id": incomingId !== undefined && incomingId !== "" ? incomingId : `req-${randomHex(24)}` };
+  if (req.method === "OPTIONS") return { kind: "respond", status: 204, headers: common, body: toBody("") };
+
+  if (state.latencyMs > 0) await sleep(state.latencyMs, req.signal);
+  const fault = state.faults.take(req);
+  const plan = fault === undefined ? route(req, state) : await applyFault(fault, req, async () => route(req, state));
+  if (plan.kind === "reset") return plan;
+  return { ...plan, headers: { ...common, ...plan.headers } };
+}
+
+/**
+ * Parses a raw body as JSON, `undefined` when it is empty or not JSON.
+ *
+ * @example
+ * parseJsonBody('{"a":1}'); // { a: 1 }
+ */
+export function parseJsonBody(body: string): unknown {
+  if (body.trim() === "") return undefined;
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return undefined;
+  }
+}

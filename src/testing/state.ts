@@ -1,0 +1,136 @@
+/**
+ * The in-memory state of one fake service (shared by the node server and the msw handlers):
+ * credentials, models, calls, annotation queues, training jobs, faults, recorded requests.
+ */
+import { AnnotationStore } from "./annotation.js";
+import { userIdFor } from "./auth.js";
+import type { Credentials } from "./auth.js";
+import { CallStore } from "./calls-store.js";
+import { FaultQueue } from "./faults.js";
+import type { Fault } from "./faults.js";
+import { DEFAULT_MODELS, toModelEntries } from "./models.js";
+import { referenceCalls, SEED_PROJECT_ID } from "./seed-reference.js";
+import { seedCallRecords } from "./seed.js";
+import { TrainingJobStore } from "./training.js";
+import type { CallRecord, FakeServiceOptions, ModelEntry, RecordedRequest, TrainingJob } from "./types.js";
+
+/**
+ * Id of the seeded annotation queue (project `acme/support-bot`).
+ *
+ * @example
+ * const url = `${svc.url}/annotation_queues/${SEED_QUEUE_ID}/items/${SEED_ITEM_IDS[0]}/progress`;
+ */
+export const SEED_QUEUE_ID = "0195a3cf-1a2b-7c3d-8e4f-5a6b7c8d9e0f";
+
+/**
+ * Ids of the seeded queue's items, one per reference call. Items 0–2 start `unstarted`; item 3
+ * was completed by another annotator (`VXNlcjo3ODkw`), so it shows `completed` while the
+ * session user has no progress row on it yet.
+ *
+ * @example
+ * svc.annotation.getItem(SEED_QUEUE_ID, SEED_ITEM_IDS[3])!.annotation_state; // "completed"
+ */
+export const SEED_ITEM_IDS = [
+  "0195a3d0-44c1-7a10-9e2f-5b6c7d8e9f01",
+  "0195a3d0-44c1-7a10-9e2f-5b6c7d8e9f02",
+  "0195a3d0-44c1-7a10-9e2f-5b6c7d8e9f03",
+  "0195a3d0-44c1-7a10-9e2f-5b6c7d8e9f04",
+] as const;
+
+/**
+ * Creates the state of a fake service without starting anything; pass it to
+ * `createHandlers(state)` to inspect it from msw-based tests.
+ *
+ * @example
+ * const state = createFakeState({ seedCalls: false });
+ * state.calls.insert([myRecord]);
+ */
+export function createFakeState(options: FakeServiceOptions = {}): FakeState {
+  return new FakeState(options);
+}
+
+/**
+ * State of one fake service. Mutate it freely from tests.
+ *
+ * @example
+ * const state = createFakeState();
+ * state.faults.inject({ kind: "status", status: 503 });
+ */
+export class FakeState {
+  readonly credentials: Credentials;
+  /** User id of the Basic-auth session (becomes `annotator_user_id`). */
+  readonly userId: string;
+  models: ModelEntry[];
+  latencyMs: number;
+  readonly calls = new CallStore();
+  readonly annotation = new AnnotationStore();
+  readonly training = new TrainingJobStore();
+  readonly faults = new FaultQueue();
+  readonly requests: RecordedRequest[] = [];
+  private readonly options: FakeServiceOptions;
+
+  constructor(options: FakeServiceOptions = {}) {
+    this.options = options;
+    const apiKey = options.apiKey ?? "fake-api-key";
+    const username = options.username ?? "api";
+    this.credentials = { apiKey, username, password: options.password ?? apiKey };
+    this.userId = userIdFor(username);
+    this.models = toModelEntries(options.models ?? DEFAULT_MODELS);
+    this.latencyMs = options.latencyMs ?? 0;
+    this.seed();
+  }
+
+  /**
+   * Training jobs created so far (count them to prove there was no duplicate).
+   *
+   * @example
+   * expect(state.trainingJobs).toHaveLength(1);
+   */
+  get trainingJobs(): TrainingJob[] {
+    return this.training.list;
+  }
+
+  private seed(): void {
+    const o = this.options;
+    if (o.seedCalls !== false) this.calls.insert(seedCallRecords(o.seedCallCount ?? 300));
+    if (o.calls !== undefined) this.calls.insert(o.calls);
+    if (o.syntheticCalls !== undefined && o.syntheticCalls > 0) {
+      this.calls.synthetic = { count: o.syntheticCalls, projectId: o.syntheticProjectId ?? "acme/synthetic" };
+    }
+    const queue = this.annotation.addQueue({ id: SEED_QUEUE_ID, project_id: SEED_PROJECT_ID, name: "Support triage", description: "Tickets to review" });
+    referenceCalls().forEach((call: CallRecord, i) => {
+      this.annotation.addItem(queue.id, { call, id: SEED_ITEM_IDS[i]!, display_fields: ["inputs.question", "output.answer"] });
+    });
+    this.annotation.setProgress(SEED_QUEUE_ID, SEED_ITEM_IDS[3], "completed", "VXNlcjo3ODkw");
+    for (const fault of o.faults ?? []) this.faults.inject(fault);
+  }
+
+  /**
+   * Back to the initial state: seeds, option faults and models restored; jobs, extra queues,
+   * inserted calls and recorded requests forgotten.
+   *
+   * @example
+   * afterEach(() => state.reset());
+   */
+  reset(): void {
+    this.calls.clear();
+    this.calls.synthetic = undefined;
+    this.annotation.queues.clear();
+    this.training.clear();
+    this.faults.clear();
+    this.requests.length = 0;
+    this.models = toModelEntries(this.options.models ?? DEFAULT_MODELS);
+    this.latencyMs = this.options.latencyMs ?? 0;
+    this.seed();
+  }
+
+  /**
+   * Queues a fault.
+   *
+   * @example
+   * state.inject(faults.cutStream(2));
+   */
+  inject(fault: Fault): void {
+    this.faults.inject(fault);
+  }
+}

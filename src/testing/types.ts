@@ -1,0 +1,167 @@
+/**
+ * Shared types of the fake service: options, recorded requests, stored records and the
+ * transport-neutral request/response descriptions that the node and msw adapters translate.
+ */
+import type { Fault } from "./faults.js";
+
+/**
+ * One request as the fake service received it, kept in `svc.requests` for assertions.
+ *
+ * @example
+ * const last = svc.requests.at(-1)!;
+ * expect(last.headers["client-project"]).toBe("acme/support-bot");
+ */
+export interface RecordedRequest {
+  method: string;
+  /** Path without the query string, e.g. `/v1/models`. */
+  path: string;
+  /** Raw query string including `?`, or `""`. */
+  query: string;
+  /** Header names lower-cased; repeated headers joined with `, `. */
+  headers: Record<string, string>;
+  /** Raw body text (UTF-8 decoded), `""` when none. */
+  body: string;
+  /** The parsed body when it was valid JSON, else `undefined`. */
+  json: unknown;
+  /** `Date.now()` when the request was received. */
+  time: number;
+}
+
+/**
+ * An entry of `GET /v1/models`.
+ *
+ * @example
+ * const m: ModelEntry = { id: "Qwen/Qwen3-8B", object: "model", created: 0, owned_by: "system", root: "Qwen/Qwen3-8B" };
+ */
+export interface ModelEntry {
+  id: string;
+  object: "model";
+  created: number;
+  owned_by: string;
+  root: string;
+}
+
+/**
+ * A trace-server call record (CallSchema). Only the required members are typed; every other
+ * member is kept as given.
+ *
+ * @example
+ * const call: CallRecord = {
+ *   id: "0195a3c1-0000-7000-8000-000000000001", project_id: "acme/support-bot",
+ *   op_name: "weave:///acme/support-bot/op/answer:abc", trace_id: "0195a3c1-0000-7000-8000-000000000000",
+ *   started_at: "2025-03-18T17:04:12.345000Z", attributes: {}, inputs: {},
+ * };
+ */
+export interface CallRecord {
+  id: string;
+  project_id: string;
+  op_name: string;
+  trace_id: string;
+  started_at: string;
+  attributes: Record<string, unknown>;
+  inputs: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/**
+ * A training job remembered by the fake service (`svc.trainingJobs`).
+ *
+ * @example
+ * expect(svc.trainingJobs).toHaveLength(1);
+ * expect(svc.trainingJobs[0]!.idempotency_key).toBe("key-1");
+ */
+export interface TrainingJob {
+  id: string;
+  model_id: string;
+  idempotency_key: string | null;
+  /** The request body as received (parsed). */
+  request: Record<string, unknown>;
+  created_at: string;
+}
+
+/**
+ * Options of {@link startFakeService} and {@link createFakeState}.
+ *
+ * @example
+ * const svc = await startFakeService({ apiKey: "k", seedCalls: false, syntheticCalls: 200_000 });
+ */
+export interface FakeServiceOptions {
+  /** TCP port; 0 (default) picks a free one. */
+  port?: number;
+  /** Interface to bind; default `127.0.0.1`. */
+  host?: string;
+  /** Bearer token accepted on `/v1/...`. Default `"fake-api-key"`. */
+  apiKey?: string;
+  /** Basic-auth user accepted on the trace routes. Default `"api"`. */
+  username?: string;
+  /** Basic-auth password. Default: the apiKey. */
+  password?: string;
+  /** Delay added before every response, in ms. Default 0. */
+  latencyMs?: number;
+  /** Seed the call store with the reference records plus generated ones. Default true. */
+  seedCalls?: boolean;
+  /** How many generated records the seed adds besides the four reference ones. Default 300. */
+  seedCallCount?: number;
+  /** Extra call records stored at start (and after `reset()`). */
+  calls?: CallRecord[];
+  /**
+   * Records generated on the fly when a query runs, never stored: a 200k-record query streams
+   * with flat memory. Project `acme/synthetic` unless `syntheticProjectId` says otherwise.
+   */
+  syntheticCalls?: number;
+  /** Project id of the synthetic records. Default `"acme/synthetic"`. */
+  syntheticProjectId?: string;
+  /** Served models (ids or full entries). Default: a small built-in list. */
+  models?: Array<string | ModelEntry>;
+  /** Faults queued at start (see `faults.ts`). */
+  faults?: Fault[];
+}
+
+/**
+ * A chunk of a response body.
+ *
+ * @example
+ * const part: BodyPart = "data: [DONE]\n\n";
+ */
+export type BodyPart = string | Uint8Array;
+
+/**
+ * A request as the shared router sees it, independent of node:http or msw.
+ *
+ * @example
+ * const req: FakeRequest = { method: "GET", path: "/v1/models", query: "", headers: {}, body: "", json: undefined, signal };
+ */
+export interface FakeRequest {
+  method: string;
+  path: string;
+  query: string;
+  headers: Record<string, string>;
+  body: string;
+  json: unknown;
+  /** Aborts when the client goes away or the service closes; stalls and streams stop on it. */
+  signal: AbortSignal;
+}
+
+/**
+ * What the adapters must do. A body iterator may throw {@link ConnectionReset} to drop the
+ * connection mid-body.
+ *
+ * @example
+ * const plan: ResponsePlan = { kind: "respond", status: 200, headers: {}, body: toBody("ok") };
+ */
+export type ResponsePlan =
+  | { kind: "respond"; status: number; headers: Record<string, string>; body: AsyncIterable<BodyPart> }
+  | { kind: "reset" };
+
+/**
+ * Thrown from a body iterator to make the adapter destroy the connection (no clean end).
+ *
+ * @example
+ * throw new ConnectionReset();
+ */
+export class ConnectionReset extends Error {
+  constructor() {
+    super("fake service: connection reset by fault");
+    this.name = "ConnectionReset";
+  }
+}
