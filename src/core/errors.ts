@@ -72,8 +72,11 @@ export class APIError extends InferloopError {
   readonly body: unknown;
   /** `x-request-id` of the response, for support tickets. */
   readonly requestId: string | undefined;
+  /** The machine-readable `type` of an OpenAI-style error envelope, when the body had one. */
   readonly type: string | undefined;
+  /** The request field the error is about (`param` of the envelope), when given. */
   readonly param: string | null | undefined;
+  /** The envelope's `code`: vLLM sends the numeric status, gateways a string. */
   readonly code: string | number | null | undefined;
 
   constructor(init: APIErrorInit) {

@@ -42,15 +42,58 @@ export async function* readJSONEvents<T>(
   for await (const ev of events) {
     n++;
     if (ev.data === DONE) return;
-    let payload: unknown;
-    try {
-      payload = JSON.parse(ev.data);
-    } catch {
-      if (ev.event === "error") throw streamEventError({ message: ev.data.slice(0, 200) }, headers, redactor);
-      throw new ResponseParseError(`Event ${n} of the stream is not valid JSON.`, { line: n });
-    }
-    if (ev.event === "error" || isErrorPayload(payload)) throw streamEventError(payload, headers, redactor);
-    yield payload as T;
+    yield parseEvent<T>(ev, n, headers, redactor);
   }
-  throw new APIConnectionError("The stream ended before its [DONE] marker: the response was cut off.");
+  throw cutOff();
+}
+
+/**
+ * {@link readJSONEvents} over batches of events (see `decodeSSEBatches`), yielding one
+ * non-empty array of payloads per batch. Same order and same failures: the payloads before a
+ * bad event or `[DONE]` are handed over first, then the error is thrown (or the end reached).
+ */
+export async function* readJSONEventBatches<T>(
+  batches: AsyncIterable<SSEEvent[]>,
+  headers: Record<string, string>,
+  redactor: Redactor,
+): AsyncGenerator<T[]> {
+  let n = 0;
+  for await (const events of batches) {
+    const out: T[] = [];
+    for (let i = 0; i < events.length; i++) {
+      const ev = events[i]!;
+      n++;
+      if (ev.data === DONE) {
+        if (out.length) yield out;
+        return;
+      }
+      let payload: T;
+      try {
+        payload = parseEvent<T>(ev, n, headers, redactor);
+      } catch (err) {
+        if (out.length) yield out;
+        throw err;
+      }
+      out.push(payload);
+    }
+    if (out.length) yield out;
+  }
+  throw cutOff();
+}
+
+/** One event's JSON payload, or the error it stands for. */
+function parseEvent<T>(ev: SSEEvent, n: number, headers: Record<string, string>, redactor: Redactor): T {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(ev.data);
+  } catch {
+    if (ev.event === "error") throw streamEventError({ message: ev.data.slice(0, 200) }, headers, redactor);
+    throw new ResponseParseError(`Event ${n} of the stream is not valid JSON.`, { line: n });
+  }
+  if (ev.event === "error" || isErrorPayload(payload)) throw streamEventError(payload, headers, redactor);
+  return payload as T;
+}
+
+function cutOff(): APIConnectionError {
+  return new APIConnectionError("The stream ended before its [DONE] marker: the response was cut off.");
 }

@@ -134,9 +134,9 @@ export class HttpClient {
         if (log.enabled("debug")) log.write("debug", `← ${res.status} ${spec.method} ${path} in ${Date.now() - started} ms`);
         if (res.status >= 200 && res.status < 300) {
           const response = withInfo(res);
-          if (mode === "streamed") return { data: await read(response), response: response.info() };
+          if (mode === "streamed") return withResponse(await read(response), response);
           try {
-            return { data: await read(response), response: response.info() };
+            return withResponse(await read(response), response);
           } catch (err) {
             response.cancel();
             if (err instanceof APIUserAbortError || err instanceof ResponseParseError || err instanceof APIError || !mayRepeat)
@@ -208,6 +208,20 @@ function withInfo(res: TransportResponse): APIResponse {
     requestId,
     info: (): ResponseInfo => ({ status: res.status, headers: new Headers(res.headers), requestId }),
   });
+}
+
+/**
+ * The result with its {@link ResponseInfo}, built on first access: most callers await the data
+ * only, and a `Headers` object per call is a measurable part of a small request's cost.
+ */
+function withResponse<T>(data: T, res: APIResponse): WithResponse<T> {
+  let info: ResponseInfo | undefined;
+  return {
+    data,
+    get response() {
+      return (info ??= res.info());
+    },
+  };
 }
 
 function describe(err: unknown): string {

@@ -61,8 +61,11 @@ export interface ClientOptions {
 export interface RequestOptions {
   /** Abort the request (and any retry wait) from outside. */
   signal?: AbortSignal | undefined;
+  /** ms to wait for response headers; overrides the client's `timeout`. */
   timeout?: number | undefined;
+  /** ms allowed between two body chunks; overrides the client's `idleTimeout`. */
   idleTimeout?: number | undefined;
+  /** Retries after the first attempt; overrides the client's `maxRetries`. */
   maxRetries?: number | undefined;
   /** Extra headers; `null` removes a default one. */
   headers?: Record<string, string | null | undefined> | undefined;

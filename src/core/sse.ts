@@ -20,6 +20,14 @@ export interface SSEEvent {
  * from one chunk are yielded together, without waiting for more bytes.
  */
 export async function* decodeSSE(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<SSEEvent> {
+  for await (const batch of decodeSSEBatches(bytes)) yield* batch;
+}
+
+/**
+ * {@link decodeSSE}, one non-empty array per chunk of bytes: the events that chunk completed.
+ * Hot paths (a chat stream) iterate the arrays, so an event costs no async step of its own.
+ */
+export async function* decodeSSEBatches(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<SSEEvent[]> {
   let ready: SSEEvent[] = [];
   const parser = createParser({
     onEvent(e) {
@@ -34,10 +42,10 @@ export async function* decodeSSE(bytes: AsyncIterable<Uint8Array>): AsyncGenerat
     if (ready.length) {
       const batch = ready;
       ready = [];
-      yield* batch;
+      yield batch;
     }
   }
   const tail = decoder.decode();
   if (tail) parser.feed(tail);
-  yield* ready;
+  if (ready.length) yield ready;
 }

@@ -78,8 +78,15 @@ export class UndiciTransport implements Transport {
       headers: flattenHeaders(res.headers),
       body: {
         async *[Symbol.asyncIterator]() {
+          const signal = request.signal;
           try {
-            for await (const chunk of body) yield chunk as Uint8Array;
+            for await (const chunk of body) {
+              // undici ignores an abort once the whole response has arrived, though its data
+              // may still wait unread in the body's buffer; fetch errors the body then, and so
+              // does this transport: nothing more is handed over after the caller aborted.
+              if (signal?.aborted) throw new APIUserAbortError();
+              yield chunk as Uint8Array;
+            }
           } catch (err) {
             throw toSdkError(err, request, "body");
           } finally {
@@ -96,7 +103,13 @@ export class UndiciTransport implements Transport {
         }
       },
       cancel() {
-        if (!body.readableEnded && !body.destroyed) body.destroy();
+        if (!body.readableEnded && !body.destroyed) {
+          // undici's body emits a RequestAbortedError when destroyed before its end; with no
+          // reader attached (a stream aborted before or between reads) nobody listens, and it
+          // would surface as an uncaught exception. Abandoning the body is not a failure.
+          body.on("error", () => {});
+          body.destroy();
+        }
       },
     };
   }

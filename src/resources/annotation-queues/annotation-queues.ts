@@ -14,7 +14,14 @@ function pathSegment(value: unknown, name: string): string {
   return encodeURIComponent(value);
 }
 
-/** Items of annotation queues (Basic auth, sent to `traceBaseURL`). */
+/**
+ * Items of annotation queues (Basic auth, sent to `traceBaseURL`).
+ *
+ * @example
+ * ```ts
+ * await client.annotationQueues.items.progress(queueId, itemId, { annotation_state: "in_progress", project_id: "acme/bot" });
+ * ```
+ */
 export class AnnotationQueueItems extends APIResource {
   /**
    * Set the annotation state of one item: `in_progress`, `completed` or `skipped`. The server
@@ -50,7 +57,14 @@ export class AnnotationQueueItems extends APIResource {
   }
 }
 
-/** Annotation queues of the tracing store. */
+/**
+ * Annotation queues of the tracing store: `client.annotationQueues.items`.
+ *
+ * @example
+ * ```ts
+ * const { item } = await client.annotationQueues.items.progress(queueId, itemId, { annotation_state: "completed", project_id: "acme/bot" });
+ * ```
+ */
 export class AnnotationQueues extends APIResource {
   /** Queue items. */
   readonly items: AnnotationQueueItems = new AnnotationQueueItems(this._http);

@@ -39,7 +39,7 @@ export class CallQuery implements AsyncIterable<CallRecord> {
     invalid: Error | undefined,
   ) {
     this.#http = http;
-    this.#params = params;
+    this.#params = withSortDirections(params);
     this.#options = options;
     this.#invalid = invalid;
   }
@@ -140,4 +140,14 @@ export class CallQuery implements AsyncIterable<CallRecord> {
     );
     return data;
   }
+}
+
+/**
+ * The trace server requires `direction` on every sort item, while the spec leaves it out: an
+ * item without one is sent as ascending, instead of failing with a 422.
+ */
+function withSortDirections(params: CallsQueryParams): CallsQueryParams {
+  const sort = params.sort_by;
+  if (!Array.isArray(sort) || sort.every((s) => s.direction)) return params;
+  return { ...params, sort_by: sort.map((s) => (s.direction ? s : { ...s, direction: "asc" as const })) };
 }

@@ -9,7 +9,14 @@ import {
   type CallsQueryParams,
 } from "./request-schema.js";
 
-/** The call query of the tracing store (`POST /calls/stream_query`, Basic auth, `traceBaseURL`). */
+/**
+ * The call query of the tracing store (`POST /calls/stream_query`, Basic auth, `traceBaseURL`).
+ *
+ * @example
+ * ```ts
+ * const calls = await client.calls.query({ project_id: "acme/bot", limit: 10 }).toArray();
+ * ```
+ */
 export class Calls extends APIResource {
   /**
    * Query recorded calls: filters, a query expression, sorting and paging. Returns at once;

@@ -45,6 +45,7 @@ export const callsFilterSchema = z.strictObject({
  */
 export const callsSortBySchema = z.strictObject({
   field: z.string().check(z.minLength(1)),
+  // Optional here; `client.calls.query` sends a missing one as "asc", which the server requires.
   direction: z.optional(z.enum(["asc", "desc"])),
 });
 

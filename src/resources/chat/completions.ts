@@ -27,7 +27,14 @@ export type ChatCompletionParseParams<T> = Omit<ChatCompletionCreateParamsNonStr
   response_format: AutoParseableResponseFormat<T>;
 };
 
-/** Chat generation (`POST /v1/chat/completions`, Bearer auth). */
+/**
+ * Chat generation (`POST /v1/chat/completions`, Bearer auth).
+ *
+ * @example
+ * ```ts
+ * const stream = await client.chat.completions.create({ model, messages, stream: true });
+ * ```
+ */
 export class Completions extends APIResource {
   /**
    * Generate a reply. With `stream: true` the promise resolves, once headers arrive, to a
@@ -75,7 +82,7 @@ export class Completions extends APIResource {
         this._http.request(
           { ...spec, headers: { accept: "text/event-stream" } },
           options,
-          (res) => ChatCompletionStream.fromResponse(res, redactor),
+          (res) => ChatCompletionStream.fromResponse(res, redactor, options?.signal),
           "streamed",
         ),
       );

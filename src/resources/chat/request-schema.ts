@@ -697,74 +697,224 @@ export const chatCompletionCreateParamsStreamingSchema = z
 // Types
 // ---------------------------------------------------------------------------
 
-/** @example const p: ChatCompletionContentPartText = { type: "text", text: "Hi" }; */
+/**
+ * A content part text of a chat completion request.
+ *
+ * @example
+ * const p: ChatCompletionContentPartText = { type: "text", text: "Hi" };
+ */
 export type ChatCompletionContentPartText = z.input<typeof chatCompletionContentPartTextSchema>;
-/** @example const p: ChatCompletionContentPartImage = { type: "image_url", image_url: { url: "https://x/y.png" } }; */
+/**
+ * A content part image of a chat completion request.
+ *
+ * @example
+ * const p: ChatCompletionContentPartImage = { type: "image_url", image_url: { url: "https://x/y.png" } };
+ */
 export type ChatCompletionContentPartImage = z.input<typeof chatCompletionContentPartImageSchema>;
-/** @example const p: ChatCompletionContentPartInputAudio = { type: "input_audio", input_audio: { data: "...", format: "wav" } }; */
+/**
+ * A content part input audio of a chat completion request.
+ *
+ * @example
+ * const p: ChatCompletionContentPartInputAudio = { type: "input_audio", input_audio: { data: "...", format: "wav" } };
+ */
 export type ChatCompletionContentPartInputAudio = z.input<typeof chatCompletionContentPartInputAudioSchema>;
-/** @example const p: ChatCompletionContentPartAudioUrl = { type: "audio_url", audio_url: { url: "https://x/a.wav" } }; */
+/**
+ * A content part audio url of a chat completion request.
+ *
+ * @example
+ * const p: ChatCompletionContentPartAudioUrl = { type: "audio_url", audio_url: { url: "https://x/a.wav" } };
+ */
 export type ChatCompletionContentPartAudioUrl = z.input<typeof chatCompletionContentPartAudioUrlSchema>;
-/** @example const p: ChatCompletionContentPartVideoUrl = { type: "video_url", video_url: { url: "https://x/v.mp4" } }; */
+/**
+ * A content part video url of a chat completion request.
+ *
+ * @example
+ * const p: ChatCompletionContentPartVideoUrl = { type: "video_url", video_url: { url: "https://x/v.mp4" } };
+ */
 export type ChatCompletionContentPartVideoUrl = z.input<typeof chatCompletionContentPartVideoUrlSchema>;
-/** @example const p: ChatCompletionContentPartFile = { type: "file", file: { file_id: "file-1" } }; */
+/**
+ * A content part file of a chat completion request.
+ *
+ * @example
+ * const p: ChatCompletionContentPartFile = { type: "file", file: { file_id: "file-1" } };
+ */
 export type ChatCompletionContentPartFile = z.input<typeof chatCompletionContentPartFileSchema>;
-/** @example const p: ChatCompletionContentPartImageEmbeds = { type: "image_embeds", image_embeds: "k05VTVBZ..." }; */
+/**
+ * A content part image embeds of a chat completion request.
+ *
+ * @example
+ * const p: ChatCompletionContentPartImageEmbeds = { type: "image_embeds", image_embeds: "k05VTVBZ..." };
+ */
 export type ChatCompletionContentPartImageEmbeds = z.input<typeof chatCompletionContentPartImageEmbedsSchema>;
-/** @example const p: ChatCompletionContentPartRefusal = { type: "refusal", refusal: "No." }; */
+/**
+ * A content part refusal of a chat completion request.
+ *
+ * @example
+ * const p: ChatCompletionContentPartRefusal = { type: "refusal", refusal: "No." };
+ */
 export type ChatCompletionContentPartRefusal = z.input<typeof chatCompletionContentPartRefusalSchema>;
 /** Any content part of a user message. @example const p: ChatCompletionContentPart = { type: "text", text: "Hi" }; */
 export type ChatCompletionContentPart = z.input<typeof chatCompletionContentPartSchema>;
-/** @example const p: ChatCompletionAssistantContentPart = { type: "text", text: "Sure." }; */
+/**
+ * A assistant content part of a chat completion request.
+ *
+ * @example
+ * const p: ChatCompletionAssistantContentPart = { type: "text", text: "Sure." };
+ */
 export type ChatCompletionAssistantContentPart = z.input<typeof chatCompletionAssistantContentPartSchema>;
 
-/** @example const c: ChatCompletionMessageToolCallParam = { id: "call_1", type: "function", function: { name: "f", arguments: "{}" } }; */
+/**
+ * A message tool call param of a chat completion request.
+ *
+ * @example
+ * const c: ChatCompletionMessageToolCallParam = { id: "call_1", type: "function", function: { name: "f", arguments: "{}" } };
+ */
 export type ChatCompletionMessageToolCallParam = z.input<typeof chatCompletionMessageToolCallParamSchema>;
-/** @example const f: FunctionDefinition = { name: "get_time", parameters: { type: "object" } }; */
+/**
+ * A function definition of a chat completion request.
+ *
+ * @example
+ * const f: FunctionDefinition = { name: "get_time", parameters: { type: "object" } };
+ */
 export type FunctionDefinition = z.input<typeof functionDefinitionSchema>;
-/** @example const t: ChatCompletionTool = { type: "function", function: { name: "get_time" } }; */
+/**
+ * A tool of a chat completion request.
+ *
+ * @example
+ * const t: ChatCompletionTool = { type: "function", function: { name: "get_time" } };
+ */
 export type ChatCompletionTool = z.input<typeof chatCompletionToolSchema>;
 
-/** @example const m: ChatCompletionDeveloperMessageParam = { role: "developer", content: "Be brief." }; */
+/**
+ * A developer message param of a chat completion request.
+ *
+ * @example
+ * const m: ChatCompletionDeveloperMessageParam = { role: "developer", content: "Be brief." };
+ */
 export type ChatCompletionDeveloperMessageParam = z.input<typeof chatCompletionDeveloperMessageParamSchema>;
-/** @example const m: ChatCompletionSystemMessageParam = { role: "system", content: "You are helpful." }; */
+/**
+ * A system message param of a chat completion request.
+ *
+ * @example
+ * const m: ChatCompletionSystemMessageParam = { role: "system", content: "You are helpful." };
+ */
 export type ChatCompletionSystemMessageParam = z.input<typeof chatCompletionSystemMessageParamSchema>;
-/** @example const m: ChatCompletionUserMessageParam = { role: "user", content: "Hi" }; */
+/**
+ * A user message param of a chat completion request.
+ *
+ * @example
+ * const m: ChatCompletionUserMessageParam = { role: "user", content: "Hi" };
+ */
 export type ChatCompletionUserMessageParam = z.input<typeof chatCompletionUserMessageParamSchema>;
-/** @example const m: ChatCompletionAssistantMessageParam = { role: "assistant", content: "Hello!" }; */
+/**
+ * A assistant message param of a chat completion request.
+ *
+ * @example
+ * const m: ChatCompletionAssistantMessageParam = { role: "assistant", content: "Hello!" };
+ */
 export type ChatCompletionAssistantMessageParam = z.input<typeof chatCompletionAssistantMessageParamSchema>;
-/** @example const m: ChatCompletionToolMessageParam = { role: "tool", tool_call_id: "call_1", content: "42" }; */
+/**
+ * A tool message param of a chat completion request.
+ *
+ * @example
+ * const m: ChatCompletionToolMessageParam = { role: "tool", tool_call_id: "call_1", content: "42" };
+ */
 export type ChatCompletionToolMessageParam = z.input<typeof chatCompletionToolMessageParamSchema>;
-/** @example const m: ChatCompletionFunctionMessageParam = { role: "function", name: "f", content: "42" }; */
+/**
+ * A function message param of a chat completion request.
+ *
+ * @example
+ * const m: ChatCompletionFunctionMessageParam = { role: "function", name: "f", content: "42" };
+ */
 export type ChatCompletionFunctionMessageParam = z.input<typeof chatCompletionFunctionMessageParamSchema>;
-/** @example const m: ChatCompletionCustomMessageParam = { role: "custom", content: "state: ready" }; */
+/**
+ * A custom message param of a chat completion request.
+ *
+ * @example
+ * const m: ChatCompletionCustomMessageParam = { role: "custom", content: "state: ready" };
+ */
 export type ChatCompletionCustomMessageParam = z.input<typeof chatCompletionCustomMessageParamSchema>;
-/** @example const m: ChatCompletionGenericMessageParam = { role: "generic", content: "note" }; */
+/**
+ * A generic message param of a chat completion request.
+ *
+ * @example
+ * const m: ChatCompletionGenericMessageParam = { role: "generic", content: "note" };
+ */
 export type ChatCompletionGenericMessageParam = z.input<typeof chatCompletionGenericMessageParamSchema>;
 /** Any message of `messages`. @example const msgs: ChatCompletionMessageParam[] = [{ role: "user", content: "Hi" }]; */
 export type ChatCompletionMessageParam = z.input<typeof chatCompletionMessageParamSchema>;
 /** The `role` values accepted in `messages`. @example const r: ChatCompletionRole = "assistant"; */
 export type ChatCompletionRole = ChatCompletionMessageParam["role"];
 
-/** @example const f: ResponseFormatText = { type: "text" }; */
+/**
+ * A response format text of a chat completion request.
+ *
+ * @example
+ * const f: ResponseFormatText = { type: "text" };
+ */
 export type ResponseFormatText = z.input<typeof responseFormatTextSchema>;
-/** @example const f: ResponseFormatJSONObject = { type: "json_object" }; */
+/**
+ * A response formatjson object of a chat completion request.
+ *
+ * @example
+ * const f: ResponseFormatJSONObject = { type: "json_object" };
+ */
 export type ResponseFormatJSONObject = z.input<typeof responseFormatJSONObjectSchema>;
-/** @example const f: ResponseFormatJSONSchema = { type: "json_schema", json_schema: { name: "a", schema: {} } }; */
+/**
+ * A response formatjson schema of a chat completion request.
+ *
+ * @example
+ * const f: ResponseFormatJSONSchema = { type: "json_schema", json_schema: { name: "a", schema: {} } };
+ */
 export type ResponseFormatJSONSchema = z.input<typeof responseFormatJSONSchemaSchema>;
-/** @example const f: ResponseFormatStructuralTag = { type: "structural_tag", structures: [] }; */
+/**
+ * A response format structural tag of a chat completion request.
+ *
+ * @example
+ * const f: ResponseFormatStructuralTag = { type: "structural_tag", structures: [] };
+ */
 export type ResponseFormatStructuralTag = z.input<typeof responseFormatStructuralTagSchema>;
-/** @example const f: ResponseFormat = { type: "json_object" }; */
+/**
+ * A response format of a chat completion request.
+ *
+ * @example
+ * const f: ResponseFormat = { type: "json_object" };
+ */
 export type ResponseFormat = z.input<typeof responseFormatSchema>;
-/** @example const o: ChatCompletionStreamOptions = { include_usage: true }; */
+/**
+ * A stream options of a chat completion request.
+ *
+ * @example
+ * const o: ChatCompletionStreamOptions = { include_usage: true };
+ */
 export type ChatCompletionStreamOptions = z.input<typeof chatCompletionStreamOptionsSchema>;
-/** @example const s: StructuredOutputsParams = { regex: "\\d+" }; */
+/**
+ * A structured outputs params of a chat completion request.
+ *
+ * @example
+ * const s: StructuredOutputsParams = { regex: "\\d+" };
+ */
 export type StructuredOutputsParams = z.input<typeof structuredOutputsParamsSchema>;
-/** @example const r: RepetitionDetectionParams = { min_count: 3 }; */
+/**
+ * A repetition detection params of a chat completion request.
+ *
+ * @example
+ * const r: RepetitionDetectionParams = { min_count: 3 };
+ */
 export type RepetitionDetectionParams = z.input<typeof repetitionDetectionParamsSchema>;
-/** @example const x: EngineXargs = { my_flag: 1, tags: ["a", "b"] }; */
+/**
+ * A engine xargs of a chat completion request.
+ *
+ * @example
+ * const x: EngineXargs = { my_flag: 1, tags: ["a", "b"] };
+ */
 export type EngineXargs = z.input<typeof engineXargsSchema>;
-/** @example const d: ChatCompletionDocument = { title: "Intro", text: "..." }; */
+/**
+ * A document of a chat completion request.
+ *
+ * @example
+ * const d: ChatCompletionDocument = { title: "Intro", text: "..." };
+ */
 export type ChatCompletionDocument = z.input<typeof chatCompletionDocumentSchema>;
 
 /**

@@ -1,9 +1,9 @@
-import { readJSONEvents, streamEventError } from "../../core/event-stream.js";
+import { readJSONEventBatches, streamEventError } from "../../core/event-stream.js";
 import { APIUserAbortError, InferloopError } from "../../core/errors.js";
 import type { APIResponse } from "../../core/http-client.js";
-import { decodeJSONL } from "../../core/jsonl.js";
+import { decodeJSONLBatches } from "../../core/jsonl.js";
 import { Redactor } from "../../core/secrets.js";
-import { decodeSSE } from "../../core/sse.js";
+import { decodeSSEBatches } from "../../core/sse.js";
 import { ChatCompletionAccumulator } from "./accumulate.js";
 import { normalizeChunk, type ChatCompletion, type ChatCompletionChunk } from "./types.js";
 
@@ -20,7 +20,10 @@ export interface StreamResponseInfo {
 }
 
 interface StreamSource {
-  chunks: AsyncIterable<ChatCompletionChunk>;
+  /** The caller's signal: once it aborts, no further chunk is handed over. */
+  signal?: AbortSignal | undefined;
+  /** Chunks in arrays (one per network read), so a chunk costs no async step of its own. */
+  chunks: AsyncIterable<ChatCompletionChunk[]>;
   cancel: () => void;
   response: StreamResponseInfo;
   requestId: string | undefined;
@@ -50,8 +53,12 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
   /** `x-request-id` of the response. */
   readonly requestId: string | undefined;
 
-  readonly #source: AsyncIterator<ChatCompletionChunk>;
+  readonly #source: AsyncIterator<ChatCompletionChunk[]>;
   readonly #cancel: () => void;
+  readonly #signal: AbortSignal | undefined;
+  // The current batch from the source and the position of the next chunk in it.
+  #batch: ChatCompletionChunk[] = [];
+  #pos = 0;
   readonly #accumulator = new ChatCompletionAccumulator();
   #iterated = false;
   #ended = false;
@@ -63,19 +70,23 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
   constructor(source: StreamSource) {
     this.#source = source.chunks[Symbol.asyncIterator]();
     this.#cancel = source.cancel;
+    this.#signal = source.signal;
     this.response = source.response;
     this.requestId = source.requestId;
   }
 
   /** @internal Wraps a successful SSE response. */
-  static fromResponse(res: APIResponse, redactor: Redactor): ChatCompletionStream {
-    async function* chunks(): AsyncGenerator<ChatCompletionChunk> {
-      for await (const chunk of readJSONEvents<ChatCompletionChunk>(decodeSSE(res.body), res.headers, redactor))
-        yield normalizeChunk(chunk);
+  static fromResponse(res: APIResponse, redactor: Redactor, signal?: AbortSignal): ChatCompletionStream {
+    async function* chunks(): AsyncGenerator<ChatCompletionChunk[]> {
+      for await (const batch of readJSONEventBatches<ChatCompletionChunk>(decodeSSEBatches(res.body), res.headers, redactor)) {
+        for (let i = 0; i < batch.length; i++) normalizeChunk(batch[i]!);
+        yield batch;
+      }
     }
     return new ChatCompletionStream({
       chunks: chunks(),
       cancel: () => res.cancel(),
+      signal,
       response: { status: res.status, headers: new Headers(res.headers) },
       requestId: res.requestId,
     });
@@ -94,10 +105,18 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
    */
   static fromReadableStream(readable: ReadableStream<Uint8Array>): ChatCompletionStream {
     const noRedaction = new Redactor([]);
-    async function* chunks(): AsyncGenerator<ChatCompletionChunk> {
-      for await (const line of decodeJSONL<ChatCompletionChunk & { error?: unknown }>(iterateReadable(readable))) {
-        if (line && typeof line === "object" && line.error != null) throw streamEventError(line, {}, noRedaction);
-        yield normalizeChunk(line);
+    async function* chunks(): AsyncGenerator<ChatCompletionChunk[]> {
+      for await (const lines of decodeJSONLBatches<ChatCompletionChunk & { error?: unknown }>(iterateReadable(readable))) {
+        const out: ChatCompletionChunk[] = [];
+        for (const line of lines) {
+          if (line && typeof line === "object" && line.error != null) {
+            // The chunks before the error line are delivered first, as they arrived.
+            if (out.length) yield out;
+            throw streamEventError(line, {}, noRedaction);
+          }
+          out.push(normalizeChunk(line));
+        }
+        if (out.length) yield out;
       }
     }
     return new ChatCompletionStream({
@@ -108,17 +127,42 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
     });
   }
 
-  /** The next chunk, accumulated on the way; shared by every way of reading the stream. */
-  async #next(): Promise<IteratorResult<ChatCompletionChunk>> {
+  /** The next buffered chunk, accumulated on the way, or `undefined` when the batch is used
+   * up; shared by every way of reading the stream. Synchronous: most chunks need no await. */
+  #take(): ChatCompletionChunk | undefined {
+    if (this.#pos >= this.#batch.length) return undefined;
+    // The caller's signal stops delivery at once, even of chunks already decoded.
+    if (this.#signal?.aborted) {
+      this.abort();
+      return undefined;
+    }
+    const chunk = this.#batch[this.#pos++]!;
+    this.#accumulator.add(chunk);
+    return chunk;
+  }
+
+  /** Load the next batch from the source: `false` at the end; throws the stream's failure. */
+  async #fill(): Promise<boolean> {
     if (this.#ended) {
       if (this.#failure !== undefined) throw this.#failure;
-      return { done: true, value: undefined };
+      return false;
+    }
+    if (this.#signal?.aborted) this.abort();
+    if (this.#aborted) {
+      // abort() while no read was pending: the next read rejects, as a pending one does.
+      this.#ended = true;
+      this.#failure = new APIUserAbortError("The stream was aborted.");
+      throw this.#failure;
     }
     try {
       const r = await this.#source.next();
-      if (r.done) this.#ended = true;
-      else this.#accumulator.add(r.value);
-      return r;
+      if (r.done) {
+        this.#ended = true;
+        return false;
+      }
+      this.#batch = r.value;
+      this.#pos = 0;
+      return true;
     } catch (err) {
       this.#ended = true;
       this.#failure = this.#aborted ? new APIUserAbortError("The stream was aborted.", { cause: err }) : err;
@@ -140,7 +184,11 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
     this.#iterated = true;
     let finished = false;
     try {
-      for (let r = await this.#next(); !r.done; r = await this.#next()) yield r.value;
+      for (;;) {
+        const chunk = this.#take();
+        if (chunk !== undefined) yield chunk;
+        else if (!(await this.#fill())) break;
+      }
       finished = true;
     } finally {
       // `break` or `return` in the caller's loop: close the request now, not at GC time.
@@ -162,7 +210,10 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
   finalCompletion(): Promise<ChatCompletion> {
     return (this.#final ??= (async () => {
       this.#iterated = true;
-      while (!(await this.#next()).done);
+      for (;;) {
+        while (this.#take() !== undefined);
+        if (!(await this.#fill())) break;
+      }
       if (this.#aborted) throw new APIUserAbortError("The stream was aborted before it finished.");
       return this.#accumulator.finish();
     })());
@@ -231,6 +282,10 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
   abort(): void {
     if (this.#ended) return;
     this.#aborted = true;
+    // Chunks already decoded from the socket's buffer are dropped too: none is delivered after
+    // abort(), and the loop does not end quietly as if the stream were complete.
+    this.#batch = [];
+    this.#pos = 0;
     this.#cancel();
   }
 }

@@ -19,7 +19,14 @@ export interface ModelListOptions extends RequestOptions {
   project?: string | undefined;
 }
 
-/** The models the service can address (`GET /v1/models`, Bearer auth). */
+/**
+ * The models the service can address (`GET /v1/models`, Bearer auth).
+ *
+ * @example
+ * ```ts
+ * const ids = (await client.models.list()).data.map((m) => m.id);
+ * ```
+ */
 export class Models extends APIResource {
   /**
    * List the models. Sends `Client-Project: <team>/<project>` when a project is set on the

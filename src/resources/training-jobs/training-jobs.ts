@@ -6,7 +6,14 @@ import { validateInput } from "../../core/validate.js";
 import { trainingJobCreateParamsSchema, type TrainingJobCreateParams } from "./request-schema.js";
 import type { TrainingJobCreateResponse } from "./types.js";
 
-/** Reinforcement-learning training jobs (`/v1/preview`, Bearer auth). */
+/**
+ * Reinforcement-learning training jobs (`/v1/preview`, Bearer auth).
+ *
+ * @example
+ * ```ts
+ * const { id } = await client.trainingJobs.create({ model_id, trajectory_groups }, { idempotencyKey: crypto.randomUUID() });
+ * ```
+ */
 export class TrainingJobs extends APIResource {
   /**
    * Create a training job from trajectory groups.

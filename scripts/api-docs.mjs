@@ -1,0 +1,361 @@
+#!/usr/bin/env node
+// `npm run docs`: the API reference, generated from the TSDoc of the public entry points.
+//
+// TypeScript 7 has no JavaScript compiler API, so this uses the TypeScript 6 one
+// (`@typescript/typescript6`, a dev dependency). It walks the exports of every entry point,
+// writes one Markdown page per area into docs/api/ (generated, gitignored), and exits 1 when an
+// export has no TSDoc or no `@example`, listing them.
+//
+//   node scripts/api-docs.mjs            write docs/api/, fail on gaps
+//   node scripts/api-docs.mjs --no-fail  write docs/api/, report gaps, exit 0
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const require = createRequire(import.meta.url);
+const ts = require("@typescript/typescript6");
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const outDir = join(root, "docs", "api");
+const failOnGaps = !process.argv.includes("--no-fail");
+
+/** The package's entry points: import specifier and source file. */
+const ENTRIES = [
+  { specifier: "inferloop", file: "src/index.ts", slug: "inferloop" },
+  { specifier: "inferloop/testing", file: "src/testing/index.ts", slug: "testing" },
+  { specifier: "inferloop/testing/msw", file: "src/testing/msw.ts", slug: "testing-msw" },
+];
+
+/** Page of an export of the main entry, from the folder it is declared in. */
+const MAIN_PAGES = {
+  client: "Client, options and errors",
+  chat: "Chat completions",
+  models: "Models",
+  calls: "Calls and the query builder",
+  "annotation-queues": "Annotation queues",
+  "training-jobs": "Training jobs",
+};
+
+// ---------------------------------------------------------------------------------------------
+// Program
+
+function loadProgram() {
+  const configPath = join(root, "tsconfig.json");
+  const config = ts.readConfigFile(configPath, ts.sys.readFile);
+  if (config.error) throw new Error(ts.flattenDiagnosticMessageText(config.error.messageText, "\n"));
+  const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
+  return ts.createProgram(
+    ENTRIES.map((e) => join(root, e.file)),
+    { ...parsed.options, noEmit: true },
+  );
+}
+
+const program = loadProgram();
+const checker = program.getTypeChecker();
+
+// ---------------------------------------------------------------------------------------------
+// Reading symbols
+
+const KIND_ORDER = ["class", "function", "const", "interface", "type", "enum"];
+const KIND_TITLE = { class: "Classes", function: "Functions", const: "Values", interface: "Interfaces", type: "Types", enum: "Enums" };
+
+function resolveAlias(symbol) {
+  return symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+}
+
+function kindOf(decl) {
+  if (ts.isClassDeclaration(decl)) return "class";
+  if (ts.isFunctionDeclaration(decl)) return "function";
+  if (ts.isVariableDeclaration(decl)) return "const";
+  if (ts.isInterfaceDeclaration(decl)) return "interface";
+  if (ts.isTypeAliasDeclaration(decl)) return "type";
+  if (ts.isEnumDeclaration(decl)) return "enum";
+  return "const";
+}
+
+function text(parts) {
+  return ts.displayPartsToString(parts ?? []).trim();
+}
+
+/** TSDoc of a symbol, its `@example`s, and whether it is marked `@internal`. */
+function docsOf(symbol) {
+  const tags = symbol.getJsDocTags(checker);
+  return {
+    summary: text(symbol.getDocumentationComment(checker)),
+    examples: tags.filter((t) => t.name === "example").map((t) => text(t.text)),
+    deprecated: tags.find((t) => t.name === "deprecated"),
+    internal: tags.some((t) => t.name === "internal"),
+  };
+}
+
+/** Source text of a declaration from its start (after its comment) up to its body, if any. */
+function headText(node, body) {
+  const sf = node.getSourceFile();
+  const end = body ? body.getStart(sf) : node.getEnd();
+  return sf.text.slice(node.getStart(sf), end).trim().replace(/\s*[{=]$/, "").trim();
+}
+
+function isPublicMember(member) {
+  const name = member.name;
+  if (!name) return ts.isConstructorDeclaration(member);
+  if (ts.isPrivateIdentifier(name)) return false;
+  const flags = ts.getCombinedModifierFlags(member);
+  if (flags & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) return false;
+  const id = name.getText();
+  return !id.startsWith("_") && !id.startsWith("#");
+}
+
+function memberSignature(member) {
+  if (ts.isMethodDeclaration(member) || ts.isConstructorDeclaration(member) || ts.isGetAccessor(member))
+    return headText(member, member.body);
+  if (ts.isPropertyDeclaration(member) || ts.isPropertySignature(member)) {
+    const sf = member.getSourceFile();
+    const head = member.initializer ? sf.text.slice(member.getStart(sf), member.initializer.getStart(sf)).replace(/\s*=\s*$/, "") : member.getText(sf);
+    return head.replace(/;$/, "");
+  }
+  return member.getText().split("\n")[0];
+}
+
+/** Public members of a class, or of an object-literal value such as `queryBuilder`. */
+function membersOf(decl) {
+  const out = [];
+  const add = (node, symbol, signature) => {
+    const d = symbol ? docsOf(symbol) : { summary: "", examples: [], internal: false };
+    if (d.internal) return;
+    // `override name = "..."` of every error class: noise in a reference.
+    if (ts.isPropertyDeclaration(node) && ts.getCombinedModifierFlags(node) & ts.ModifierFlags.Override && !d.summary) return;
+    out.push({ name: node.name ? node.name.getText() : "constructor", signature, ...d });
+  };
+  if (ts.isClassDeclaration(decl)) {
+    for (const member of decl.members) {
+      if (!isPublicMember(member) || ts.isClassStaticBlockDeclaration(member) || ts.isSemicolonClassElement(member)) continue;
+      if (ts.isMethodDeclaration(member) && member.body && decl.members.some((m) => m !== member && ts.isMethodDeclaration(m) && !m.body && m.name.getText() === member.name.getText()))
+        continue; // the implementation of an overloaded method: its overloads are listed
+      if (ts.isConstructorDeclaration(member) && member.body && decl.members.some((m) => ts.isConstructorDeclaration(m) && !m.body)) continue;
+      const symbol = member.name ? checker.getSymbolAtLocation(member.name) : checker.getSymbolAtLocation(decl.name)?.members?.get("__constructor");
+      const first = symbol?.declarations?.[0] === member || !symbol;
+      add(member, first ? symbol : undefined, memberSignature(member));
+    }
+  } else if (ts.isVariableDeclaration(decl) && decl.initializer) {
+    let init = decl.initializer;
+    while (ts.isAsExpression(init) || ts.isSatisfiesExpression?.(init) || ts.isParenthesizedExpression(init)) init = init.expression;
+    if (!ts.isObjectLiteralExpression(init)) return out;
+    for (const prop of init.properties) {
+      const symbol = prop.name ? checker.getSymbolAtLocation(prop.name) : undefined;
+      if (ts.isMethodDeclaration(prop)) add(prop, symbol, headText(prop, prop.body));
+      else if (symbol) {
+        const type = checker.getTypeOfSymbolAtLocation(symbol, prop);
+        const sigs = type.getCallSignatures();
+        const signature = sigs.length
+          ? sigs.map((s) => `${symbol.name}${checker.signatureToString(s, prop)}`).join("\n")
+          : `${symbol.name}: ${checker.typeToString(type, prop)}`;
+        add(prop, symbol, signature);
+      }
+    }
+  }
+  return out;
+}
+
+/** The signature block of one declaration. */
+function signatureOf(name, decl) {
+  const sf = decl.getSourceFile();
+  if (ts.isClassDeclaration(decl)) {
+    const heritage = (decl.heritageClauses ?? []).map((h) => h.getText(sf)).join(" ");
+    const abstract = ts.getCombinedModifierFlags(decl) & ts.ModifierFlags.Abstract ? "abstract " : "";
+    return `${abstract}class ${name}${decl.typeParameters ? `<${decl.typeParameters.map((p) => p.getText(sf)).join(", ")}>` : ""}${heritage ? ` ${heritage}` : ""}`;
+  }
+  if (ts.isFunctionDeclaration(decl)) return headText(decl, decl.body).replace(/^export\s+(default\s+)?/, "");
+  if (ts.isInterfaceDeclaration(decl) || ts.isTypeAliasDeclaration(decl) || ts.isEnumDeclaration(decl))
+    return decl.getText(sf).replace(/^export\s+/, "");
+  if (ts.isVariableDeclaration(decl)) {
+    if (decl.type) return `const ${name}: ${decl.type.getText(sf)}`;
+    if (decl.initializer && ts.isIdentifier(decl.initializer)) return `const ${name} = ${decl.initializer.getText(sf)}`;
+    const members = membersOf(decl);
+    if (members.length) return `const ${name}: { ${members.map((m) => m.name).join(", ")} }`;
+    return `const ${name}: ${shortType(checker.typeToString(checker.getTypeAtLocation(decl.name), decl))}`;
+  }
+  return decl.getText(sf);
+}
+
+/** A long inferred type (a zod schema's, say) cut to its outer name: `z.ZodMiniObject<…>`. */
+function shortType(type) {
+  if (type.length <= 120) return type;
+  const generic = /^[\w.$]+</.exec(type);
+  return generic ? `${generic[0]}…>` : `${type.slice(0, 117)}…`;
+}
+
+function pageOf(entry, decl) {
+  if (entry.slug !== "inferloop") return entry.slug;
+  const file = relative(join(root, "src"), decl.getSourceFile().fileName).split(/[\\/]/);
+  if (file[0] === "resources" && file[1] in MAIN_PAGES) return file[1];
+  return "client";
+}
+
+function where(decl) {
+  const sf = decl.getSourceFile();
+  const { line } = sf.getLineAndCharacterOfPosition(decl.getStart(sf));
+  return `${relative(root, sf.fileName)}:${line + 1}`;
+}
+
+/** Every export of an entry, resolved to its declarations and docs. */
+function collect(entry) {
+  const sf = program.getSourceFile(join(root, entry.file));
+  if (!sf) throw new Error(`cannot read ${entry.file}`);
+  const moduleSymbol = checker.getSymbolAtLocation(sf);
+  const seen = new Set();
+  const items = [];
+  for (const exported of checker.getExportsOfModule(moduleSymbol)) {
+    const symbol = resolveAlias(exported);
+    const decls = (symbol.declarations ?? []).filter((d) => !ts.isSourceFile(d));
+    if (decls.length === 0) continue;
+    // `export { Inferloop as default }`: documented under its own name.
+    if (exported.name === "default" && seen.has(symbol)) continue;
+    if (exported.name === "default") {
+      const named = checker.getExportsOfModule(moduleSymbol).find((s) => s.name !== "default" && resolveAlias(s) === symbol);
+      if (named) continue;
+    }
+    seen.add(symbol);
+    const docs = docsOf(symbol);
+    const kinds = decls.map(kindOf);
+    const kind = KIND_ORDER.find((k) => kinds.includes(k)) ?? kinds[0];
+    items.push({
+      name: exported.name,
+      kind,
+      decls,
+      docs,
+      page: pageOf(entry, decls[0]),
+      where: where(decls[0]),
+      typeOnly: !(symbol.flags & ts.SymbolFlags.Value),
+    });
+  }
+  return items.sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || a.name.localeCompare(b.name));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Markdown
+
+const known = new Map(); // export name -> page file, for {@link} targets
+
+function slug(name) {
+  return name.toLowerCase().replace(/[^a-z0-9_-]/g, "");
+}
+
+/** `{@link X}`, `{@link X.y}`, `{@link X | label}` → a link when X is documented, else code. */
+function links(s, fromPage) {
+  return s.replace(/\{@link(?:code|plain)?\s+([^}|\s]+)(?:\s*\|?\s*([^}]*))?\}/g, (_, target, label) => {
+    const base = target.split(/[.#]/)[0];
+    const shown = label?.trim() || target;
+    const page = known.get(base);
+    if (!page) return `\`${shown}\``;
+    return `[\`${shown}\`](${page === fromPage ? "" : page}#${slug(base)})`;
+  });
+}
+
+/** An `@example` as a fenced block, whether or not its author fenced it. */
+function exampleBlock(example) {
+  const trimmed = example.trim();
+  if (trimmed.includes("```")) return trimmed;
+  const inline = /^`([^`]+)`$/.exec(trimmed);
+  return "```ts\n" + (inline ? inline[1] : trimmed) + "\n```";
+}
+
+function renderItem(item, page) {
+  const lines = [];
+  const badge = item.typeOnly && item.kind !== "interface" && item.kind !== "type" ? " (type only)" : "";
+  lines.push(`### \`${item.name}\``, "");
+  lines.push(`*${item.kind}${badge}* · [${item.where}](../../${item.where.replace(/:(\d+)$/, "#L$1")})`, "");
+  const signatures = [...new Set(item.decls.map((d) => signatureOf(item.name, d)))];
+  lines.push("```ts", ...signatures, "```", "");
+  if (item.docs.deprecated) lines.push(`> **Deprecated.** ${text(item.docs.deprecated.text)}`, "");
+  if (item.docs.summary) lines.push(links(item.docs.summary, page), "");
+  for (const ex of item.docs.examples) lines.push("**Example**", "", exampleBlock(ex), "");
+
+  const members = item.kind === "class" || item.kind === "const" ? item.decls.flatMap(membersOf) : [];
+  if (members.length) {
+    lines.push("#### Members", "");
+    for (const m of members) {
+      const oneLine = !m.signature.includes("\n") && !m.signature.includes("`") && m.examples.length === 0;
+      if (oneLine) {
+        lines.push(`- \`${m.signature}\`${m.summary ? `: ${links(m.summary, page).replace(/\s*\n\s*/g, " ")}` : ""}`);
+        continue;
+      }
+      lines.push("", "```ts", m.signature, "```", "");
+      if (m.summary) lines.push(links(m.summary, page), "");
+      for (const ex of m.examples) lines.push(exampleBlock(ex), "");
+    }
+    lines.push("");
+  }
+  return lines.join("\n");
+}
+
+function renderPage(title, entry, items, file) {
+  const out = [
+    `# ${title}`,
+    "",
+    `Generated by \`npm run docs\` from the TSDoc in the source; do not edit. Import from \`${entry.specifier}\`.`,
+    "",
+  ];
+  for (const kind of KIND_ORDER) {
+    const group = items.filter((i) => i.kind === kind);
+    if (!group.length) continue;
+    out.push(`## ${KIND_TITLE[kind]}`, "");
+    for (const item of group) out.push(renderItem(item, file), "");
+  }
+  return out.join("\n").replace(/\n{3,}/g, "\n\n");
+}
+
+function firstSentence(s) {
+  const flat = s.replace(/\s+/g, " ").trim();
+  const m = /^(.+?[.!?])(\s|$)/.exec(flat);
+  return (m ? m[1] : flat).replace(/\|/g, "\\|");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main
+
+const entries = ENTRIES.map((entry) => ({ entry, items: collect(entry) }));
+const pages = [];
+for (const { entry, items } of entries) {
+  const pageNames = [...new Set(items.map((i) => i.page))];
+  for (const page of pageNames) {
+    const file = `${page}.md`;
+    const title = entry.slug === "inferloop" ? `\`inferloop\`: ${MAIN_PAGES[page]}` : `\`${entry.specifier}\``;
+    pages.push({ entry, page, file, title, items: items.filter((i) => i.page === page) });
+    for (const i of items) if (i.page === page && !known.has(i.name)) known.set(i.name, file);
+  }
+}
+
+rmSync(outDir, { recursive: true, force: true });
+mkdirSync(outDir, { recursive: true });
+for (const p of pages) writeFileSync(join(outDir, p.file), renderPage(p.title, p.entry, p.items, p.file) + "\n");
+
+const index = ["# API reference", "", "Generated by `npm run docs` from the TSDoc in the source; do not edit.", ""];
+for (const { entry } of entries) {
+  index.push(`## \`${entry.specifier}\``, "");
+  for (const p of pages.filter((p) => p.entry === entry)) {
+    index.push(`### [${p.title.replace(/^`[^`]+`: /, "")}](${p.file})`, "", "| Export | Kind | Summary |", "|---|---|---|");
+    for (const i of p.items)
+      index.push(`| [\`${i.name}\`](${p.file}#${slug(i.name)}) | ${i.kind} | ${firstSentence(links(i.docs.summary, ""))} |`);
+    index.push("");
+  }
+}
+writeFileSync(join(outDir, "index.md"), index.join("\n"));
+
+// Gaps: an export without TSDoc, or without an @example.
+const gaps = [];
+for (const { entry, items } of entries)
+  for (const i of items) {
+    const missing = [!i.docs.summary && "TSDoc", i.docs.examples.length === 0 && "@example"].filter(Boolean);
+    if (missing.length) gaps.push({ entry: entry.specifier, name: i.name, where: i.where, missing: missing.join(" and ") });
+  }
+
+const total = entries.reduce((n, e) => n + e.items.length, 0);
+console.log(`docs/api: ${pages.length + 1} pages, ${total} exports from ${ENTRIES.length} entry points.`);
+if (gaps.length) {
+  const log = failOnGaps ? console.error : console.log;
+  log(`\n${gaps.length} export(s) without TSDoc or @example:`);
+  const width = Math.max(...gaps.map((g) => `${g.entry} ${g.name}`.length));
+  for (const g of gaps) log(`  ${`${g.entry} ${g.name}`.padEnd(width)}  missing ${g.missing.padEnd(20)} ${g.where}`);
+  if (failOnGaps) process.exit(1);
+}

@@ -1,0 +1,112 @@
+// Runs every program in examples/ as a child process, the way a user would (`tsx`), and checks
+// that it exits 0 and prints the line that shows it did its work.
+import { execFile } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { delimiter, dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SEED_ITEM_IDS, SEED_PROJECT_ID, SEED_QUEUE_ID, startFakeService, type FakeService } from "../../src/testing/index.js";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const bin = join(root, "node_modules", ".bin");
+const tsx = join(bin, process.platform === "win32" ? "tsx.cmd" : "tsx");
+
+/** What each example must print (a line that only appears when it really did its work). */
+const expected: Record<string, RegExp[]> = {
+  "demo.ts": [
+    /< Hello from inferloop! Each piece of this reply is printed as soon as it arrives\./,
+    /- Qwen\/Qwen3-8B/,
+    /page 1: 25 records \(25 so far\)/,
+    /→ completed/,
+    /created job [0-9a-f-]{36}/,
+    /sent again with the same key → the same job; jobs on the service: 1/,
+    /RequestValidationError: .*tool_choice/,
+    /requests the service received meanwhile: 0/,
+    /log warn: .*GET \/v1\/models failed \(status 503\); retrying/,
+    /succeeded with 4 models after 2 attempts/,
+    /Done\. The fake service is closed\./,
+  ],
+  "chat-streaming.ts": [/reply: Tokens arrive one by one, and each is printed right away\./, /finish_reason: stop/, /after 3 content chunks/],
+  "structured-output.ts": [/parsed: Paris: 18\.5 °C, cloudy/, /refused reply: choice 0: .*celsius/],
+  "calls-pages.ts": [/page 1: 10 records \(10 so far\)/, /\d+ matching calls in \d+ pages/],
+  "annotation-progress.ts": [/: in_progress/, /: completed at /, /completed → skipped: refused \(400\)/],
+  "training-job.ts": [/created training job [0-9a-f-]{36}/, /same job, nothing duplicated/, /jobs on the fake service: 1/],
+  "list-models.ts": [/4 models \(HTTP 200, request id \S+\)/, /Qwen\/Qwen3-8B\s+owned by system/],
+  "browser-relay.ts": [/content-type: application\/x-ndjson/, /browser received: Relayed through your own server, chunk by chunk\./],
+  "errors-and-retries.ts": [
+    /refused before sending: seed/,
+    /after one 429: ok/,
+    /gave up after 2 attempts: InternalServerError 503/,
+    /timed out: /,
+    /stream cut off: APIConnectionError/,
+    /training job without a key: not retried \(503\)/,
+    /training job with a key: retried and created .*jobs on the service: 1/,
+    /rate limited, retryAfter = 1000 ms/,
+  ],
+};
+
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("INFERLOOP_")) env[k] = v;
+  // The project's own Node (node_modules/.bin/node) first, whatever the machine has.
+  env.PATH = `${bin}${delimiter}${process.env.PATH ?? ""}`;
+  return { ...env, ...extra };
+}
+
+function run(file: string, env: NodeJS.ProcessEnv, args: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(tsx, [join("examples", file), ...args], { cwd: root, env, timeout: 60_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+const programs = readdirSync(join(root, "examples")).filter((f) => f.endsWith(".ts") && !f.startsWith("_"));
+
+describe("examples", () => {
+  it("has an expectation for every example, and at least seven of them", () => {
+    expect(programs.sort()).toEqual(Object.keys(expected).sort());
+    expect(programs.length).toBeGreaterThanOrEqual(7);
+  });
+
+  for (const file of programs) {
+    it.concurrent(`${file} runs against the fake service and prints its result`, { timeout: 90_000 }, async () => {
+      const { code, stdout, stderr } = await run(file, cleanEnv());
+      expect(stderr, `stderr of ${file}`).toBe("");
+      expect(code, `exit code of ${file}\n${stdout}`).toBe(0);
+      for (const pattern of expected[file] ?? [/./]) expect(stdout).toMatch(pattern);
+    });
+  }
+});
+
+describe("demo against a service named by INFERLOOP_BASE_URL", () => {
+  let svc: FakeService;
+  beforeAll(async () => {
+    svc = await startFakeService({ apiKey: "env-key" });
+  });
+  afterAll(() => svc.close());
+
+  it("uses the environment and arguments, and skips fault injection", { timeout: 90_000 }, async () => {
+    const env = cleanEnv({ INFERLOOP_BASE_URL: svc.url, INFERLOOP_API_KEY: "env-key", INFERLOOP_PROJECT_ID: SEED_PROJECT_ID });
+    const args = [`--queue=${SEED_QUEUE_ID}`, "--item", SEED_ITEM_IDS[1], "--training-model=5f1c1a7e-8a40-4c55-9c2e-3d3a8f0e6b11"];
+    const { code, stdout, stderr } = await run("demo.ts", env, args);
+    expect(stderr).toBe("");
+    expect(code, stdout).toBe(0);
+    expect(stdout).toContain(`running against the service at ${svc.url}`);
+    expect(stdout).toMatch(/page 1: 25 records/);
+    expect(stdout).toContain(`item ${SEED_ITEM_IDS[1]}`);
+    expect(stdout).toMatch(/created job [0-9a-f-]{36}/);
+    expect(stdout).toMatch(/skipped: fault injection needs the fake service/);
+    expect(svc.trainingJobs).toHaveLength(1);
+    // Every request carried the key from the environment.
+    expect(svc.requests.filter((r) => r.path.startsWith("/v1/")).every((r) => r.headers.authorization === "Bearer env-key")).toBe(true);
+  });
+
+  it("an example without the ids it needs says so and exits 0", { timeout: 90_000 }, async () => {
+    const env = cleanEnv({ INFERLOOP_BASE_URL: svc.url, INFERLOOP_API_KEY: "env-key" });
+    const { code, stdout } = await run("annotation-progress.ts", env);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/skipped: needs a project, a queue and an item/);
+  });
+});
