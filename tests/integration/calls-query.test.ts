@@ -1,0 +1,355 @@
+/**
+ * The call query over real HTTP (JSONL, paged) against the fake trace store: records streamed
+ * without awaiting, pages, the caller's limit/offset, filters, sorting and query expressions
+ * evaluated by the server, headers and auth, decoding failures, resumption after a reset,
+ * validation that sends nothing, early exit, and flat memory over 200,000 records.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  APIConnectionError,
+  CallQuery,
+  q,
+  RequestValidationError,
+  ResponseParseError,
+  UnprocessableEntityError,
+  type CallRecord,
+  type CallsQueryParams,
+  type Inferloop,
+} from "../../src/index.js";
+import { faults, SEED_PROJECT_ID, startFakeService, type FakeService } from "../../src/testing/index.js";
+import { caught, clientFor, closedPort, eventually, openSockets, settledSockets } from "./helpers.js";
+
+let svc: FakeService;
+let client: Inferloop;
+const PROJECT = SEED_PROJECT_ID; // 304 seeded records
+const QUERY = "/calls/stream_query";
+
+beforeAll(async () => {
+  svc = await startFakeService();
+  client = clientFor(svc);
+});
+afterAll(async () => {
+  await svc.close();
+});
+beforeEach(() => svc.reset());
+
+/** The fake's own records of the project, in the store's default order (started_at, then id). */
+function stored(): CallRecord[] {
+  return svc.calls.records().filter((r) => r.project_id === PROJECT) as CallRecord[];
+}
+
+async function ids(query: AsyncIterable<CallRecord>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const r of query) out.push(r.id);
+  return out;
+}
+
+const sentWindows = () => svc.requests.map((r) => [(r.json as CallsQueryParams).limit, (r.json as CallsQueryParams).offset]);
+
+describe("iterating records", () => {
+  it("yields every record of the project, in order, without awaiting query()", async () => {
+    const expected = stored().map((r) => r.id);
+    expect(expected.length).toBe(304);
+    const query = client.calls.query({ project_id: PROJECT });
+    expect(query).toBeInstanceOf(CallQuery);
+    // Nothing is sent until iteration starts.
+    expect(svc.requests).toHaveLength(0);
+    const got: CallRecord[] = [];
+    for await (const call of query) got.push(call);
+    expect(got.map((r) => r.id)).toEqual(expected);
+    for (const r of got.slice(0, 20)) {
+      expect(r.project_id).toBe(PROJECT);
+      expect(typeof r.op_name).toBe("string");
+      expect(typeof r.trace_id).toBe("string");
+      expect(typeof r.started_at).toBe("string");
+      expect(r.summary?.weave?.latency_ms === undefined || typeof r.summary.weave.latency_ms === "number").toBe(true);
+    }
+    // One page of the default size (1000) was enough: one request.
+    expect(sentWindows()).toEqual([[1000, 0]]);
+    expect(svc.requests[0]!.path).toBe(QUERY);
+    expect(svc.requests[0]!.method).toBe("POST");
+  });
+
+  it("toArray() returns the same records", async () => {
+    const all = await client.calls.query({ project_id: PROJECT }).toArray();
+    expect(all.map((r) => r.id)).toEqual(stored().map((r) => r.id));
+  });
+});
+
+describe("paging", () => {
+  it("pages() gives arrays of pageSize; the first short page ends the walk", async () => {
+    const sizes: number[] = [];
+    const seen: string[] = [];
+    for await (const page of client.calls.query({ project_id: PROJECT }, { pageSize: 100 }).pages()) {
+      sizes.push(page.length);
+      for (const r of page) seen.push(r.id);
+    }
+    expect(sizes).toEqual([100, 100, 100, 4]);
+    expect(seen).toEqual(stored().map((r) => r.id));
+    expect(sentWindows()).toEqual([
+      [100, 0],
+      [100, 100],
+      [100, 200],
+      [100, 300],
+    ]);
+  });
+
+  it("when the count is a multiple of pageSize, one more (empty) request confirms the end", async () => {
+    const sizes: number[] = [];
+    for await (const page of client.calls.query({ project_id: PROJECT }, { pageSize: 76 }).pages()) sizes.push(page.length);
+    expect(sizes).toEqual([76, 76, 76, 76]);
+    expect(svc.requests).toHaveLength(5);
+    expect(sentWindows().at(-1)).toEqual([76, 304]);
+  });
+
+  it("the caller's limit caps the total and offset is the start, across several pages", async () => {
+    const expected = stored()
+      .slice(50, 180)
+      .map((r) => r.id);
+    const got = await ids(client.calls.query({ project_id: PROJECT, limit: 130, offset: 50 }, { pageSize: 40 }));
+    expect(got).toEqual(expected);
+    // The last page asks only for what is left; no request after the cap.
+    expect(sentWindows()).toEqual([
+      [40, 50],
+      [40, 90],
+      [40, 130],
+      [10, 170],
+    ]);
+  });
+
+  it("paging agrees with one big page under an explicit sort", async () => {
+    const params: CallsQueryParams = { project_id: PROJECT, sort_by: [{ field: "started_at", direction: "desc" }] };
+    const big = await ids(client.calls.query(params, { pageSize: 10_000 }));
+    const paged = await ids(client.calls.query(params, { pageSize: 33 }));
+    expect(paged).toEqual(big);
+    expect(big).toEqual(stored().map((r) => r.id).reverse());
+  });
+
+  it("an offset beyond the end gives nothing, after one request", async () => {
+    expect(await ids(client.calls.query({ project_id: PROJECT, offset: 10_000 }))).toEqual([]);
+    expect(svc.requests).toHaveLength(1);
+  });
+});
+
+describe("filters, sorting and query expressions are evaluated by the server", () => {
+  it("filter.trace_roots_only returns only root calls", async () => {
+    const got = await client.calls.query({ project_id: PROJECT, filter: { trace_roots_only: true } }).toArray();
+    const expected = stored().filter((r) => r.parent_id == null);
+    expect(got.length).toBeGreaterThan(0);
+    expect(got.length).toBeLessThan(stored().length);
+    expect(got.map((r) => r.id)).toEqual(expected.map((r) => r.id));
+  });
+
+  it("filter.op_names and filter.trace_ids select exactly those calls", async () => {
+    const sample = stored()[10]!;
+    const byOp = await client.calls.query({ project_id: PROJECT, filter: { op_names: [sample.op_name] } }).toArray();
+    expect(byOp.length).toBeGreaterThan(1);
+    expect(byOp.every((r) => r.op_name === sample.op_name)).toBe(true);
+    expect(byOp.map((r) => r.id)).toEqual(stored().filter((r) => r.op_name === sample.op_name).map((r) => r.id));
+    const byTrace = await client.calls.query({ project_id: PROJECT, filter: { trace_ids: [sample.trace_id] } }).toArray();
+    expect(byTrace.map((r) => r.id)).toEqual(stored().filter((r) => r.trace_id === sample.trace_id).map((r) => r.id));
+  });
+
+  it("sort_by orders by the given field", async () => {
+    const got = await client.calls.query({ project_id: PROJECT, sort_by: [{ field: "started_at", direction: "desc" }], limit: 50 }).toArray();
+    const starts = got.map((r) => r.started_at);
+    expect(starts).toEqual([...starts].sort().reverse());
+    expect(got[0]!.id).toBe(stored().at(-1)!.id);
+  });
+
+  it("the q builder: latency above 1000 ms returns only such records, and all of them", async () => {
+    const all = await client.calls.query({ project_id: PROJECT }).toArray();
+    const latency = (r: CallRecord) => r.summary?.weave?.latency_ms;
+    const expected = all.filter((r) => typeof latency(r) === "number" && latency(r)! > 1000).map((r) => r.id);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(expected.length).toBeLessThan(all.length);
+    const slow = await client.calls
+      .query({ project_id: PROJECT, query: q.where(q.gt(q.field("summary.weave.latency_ms").as("double"), 1000)) }, { pageSize: 50 })
+      .toArray();
+    expect(slow.map((r) => r.id)).toEqual(expected);
+    expect(slow.every((r) => latency(r)! > 1000)).toBe(true);
+    // The expression went out as plain JSON.
+    expect((svc.requests.at(-1)!.json as CallsQueryParams).query).toEqual({
+      $expr: { $gt: [{ $convert: { input: { $getField: "summary.weave.latency_ms" }, to: "double" } }, { $literal: 1000 }] },
+    });
+  });
+
+  it("the q builder combines conditions with and/or/not/contains/in", async () => {
+    const opName = stored()[0]!.op_name;
+    const expr = q.where(
+      q.and(q.eq(q.field("op_name"), opName), q.not(q.contains(q.field("inputs.question"), "zzz-never", { caseInsensitive: true }))),
+    );
+    const got = await client.calls.query({ project_id: PROJECT, query: expr }).toArray();
+    expect(got.map((r) => r.id)).toEqual(stored().filter((r) => r.op_name === opName).map((r) => r.id));
+    const two = stored().slice(0, 2).map((r) => r.id);
+    const picked = await client.calls.query({ project_id: PROJECT, query: q.where(q.in(q.field("id"), two)) }).toArray();
+    expect(picked.map((r) => r.id)).toEqual(two);
+  });
+
+  it("accepts a raw query object", async () => {
+    const opName = stored()[1]!.op_name;
+    const got = await client.calls
+      .query({ project_id: PROJECT, query: { $expr: { $eq: [{ $getField: "op_name" }, { $literal: opName }] } } })
+      .toArray();
+    expect(got.length).toBeGreaterThan(0);
+    expect(got.map((r) => r.id)).toEqual(stored().filter((r) => r.op_name === opName).map((r) => r.id));
+  });
+
+  it("keeps other projects out", async () => {
+    const got = await client.calls.query({ project_id: "acme/other-project" }).toArray();
+    expect(got).toHaveLength(12);
+    expect(got.every((r) => r.project_id === "acme/other-project")).toBe(true);
+  });
+
+  it("a query the server refuses gives UnprocessableEntityError with its detail", async () => {
+    // Client-valid (a field name is any non-empty string) but the server wants a direction.
+    svc.inject(faults.status(422, { path: QUERY, body: { detail: [{ loc: ["body", "sort_by", 0, "direction"], msg: "Field required", type: "missing" }] } }));
+    const err = await caught(() => client.calls.query({ project_id: PROJECT }).toArray());
+    expect(err).toBeInstanceOf(UnprocessableEntityError);
+    expect((err as UnprocessableEntityError).detail[0]!.loc).toEqual(["body", "sort_by", 0, "direction"]);
+  });
+});
+
+describe("headers, auth and base URL", () => {
+  it("sends accept application/jsonl by default, or the caller's", async () => {
+    await client.calls.query({ project_id: PROJECT, limit: 1 }).toArray();
+    await client.calls.query({ project_id: PROJECT, limit: 1 }, { accept: "application/x-ndjson" }).toArray();
+    expect(svc.requests.map((r) => r.headers.accept)).toEqual(["application/jsonl", "application/x-ndjson"]);
+  });
+
+  it("sends Basic auth, not the Bearer key", async () => {
+    await client.calls.query({ project_id: PROJECT, limit: 1 }).toArray();
+    const expected = `Basic ${Buffer.from(`${svc.username}:${svc.password}`).toString("base64")}`;
+    expect(svc.requests[0]!.headers.authorization).toBe(expected);
+    expect(svc.requests[0]!.headers["content-type"]).toBe("application/json");
+  });
+
+  it("goes to traceBaseURL, not baseURL", async () => {
+    const deadPort = await closedPort();
+    const split = clientFor(svc, { baseURL: `http://127.0.0.1:${deadPort}`, traceBaseURL: svc.url });
+    const got = await split.calls.query({ project_id: PROJECT, limit: 5 }).toArray();
+    expect(got).toHaveLength(5);
+    expect(svc.requests).toHaveLength(1);
+  });
+});
+
+describe("failures", () => {
+  it("a bad JSONL line mid-body: records before it are delivered, then ResponseParseError names the line", async () => {
+    svc.inject(faults.malformedJsonlLine({ afterLines: 5, path: QUERY }));
+    const got: string[] = [];
+    const err = await caught(async () => {
+      for await (const r of client.calls.query({ project_id: PROJECT }, { maxRetries: 2 })) got.push(r.id);
+    });
+    expect(err).toBeInstanceOf(ResponseParseError);
+    expect((err as ResponseParseError).line).toBe(6);
+    expect((err as Error).message).toContain("Line 6");
+    expect((err as Error).message).not.toContain("broken-line");
+    expect(got).toEqual(stored().slice(0, 5).map((r) => r.id));
+    // A decoding error is not retried.
+    expect(svc.requests).toHaveLength(1);
+  });
+
+  it.each([
+    ["after whole lines", faults.reset({ afterChunks: 50, path: QUERY })],
+    ["in the middle of a line", faults.reset({ afterBytes: 40_000, path: QUERY })],
+  ])("a reset mid-body (%s) is resumed without losing or repeating records", async (_name, fault) => {
+    const undisturbed = await ids(client.calls.query({ project_id: PROJECT }, { pageSize: 200 }));
+    svc.reset();
+    svc.inject(fault);
+    const resumed = await ids(client.calls.query({ project_id: PROJECT }, { pageSize: 200, maxRetries: 2 }));
+    expect(resumed).toEqual(undisturbed);
+    expect(new Set(resumed).size).toBe(resumed.length);
+    // The cut page was asked for again from the first record not yet delivered.
+    const windows = sentWindows();
+    expect(windows[0]).toEqual([200, 0]);
+    const [limit, offset] = windows[1]!;
+    expect(offset! + limit!).toBe(200);
+    expect(offset).toBeGreaterThan(0);
+    expect(windows.at(-1)).toEqual([200, 200]);
+  });
+
+  it("a reset with no retries left rejects with APIConnectionError", async () => {
+    svc.inject(faults.reset({ afterChunks: 10, path: QUERY }));
+    const got: string[] = [];
+    const err = await caught(async () => {
+      for await (const r of client.calls.query({ project_id: PROJECT }, { maxRetries: 0 })) got.push(r.id);
+    });
+    expect(err).toBeInstanceOf(APIConnectionError);
+    expect(got).toHaveLength(10);
+  });
+
+  const invalid: Array<[string, Record<string, unknown>, Record<string, unknown>, string]> = [
+    ["empty project_id", { project_id: "" }, {}, "project_id"],
+    ["missing project_id", {}, {}, "project_id"],
+    ["negative limit", { project_id: PROJECT, limit: -1 }, {}, "limit"],
+    ["fractional offset", { project_id: PROJECT, offset: 1.5 }, {}, "offset"],
+    ["unknown field", { project_id: PROJECT, limt: 5 }, {}, "limt"],
+    ["unknown filter key", { project_id: PROJECT, filter: { wb_user_ids: ["x"] } }, {}, "filter.wb_user_ids"],
+    ["sort direction", { project_id: PROJECT, sort_by: [{ field: "started_at", direction: "up" }] }, {}, "sort_by.0.direction"],
+    ["bad query operator", { project_id: PROJECT, query: { $expr: { $regex: ["a", "b"] } } }, {}, "query.$expr"],
+    ["pageSize zero", { project_id: PROJECT }, { pageSize: 0 }, "pageSize"],
+    ["empty accept", { project_id: PROJECT }, { accept: "" }, "accept"],
+  ];
+
+  it.each(invalid)("invalid input (%s): the first iteration rejects with RequestValidationError, nothing sent", async (_n, params, options, path) => {
+    const query = client.calls.query(params as never, options);
+    for (const read of [() => ids(query), () => query.toArray(), async () => { for await (const _ of query.pages()); }]) {
+      const err = await caught(read);
+      expect(err).toBeInstanceOf(RequestValidationError);
+      expect((err as RequestValidationError).issues.map((i) => i.path).some((p) => p.startsWith(path))).toBe(true);
+    }
+    expect(svc.requests).toHaveLength(0);
+  });
+
+  it("break closes the request, and the client keeps working", async () => {
+    const own = await startFakeService();
+    try {
+      const ownClient = clientFor(own);
+      const idle = await settledSockets();
+      // The server stalls after 10 lines and keeps the response open until the client leaves.
+      own.inject(faults.stall({ afterChunks: 10, path: QUERY }));
+      let n = 0;
+      for await (const _r of ownClient.calls.query({ project_id: PROJECT })) {
+        expect(openSockets()).toBeGreaterThan(idle);
+        if (++n === 3) break;
+      }
+      expect(n).toBe(3);
+      expect(await eventually(() => openSockets() <= idle)).toBe(true);
+      expect(await ownClient.calls.query({ project_id: PROJECT, limit: 7 }).toArray()).toHaveLength(7);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+describe("volume", () => {
+  let big: FakeService;
+  afterAll(async () => {
+    await big?.close();
+  });
+
+  it(
+    "streams 200,000 records with bounded heap",
+    async () => {
+      big = await startFakeService({ seedCalls: false, syntheticCalls: 200_000 });
+      const bigClient = clientFor(big);
+      const baseline = process.memoryUsage().heapUsed;
+      let peak = baseline;
+      let count = 0;
+      let lastStart = "";
+      let ordered = true;
+      for await (const call of bigClient.calls.query({ project_id: "acme/synthetic" }, { pageSize: 50_000 })) {
+        // Nothing is retained: only a counter and the previous start time.
+        if (call.started_at < lastStart) ordered = false;
+        lastStart = call.started_at;
+        if (++count % 5_000 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed);
+      }
+      expect(count).toBe(200_000);
+      expect(ordered).toBe(true);
+      expect(peak - baseline).toBeLessThan(150 * 1024 * 1024);
+      // Four full pages, then one empty page to see the end.
+      expect(big.requests.map((r) => (r.json as CallsQueryParams).offset)).toEqual([0, 50_000, 100_000, 150_000, 200_000]);
+    },
+    180_000,
+  );
+});

@@ -1,0 +1,65 @@
+/** Shared setup of the integration tests: the real client, default (undici) transport, real HTTP on loopback. */
+import { createServer } from "node:net";
+import { Inferloop, type ClientOptions } from "../../src/index.js";
+import type { FakeService } from "../../src/testing/index.js";
+
+/** A client pointed at `svc` with its credentials; no `fetch`, so the undici transport is used. */
+export function clientFor(svc: FakeService, options: ClientOptions = {}): Inferloop {
+  return new Inferloop({
+    baseURL: svc.url,
+    apiKey: svc.apiKey,
+    username: svc.username,
+    password: svc.password,
+    maxRetries: 0,
+    ...options,
+  });
+}
+
+/** Runs `fn` and returns what it threw (fails when it did not throw). */
+export async function caught(fn: () => unknown): Promise<unknown> {
+  try {
+    await fn();
+  } catch (err) {
+    return err;
+  }
+  throw new Error("expected a rejection, but it resolved");
+}
+
+/** Open TCP sockets of this process (client and server sides alike). */
+export function openSockets(): number {
+  return process.getActiveResourcesInfo().filter((r) => r === "TCPSocketWrap").length;
+}
+
+/** The open-socket count once sockets closed by earlier tests have finished closing. */
+export async function settledSockets(): Promise<number> {
+  let last = openSockets();
+  for (let i = 0; i < 50; i++) {
+    await new Promise((r) => setTimeout(r, 30));
+    const now = openSockets();
+    if (now === last) return now;
+    last = now;
+  }
+  return last;
+}
+
+/** Polls `check` until it holds or `ms` pass; returns whether it held. Never asserts a duration. */
+export async function eventually(check: () => boolean, ms = 10_000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return check();
+}
+
+/** A loopback port with nothing listening on it (bound, then released). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address !== null ? address.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export const MODEL = "Qwen/Qwen3-8B";

@@ -1,0 +1,193 @@
+/**
+ * Training-job creation over real HTTP: the job is created once, bad input is refused before
+ * sending, the server's 422 detail is kept, and retries never create a duplicate: only with an
+ * idempotency key, or when the request provably never reached the server.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  Inferloop,
+  APIConnectionError,
+  InternalServerError,
+  RequestValidationError,
+  UnprocessableEntityError,
+  type Logger,
+  type TrainingJobCreateParams,
+} from "../../src/index.js";
+import { faults, startFakeService, type FakeService } from "../../src/testing/index.js";
+import { caught, clientFor, closedPort } from "./helpers.js";
+
+let svc: FakeService;
+let client: Inferloop;
+const JOBS = "/v1/preview/training-jobs";
+const MODEL_ID = "5f1c1a7e-8a40-4c55-9c2e-3d3a8f0e6b11";
+
+beforeAll(async () => {
+  svc = await startFakeService({ seedCalls: false });
+  client = clientFor(svc);
+});
+afterAll(async () => {
+  await svc.close();
+});
+beforeEach(() => svc.reset());
+
+function params(overrides: Partial<TrainingJobCreateParams> = {}): TrainingJobCreateParams {
+  return {
+    model_id: MODEL_ID,
+    trajectory_groups: [
+      {
+        trajectories: [
+          {
+            messages_and_choices: [
+              { role: "system", content: "You are a solver." },
+              { role: "user", content: "2+2?" },
+              { finish_reason: "stop", index: 0, message: { role: "assistant", content: "4" } },
+            ],
+            reward: 1,
+            metrics: { correct: true, steps: 1 },
+            start_time: "2025-03-18T17:04:12.345Z",
+          },
+          {
+            messages_and_choices: [
+              { role: "user", content: "2+2?" },
+              { finish_reason: "stop", index: 0, message: { role: "assistant", content: "5" } },
+            ],
+            reward: 0,
+          },
+        ],
+      },
+    ],
+    experimental_config: { learning_rate: 1e-5, ppo: true },
+    ...overrides,
+  };
+}
+
+describe("trainingJobs.create", () => {
+  it("returns {id} and the service holds exactly one job with the body as sent", async () => {
+    const body = params();
+    const job = await client.trainingJobs.create(body);
+    expect(job.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(svc.trainingJobs).toHaveLength(1);
+    expect(svc.trainingJobs[0]!.id).toBe(job.id);
+    expect(svc.trainingJobs[0]!.model_id).toBe(MODEL_ID);
+    expect(svc.trainingJobs[0]!.idempotency_key).toBeNull();
+    expect(svc.requests[0]!.json).toStrictEqual(body);
+    expect(svc.requests[0]!.path).toBe(JOBS);
+    expect(svc.requests[0]!.headers.authorization).toBe(`Bearer ${svc.apiKey}`);
+    expect(svc.requests[0]!.headers["idempotency-key"]).toBeUndefined();
+  });
+
+  const invalid: Array<[string, unknown, string]> = [
+    ["non-UUID model_id", params({ model_id: "my-model" }), "model_id"],
+    ["missing model_id", { trajectory_groups: [] }, "model_id"],
+    ["missing trajectory_groups", { model_id: MODEL_ID }, "trajectory_groups"],
+    ["trajectory_groups not an array", { model_id: MODEL_ID, trajectory_groups: {} }, "trajectory_groups"],
+    ["NaN reward", { model_id: MODEL_ID, trajectory_groups: [{ trajectories: [{ messages_and_choices: [], reward: Number.NaN }] }] }, "trajectory_groups.0.trajectories.0.reward"],
+    ["Infinity reward", { model_id: MODEL_ID, trajectory_groups: [{ trajectories: [{ messages_and_choices: [], reward: Infinity }] }] }, "trajectory_groups.0.trajectories.0.reward"],
+    ["bad start_time", { model_id: MODEL_ID, trajectory_groups: [{ trajectories: [{ messages_and_choices: [], start_time: "yesterday" }] }] }, "trajectory_groups.0.trajectories.0.start_time"],
+    ["missing messages_and_choices", { model_id: MODEL_ID, trajectory_groups: [{ trajectories: [{ reward: 1 }] }] }, "trajectory_groups.0.trajectories.0.messages_and_choices"],
+    ["unknown trajectory key", { model_id: MODEL_ID, trajectory_groups: [{ trajectories: [{ messages_and_choices: [], rewrd: 1 }] }] }, "trajectory_groups.0.trajectories.0.rewrd"],
+    ["unknown experimental_config key", params({ experimental_config: { learning_rte: 1 } as never }), "experimental_config.learning_rte"],
+    ["wb-era name in experimental_config", params({ experimental_config: { kimi_k2_tau: 1 } as never }), "experimental_config.kimi_k2_tau"],
+    ["experimental_config value of the wrong type", params({ experimental_config: { ppo: "yes" } as never }), "experimental_config.ppo"],
+    ["unknown top-level key", { ...params(), priority: 1 }, "priority"],
+  ];
+
+  it.each(invalid)("refuses %s before sending (issue at %s)", async (_name, body, path) => {
+    const err = await caught(() => client.trainingJobs.create(body as never, { idempotencyKey: "k" }));
+    expect(err).toBeInstanceOf(RequestValidationError);
+    expect((err as RequestValidationError).issues.map((i) => i.path)).toContain(path);
+    expect(svc.requests).toHaveLength(0);
+    expect(svc.trainingJobs).toHaveLength(0);
+  });
+
+  it("a 422 from the server keeps its detail (an idempotency key reused with another body)", async () => {
+    await client.trainingJobs.create(params(), { idempotencyKey: "key-reused" });
+    const err = await caught(() => client.trainingJobs.create(params({ experimental_config: null }), { idempotencyKey: "key-reused" }));
+    expect(err).toBeInstanceOf(UnprocessableEntityError);
+    const detail = (err as UnprocessableEntityError).detail;
+    expect(detail).toHaveLength(1);
+    expect(detail[0]!.loc).toEqual(["header", "idempotency-key"]);
+    expect(detail[0]!.type).toBe("idempotency_key_reused");
+    expect(typeof detail[0]!.msg).toBe("string");
+    expect((err as UnprocessableEntityError).status).toBe(422);
+    expect(svc.trainingJobs).toHaveLength(1);
+  });
+
+  it("a 422 fault body's detail list is parsed onto the error", async () => {
+    const detail = [{ loc: ["body", "trajectory_groups", 0, "trajectories"], msg: "List should have at least 1 item", type: "too_short" }];
+    svc.inject(faults.status(422, { path: JOBS, body: { detail } }));
+    const err = await caught(() => client.trainingJobs.create(params()));
+    expect(err).toBeInstanceOf(UnprocessableEntityError);
+    expect((err as UnprocessableEntityError).detail).toEqual(detail);
+    expect((err as UnprocessableEntityError).body).toEqual({ detail });
+  });
+
+  it("the same idempotency key replays the job instead of creating another", async () => {
+    const a = await client.trainingJobs.create(params(), { idempotencyKey: "same-key" });
+    const b = await client.trainingJobs.create(params(), { idempotencyKey: "same-key" });
+    expect(b.id).toBe(a.id);
+    expect(svc.trainingJobs).toHaveLength(1);
+  });
+});
+
+describe("retries never duplicate a job", () => {
+  it("with idempotencyKey, a 503 burst then success creates exactly one job; every attempt carried the key", async () => {
+    svc.inject(faults.status(503, { path: JOBS, times: 2, headers: { "retry-after-ms": "10" } }));
+    const job = await client.trainingJobs.create(params(), { idempotencyKey: "burst-key-1", maxRetries: 3 });
+    expect(svc.requests).toHaveLength(3);
+    expect(svc.requests.map((r) => r.headers["idempotency-key"])).toEqual(["burst-key-1", "burst-key-1", "burst-key-1"]);
+    expect(svc.trainingJobs).toHaveLength(1);
+    expect(svc.trainingJobs[0]!.id).toBe(job.id);
+    expect(svc.trainingJobs[0]!.idempotency_key).toBe("burst-key-1");
+  });
+
+  it("with idempotencyKey, a reset before headers is retried and still makes one job", async () => {
+    svc.inject(faults.reset({ path: JOBS }));
+    const job = await clientFor(svc, { maxRetries: 2 }).trainingJobs.create(params(), { idempotencyKey: "reset-key" });
+    expect(svc.requests).toHaveLength(2);
+    expect(svc.trainingJobs.map((j) => j.id)).toEqual([job.id]);
+  });
+
+  it("without a key, a 503 is not retried: one request, the error is thrown", async () => {
+    svc.inject(faults.status(503, { path: JOBS, headers: { "retry-after-ms": "10" } }));
+    const err = await caught(() => clientFor(svc, { maxRetries: 3 }).trainingJobs.create(params()));
+    expect(err).toBeInstanceOf(InternalServerError);
+    expect((err as InternalServerError).status).toBe(503);
+    expect(svc.requests).toHaveLength(1);
+    expect(svc.trainingJobs).toHaveLength(0);
+  });
+
+  it("without a key, x-should-retry: true does not make a create retried either", async () => {
+    svc.inject(faults.status(500, { path: JOBS, headers: { "x-should-retry": "true", "retry-after-ms": "10" } }));
+    await expect(clientFor(svc, { maxRetries: 3 }).trainingJobs.create(params())).rejects.toBeInstanceOf(InternalServerError);
+    expect(svc.requests).toHaveLength(1);
+  });
+
+  it("without a key, a reset before headers is not retried (the server may have seen it)", async () => {
+    svc.inject(faults.reset({ path: JOBS }));
+    const err = await caught(() => clientFor(svc, { maxRetries: 3 }).trainingJobs.create(params()));
+    expect(err).toBeInstanceOf(APIConnectionError);
+    expect(svc.requests).toHaveLength(1);
+    expect(svc.trainingJobs).toHaveLength(0);
+  });
+
+  it("a refused connection IS retried (nothing was sent): three attempts, then APIConnectionError", async () => {
+    const port = await closedPort();
+    const lines: string[] = [];
+    const logger: Logger = {
+      error: (msg: string) => void lines.push(`error ${msg}`),
+      warn: (msg: string) => void lines.push(`warn ${msg}`),
+      info: () => {},
+      debug: () => {},
+    };
+    const refused = new Inferloop({ baseURL: `http://127.0.0.1:${port}`, apiKey: "k", maxRetries: 2, logger, logLevel: "warn" });
+    const err = await caught(() => refused.trainingJobs.create(params()));
+    expect(err).toBeInstanceOf(APIConnectionError);
+    expect((err as Error).message).toContain("ECONNREFUSED");
+    const retries = lines.filter((l) => l.startsWith("warn") && l.includes("retrying"));
+    expect(retries).toHaveLength(2);
+    expect(retries[0]).toContain("(1/2)");
+    expect(retries[1]).toContain("(2/2)");
+    expect(retries.join("\n")).toContain(JOBS);
+  });
+});
