@@ -87,7 +87,8 @@ function parseEvent<T>(ev: SSEEvent, n: number, headers: Record<string, string>,
   try {
     payload = JSON.parse(ev.data);
   } catch {
-    if (ev.event === "error") throw streamEventError({ message: ev.data.slice(0, 200) }, headers, redactor);
+    // Scrubbed before it is cut short: a secret cut in two would escape the redactor.
+    if (ev.event === "error") throw streamEventError({ message: redactor.text(ev.data).slice(0, 200) }, headers, redactor);
     throw new ResponseParseError(`Event ${n} of the stream is not valid JSON.`, { line: n });
   }
   if (ev.event === "error" || isErrorPayload(payload)) throw streamEventError(payload, headers, redactor);

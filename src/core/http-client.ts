@@ -182,7 +182,9 @@ export class HttpClient {
       // The error body itself was cut off: the status alone still tells what happened.
     }
     const redactor = this.config.redactor;
-    const parsed = parseErrorBody(res.status, redactor.text(text), res.headers["content-type"]);
+    // Scrubbed before parsing (a secret cut in two by the length limit) and after: a JSON body
+    // may carry a secret escaped (`\"`, `\u00e4`), which only parsing turns back into the secret.
+    const parsed = redactor.value(parseErrorBody(res.status, redactor.text(text), res.headers["content-type"]));
     return apiErrorFor({
       ...parsed,
       // Scrubbed too: a proxy may echo the request's credentials back in a header.

@@ -1,0 +1,208 @@
+/**
+ * The fault table: operation × fault → expected outcome. Pure data, no imports, so both the
+ * test (`faults.test.ts`) and the doc generator (`scripts/reliability-table.mjs`, which Node 24
+ * loads directly by type stripping) read the same rows. Change a row here, run the generator,
+ * and the test and `docs/reliability.md` move together (a test checks the doc is current).
+ *
+ * `tries` counts the requests the client started (its debug log shows one `→` line each);
+ * `jobs` the training jobs the fake service holds afterwards.
+ */
+
+export type OperationId = "chat" | "chatStream" | "models" | "calls" | "progress" | "jobs" | "jobsKey";
+
+export type FaultId =
+  | "refused"
+  | "resetBeforeHeaders"
+  | "resetMidBody"
+  | "resetMidStream"
+  | "stallBeforeHeaders"
+  | "stallMidBody"
+  | "rateLimitSeconds"
+  | "rateLimitDate"
+  | "rateLimitMs"
+  | "burst5xx"
+  | "malformedJson"
+  | "malformedSse"
+  | "malformedJsonl"
+  | "noDone"
+  | "hugeLine"
+  | "invalidUtf8"
+  | "htmlBadGateway";
+
+export type ErrorName =
+  | "APIConnectionError"
+  | "APIConnectionTimeoutError"
+  | "RateLimitError"
+  | "InternalServerError"
+  | "ResponseParseError";
+
+/** What one cell expects. */
+export type Expected =
+  | { ok: true; tries: number; jobs?: number; note?: string }
+  | { error: ErrorName; tries: number; jobs?: number; note?: string }
+  | { na: string };
+
+export const OPERATIONS: ReadonlyArray<{ id: OperationId; label: string }> = [
+  { id: "chat", label: "chat" },
+  { id: "chatStream", label: "chat, streamed" },
+  { id: "models", label: "models.list" },
+  { id: "calls", label: "calls.query (JSONL)" },
+  { id: "progress", label: "annotation progress" },
+  { id: "jobs", label: "trainingJobs.create" },
+  { id: "jobsKey", label: "trainingJobs.create + idempotencyKey" },
+];
+
+export const FAULTS: ReadonlyArray<{ id: FaultId; label: string; how: string }> = [
+  { id: "refused", label: "connection refused", how: "nothing listens on the port" },
+  { id: "resetBeforeHeaders", label: "reset before headers", how: "`reset`, once" },
+  { id: "resetMidBody", label: "reset mid-body", how: "`reset` after 10 bytes of the body, once" },
+  { id: "resetMidStream", label: "reset mid-stream", how: "`reset` after 2 events / JSONL lines, once" },
+  { id: "stallBeforeHeaders", label: "stall before headers", how: "`stall` until the client leaves, once; `timeout: 400`" },
+  {
+    id: "stallMidBody",
+    label: "stall mid-body / mid-stream",
+    how: "`stall` after 10 bytes (JSON) or 2 events / lines (streams), once; `idleTimeout: 400`",
+  },
+  { id: "rateLimitSeconds", label: "429 `retry-after: 1`", how: "`rateLimited({ retryAfter: 1 })`, once" },
+  { id: "rateLimitDate", label: "429 `retry-after: <HTTP date>`", how: "`rateLimited({ retryAfter: new Date(now + 1 s) })`, once" },
+  { id: "rateLimitMs", label: "429 `retry-after-ms: 50`", how: "`rateLimited({ retryAfterMs: 50 })`, once" },
+  { id: "burst5xx", label: "burst of 5xx", how: "500, then 503, then the real answer" },
+  { id: "malformedJson", label: "malformed JSON body", how: "`malformedJson()`: 200 with a truncated JSON body" },
+  { id: "malformedSse", label: "malformed SSE data line", how: "`malformedSseLine({ afterChunks: 1 })`" },
+  { id: "malformedJsonl", label: "malformed JSONL line", how: "`malformedJsonlLine({ afterLines: 1 })`" },
+  { id: "noDone", label: "stream ends without [DONE]", how: "`cutStream(2)`: clean end after 2 events / lines" },
+  { id: "hugeLine", label: "10 MB line", how: "a valid 10 MB JSON body, SSE event or JSONL record" },
+  { id: "invalidUtf8", label: "invalid UTF-8", how: "`invalidUtf8()`: bytes FF FE C3 28 inside a string" },
+  { id: "htmlBadGateway", label: "502 HTML page from a proxy", how: "`badGatewayHtml()`, once" },
+];
+
+const streamsOnly = "no stream: see reset mid-body";
+const sseOnly = "SSE only";
+const jsonlOnly = "JSONL only";
+
+/** Safe operations behave alike for most faults; only the stream and the job creation differ. */
+function safe(e: Expected): Record<"chat" | "models" | "progress", Expected> {
+  return { chat: e, models: e, progress: e };
+}
+
+export const TABLE: Record<FaultId, Record<OperationId, Expected>> = {
+  refused: {
+    ...safe({ error: "APIConnectionError", tries: 3, note: "retried twice, then fails" }),
+    chatStream: { error: "APIConnectionError", tries: 3, note: "retried twice, then fails" },
+    calls: { error: "APIConnectionError", tries: 3, note: "retried twice, then fails" },
+    jobs: { error: "APIConnectionError", tries: 3, jobs: 0, note: "retried: provably unsent" },
+    jobsKey: { error: "APIConnectionError", tries: 3, jobs: 0, note: "retried twice, then fails" },
+  },
+  resetBeforeHeaders: {
+    ...safe({ ok: true, tries: 2, note: "retried" }),
+    chatStream: { ok: true, tries: 2, note: "retried (nothing reached the caller yet)" },
+    calls: { ok: true, tries: 2, note: "retried" },
+    jobs: { error: "APIConnectionError", tries: 1, jobs: 0, note: "not retried: may have reached the server" },
+    jobsKey: { ok: true, tries: 2, jobs: 1, note: "retried with the same key" },
+  },
+  resetMidBody: {
+    ...safe({ ok: true, tries: 2, note: "body read inside the retry loop: retried" }),
+    chatStream: { error: "APIConnectionError", tries: 1, note: "stream already handed over: not retried" },
+    calls: { ok: true, tries: 2, note: "page resumed; no record lost or repeated" },
+    jobs: { error: "APIConnectionError", tries: 1, jobs: 1, note: "not retried: the job exists" },
+    jobsKey: { ok: true, tries: 2, jobs: 1, note: "retried; the server replays the job" },
+  },
+  resetMidStream: {
+    ...safe({ na: streamsOnly }),
+    chatStream: { error: "APIConnectionError", tries: 1, note: "after the chunks already read" },
+    calls: { ok: true, tries: 2, note: "resumed at the first record not delivered" },
+    jobs: { na: streamsOnly },
+    jobsKey: { na: streamsOnly },
+  },
+  stallBeforeHeaders: {
+    ...safe({ ok: true, tries: 2, note: "timed out, retried" }),
+    chatStream: { ok: true, tries: 2, note: "timed out, retried" },
+    calls: { ok: true, tries: 2, note: "timed out, retried" },
+    jobs: { error: "APIConnectionTimeoutError", tries: 1, jobs: 0, note: "not retried" },
+    jobsKey: { ok: true, tries: 2, jobs: 1, note: "timed out, retried" },
+  },
+  stallMidBody: {
+    ...safe({ ok: true, tries: 2, note: "idle timeout, retried" }),
+    chatStream: { error: "APIConnectionTimeoutError", tries: 1, note: "stream already handed over" },
+    calls: { ok: true, tries: 2, note: "idle timeout, page resumed" },
+    jobs: { error: "APIConnectionTimeoutError", tries: 1, jobs: 1, note: "not retried: the job exists" },
+    jobsKey: { ok: true, tries: 2, jobs: 1, note: "retried; the server replays the job" },
+  },
+  rateLimitSeconds: {
+    ...safe({ ok: true, tries: 2, note: "waits 1 s, retried" }),
+    chatStream: { ok: true, tries: 2, note: "waits 1 s, retried" },
+    calls: { ok: true, tries: 2, note: "waits 1 s, retried" },
+    jobs: { error: "RateLimitError", tries: 1, jobs: 0, note: "`retryAfter: 1000`; not retried" },
+    jobsKey: { ok: true, tries: 2, jobs: 1, note: "waits 1 s, retried" },
+  },
+  rateLimitDate: {
+    ...safe({ ok: true, tries: 2, note: "waits until the date, retried" }),
+    chatStream: { ok: true, tries: 2, note: "waits until the date, retried" },
+    calls: { ok: true, tries: 2, note: "waits until the date, retried" },
+    jobs: { error: "RateLimitError", tries: 1, jobs: 0, note: "`retryAfter` ≤ 1000; not retried" },
+    jobsKey: { ok: true, tries: 2, jobs: 1, note: "waits until the date, retried" },
+  },
+  rateLimitMs: {
+    ...safe({ ok: true, tries: 2, note: "waits 50 ms, retried" }),
+    chatStream: { ok: true, tries: 2, note: "waits 50 ms, retried" },
+    calls: { ok: true, tries: 2, note: "waits 50 ms, retried" },
+    jobs: { error: "RateLimitError", tries: 1, jobs: 0, note: "`retryAfter: 50`; not retried" },
+    jobsKey: { ok: true, tries: 2, jobs: 1, note: "waits 50 ms, retried" },
+  },
+  burst5xx: {
+    ...safe({ ok: true, tries: 3, note: "backoff, retried twice" }),
+    chatStream: { ok: true, tries: 3, note: "backoff, retried twice" },
+    calls: { ok: true, tries: 3, note: "backoff, retried twice" },
+    jobs: { error: "InternalServerError", tries: 1, jobs: 0, note: "status 500; not retried" },
+    jobsKey: { ok: true, tries: 3, jobs: 1, note: "backoff, retried twice" },
+  },
+  malformedJson: {
+    ...safe({ error: "ResponseParseError", tries: 1, note: "no body text in the message; not retried" }),
+    chatStream: { na: "see malformed SSE data line" },
+    calls: { error: "ResponseParseError", tries: 1, note: "names line 1" },
+    jobs: { error: "ResponseParseError", tries: 1, jobs: 0, note: "not retried" },
+    jobsKey: { error: "ResponseParseError", tries: 1, jobs: 0, note: "not retried" },
+  },
+  malformedSse: {
+    ...safe({ na: sseOnly }),
+    chatStream: { error: "ResponseParseError", tries: 1, note: "names event 2, after chunk 1 was yielded" },
+    calls: { na: sseOnly },
+    jobs: { na: sseOnly },
+    jobsKey: { na: sseOnly },
+  },
+  malformedJsonl: {
+    ...safe({ na: jsonlOnly }),
+    chatStream: { na: jsonlOnly },
+    calls: { error: "ResponseParseError", tries: 1, note: "names line 2, after record 1 was yielded" },
+    jobs: { na: jsonlOnly },
+    jobsKey: { na: jsonlOnly },
+  },
+  noDone: {
+    ...safe({ na: "no stream" }),
+    chatStream: { error: "APIConnectionError", tries: 1, note: "never ends quietly" },
+    calls: { ok: true, tries: 1, note: "2 of 5 records: JSONL has no end marker, a clean end reads as a short last page" },
+    jobs: { na: "no stream" },
+    jobsKey: { na: "no stream" },
+  },
+  hugeLine: {
+    ...safe({ ok: true, tries: 1, note: "decoded whole" }),
+    chatStream: { ok: true, tries: 1, note: "10 MB delta decoded whole" },
+    calls: { ok: true, tries: 1, note: "10 MB record decoded whole" },
+    jobs: { ok: true, tries: 1, jobs: 0, note: "decoded whole" },
+    jobsKey: { ok: true, tries: 1, jobs: 0, note: "decoded whole" },
+  },
+  invalidUtf8: {
+    ...safe({ ok: true, tries: 1, note: "FF FE C3 28 → U+FFFD U+FFFD U+FFFD `(`" }),
+    chatStream: { ok: true, tries: 1, note: "FF FE C3 28 → U+FFFD U+FFFD U+FFFD `(`" },
+    calls: { ok: true, tries: 1, note: "FF FE C3 28 → U+FFFD U+FFFD U+FFFD `(`" },
+    jobs: { ok: true, tries: 1, jobs: 0, note: "FF FE C3 28 → U+FFFD U+FFFD U+FFFD `(`" },
+    jobsKey: { ok: true, tries: 1, jobs: 0, note: "FF FE C3 28 → U+FFFD U+FFFD U+FFFD `(`" },
+  },
+  htmlBadGateway: {
+    ...safe({ ok: true, tries: 2, note: "retried" }),
+    chatStream: { ok: true, tries: 2, note: "retried" },
+    calls: { ok: true, tries: 2, note: "retried" },
+    jobs: { error: "InternalServerError", tries: 1, jobs: 0, note: "status 502, one-line message; not retried" },
+    jobsKey: { ok: true, tries: 2, jobs: 1, note: "retried" },
+  },
+};
