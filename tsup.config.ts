@@ -1,3 +1,4 @@
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { defineConfig, type Options } from "tsup";
 
@@ -23,13 +24,29 @@ const shared: Options = {
   external: ["undici", "zod", "msw", "msw/node"],
 };
 
-export default defineConfig([
+// The three builds run at once, so none of them may clean `dist`: it is emptied here, before
+// any starts (hashed chunk names would otherwise pile up in the package).
+export default defineConfig(() => {
+  rmSync("dist", { recursive: true, force: true });
+  return builds;
+});
+
+const builds: Options[] = [
   {
     ...shared,
-    entry: { index: "src/index.ts", testing: "src/testing/index.ts" },
+    entry: { index: "src/index.ts" },
     format: ["esm", "cjs"],
     platform: "node",
-    clean: true,
+  },
+  {
+    ...shared,
+    // `inferloop/testing` and `inferloop/testing/msw` share one copy of the fake service's
+    // state (chunks), so a `createFakeState()` from the one is a `FakeState` to the other.
+    // Only `testing-msw` loads msw.
+    entry: { testing: "src/testing/index.ts", "testing-msw": "src/testing/msw.ts" },
+    format: ["esm", "cjs"],
+    platform: "node",
+    splitting: true,
   },
   {
     ...shared,
@@ -38,4 +55,4 @@ export default defineConfig([
     platform: "browser",
     esbuildPlugins: [browserTransport as never],
   },
-]);
+];

@@ -1,0 +1,162 @@
+// A streamed chat reply in a real browser: Debian's Chromium, driven by playwright-core, loads
+// a loopback page whose script is an esbuild bundle of the SDK's browser build, and streams a
+// reply from the fake service (another loopback origin, so CORS preflights are exercised).
+// The text on the page must equal the reply the fake service gives for the same request.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { build, type Plugin } from "esbuild";
+import { chromium, type BrowserContext } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FakeService } from "../../src/testing/index.js";
+
+// The built package, by its own name (self-reference through the exports map); typed from the
+// sources, since the type-check runs before the build.
+const pkg = (name: string): Promise<unknown> => import(name);
+const { Inferloop } = (await pkg("inferloop")) as typeof import("../../src/index.js");
+const { startFakeService } = (await pkg("inferloop/testing")) as typeof import("../../src/testing/index.js");
+
+// page.ts imports the SDK by its source path (for the type-check); in the bundle it is the
+// package `inferloop` as a user's bundler resolves it.
+const asPackage: Plugin = {
+  name: "sdk-as-package",
+  setup(b) {
+    b.onResolve({ filter: /\/src\/index\.js$/ }, async (args) => {
+      const resolved = await b.resolve("inferloop", { kind: args.kind, resolveDir: repo });
+      return resolved.errors.length > 0 ? { errors: resolved.errors } : { path: resolved.path };
+    });
+  },
+};
+
+const repo = resolve(import.meta.dirname, "../..");
+const executablePath = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
+const PROMPT = "Tell me about streaming replies in the browser.";
+
+const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>inferloop browser check</title>
+<link rel="icon" href="data:,">
+<style>
+  body { font: 16px/1.5 system-ui, sans-serif; margin: 2rem; max-width: 46rem; color: #1b1f24; }
+  h1 { font-size: 1.3rem; margin: 0 0 1rem; }
+  .label { font-size: .8rem; text-transform: uppercase; letter-spacing: .05em; color: #57606a; margin-top: 1rem; }
+  #prompt, #reply { padding: .6rem .8rem; border-radius: 6px; white-space: pre-wrap; }
+  #prompt { background: #eef2f6; }
+  #reply { background: #e8f5e9; min-height: 3rem; }
+  #status { margin-top: 1rem; font-family: ui-monospace, monospace; font-size: .85rem; color: #57606a; }
+</style>
+</head>
+<body data-state="loading">
+<h1>inferloop: streamed chat in the browser</h1>
+<div class="label">prompt</div><div id="prompt"></div>
+<div class="label">reply (streamed)</div><div id="reply"></div>
+<div id="status">loading…</div>
+<script type="module" src="/app.js"></script>
+</body>
+</html>
+`;
+
+let svc: FakeService;
+let page: Server;
+let pageURL: string;
+let context: BrowserContext;
+let userDataDir: string;
+let bundleInputs: string[];
+
+beforeAll(async () => {
+  if (!existsSync(executablePath)) throw new Error(`${executablePath} not found: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  svc = await startFakeService();
+
+  const bundle = await build({
+    absWorkingDir: repo,
+    entryPoints: ["tests/browser/page.ts"],
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    metafile: true,
+    write: false,
+    logLevel: "silent",
+    plugins: [asPackage],
+  });
+  bundleInputs = Object.keys(bundle.metafile.inputs);
+  const script = bundle.outputFiles[0]!.contents;
+
+  page = createServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    if (path === "/") res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html);
+    else if (path === "/app.js") res.writeHead(200, { "content-type": "text/javascript; charset=utf-8" }).end(script);
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((done) => page.listen(0, "127.0.0.1", done));
+  pageURL = `http://127.0.0.1:${(page.address() as AddressInfo).port}/`;
+
+  userDataDir = mkdtempSync(join(tmpdir(), "inferloop-chromium-"));
+  context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath,
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    viewport: { width: 900, height: 520 },
+  });
+});
+
+afterAll(async () => {
+  await context?.close();
+  if (userDataDir !== undefined) rmSync(userDataDir, { recursive: true, force: true });
+  await new Promise<void>((done) => (page ? page.close(() => done()) : done()));
+  await svc?.close();
+});
+
+describe("browser build in Chromium", () => {
+  it("the page bundle is the SDK's browser build, without Node modules", () => {
+    expect(bundleInputs).toContain("dist/browser.js");
+    expect(bundleInputs.filter((p) => p.startsWith("node:") || p.startsWith("src/") || /undici|dist\/(index|testing)/.test(p))).toEqual([]);
+  });
+
+  it("streams a chat reply from the fake service into the page", async () => {
+    const model = (await new Inferloop({ baseURL: svc.url, apiKey: svc.apiKey }).models.list()).data[0]!.id;
+    // The reply the fake service gives to the same request, not streamed (Node build).
+    const expected = (
+      await new Inferloop({ baseURL: svc.url, apiKey: svc.apiKey }).chat.completions.create({ model, messages: [{ role: "user", content: PROMPT }] })
+    ).choices[0]!.message.content;
+    expect(expected).toBeTruthy();
+    svc.requests.length = 0;
+
+    const tab = await context.newPage();
+    const problems: string[] = [];
+    tab.on("console", (msg) => {
+      if (msg.type() === "error") problems.push(msg.text());
+    });
+    tab.on("pageerror", (error) => problems.push(String(error)));
+
+    const query = new URLSearchParams({ baseURL: svc.url, apiKey: svc.apiKey, model, prompt: PROMPT });
+    await tab.goto(`${pageURL}?${query}`);
+    await tab.waitForSelector("body[data-state=done], body[data-state=error]");
+    const status = await tab.textContent("#status");
+    const shown = await tab.textContent("#reply");
+    const deltas = Number(await tab.getAttribute("body", "data-deltas"));
+
+    mkdirSync(join(repo, "test-output"), { recursive: true });
+    await tab.screenshot({ path: join(repo, "test-output", "browser-chat-stream.png"), fullPage: true });
+
+    expect(problems).toEqual([]);
+    expect(await tab.getAttribute("body", "data-state"), status ?? "").toBe("done");
+    expect(shown).toBe(expected);
+    expect(deltas).toBeGreaterThan(1);
+
+    // The browser really made the calls: a CORS preflight, then the streamed POST from the
+    // page's origin, with the Bearer key and `stream: true`.
+    const chat = svc.requests.filter((r) => r.path === "/v1/chat/completions");
+    expect(chat.map((r) => r.method)).toEqual(["OPTIONS", "POST"]);
+    const post = chat[1]!;
+    expect(post.headers["origin"]).toBe(pageURL.replace(/\/$/, ""));
+    expect(post.headers["authorization"]).toBe(`Bearer ${svc.apiKey}`);
+    expect(post.headers["user-agent"]).toMatch(/Chrome/);
+    expect(post.json).toMatchObject({ model, stream: true, messages: [{ role: "user", content: PROMPT }] });
+    await tab.close();
+  });
+});
