@@ -107,7 +107,15 @@ export function validateInput<T>(
   what: string,
   toIssues: (issues: readonly $ZodIssue[]) => InputIssue[] = inputIssues,
 ): T {
-  const result = safeParse(schema, value);
+  let result: ReturnType<typeof safeParse<$ZodType<T>>>;
+  try {
+    result = safeParse(schema, value);
+  } catch (err) {
+    // A reference cycle in the input sends recursive schemas round until the stack runs out.
+    if (!(err instanceof RangeError)) throw err;
+    const issue = { path: "", message: "the input is nested too deeply or refers to itself (a cycle)", code: "custom" };
+    throw new RequestValidationError([issue], what);
+  }
   if (result.success) return value as T;
   const issues: ValidationIssue[] = toIssues(result.error.issues).map((i) => ({
     path: i.path.join("."),

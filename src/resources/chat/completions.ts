@@ -1,4 +1,5 @@
 import { APIPromise } from "../../core/api-promise.js";
+import { RequestValidationError } from "../../core/errors.js";
 import { readJSON } from "../../core/http-client.js";
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
@@ -11,7 +12,8 @@ import {
   type ChatCompletionCreateParamsNonStreaming,
   type ChatCompletionCreateParamsStreaming,
 } from "./request-schema.js";
-import { parseCompletionContent, type AutoParseableResponseFormat, type ParsedChatCompletion } from "./response-format.js";
+import { PARSE_COMPLETION, type CompletionParser } from "./parse-hook.js";
+import type { AutoParseableResponseFormat, ParsedChatCompletion } from "./response-format.js";
 import { ChatCompletionStream } from "./stream.js";
 import { normalizeCompletion, type ChatCompletion } from "./types.js";
 
@@ -112,9 +114,16 @@ export class Completions extends APIResource {
    * ```
    */
   parse<T>(params: ChatCompletionParseParams<T>, options?: RequestOptions): Promise<ParsedChatCompletion<T>> {
-    const format = params.response_format;
-    return this.create(params as ChatCompletionCreateParamsNonStreaming, options).then((completion) =>
-      parseCompletionContent(completion, format),
-    );
+    const parseReply = (params.response_format as { [PARSE_COMPLETION]?: CompletionParser<ParsedChatCompletion<T>> })[
+      PARSE_COMPLETION
+    ];
+    if (typeof parseReply !== "function")
+      return Promise.reject(
+        new RequestValidationError(
+          [{ path: "response_format", message: "parse() needs a response_format made by zodResponseFormat()" }],
+          "chat completion request",
+        ),
+      );
+    return this.create(params as ChatCompletionCreateParamsNonStreaming, options).then(parseReply);
   }
 }

@@ -11,6 +11,7 @@
 import { safeParse, toJSONSchema, type $ZodType, type output } from "zod/v4/core";
 import { InferloopError } from "../../core/errors.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
+import { PARSE_COMPLETION } from "./parse-hook.js";
 import type { ResponseFormatJSONSchema } from "./request-schema.js";
 import type { ChatCompletion, ChatCompletionChoice, ChatCompletionMessage } from "./types.js";
 
@@ -168,7 +169,12 @@ export function zodResponseFormat<S extends $ZodType>(
   if (options.description !== undefined) json_schema.description = options.description;
   const format = { type: "json_schema" as const, json_schema };
   Object.defineProperty(format, ZOD_SCHEMA, { value: schema, enumerable: false });
-  return format as AutoParseableResponseFormat<output<S>>;
+  const result = format as AutoParseableResponseFormat<output<S>>;
+  Object.defineProperty(format, PARSE_COMPLETION, {
+    value: (completion: ChatCompletion) => parseCompletionContent(completion, result),
+    enumerable: false,
+  });
+  return result;
 }
 
 /**

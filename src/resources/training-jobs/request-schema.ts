@@ -3,6 +3,12 @@ import { ensureZodDefaults } from "../zod-defaults.js";
 
 ensureZodDefaults();
 
+// Own patterns rather than z.guid() / z.iso.datetime(): those pull zod's whole table of
+// format regexes into browser bundles. GUID: the 8-4-4-4-12 hex shape, any version digit.
+const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+// ISO 8601 date-time with seconds optional fraction, and `Z` or an offset (as z.iso.datetime({offset:true})).
+const ISO_DATETIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)$/;
+
 // Numbers here are z.number(), which in zod 4 already refuses NaN and ±Infinity: JSON cannot
 // carry them, and JSON.stringify would silently send `null` instead.
 
@@ -132,7 +138,7 @@ export const trajectorySchema = z.strictObject({
   metrics: z.optional(z.record(z.string(), z.union([z.number(), z.boolean()]))),
   metadata: z.optional(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))),
   logs: z.optional(z.array(z.string())),
-  start_time: z.optional(z.iso.datetime({ offset: true })),
+  start_time: z.optional(z.string().check(z.regex(ISO_DATETIME, { error: "start_time must be an ISO 8601 date-time, e.g. 2025-03-18T17:04:12Z" }))),
 });
 
 /**
@@ -194,7 +200,7 @@ export const experimentalConfigSchema = z.strictObject({
 export const trainingJobCreateParamsSchema = z.strictObject({
   // z.guid() checks the 8-4-4-4-12 hex shape without the RFC version and variant digits, so
   // every id the server could have issued passes.
-  model_id: z.guid({ error: "model_id must be a UUID" }),
+  model_id: z.string().check(z.regex(GUID, { error: "model_id must be a UUID" })),
   trajectory_groups: z.array(trajectoryGroupSchema),
   experimental_config: z.nullish(experimentalConfigSchema),
 });

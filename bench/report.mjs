@@ -1,0 +1,95 @@
+// Turn one run's samples into medians, ratios and target verdicts: a table on stdout and the
+// generated section of docs/performance.md (the prose around it is kept as written).
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { SCENARIOS } from "./scenarios.mjs";
+import { median } from "./stats.mjs";
+import { checkTargets } from "./targets.mjs";
+
+const DOC = fileURLToPath(new URL("../docs/performance.md", import.meta.url));
+const START = "<!-- bench:results:start -->";
+const END = "<!-- bench:results:end -->";
+const C = ["inferloop", "openai", "floor"];
+
+function tables(results) {
+  const med = (s, c, key) => median((results.samples[s]?.[c] ?? []).map((r) => r[key]));
+  return {
+    scenarios: Object.keys(SCENARIOS).filter((s) => results.samples[s]),
+    time: (s, c, key) => med(s, c, key),
+    rss: (s, c) => med(s, c, "maxRssKB") / 1024,
+    importMs: (c) => results.imports[c]?.medianMs,
+    bundleKB: results.bundles.inferloop.gzipBytes / 1024,
+  };
+}
+
+const f0 = (x) => (Number.isFinite(x) ? x.toFixed(0) : "–");
+const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : "–");
+const row = (cells) => `| ${cells.join(" | ")} |`;
+
+function markdown(results) {
+  const t = tables(results);
+  const m = results.machine;
+  const lines = [];
+  lines.push(`Run of ${results.date.slice(0, 10)}: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.platform}, Node ${m.node}; load average at start ${m.loadAverage}.`);
+  lines.push(`openai ${m.versions.openai}, undici ${m.versions.undici}, zod ${m.versions.zod}. Medians of ${results.rounds} rounds (${results.flatRounds} for 1M records); whole run ${f0(results.totalSeconds)} s.`);
+  lines.push("");
+  lines.push("### Time (ms, median; wall-clock, and CPU time of the client process)");
+  lines.push("");
+  lines.push(row(["scenario", "inferloop", "openai", "floor", "inferloop/openai", "inferloop/floor", "CPU inferloop", "CPU openai", "CPU floor", "CPU inferloop/openai", "CPU inferloop/floor"]));
+  lines.push(row(Array(11).fill("---")));
+  for (const s of t.scenarios) {
+    const w = C.map((c) => t.time(s, c, "ms"));
+    const u = C.map((c) => t.time(s, c, "cpuMs"));
+    lines.push(row([SCENARIOS[s].label, ...w.map(f0), f2(w[0] / w[1]), f2(w[0] / w[2]), ...u.map(f0), f2(u[0] / u[1]), f2(u[0] / u[2])]));
+  }
+  lines.push("");
+  lines.push("### Peak RSS (MiB, median of `process.resourceUsage().maxRSS` in the child)");
+  lines.push("");
+  lines.push(row(["scenario", "inferloop", "openai", "floor", "inferloop/openai", "inferloop/floor"]));
+  lines.push(row(Array(6).fill("---")));
+  for (const s of t.scenarios) {
+    const r = C.map((c) => t.rss(s, c));
+    lines.push(row([SCENARIOS[s].label, ...r.map(f0), f2(r[0] / r[1]), f2(r[0] / r[2])]));
+  }
+  lines.push("");
+  lines.push("### Cold import and browser bundle");
+  lines.push("");
+  lines.push(row(["", "inferloop", "openai", "inferloop/openai"]));
+  lines.push(row(Array(4).fill("---")));
+  lines.push(row(["cold `await import()` (ms, median)", f0(t.importMs("inferloop")), f0(t.importMs("openai")), f2(t.importMs("inferloop") / t.importMs("openai"))]));
+  const b = results.bundles;
+  lines.push(row(["streaming chat call, minified (KB)", f2(b.inferloop.minBytes / 1024), f2(b.openai.minBytes / 1024), f2(b.inferloop.minBytes / b.openai.minBytes)]));
+  lines.push(row(["streaming chat call, gzip (KB)", f2(b.inferloop.gzipBytes / 1024), f2(b.openai.gzipBytes / 1024), f2(b.inferloop.gzipBytes / b.openai.gzipBytes)]));
+  lines.push("");
+  lines.push("### Targets");
+  lines.push("");
+  lines.push(row(["target", "measured", "limit", "verdict"]));
+  lines.push(row(Array(4).fill("---")));
+  for (const x of checkTargets(t)) lines.push(row([x.name, f2(x.value), x.met === "info" ? "–" : `<= ${x.limit}`, x.met === "info" ? "(reference)" : x.met === undefined ? "not measured" : x.met ? "met" : "**missed**"]));
+  if (results.errors.length) {
+    lines.push("");
+    lines.push(`Failed measurements: ${results.errors.length} (see the run's output).`);
+  }
+  return lines.join("\n");
+}
+
+export function printReport(results) {
+  process.stdout.write(`\n${markdown(results)}\n`);
+}
+
+/** Replace the generated section of docs/performance.md, or create the file around it. */
+export function writeDoc(results) {
+  const section = `${START}\n${markdown(results)}\n${END}`;
+  const doc = existsSync(DOC) ? readFileSync(DOC, "utf8") : `# Performance\n\n## Results\n\n${START}\n${END}\n`;
+  const a = doc.indexOf(START);
+  const b = doc.indexOf(END);
+  const next = a !== -1 && b > a ? doc.slice(0, a) + section + doc.slice(b + END.length) : `${doc.trimEnd()}\n\n${section}\n`;
+  writeFileSync(DOC, next);
+}
+
+// `node bench/report.mjs <raw.json>` re-renders a saved run.
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2]) {
+  const results = JSON.parse(readFileSync(process.argv[2], "utf8"));
+  printReport(results);
+  writeDoc(results);
+}

@@ -1,0 +1,59 @@
+// `npm run bench`: the whole benchmark. Starts the loopback server, runs every scenario for
+// every contender in fresh child processes (contender order rotates each round, so no one
+// always runs first or last), then measures cold import and bundle size, prints the table
+// and writes the results section of docs/performance.md.
+import { writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { bundleSizes } from "./bundle-size.mjs";
+import { coldImport } from "./cold-import.mjs";
+import { machine } from "./machine.mjs";
+import { measure } from "./measure.mjs";
+import { printReport, writeDoc } from "./report.mjs";
+import { SCENARIOS } from "./scenarios.mjs";
+import { startBenchServer } from "./server.mjs";
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+// The 1M-record run exists for RSS flatness only and takes ~10x the others: fewer rounds.
+const FLAT_ROUNDS = Number(process.env.BENCH_FLAT_ROUNDS ?? 3);
+const CONTENDERS = ["inferloop", "openai", "floor"];
+const supports = { inferloop: ["chat", "stream", "query"], openai: ["chat", "stream"], floor: ["chat", "stream", "query"] };
+
+const started = Date.now();
+const server = await startBenchServer();
+const samples = {}; // scenario -> contender -> [{ ms, cpuMs, maxRssKB }]
+const errors = [];
+try {
+  for (let round = 0; round < Math.max(ROUNDS, FLAT_ROUNDS); round++) {
+    const order = CONTENDERS.map((_, i) => CONTENDERS[(i + round) % CONTENDERS.length]);
+    for (const [name, scenario] of Object.entries(SCENARIOS)) {
+      if (round >= (name === "query-1m-1page" ? FLAT_ROUNDS : ROUNDS)) continue;
+      for (const contender of order) {
+        if (!supports[contender].includes(scenario.needs)) continue;
+        if (name === "query-1m-1page" && contender === "openai") continue;
+        const r = await measure(contender, name, server.url);
+        if (r.error) errors.push(`${contender} ${name}: ${r.error}`);
+        else ((samples[name] ??= {})[contender] ??= []).push(r);
+        process.stderr.write(`round ${round + 1} ${name.padEnd(18)} ${contender.padEnd(10)} ${r.error ? "ERROR" : `${r.ms.toFixed(0)} ms`}\n`);
+      }
+    }
+  }
+} finally {
+  await server.close();
+}
+
+process.stderr.write("cold import...\n");
+const imports = coldImport(Number(process.env.BENCH_IMPORT_SAMPLES ?? 15));
+process.stderr.write("bundle size...\n");
+const bundles = await bundleSizes();
+
+const results = { machine: machine(), date: new Date().toISOString(), rounds: ROUNDS, flatRounds: FLAT_ROUNDS, samples, imports, bundles, errors, totalSeconds: (Date.now() - started) / 1000 };
+const raw = join(tmpdir(), "inferloop-bench-results.json");
+writeFileSync(raw, JSON.stringify(results, null, 2));
+printReport(results);
+writeDoc(results);
+process.stderr.write(`raw results: ${raw}\n`);
+if (errors.length) {
+  process.stderr.write(`${errors.length} measurement(s) failed:\n${errors.join("\n")}\n`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,105 @@
+// The benchmark scenarios. Each one drives a contender's three operations (chat, stream,
+// query) the same way and checks what came back, so a contender that skips work fails
+// instead of looking fast.
+import { sseContentLength } from "./fixtures.mjs";
+
+const MESSAGES = [
+  { role: "system", content: "You are a concise support assistant." },
+  { role: "user", content: "How do I reset my password?" },
+];
+const chatParams = { model: "Qwen/Qwen3-8B", messages: MESSAGES, max_completion_tokens: 64, temperature: 0.7 };
+const streamParams = (chunks) => ({ model: "Qwen/Qwen3-8B", messages: MESSAGES, max_completion_tokens: chunks });
+
+async function chatCalls(c, total, concurrency) {
+  let next = 0;
+  let chars = 0;
+  const worker = async () => {
+    while (next < total) {
+      next++;
+      const completion = await c.chat(chatParams);
+      chars += completion.choices[0].message.content.length;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  expect(chars > 0 && chars % total === 0, `chat content over ${total} calls`);
+}
+
+async function streams(c, count, chunks, concurrency) {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      next++;
+      let n = 0;
+      let chars = 0;
+      await c.stream(streamParams(chunks), (chunk) => {
+        n++;
+        chars += chunk.choices[0]?.delta?.content?.length ?? 0;
+      });
+      expect(n === chunks && chars === sseContentLength(chunks), `stream of ${chunks} chunks: got ${n} chunks, ${chars} chars`);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+async function query(c, records, pageSize) {
+  let n = 0;
+  let bytes = 0;
+  await c.query(`bench/calls-${records}`, pageSize, (call) => {
+    n++;
+    bytes += call.id.length; // touch every record
+  });
+  expect(n === records && bytes === records * 36, `call query of ${records}: got ${n}`);
+}
+
+function expect(ok, what) {
+  if (!ok) throw new Error(`check failed: ${what}`);
+}
+
+/**
+ * name -> { label, needs (the contender operation), warm (untimed, same code paths, so every
+ * contender is measured warm: JIT and pool), run }.
+ */
+export const SCENARIOS = {
+  "chat-seq": {
+    label: "2,000 chat calls, sequential",
+    needs: "chat",
+    warm: (c) => chatCalls(c, 200, 1),
+    run: (c) => chatCalls(c, 2000, 1),
+  },
+  "chat-c32": {
+    label: "4,000 chat calls, concurrency 32",
+    needs: "chat",
+    warm: (c) => chatCalls(c, 200, 32),
+    run: (c) => chatCalls(c, 4000, 32),
+  },
+  "stream-200k": {
+    label: "1 stream of 200,000 chunks",
+    needs: "stream",
+    warm: (c) => streams(c, 1, 5000, 1),
+    run: (c) => streams(c, 1, 200_000, 1),
+  },
+  "streams-300x200": {
+    label: "300 streams of 200 chunks, concurrency 4",
+    needs: "stream",
+    warm: (c) => streams(c, 20, 200, 4),
+    run: (c) => streams(c, 300, 200, 4),
+  },
+  "query-100k-1page": {
+    label: "call query, 100k records, 1 page",
+    needs: "query",
+    warm: (c) => query(c, 2000, 2000),
+    run: (c) => query(c, 100_000, 100_000),
+  },
+  "query-100k-paged": {
+    label: "call query, 100k records, pages of 1000",
+    needs: "query",
+    warm: (c) => query(c, 2000, 1000),
+    run: (c) => query(c, 100_000, 1000),
+  },
+  "query-1m-1page": {
+    label: "call query, 1M records, 1 page (RSS flatness)",
+    needs: "query",
+    warm: (c) => query(c, 2000, 2000),
+    run: (c) => query(c, 1_000_000, 1_000_000),
+  },
+};
