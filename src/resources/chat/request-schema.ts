@@ -17,6 +17,7 @@
  */
 import * as z from "zod/mini";
 import { inputIssues, type UnknownKeyHint } from "../../core/validate.js";
+import { taggedUnion } from "../tagged-union.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 
 // English messages, as classic zod gave them, before the first schema below is built.
@@ -172,21 +173,21 @@ const userContentParts = [
  * @example
  * chatCompletionContentPartSchema.parse({ type: "text", text: "What is in this image?" });
  */
-export const chatCompletionContentPartSchema = z.discriminatedUnion("type", userContentParts);
+export const chatCompletionContentPartSchema = taggedUnion("type", userContentParts);
 
 /**
  * A content part of an assistant message: text or refusal.
  * @example
  * chatCompletionAssistantContentPartSchema.parse({ type: "refusal", refusal: "No." });
  */
-export const chatCompletionAssistantContentPartSchema = z.discriminatedUnion("type", [
+export const chatCompletionAssistantContentPartSchema = taggedUnion("type", [
   chatCompletionContentPartTextSchema,
   chatCompletionContentPartRefusalSchema,
 ]);
 
 const textContent = z.union([z.string(), z.array(chatCompletionContentPartTextSchema)]);
 const userContent = z.union([z.string(), z.array(chatCompletionContentPartSchema)]);
-const anyContentPart = z.discriminatedUnion("type", [
+const anyContentPart = taggedUnion("type", [
   ...userContentParts,
   chatCompletionContentPartRefusalSchema,
 ]);
@@ -381,7 +382,7 @@ export const chatCompletionGenericMessageParamSchema = z.looseObject({
  * @example
  * chatCompletionMessageParamSchema.parse({ role: "user", content: "Hi" });
  */
-export const chatCompletionMessageParamSchema = z.discriminatedUnion("role", [
+export const chatCompletionMessageParamSchema = taggedUnion("role", [
   chatCompletionDeveloperMessageParamSchema,
   chatCompletionSystemMessageParamSchema,
   chatCompletionUserMessageParamSchema,
@@ -440,7 +441,7 @@ export const responseFormatStructuralTagSchema = z.looseObject({ type: z.literal
  * @example
  * responseFormatSchema.parse({ type: "json_object" });
  */
-export const responseFormatSchema = z.discriminatedUnion("type", [
+export const responseFormatSchema = taggedUnion("type", [
   responseFormatTextSchema,
   responseFormatJSONObjectSchema,
   responseFormatJSONSchemaSchema,
@@ -671,14 +672,17 @@ export const chatCompletionCreateParamsSchema = z
   .strictObject(requestShape, { error: unknownKeyMessage })
   .check(z.superRefine((p, ctx) => requestRules(p, ctx)));
 
+// The two variants below are for callers' own checks; the client validates with the schema
+// above. Marked pure so that bundlers drop them from apps that do not use them.
+
 /**
  * The non-streaming request: `stream` is absent, `false` or `null`.
  * @example
  * chatCompletionCreateParamsNonStreamingSchema.parse({ messages: [{ role: "user", content: "Hi" }] });
  */
-export const chatCompletionCreateParamsNonStreamingSchema = z
+export const chatCompletionCreateParamsNonStreamingSchema = /* @__PURE__ */ z
   .strictObject({ ...requestShape, stream: z.nullish(z.literal(false)) }, { error: unknownKeyMessage })
-  .check(z.superRefine((p, ctx) => requestRules(p, ctx)));
+  .check(/* @__PURE__ */ z.superRefine((p, ctx) => requestRules(p, ctx)));
 
 /**
  * The streaming request: `stream` is `true`.
@@ -689,9 +693,9 @@ export const chatCompletionCreateParamsNonStreamingSchema = z
  *   stream_options: { include_usage: true },
  * });
  */
-export const chatCompletionCreateParamsStreamingSchema = z
+export const chatCompletionCreateParamsStreamingSchema = /* @__PURE__ */ z
   .strictObject({ ...requestShape, stream: z.literal(true) }, { error: unknownKeyMessage })
-  .check(z.superRefine((p, ctx) => requestRules(p, ctx)));
+  .check(/* @__PURE__ */ z.superRefine((p, ctx) => requestRules(p, ctx)));
 
 // ---------------------------------------------------------------------------
 // Types

@@ -1,0 +1,47 @@
+import * as z from "zod/mini";
+import { safeParse } from "zod/v4/core";
+
+/** An object schema whose `key` member is a literal: one option of a {@link taggedUnion}. */
+type TaggedOption = z.ZodMiniObject<z.core.$ZodLooseShape, z.core.$ZodObjectConfig>;
+
+/**
+ * A union of object schemas told apart by one literal member (a message's `role`, a content
+ * part's `type`): the value's tag picks the one schema that checks it, and an unknown tag is a
+ * single issue on the tag naming the accepted values. It does what zod's `discriminatedUnion`
+ * does for these shapes at a fraction of its size in a browser bundle.
+ *
+ * @example
+ * ```ts
+ * const part = taggedUnion("type", [
+ *   z.looseObject({ type: z.literal("text"), text: z.string() }),
+ *   z.looseObject({ type: z.literal("image_url"), image_url: z.looseObject({ url: z.string() }) }),
+ * ]);
+ * part.safeParse({ type: "video" }).error?.issues[0]?.path; // ["type"]
+ * ```
+ */
+export function taggedUnion<const T extends readonly TaggedOption[]>(
+  key: string,
+  options: T,
+): z.ZodMiniType<z.output<T[number]>, z.input<T[number]>> {
+  const byTag = new Map<unknown, T[number]>();
+  for (const option of options) {
+    const tag = option.def.shape[key] as z.ZodMiniLiteral;
+    byTag.set(tag.def.values[0], option);
+  }
+  const tags = [...byTag.keys()] as z.core.util.Primitive[];
+  return z.unknown().check((ctx) => {
+    const value = ctx.value;
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      ctx.issues.push({ code: "invalid_type", expected: "object", input: value });
+      return;
+    }
+    const tag = (value as Record<string, unknown>)[key];
+    const option = byTag.get(tag);
+    if (option === undefined) {
+      ctx.issues.push({ code: "invalid_value", values: tags, input: tag, path: [key] });
+      return;
+    }
+    const result = safeParse(option, value);
+    if (!result.success) ctx.issues.push(...(result.error.issues as z.core.$ZodRawIssue[]));
+  }) as unknown as z.ZodMiniType<z.output<T[number]>, z.input<T[number]>>;
+}
