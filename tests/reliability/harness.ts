@@ -3,7 +3,6 @@
  * logger, the six operations behind one `run()` each, a bound on every wait, and a guard that
  * fails the suite when a promise rejection goes unhandled.
  */
-import { createServer } from "node:net";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { Inferloop, type ChatCompletionChunk, type ClientOptions, type RequestOptions } from "../../src/index.js";
 import { SEED_ITEM_IDS, SEED_PROJECT_ID, SEED_QUEUE_ID, type FakeService } from "../../src/testing/index.js";
@@ -155,15 +154,8 @@ export async function settle<T>(promise: Promise<T>): Promise<{ value: T } | { e
   }
 }
 
-/** A loopback port with nothing listening on it (bound, then released). */
-export async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const port = typeof address === "object" && address !== null ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+/** A loopback port with nothing listening on it. */
+export { closedPort as deadPort } from "../integration/helpers.js";
 
 /**
  * Fails the file when a promise rejection goes unhandled or a MaxListenersExceededWarning is
