@@ -1,0 +1,217 @@
+/**
+ * Zod schemas for the option objects of a chat request: `response_format`,
+ * `stream_options`, `structured_outputs`, `repetition_detection`, `engine_xargs` and the
+ * items of `documents`. Response formats are loose (unknown keys are kept); the option
+ * objects the spec lists in full are strict, so a typo inside them is not silently ignored.
+ * See `request-schema.ts` for the rules every request schema follows.
+ *
+ * @module
+ */
+import * as z from "zod/mini";
+import { taggedUnion } from "../tagged-union.js";
+import { ensureZodDefaults } from "../zod-defaults.js";
+
+// English messages, as classic zod gave them, before the first schema below is built.
+ensureZodDefaults();
+
+/**
+ * `response_format: {type: "text"}`: plain text (the server's default).
+ * @example
+ * responseFormatTextSchema.parse({ type: "text" });
+ */
+export const responseFormatTextSchema = z.looseObject({ type: z.literal("text") });
+/**
+ * A response format text of a chat completion request.
+ *
+ * @example
+ * const f: ResponseFormatText = { type: "text" };
+ */
+export type ResponseFormatText = z.input<typeof responseFormatTextSchema>;
+
+/**
+ * `response_format: {type: "json_object"}`: any JSON object.
+ * @example
+ * responseFormatJSONObjectSchema.parse({ type: "json_object" });
+ */
+export const responseFormatJSONObjectSchema = z.looseObject({ type: z.literal("json_object") });
+/**
+ * A response formatjson object of a chat completion request.
+ *
+ * @example
+ * const f: ResponseFormatJSONObject = { type: "json_object" };
+ */
+export type ResponseFormatJSONObject = z.input<typeof responseFormatJSONObjectSchema>;
+
+/**
+ * `response_format: {type: "json_schema", json_schema: {...}}`: output constrained by a JSON Schema.
+ * @example
+ * responseFormatJSONSchemaSchema.parse({
+ *   type: "json_schema",
+ *   json_schema: { name: "answer", schema: { type: "object" }, strict: true },
+ * });
+ */
+export const responseFormatJSONSchemaSchema = z.looseObject({
+  type: z.literal("json_schema"),
+  json_schema: z.looseObject({
+    name: z.string(),
+    description: z.nullish(z.string()),
+    schema: z.optional(z.record(z.string(), z.unknown())),
+    strict: z.nullish(z.boolean()),
+  }),
+});
+/**
+ * A response formatjson schema of a chat completion request.
+ *
+ * @example
+ * const f: ResponseFormatJSONSchema = { type: "json_schema", json_schema: { name: "a", schema: {} } };
+ */
+export type ResponseFormatJSONSchema = z.input<typeof responseFormatJSONSchemaSchema>;
+
+/**
+ * `response_format: {type: "structural_tag", ...}` (vLLM extension; members kept as given).
+ * @example
+ * responseFormatStructuralTagSchema.parse({ type: "structural_tag", structures: [], triggers: [] });
+ */
+export const responseFormatStructuralTagSchema = z.looseObject({ type: z.literal("structural_tag") });
+/**
+ * A response format structural tag of a chat completion request.
+ *
+ * @example
+ * const f: ResponseFormatStructuralTag = { type: "structural_tag", structures: [] };
+ */
+export type ResponseFormatStructuralTag = z.input<typeof responseFormatStructuralTagSchema>;
+
+/**
+ * Any `response_format`, chosen by `type`.
+ * @example
+ * responseFormatSchema.parse({ type: "json_object" });
+ */
+export const responseFormatSchema = taggedUnion("type", [
+  responseFormatTextSchema,
+  responseFormatJSONObjectSchema,
+  responseFormatJSONSchemaSchema,
+  responseFormatStructuralTagSchema,
+]);
+/**
+ * A response format of a chat completion request.
+ *
+ * @example
+ * const f: ResponseFormat = { type: "json_object" };
+ */
+export type ResponseFormat = z.input<typeof responseFormatSchema>;
+
+/**
+ * `stream_options` (only meaningful with `stream: true`).
+ * @example
+ * chatCompletionStreamOptionsSchema.parse({ include_usage: true, continuous_usage_stats: false });
+ */
+export const chatCompletionStreamOptionsSchema = z.strictObject({
+  include_usage: z.optional(z.boolean()),
+  continuous_usage_stats: z.optional(z.boolean()),
+});
+/**
+ * A stream options of a chat completion request.
+ *
+ * @example
+ * const o: ChatCompletionStreamOptions = { include_usage: true };
+ */
+export type ChatCompletionStreamOptions = z.input<typeof chatCompletionStreamOptionsSchema>;
+
+const STRUCTURED_CONSTRAINTS = ["json", "regex", "choice", "grammar", "json_object", "structural_tag"] as const;
+
+/**
+ * `structured_outputs`: exactly one constraint kind among json, regex, choice, grammar,
+ * json_object and structural_tag (the server refuses several), plus tuning flags.
+ * `json` also accepts a schema object, as vLLM does.
+ * @example
+ * structuredOutputsParamsSchema.parse({ choice: ["yes", "no"] });
+ */
+export const structuredOutputsParamsSchema = z
+  .strictObject({
+    json: z.optional(z.union([z.string(), z.record(z.string(), z.unknown())])),
+    regex: z.optional(z.string()),
+    choice: z.optional(z.array(z.string())),
+    grammar: z.optional(z.string()),
+    json_object: z.optional(z.boolean()),
+    disable_fallback: z.optional(z.boolean()),
+    disable_any_whitespace: z.optional(z.boolean()),
+    disable_additional_properties: z.optional(z.boolean()),
+    whitespace_pattern: z.optional(z.string()),
+    structural_tag: z.optional(z.string()),
+    _backend: z.optional(z.string()),
+    _backend_was_auto: z.optional(z.boolean()),
+  })
+  .check(
+    z.superRefine((so, ctx) => {
+      // json_object: false is "not set" for the server, so only true counts.
+      const set = STRUCTURED_CONSTRAINTS.filter((k) =>
+        k === "json_object" ? so.json_object === true : so[k] !== undefined,
+      );
+      if (set.length > 1) {
+        ctx.addIssue({
+          code: "custom",
+          path: [set[1]!],
+          message: `only one kind of structured outputs constraint may be set, got ${set.join(", ")}`,
+        });
+      }
+    }),
+  );
+/**
+ * A structured outputs params of a chat completion request.
+ *
+ * @example
+ * const s: StructuredOutputsParams = { regex: "\\d+" };
+ */
+export type StructuredOutputsParams = z.input<typeof structuredOutputsParamsSchema>;
+
+/**
+ * `repetition_detection`: stop early when an n-gram pattern repeats in the output.
+ * @example
+ * repetitionDetectionParamsSchema.parse({ min_pattern_size: 2, max_pattern_size: 16, min_count: 4 });
+ */
+export const repetitionDetectionParamsSchema = z.strictObject({
+  max_pattern_size: z.optional(z.int()),
+  min_pattern_size: z.optional(z.int()),
+  min_count: z.optional(z.int()),
+});
+/**
+ * A repetition detection params of a chat completion request.
+ *
+ * @example
+ * const r: RepetitionDetectionParams = { min_count: 3 };
+ */
+export type RepetitionDetectionParams = z.input<typeof repetitionDetectionParamsSchema>;
+
+/**
+ * `engine_xargs`: extension parameters; values are strings, numbers or lists of them.
+ * @example
+ * engineXargsSchema.parse({ my_ext: "on", thresholds: [0.1, 0.2] });
+ */
+export const engineXargsSchema = z.record(
+  z.string(),
+  z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))]),
+);
+/**
+ * A engine xargs of a chat completion request.
+ *
+ * @example
+ * const x: EngineXargs = { my_flag: 1, tags: ["a", "b"] };
+ */
+export type EngineXargs = z.input<typeof engineXargsSchema>;
+
+/**
+ * A document for retrieval-augmented templates; it should carry `title` and `text`.
+ * @example
+ * chatCompletionDocumentSchema.parse({ title: "Intro", text: "Paris is the capital of France." });
+ */
+export const chatCompletionDocumentSchema = z.catchall(
+  z.object({ title: z.optional(z.string()), text: z.optional(z.string()) }),
+  z.string(),
+);
+/**
+ * A document of a chat completion request.
+ *
+ * @example
+ * const d: ChatCompletionDocument = { title: "Intro", text: "..." };
+ */
+export type ChatCompletionDocument = z.input<typeof chatCompletionDocumentSchema>;
