@@ -1,22 +1,18 @@
 /** Annotation-queue item progress over real HTTP: states, typed items, refusals, encoding, auth. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AuthenticationError, BadRequestError, RequestValidationError, type AnnotationQueueItem, type Inferloop } from "../../src/index.js";
-import { referenceCalls, SEED_ITEM_IDS, SEED_PROJECT_ID, SEED_QUEUE_ID, startFakeService, type FakeService } from "../../src/testing/index.js";
-import { caught, clientFor, closedPort } from "./helpers.js";
+import { referenceCalls, SEED_ITEM_IDS, SEED_PROJECT_ID, SEED_QUEUE_ID, type FakeService } from "../../src/testing/index.js";
+import { caught, clientFor, closedPort, useFakeService } from "./helpers.js";
 
 let svc: FakeService;
 let client: Inferloop;
 const ITEM = SEED_ITEM_IDS[0];
 const PROJECT = SEED_PROJECT_ID;
 
-beforeAll(async () => {
-  svc = await startFakeService({ seedCalls: false });
-  client = clientFor(svc);
+useFakeService({ seedCalls: false }, (s, c) => {
+  svc = s;
+  client = c;
 });
-afterAll(async () => {
-  await svc.close();
-});
-beforeEach(() => svc.reset());
 
 const isoString = (s: unknown) => typeof s === "string" && !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s);
 

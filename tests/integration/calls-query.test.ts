@@ -4,7 +4,7 @@
  * evaluated by the server, headers and auth, decoding failures, resumption after a reset,
  * validation that sends nothing, early exit, and flat memory over 200,000 records.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   APIConnectionError,
   CallQuery,
@@ -17,21 +17,17 @@ import {
   type Inferloop,
 } from "../../src/index.js";
 import { faults, SEED_PROJECT_ID, startFakeService, type FakeService } from "../../src/testing/index.js";
-import { caught, clientFor, closedPort, eventually, openSockets, settledSockets } from "./helpers.js";
+import { caught, clientFor, closedPort, eventually, openSockets, settledSockets, useFakeService } from "./helpers.js";
 
 let svc: FakeService;
 let client: Inferloop;
 const PROJECT = SEED_PROJECT_ID; // 304 seeded records
 const QUERY = "/calls/stream_query";
 
-beforeAll(async () => {
-  svc = await startFakeService();
-  client = clientFor(svc);
+useFakeService({}, (s, c) => {
+  svc = s;
+  client = c;
 });
-afterAll(async () => {
-  await svc.close();
-});
-beforeEach(() => svc.reset());
 
 /** The fake's own records of the project, in the store's default order (started_at, then id). */
 function stored(): CallRecord[] {

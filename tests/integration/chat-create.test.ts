@@ -3,7 +3,7 @@
  * default undici transport: typed replies, options honoured by the server, the exact body on
  * the wire, response info, client-side validation that sends nothing, and structured parsing.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   BadRequestError,
@@ -15,20 +15,16 @@ import {
   type ChatCompletionCreateParamsNonStreaming,
   type Inferloop,
 } from "../../src/index.js";
-import { faults, startFakeService, type FakeService } from "../../src/testing/index.js";
-import { caught, clientFor, MODEL } from "./helpers.js";
+import { faults, type FakeService } from "../../src/testing/index.js";
+import { caught, MODEL, useFakeService } from "./helpers.js";
 
 let svc: FakeService;
 let client: Inferloop;
 
-beforeAll(async () => {
-  svc = await startFakeService({ seedCalls: false });
-  client = clientFor(svc);
+useFakeService({ seedCalls: false }, (s, c) => {
+  svc = s;
+  client = c;
 });
-afterAll(async () => {
-  await svc.close();
-});
-beforeEach(() => svc.reset());
 
 const user = (content: string) => [{ role: "user" as const, content }];
 

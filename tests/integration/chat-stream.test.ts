@@ -3,7 +3,7 @@
  * accumulation equal to the non-streamed reply, text and NDJSON relays, closing the request on
  * break/abort, and every way a stream can fail (error event, cut, stall, malformed line).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -17,21 +17,17 @@ import {
   type Inferloop,
 } from "../../src/index.js";
 import { faults, startFakeService, type FakeService } from "../../src/testing/index.js";
-import { caught, clientFor, eventually, MODEL, openSockets, settledSockets } from "./helpers.js";
+import { caught, clientFor, eventually, MODEL, openSockets, settledSockets, useFakeService } from "./helpers.js";
 
 let svc: FakeService;
 let client: Inferloop;
 const CHAT = "/v1/chat/completions";
 const ECHO = "The quick brown fox jumps over the lazy dog, twice.";
 
-beforeAll(async () => {
-  svc = await startFakeService({ seedCalls: false });
-  client = clientFor(svc);
+useFakeService({ seedCalls: false }, (s, c) => {
+  svc = s;
+  client = c;
 });
-afterAll(async () => {
-  await svc.close();
-});
-beforeEach(() => svc.reset());
 
 const base = (extra: Partial<ChatCompletionCreateParamsNonStreaming> = {}): ChatCompletionCreateParamsNonStreaming => ({
   model: MODEL,

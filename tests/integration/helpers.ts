@@ -1,7 +1,8 @@
 /** Shared setup of the integration tests: the real client, default (undici) transport, real HTTP on loopback. */
 import { createServer } from "node:net";
 import { Inferloop, type ClientOptions } from "../../src/index.js";
-import type { FakeService } from "../../src/testing/index.js";
+import { afterAll, beforeAll, beforeEach } from "vitest";
+import { startFakeService, type FakeService, type FakeServiceOptions } from "../../src/testing/index.js";
 
 /** A client pointed at `svc` with its credentials; no `fetch`, so the undici transport is used. */
 export function clientFor(svc: FakeService, options: ClientOptions = {}): Inferloop {
@@ -13,6 +14,22 @@ export function clientFor(svc: FakeService, options: ClientOptions = {}): Inferl
     maxRetries: 0,
     ...options,
   });
+}
+
+/**
+ * One fake service for the whole test file, reset before each test and closed after the last,
+ * with a client for it; `use` receives both once the service is up.
+ */
+export function useFakeService(options: FakeServiceOptions, use: (svc: FakeService, client: Inferloop) => void): void {
+  let svc: FakeService | undefined;
+  beforeAll(async () => {
+    svc = await startFakeService(options);
+    use(svc, clientFor(svc));
+  });
+  afterAll(async () => {
+    await svc?.close();
+  });
+  beforeEach(() => svc?.reset());
 }
 
 /** Runs `fn` and returns what it threw (fails when it did not throw). */

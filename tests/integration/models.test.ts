@@ -1,18 +1,14 @@
 /** `models.list()` over real HTTP: the typed list, the Client-Project header, auth, validation. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AuthenticationError, RequestValidationError, type ModelList } from "../../src/index.js";
-import { DEFAULT_MODELS, startFakeService, type FakeService } from "../../src/testing/index.js";
-import { caught, clientFor } from "./helpers.js";
+import { DEFAULT_MODELS, type FakeService } from "../../src/testing/index.js";
+import { caught, clientFor, useFakeService } from "./helpers.js";
 
 let svc: FakeService;
 
-beforeAll(async () => {
-  svc = await startFakeService({ seedCalls: false });
+useFakeService({ seedCalls: false }, (s) => {
+  svc = s;
 });
-afterAll(async () => {
-  await svc.close();
-});
-beforeEach(() => svc.reset());
 
 describe("models.list", () => {
   it("returns the typed model list with Bearer auth", async () => {

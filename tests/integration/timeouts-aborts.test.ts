@@ -4,24 +4,20 @@
  * requests sharing one long-lived signal.
  */
 import { getEventListeners } from "node:events";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { APIConnectionTimeoutError, APIUserAbortError, type Inferloop } from "../../src/index.js";
-import { faults, startFakeService, type FakeService } from "../../src/testing/index.js";
-import { caught, clientFor, eventually, MODEL } from "./helpers.js";
+import { faults, type FakeService } from "../../src/testing/index.js";
+import { caught, clientFor, eventually, MODEL, useFakeService } from "./helpers.js";
 
 let svc: FakeService;
 let client: Inferloop;
 const CHAT = "/v1/chat/completions";
 const MODELS = "/v1/models";
 
-beforeAll(async () => {
-  svc = await startFakeService();
-  client = clientFor(svc);
+useFakeService({}, (s, c) => {
+  svc = s;
+  client = c;
 });
-afterAll(async () => {
-  await svc.close();
-});
-beforeEach(() => svc.reset());
 
 const echo = (text: string) => ({ model: MODEL, messages: [{ role: "user" as const, content: `echo ${text}` }] });
 

@@ -3,7 +3,7 @@
  * sending, the server's 422 detail is kept, and retries never create a duplicate: only with an
  * idempotency key, or when the request provably never reached the server.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   Inferloop,
   APIConnectionError,
@@ -13,22 +13,18 @@ import {
   type Logger,
   type TrainingJobCreateParams,
 } from "../../src/index.js";
-import { faults, startFakeService, type FakeService } from "../../src/testing/index.js";
-import { caught, clientFor, closedPort } from "./helpers.js";
+import { faults, type FakeService } from "../../src/testing/index.js";
+import { caught, clientFor, closedPort, useFakeService } from "./helpers.js";
 
 let svc: FakeService;
 let client: Inferloop;
 const JOBS = "/v1/preview/training-jobs";
 const MODEL_ID = "5f1c1a7e-8a40-4c55-9c2e-3d3a8f0e6b11";
 
-beforeAll(async () => {
-  svc = await startFakeService({ seedCalls: false });
-  client = clientFor(svc);
+useFakeService({ seedCalls: false }, (s, c) => {
+  svc = s;
+  client = c;
 });
-afterAll(async () => {
-  await svc.close();
-});
-beforeEach(() => svc.reset());
 
 function params(overrides: Partial<TrainingJobCreateParams> = {}): TrainingJobCreateParams {
   return {
