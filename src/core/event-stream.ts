@@ -38,13 +38,11 @@ export async function* readJSONEvents<T>(
   headers: Record<string, string>,
   redactor: Redactor,
 ): AsyncGenerator<T> {
-  let n = 0;
-  for await (const ev of events) {
-    n++;
-    if (ev.data === DONE) return;
-    yield parseEvent<T>(ev, n, headers, redactor);
+  // A per-event view of the batched reader, so both share one set of rules.
+  async function* single(): AsyncGenerator<SSEEvent[]> {
+    for await (const ev of events) yield [ev];
   }
-  throw cutOff();
+  for await (const batch of readJSONEventBatches<T>(single(), headers, redactor)) yield* batch;
 }
 
 /**

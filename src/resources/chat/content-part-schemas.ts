@@ -174,8 +174,8 @@ export const chatCompletionContentPartRefusalSchema = z.looseObject({
  */
 export type ChatCompletionContentPartRefusal = z.input<typeof chatCompletionContentPartRefusalSchema>;
 
-// The parts a user message may carry. `message-schemas.ts` lists them again, with refusals,
-// for custom/generic content (mini unions have no `.options` to spread).
+// The parts a user message may carry (mini unions have no `.options` to spread, so the list
+// is kept here for the unions below).
 const userContentParts = [
   chatCompletionContentPartTextSchema,
   chatCompletionContentPartImageSchema,
@@ -211,3 +211,20 @@ export const chatCompletionAssistantContentPartSchema = taggedUnion("type", [
  * const p: ChatCompletionAssistantContentPart = { type: "text", text: "Sure." };
  */
 export type ChatCompletionAssistantContentPart = z.input<typeof chatCompletionAssistantContentPartSchema>;
+
+/**
+ * Any content part at all, refusals included: what custom and generic messages may carry.
+ * @example
+ * chatCompletionAnyContentPartSchema.parse({ type: "refusal", refusal: "No." });
+ */
+export const chatCompletionAnyContentPartSchema = taggedUnion("type", [
+  ...userContentParts,
+  chatCompletionContentPartRefusalSchema,
+]);
+/**
+ * Any content part at all, refusals included.
+ *
+ * @example
+ * const p: ChatCompletionAnyContentPart = { type: "refusal", refusal: "No." };
+ */
+export type ChatCompletionAnyContentPart = z.input<typeof chatCompletionAnyContentPartSchema>;

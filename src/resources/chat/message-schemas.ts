@@ -10,16 +10,10 @@ import * as z from "zod/mini";
 import { taggedUnion } from "../tagged-union.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 import {
+  chatCompletionAnyContentPartSchema,
   chatCompletionAssistantContentPartSchema,
-  chatCompletionContentPartAudioUrlSchema,
-  chatCompletionContentPartFileSchema,
-  chatCompletionContentPartImageEmbedsSchema,
-  chatCompletionContentPartImageSchema,
-  chatCompletionContentPartInputAudioSchema,
-  chatCompletionContentPartRefusalSchema,
   chatCompletionContentPartSchema,
   chatCompletionContentPartTextSchema,
-  chatCompletionContentPartVideoUrlSchema,
 } from "./content-part-schemas.js";
 
 // English messages, as classic zod gave them, before the first schema below is built.
@@ -33,18 +27,7 @@ ensureZodDefaults();
 // or any part (custom, generic).
 const textContent = z.union([z.string(), z.array(chatCompletionContentPartTextSchema)]);
 const userContent = z.union([z.string(), z.array(chatCompletionContentPartSchema)]);
-// Every content part, refusals included, for custom/generic content.
-const anyContentPart = taggedUnion("type", [
-  chatCompletionContentPartTextSchema,
-  chatCompletionContentPartImageSchema,
-  chatCompletionContentPartInputAudioSchema,
-  chatCompletionContentPartAudioUrlSchema,
-  chatCompletionContentPartVideoUrlSchema,
-  chatCompletionContentPartFileSchema,
-  chatCompletionContentPartImageEmbedsSchema,
-  chatCompletionContentPartRefusalSchema,
-]);
-const anyContent = z.union([z.string(), z.array(anyContentPart)]);
+const anyContent = z.union([z.string(), z.array(chatCompletionAnyContentPartSchema)]);
 
 // ---------------------------------------------------------------------------
 // Tool calls and tools
