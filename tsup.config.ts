@@ -6,7 +6,9 @@ import { defineConfig, type Options } from "tsup";
 // reaches a browser bundle.
 const browserTransport = {
   name: "browser-transport",
-  setup(build: { onResolve: (o: { filter: RegExp }, cb: (a: { path: string; resolveDir: string }) => { path: string }) => void }) {
+  setup(build: {
+    onResolve: (o: { filter: RegExp }, cb: (a: { path: string; resolveDir: string }) => { path: string }) => void;
+  }) {
     build.onResolve({ filter: /\/transport\/default\.js$/ }, (args) => ({
       path: join(args.resolveDir, args.path.replace(/default\.js$/, "default.browser.ts")),
     }));

@@ -13,7 +13,11 @@ export const IMPORTS = {
 
 function sample(specifier) {
   const code = `const t = performance.now(); await import(${JSON.stringify(specifier)}); console.log(performance.now() - t);`;
-  const out = execFileSync(process.execPath, ["--input-type=module", "-e", code], { cwd: ROOT, encoding: "utf8", timeout: 30_000 });
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", code], {
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: 30_000,
+  });
   return Number(out.trim());
 }
 
@@ -24,4 +28,5 @@ export function coldImport(n = 15) {
   return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, { medianMs: median(v), samples: v }]));
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(JSON.stringify(coldImport(Number(process.argv[2] ?? 15)), null, 2));
+if (process.argv[1] === fileURLToPath(import.meta.url))
+  console.log(JSON.stringify(coldImport(Number(process.argv[2] ?? 15)), null, 2));

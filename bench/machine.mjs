@@ -18,7 +18,9 @@ export function machine() {
     node: process.version,
     platform: `${process.platform} ${process.arch}`,
     // The load when the run started: other work on the machine makes wall times noisy.
-    loadAverage: loadavg().map((x) => x.toFixed(2)).join(" "),
+    loadAverage: loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" "),
     versions: { openai: version("openai"), undici: version("undici"), zod: version("zod") },
   };
 }

@@ -30,17 +30,45 @@ function markdown(results) {
   const t = tables(results);
   const m = results.machine;
   const lines = [];
-  lines.push(`Run of ${results.date.slice(0, 10)}: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.platform}, Node ${m.node}; load average at start ${m.loadAverage}.`);
-  lines.push(`openai ${m.versions.openai}, undici ${m.versions.undici}, zod ${m.versions.zod}. Medians of ${results.rounds} rounds (${results.flatRounds} for 1M records); whole run ${f0(results.totalSeconds)} s.`);
+  lines.push(
+    `Run of ${results.date.slice(0, 10)}: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.platform}, Node ${m.node}; load average at start ${m.loadAverage}.`,
+  );
+  lines.push(
+    `openai ${m.versions.openai}, undici ${m.versions.undici}, zod ${m.versions.zod}. Medians of ${results.rounds} rounds (${results.flatRounds} for 1M records); whole run ${f0(results.totalSeconds)} s.`,
+  );
   lines.push("");
   lines.push("### Time (ms, median; wall-clock, and CPU time of the client process)");
   lines.push("");
-  lines.push(row(["scenario", "inferloop", "openai", "floor", "inferloop/openai", "inferloop/floor", "CPU inferloop", "CPU openai", "CPU floor", "CPU inferloop/openai", "CPU inferloop/floor"]));
+  lines.push(
+    row([
+      "scenario",
+      "inferloop",
+      "openai",
+      "floor",
+      "inferloop/openai",
+      "inferloop/floor",
+      "CPU inferloop",
+      "CPU openai",
+      "CPU floor",
+      "CPU inferloop/openai",
+      "CPU inferloop/floor",
+    ]),
+  );
   lines.push(row(Array(11).fill("---")));
   for (const s of t.scenarios) {
     const w = C.map((c) => t.time(s, c, "ms"));
     const u = C.map((c) => t.time(s, c, "cpuMs"));
-    lines.push(row([SCENARIOS[s].label, ...w.map(f0), f2(w[0] / w[1]), f2(w[0] / w[2]), ...u.map(f0), f2(u[0] / u[1]), f2(u[0] / u[2])]));
+    lines.push(
+      row([
+        SCENARIOS[s].label,
+        ...w.map(f0),
+        f2(w[0] / w[1]),
+        f2(w[0] / w[2]),
+        ...u.map(f0),
+        f2(u[0] / u[1]),
+        f2(u[0] / u[2]),
+      ]),
+    );
   }
   lines.push("");
   lines.push("### Peak RSS (MiB, median of `process.resourceUsage().maxRSS` in the child)");
@@ -56,16 +84,45 @@ function markdown(results) {
   lines.push("");
   lines.push(row(["", "inferloop", "openai", "inferloop/openai"]));
   lines.push(row(Array(4).fill("---")));
-  lines.push(row(["cold `await import()` (ms, median)", f0(t.importMs("inferloop")), f0(t.importMs("openai")), f2(t.importMs("inferloop") / t.importMs("openai"))]));
+  lines.push(
+    row([
+      "cold `await import()` (ms, median)",
+      f0(t.importMs("inferloop")),
+      f0(t.importMs("openai")),
+      f2(t.importMs("inferloop") / t.importMs("openai")),
+    ]),
+  );
   const b = results.bundles;
-  lines.push(row(["streaming chat call, minified (KB)", f2(b.inferloop.minBytes / 1024), f2(b.openai.minBytes / 1024), f2(b.inferloop.minBytes / b.openai.minBytes)]));
-  lines.push(row(["streaming chat call, gzip (KB)", f2(b.inferloop.gzipBytes / 1024), f2(b.openai.gzipBytes / 1024), f2(b.inferloop.gzipBytes / b.openai.gzipBytes)]));
+  lines.push(
+    row([
+      "streaming chat call, minified (KB)",
+      f2(b.inferloop.minBytes / 1024),
+      f2(b.openai.minBytes / 1024),
+      f2(b.inferloop.minBytes / b.openai.minBytes),
+    ]),
+  );
+  lines.push(
+    row([
+      "streaming chat call, gzip (KB)",
+      f2(b.inferloop.gzipBytes / 1024),
+      f2(b.openai.gzipBytes / 1024),
+      f2(b.inferloop.gzipBytes / b.openai.gzipBytes),
+    ]),
+  );
   lines.push("");
   lines.push("### Targets");
   lines.push("");
   lines.push(row(["target", "measured", "limit", "verdict"]));
   lines.push(row(Array(4).fill("---")));
-  for (const x of checkTargets(t)) lines.push(row([x.name, f2(x.value), x.met === "info" ? "–" : `<= ${x.limit}`, x.met === "info" ? "(reference)" : x.met === undefined ? "not measured" : x.met ? "met" : "**missed**"]));
+  for (const x of checkTargets(t))
+    lines.push(
+      row([
+        x.name,
+        f2(x.value),
+        x.met === "info" ? "–" : `<= ${x.limit}`,
+        x.met === "info" ? "(reference)" : x.met === undefined ? "not measured" : x.met ? "met" : "**missed**",
+      ]),
+    );
   if (results.errors.length) {
     lines.push("");
     lines.push(`Failed measurements: ${results.errors.length} (see the run's output).`);
@@ -83,7 +140,8 @@ export function writeDoc(results) {
   const doc = existsSync(DOC) ? readFileSync(DOC, "utf8") : `# Performance\n\n## Results\n\n${START}\n${END}\n`;
   const a = doc.indexOf(START);
   const b = doc.indexOf(END);
-  const next = a !== -1 && b > a ? doc.slice(0, a) + section + doc.slice(b + END.length) : `${doc.trimEnd()}\n\n${section}\n`;
+  const next =
+    a !== -1 && b > a ? doc.slice(0, a) + section + doc.slice(b + END.length) : `${doc.trimEnd()}\n\n${section}\n`;
   writeFileSync(DOC, next);
 }
 

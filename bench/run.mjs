@@ -17,7 +17,11 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 // The 1M-record run exists for RSS flatness only and takes ~10x the others: fewer rounds.
 const FLAT_ROUNDS = Number(process.env.BENCH_FLAT_ROUNDS ?? 3);
 const CONTENDERS = ["inferloop", "openai", "floor"];
-const supports = { inferloop: ["chat", "stream", "query"], openai: ["chat", "stream"], floor: ["chat", "stream", "query"] };
+const supports = {
+  inferloop: ["chat", "stream", "query"],
+  openai: ["chat", "stream"],
+  floor: ["chat", "stream", "query"],
+};
 
 const started = Date.now();
 const server = await startBenchServer();
@@ -34,7 +38,9 @@ try {
         const r = await measure(contender, name, server.url);
         if (r.error) errors.push(`${contender} ${name}: ${r.error}`);
         else ((samples[name] ??= {})[contender] ??= []).push(r);
-        process.stderr.write(`round ${round + 1} ${name.padEnd(18)} ${contender.padEnd(10)} ${r.error ? "ERROR" : `${r.ms.toFixed(0)} ms`}\n`);
+        process.stderr.write(
+          `round ${round + 1} ${name.padEnd(18)} ${contender.padEnd(10)} ${r.error ? "ERROR" : `${r.ms.toFixed(0)} ms`}\n`,
+        );
       }
     }
   }
@@ -47,7 +53,17 @@ const imports = coldImport(Number(process.env.BENCH_IMPORT_SAMPLES ?? 15));
 process.stderr.write("bundle size...\n");
 const bundles = await bundleSizes();
 
-const results = { machine: machine(), date: new Date().toISOString(), rounds: ROUNDS, flatRounds: FLAT_ROUNDS, samples, imports, bundles, errors, totalSeconds: (Date.now() - started) / 1000 };
+const results = {
+  machine: machine(),
+  date: new Date().toISOString(),
+  rounds: ROUNDS,
+  flatRounds: FLAT_ROUNDS,
+  samples,
+  imports,
+  bundles,
+  errors,
+  totalSeconds: (Date.now() - started) / 1000,
+};
 const raw = join(tmpdir(), "inferloop-bench-results.json");
 writeFileSync(raw, JSON.stringify(results, null, 2));
 printReport(results);

@@ -35,7 +35,10 @@ async function streams(c, count, chunks, concurrency) {
         n++;
         chars += chunk.choices[0]?.delta?.content?.length ?? 0;
       });
-      expect(n === chunks && chars === sseContentLength(chunks), `stream of ${chunks} chunks: got ${n} chunks, ${chars} chars`);
+      expect(
+        n === chunks && chars === sseContentLength(chunks),
+        `stream of ${chunks} chunks: got ${n} chunks, ${chars} chars`,
+      );
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));

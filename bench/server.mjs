@@ -39,7 +39,11 @@ export async function startBenchServer() {
         res.end(sse);
         return;
       }
-      res.writeHead(200, { "content-type": "application/json", "content-length": completion.length, "x-request-id": `req-${requests}` });
+      res.writeHead(200, {
+        "content-type": "application/json",
+        "content-length": completion.length,
+        "x-request-id": `req-${requests}`,
+      });
       res.end(completion);
       return;
     }

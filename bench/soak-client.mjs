@@ -18,7 +18,12 @@ let stoppedByTime = false;
 
 async function oneCall(i) {
   if (i % 10 === 9) {
-    const stream = await client.chat.completions.create({ model: "Qwen/Qwen3-8B", messages, max_completion_tokens: 16, stream: true });
+    const stream = await client.chat.completions.create({
+      model: "Qwen/Qwen3-8B",
+      messages,
+      max_completion_tokens: 16,
+      stream: true,
+    });
     for await (const _ of stream);
     streamed++;
   } else {
@@ -83,7 +88,10 @@ process.stdout.write(
     // What is still open once every call has finished: keep-alive sockets of the pool are
     // expected; a pile of timers would be a leak.
     activeResources: Object.entries(
-      process.getActiveResourcesInfo().reduce((acc, k) => ((acc[k] = (acc[k] ?? 0) + 1), acc), {}),
+      process.getActiveResourcesInfo().reduce((acc, k) => {
+        acc[k] = (acc[k] ?? 0) + 1;
+        return acc;
+      }, {}),
     ),
   })}\n`,
 );

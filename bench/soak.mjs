@@ -26,14 +26,17 @@ async function startServer() {
 }
 
 const server = await startServer();
-console.log(`soak: ${CALLS} calls at concurrency ${CONCURRENCY} (1 in 10 streamed) against ${server.kind}, at most ${MAX_SECONDS} s`);
+console.log(
+  `soak: ${CALLS} calls at concurrency ${CONCURRENCY} (1 in 10 streamed) against ${server.kind}, at most ${MAX_SECONDS} s`,
+);
 const child = fileURLToPath(new URL("./soak-client.mjs", import.meta.url));
 const result = await new Promise((resolve) => {
   execFile(
     process.execPath,
     ["--expose-gc", child, server.url, server.apiKey, String(CALLS), String(CONCURRENCY), String(MAX_SECONDS)],
     { timeout: (MAX_SECONDS + 60) * 1000, maxBuffer: 1 << 20 },
-    (err, stdout, stderr) => resolve(err ? { error: (stderr || err.message).trim() } : JSON.parse(stdout.trim().split("\n").pop())),
+    (err, stdout, stderr) =>
+      resolve(err ? { error: (stderr || err.message).trim() } : JSON.parse(stdout.trim().split("\n").pop())),
   );
 });
 await server.close();
@@ -43,9 +46,13 @@ if (result.error) {
   process.exit(1);
 }
 const mb = (kb) => `${(kb / 1024).toFixed(1)} MiB`;
-console.log(`calls done:   ${result.done} (${result.streamed} streamed) in ${result.seconds.toFixed(1)} s${result.stoppedByTime ? " (stopped by the time budget)" : ""}`);
+console.log(
+  `calls done:   ${result.done} (${result.streamed} streamed) in ${result.seconds.toFixed(1)} s${result.stoppedByTime ? " (stopped by the time budget)" : ""}`,
+);
 console.log(`errors:       ${result.errors}${result.firstError ? ` (first: ${result.firstError})` : ""}   target 0`);
-console.log(`RSS:          ${mb(result.rssStartKB)} after warm-up -> ${mb(result.rssEndKB)} at the end; peak ${mb(result.rssPeakKB)}`);
+console.log(
+  `RSS:          ${mb(result.rssStartKB)} after warm-up -> ${mb(result.rssEndKB)} at the end; peak ${mb(result.rssPeakKB)}`,
+);
 console.log(`RSS growth:   ${result.rssGrowthPct.toFixed(1)} %   target < 10 %`);
 console.log(`left behind:  ${JSON.stringify(result.activeResources)}`);
 const ok = result.errors === 0 && result.rssGrowthPct < 10;

@@ -8,22 +8,56 @@ export function checkTargets(t) {
   for (const kind of ["wall", "cpu"]) {
     const key = kind === "wall" ? "ms" : "cpuMs";
     for (const s of TIME_SCENARIOS) {
-      out.push(ratio(`${s}: inferloop / openai (${kind} time)`, t.time(s, "inferloop", key), t.time(s, "openai", key), 0.35));
-      out.push(ratio(`${s}: inferloop / floor (${kind} time)`, t.time(s, "inferloop", key), t.time(s, "floor", key), 1.3));
+      out.push(
+        ratio(`${s}: inferloop / openai (${kind} time)`, t.time(s, "inferloop", key), t.time(s, "openai", key), 0.35),
+      );
+      out.push(
+        ratio(`${s}: inferloop / floor (${kind} time)`, t.time(s, "inferloop", key), t.time(s, "floor", key), 1.3),
+      );
     }
-    out.push(ratio(`query-100k-1page: inferloop / floor (${kind} time)`, t.time("query-100k-1page", "inferloop", key), t.time("query-100k-1page", "floor", key), 1.25));
-    out.push(ratio(`query-100k-paged: inferloop / floor (${kind} time)`, t.time("query-100k-paged", "inferloop", key), t.time("query-100k-paged", "floor", key), 1.5));
+    out.push(
+      ratio(
+        `query-100k-1page: inferloop / floor (${kind} time)`,
+        t.time("query-100k-1page", "inferloop", key),
+        t.time("query-100k-1page", "floor", key),
+        1.25,
+      ),
+    );
+    out.push(
+      ratio(
+        `query-100k-paged: inferloop / floor (${kind} time)`,
+        t.time("query-100k-paged", "inferloop", key),
+        t.time("query-100k-paged", "floor", key),
+        1.5,
+      ),
+    );
   }
-  for (const s of t.scenarios) out.push(ratio(`${s}: peak RSS inferloop / floor`, t.rss(s, "inferloop"), t.rss(s, "floor"), 1.3));
+  for (const s of t.scenarios)
+    out.push(ratio(`${s}: peak RSS inferloop / floor`, t.rss(s, "inferloop"), t.rss(s, "floor"), 1.3));
   // Flatness: peak RSS also grows with run length in a process that retains nothing (V8 sizes
   // its heap to the allocation rate), so the floor's own growth is the reference; the SDK must
   // add no growth of its own (within 10%). The absolute growth is shown as well.
   const growInf = t.rss("query-1m-1page", "inferloop") / t.rss("query-100k-1page", "inferloop");
   const growFloor = t.rss("query-1m-1page", "floor") / t.rss("query-100k-1page", "floor");
-  out.push({ name: "call query peak RSS, 1M / 100k records (1 page), inferloop (information)", value: growInf, limit: "–", met: "info" });
-  out.push({ name: "call query peak RSS, 1M / 100k records (1 page), floor (information)", value: growFloor, limit: "–", met: "info" });
+  out.push({
+    name: "call query peak RSS, 1M / 100k records (1 page), inferloop (information)",
+    value: growInf,
+    limit: "–",
+    met: "info",
+  });
+  out.push({
+    name: "call query peak RSS, 1M / 100k records (1 page), floor (information)",
+    value: growFloor,
+    limit: "–",
+    met: "info",
+  });
   out.push(ratio("call query RSS flatness: inferloop's 1M/100k growth / the floor's", growInf, growFloor, 1.1));
-  out.push({ name: "browser bundle, streaming chat call (gzip KB)", value: t.bundleKB, limit: 25, met: t.bundleKB <= 25 });
+  out.push({
+    name: "browser bundle, streaming chat call (gzip KB)",
+    value: t.bundleKB,
+    limit: 25,
+    met: t.bundleKB <= 25,
+  });
   out.push(ratio("cold import: inferloop / openai", t.importMs("inferloop"), t.importMs("openai"), 1.0));
   return out;
 }

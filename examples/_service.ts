@@ -11,7 +11,13 @@
  * in your own code, import from "inferloop" and "inferloop/testing".
  */
 import { Inferloop, type ClientOptions } from "../src/index.js";
-import { SEED_ITEM_IDS, SEED_PROJECT_ID, SEED_QUEUE_ID, startFakeService, type FakeService } from "../src/testing/index.js";
+import {
+  SEED_ITEM_IDS,
+  SEED_PROJECT_ID,
+  SEED_QUEUE_ID,
+  startFakeService,
+  type FakeService,
+} from "../src/testing/index.js";
 
 /** Where each id comes from against a real service: `--arg=value`, else the variable. */
 const SETTINGS = {
@@ -117,7 +123,10 @@ export async function openService(options: ClientOptions = {}): Promise<ExampleS
  * Runs an example's body with a service and always closes it. Any error is printed and sets
  * exit code 1, so a broken example never passes quietly.
  */
-export async function runExample(body: (service: ExampleService) => Promise<void>, options: ClientOptions = {}): Promise<void> {
+export async function runExample(
+  body: (service: ExampleService) => Promise<void>,
+  options: ClientOptions = {},
+): Promise<void> {
   const service = await openService(options);
   try {
     await body(service);

@@ -15,7 +15,9 @@ await runExample(async ({ client, projectId, queueId, itemId }) => {
     client.annotationQueues.items.progress(queueId, itemId, { annotation_state, project_id: projectId });
 
   const started = await progress("in_progress");
-  console.log(`item ${started.item.id}: ${started.item.annotation_state} (annotator ${started.item.annotator_user_id ?? "?"})`);
+  console.log(
+    `item ${started.item.id}: ${started.item.annotation_state} (annotator ${started.item.annotator_user_id ?? "?"})`,
+  );
 
   const done = await progress("completed");
   console.log(`item ${done.item.id}: ${done.item.annotation_state} at ${done.item.updated_at}`);

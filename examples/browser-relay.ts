@@ -31,17 +31,25 @@ function startRelay(client: Inferloop, model: string) {
     try {
       const { prompt } = await readJson(req);
       if (typeof prompt !== "string") {
-        res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: "prompt must be a string" }));
+        res
+          .writeHead(400, { "content-type": "application/json" })
+          .end(JSON.stringify({ error: "prompt must be a string" }));
         return;
       }
-      const stream = await client.chat.completions.create({ model, messages: [{ role: "user", content: prompt }], stream: true });
+      const stream = await client.chat.completions.create({
+        model,
+        messages: [{ role: "user", content: prompt }],
+        stream: true,
+      });
       res.writeHead(200, { "content-type": "application/x-ndjson", "cache-control": "no-store" });
       // A failure after this point arrives as a last {"error": ...} line, which the reader
       // turns back into the matching APIError.
       Readable.fromWeb(stream.toReadableStream() as import("node:stream/web").ReadableStream).pipe(res);
     } catch (err) {
       const status = err instanceof APIError ? 502 : 500;
-      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ error: "upstream request failed" }));
+      res
+        .writeHead(status, { "content-type": "application/json" })
+        .end(JSON.stringify({ error: "upstream request failed" }));
     }
   });
 }

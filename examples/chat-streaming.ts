@@ -8,7 +8,9 @@ import { runExample } from "./_service.js";
 await runExample(async ({ client, model, fake, description }) => {
   console.log(`Streaming a reply from ${description}`);
   // The fake service answers a message starting with "echo " with exactly the rest of it.
-  const content = fake ? "echo Tokens arrive one by one, and each is printed right away." : "Count from one to ten in words.";
+  const content = fake
+    ? "echo Tokens arrive one by one, and each is printed right away."
+    : "Count from one to ten in words.";
 
   const stream = await client.chat.completions.create({
     model,

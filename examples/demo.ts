@@ -74,7 +74,10 @@ async function walkCalls({ client, projectId }: ExampleService): Promise<void> {
       project_id: projectId,
       filter: { trace_roots_only: true },
       query: q.where(q.gt(q.field("summary.weave.latency_ms").as("double"), 1000)),
-      sort_by: [{ field: "started_at", direction: "desc" }, { field: "id", direction: "asc" }],
+      sort_by: [
+        { field: "started_at", direction: "desc" },
+        { field: "id", direction: "asc" },
+      ],
     },
     { pageSize: 25 },
   );
@@ -104,11 +107,17 @@ async function moveAnnotationItem({ client, fake, projectId, queueId, itemId }: 
   const before = fake?.annotation.getItem(queueId, itemId)?.annotation_state;
   say(`item ${itemId} of queue ${queueId}${before ? `: ${before}` : ""}`);
   for (const annotation_state of ["in_progress", "completed"] as const) {
-    const { item } = await client.annotationQueues.items.progress(queueId, itemId, { annotation_state, project_id: projectId });
+    const { item } = await client.annotationQueues.items.progress(queueId, itemId, {
+      annotation_state,
+      project_id: projectId,
+    });
     say(`→ ${item.annotation_state} ${dim(`(updated_at ${item.updated_at})`)}`);
   }
   try {
-    await client.annotationQueues.items.progress(queueId, itemId, { annotation_state: "skipped", project_id: projectId });
+    await client.annotationQueues.items.progress(queueId, itemId, {
+      annotation_state: "skipped",
+      project_id: projectId,
+    });
     say("→ skipped (this service allows completed → skipped)");
   } catch (err) {
     if (!(err instanceof APIError)) throw err;
@@ -125,8 +134,20 @@ async function createTrainingJob({ client, fake, trainingModelId }: ExampleServi
     trajectory_groups: [
       {
         trajectories: [
-          { messages_and_choices: [{ role: "user", content: "What is 2+2?" }, { role: "assistant", content: "4" }], reward: 1 },
-          { messages_and_choices: [{ role: "user", content: "What is 2+2?" }, { role: "assistant", content: "5" }], reward: 0 },
+          {
+            messages_and_choices: [
+              { role: "user", content: "What is 2+2?" },
+              { role: "assistant", content: "4" },
+            ],
+            reward: 1,
+          },
+          {
+            messages_and_choices: [
+              { role: "user", content: "What is 2+2?" },
+              { role: "assistant", content: "5" },
+            ],
+            reward: 0,
+          },
         ],
       },
     ],
@@ -137,7 +158,9 @@ async function createTrainingJob({ client, fake, trainingModelId }: ExampleServi
   if (fake) {
     // Sending the same request with the same key is safe: the service returns the same job.
     const again = await client.trainingJobs.create(params, { idempotencyKey });
-    say(`sent again with the same key → ${again.id === job.id ? "the same job" : `another job ${again.id}`}; jobs on the service: ${fake.trainingJobs.length}`);
+    say(
+      `sent again with the same key → ${again.id === job.id ? "the same job" : `another job ${again.id}`}; jobs on the service: ${fake.trainingJobs.length}`,
+    );
   }
 }
 

@@ -65,7 +65,11 @@ await runExample(
 
     // 5. A stream that stops before [DONE] is an error, never a quiet short reply.
     fake.inject(faults.cutStream(3, { path: "/v1/chat/completions" }));
-    const stream = await client.chat.completions.create({ model, messages: [{ role: "user", content: "echo one two three four five six" }], stream: true });
+    const stream = await client.chat.completions.create({
+      model,
+      messages: [{ role: "user", content: "echo one two three four five six" }],
+      stream: true,
+    });
     try {
       for await (const _chunk of stream);
     } catch (err) {
@@ -75,7 +79,10 @@ await runExample(
 
     // 6. No duplicate jobs: a training-job create that reached the server is not retried
     //    without an idempotency key...
-    const job = { model_id: trainingModelId!, trajectory_groups: [{ trajectories: [{ messages_and_choices: [], reward: 1 }] }] };
+    const job = {
+      model_id: trainingModelId!,
+      trajectory_groups: [{ trajectories: [{ messages_and_choices: [], reward: 1 }] }],
+    };
     fake.inject(faults.serviceUnavailable({ path: "/v1/preview/training-jobs" }));
     try {
       await client.trainingJobs.create(job);

@@ -58,7 +58,14 @@ const checker = program.getTypeChecker();
 // Reading symbols
 
 const KIND_ORDER = ["class", "function", "const", "interface", "type", "enum"];
-const KIND_TITLE = { class: "Classes", function: "Functions", const: "Values", interface: "Interfaces", type: "Types", enum: "Enums" };
+const KIND_TITLE = {
+  class: "Classes",
+  function: "Functions",
+  const: "Values",
+  interface: "Interfaces",
+  type: "Types",
+  enum: "Enums",
+};
 
 function resolveAlias(symbol) {
   return symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
@@ -93,7 +100,11 @@ function docsOf(symbol) {
 function headText(node, body) {
   const sf = node.getSourceFile();
   const end = body ? body.getStart(sf) : node.getEnd();
-  return sf.text.slice(node.getStart(sf), end).trim().replace(/\s*[{=]$/, "").trim();
+  return sf.text
+    .slice(node.getStart(sf), end)
+    .trim()
+    .replace(/\s*[{=]$/, "")
+    .trim();
 }
 
 function isPublicMember(member) {
@@ -111,7 +122,9 @@ function memberSignature(member) {
     return headText(member, member.body);
   if (ts.isPropertyDeclaration(member) || ts.isPropertySignature(member)) {
     const sf = member.getSourceFile();
-    const head = member.initializer ? sf.text.slice(member.getStart(sf), member.initializer.getStart(sf)).replace(/\s*=\s*$/, "") : member.getText(sf);
+    const head = member.initializer
+      ? sf.text.slice(member.getStart(sf), member.initializer.getStart(sf)).replace(/\s*=\s*$/, "")
+      : member.getText(sf);
     return head.replace(/;$/, "");
   }
   return member.getText().split("\n")[0];
@@ -124,22 +137,38 @@ function membersOf(decl) {
     const d = symbol ? docsOf(symbol) : { summary: "", examples: [], internal: false };
     if (d.internal) return;
     // `override name = "..."` of every error class: noise in a reference.
-    if (ts.isPropertyDeclaration(node) && ts.getCombinedModifierFlags(node) & ts.ModifierFlags.Override && !d.summary) return;
+    if (ts.isPropertyDeclaration(node) && ts.getCombinedModifierFlags(node) & ts.ModifierFlags.Override && !d.summary)
+      return;
     out.push({ name: node.name ? node.name.getText() : "constructor", signature, ...d });
   };
   if (ts.isClassDeclaration(decl)) {
     for (const member of decl.members) {
-      if (!isPublicMember(member) || ts.isClassStaticBlockDeclaration(member) || ts.isSemicolonClassElement(member)) continue;
-      if (ts.isMethodDeclaration(member) && member.body && decl.members.some((m) => m !== member && ts.isMethodDeclaration(m) && !m.body && m.name.getText() === member.name.getText()))
+      if (!isPublicMember(member) || ts.isClassStaticBlockDeclaration(member) || ts.isSemicolonClassElement(member))
+        continue;
+      if (
+        ts.isMethodDeclaration(member) &&
+        member.body &&
+        decl.members.some(
+          (m) => m !== member && ts.isMethodDeclaration(m) && !m.body && m.name.getText() === member.name.getText(),
+        )
+      )
         continue; // the implementation of an overloaded method: its overloads are listed
-      if (ts.isConstructorDeclaration(member) && member.body && decl.members.some((m) => ts.isConstructorDeclaration(m) && !m.body)) continue;
-      const symbol = member.name ? checker.getSymbolAtLocation(member.name) : checker.getSymbolAtLocation(decl.name)?.members?.get("__constructor");
+      if (
+        ts.isConstructorDeclaration(member) &&
+        member.body &&
+        decl.members.some((m) => ts.isConstructorDeclaration(m) && !m.body)
+      )
+        continue;
+      const symbol = member.name
+        ? checker.getSymbolAtLocation(member.name)
+        : checker.getSymbolAtLocation(decl.name)?.members?.get("__constructor");
       const first = symbol?.declarations?.[0] === member || !symbol;
       add(member, first ? symbol : undefined, memberSignature(member));
     }
   } else if (ts.isVariableDeclaration(decl) && decl.initializer) {
     let init = decl.initializer;
-    while (ts.isAsExpression(init) || ts.isSatisfiesExpression?.(init) || ts.isParenthesizedExpression(init)) init = init.expression;
+    while (ts.isAsExpression(init) || ts.isSatisfiesExpression?.(init) || ts.isParenthesizedExpression(init))
+      init = init.expression;
     if (!ts.isObjectLiteralExpression(init)) return out;
     for (const prop of init.properties) {
       const symbol = prop.name ? checker.getSymbolAtLocation(prop.name) : undefined;
@@ -212,7 +241,9 @@ function collect(entry) {
     // `export { Inferloop as default }`: documented under its own name.
     if (exported.name === "default" && seen.has(symbol)) continue;
     if (exported.name === "default") {
-      const named = checker.getExportsOfModule(moduleSymbol).find((s) => s.name !== "default" && resolveAlias(s) === symbol);
+      const named = checker
+        .getExportsOfModule(moduleSymbol)
+        .find((s) => s.name !== "default" && resolveAlias(s) === symbol);
       if (named) continue;
     }
     seen.add(symbol);
@@ -257,7 +288,7 @@ function exampleBlock(example) {
   const trimmed = example.trim();
   if (trimmed.includes("```")) return trimmed;
   const inline = /^`([^`]+)`$/.exec(trimmed);
-  return "```ts\n" + (inline ? inline[1] : trimmed) + "\n```";
+  return `\`\`\`ts\n${inline ? inline[1] : trimmed}\n\`\`\``;
 }
 
 function renderItem(item, page) {
@@ -328,15 +359,22 @@ for (const { entry, items } of entries) {
 
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
-for (const p of pages) writeFileSync(join(outDir, p.file), renderPage(p.title, p.entry, p.items, p.file) + "\n");
+for (const p of pages) writeFileSync(join(outDir, p.file), `${renderPage(p.title, p.entry, p.items, p.file)}\n`);
 
 const index = ["# API reference", "", "Generated by `npm run docs` from the TSDoc in the source; do not edit.", ""];
 for (const { entry } of entries) {
   index.push(`## \`${entry.specifier}\``, "");
   for (const p of pages.filter((p) => p.entry === entry)) {
-    index.push(`### [${p.title.replace(/^`[^`]+`: /, "")}](${p.file})`, "", "| Export | Kind | Summary |", "|---|---|---|");
+    index.push(
+      `### [${p.title.replace(/^`[^`]+`: /, "")}](${p.file})`,
+      "",
+      "| Export | Kind | Summary |",
+      "|---|---|---|",
+    );
     for (const i of p.items)
-      index.push(`| [\`${i.name}\`](${p.file}#${slug(i.name)}) | ${i.kind} | ${firstSentence(links(i.docs.summary, ""))} |`);
+      index.push(
+        `| [\`${i.name}\`](${p.file}#${slug(i.name)}) | ${i.kind} | ${firstSentence(links(i.docs.summary, ""))} |`,
+      );
     index.push("");
   }
 }
@@ -347,7 +385,8 @@ const gaps = [];
 for (const { entry, items } of entries)
   for (const i of items) {
     const missing = [!i.docs.summary && "TSDoc", i.docs.examples.length === 0 && "@example"].filter(Boolean);
-    if (missing.length) gaps.push({ entry: entry.specifier, name: i.name, where: i.where, missing: missing.join(" and ") });
+    if (missing.length)
+      gaps.push({ entry: entry.specifier, name: i.name, where: i.where, missing: missing.join(" and ") });
   }
 
 const total = entries.reduce((n, e) => n + e.items.length, 0);

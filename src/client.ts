@@ -92,7 +92,8 @@ export class Inferloop {
 
     const inherited = (options as { [sharedTransport]?: Transport })[sharedTransport];
     this.#transport =
-      inherited ?? (options.fetch ? new FetchTransport(options.fetch) : createDefaultTransport({ dispatcher: options.dispatcher }));
+      inherited ??
+      (options.fetch ? new FetchTransport(options.fetch) : createDefaultTransport({ dispatcher: options.dispatcher }));
     const redactor = new Redactor([apiKey, password, ...(password ? [base64(`${username}:${password}`)] : [])]);
     const http = new HttpClient({
       api: parseBase(this.baseURL, "baseURL"),
@@ -129,4 +130,3 @@ export class Inferloop {
     return new Inferloop(next);
   }
 }
-

@@ -57,6 +57,7 @@ export class APIPromise<T> extends Promise<T> {
     return this.#result;
   }
 
+  // biome-ignore lint/suspicious/noThenProperty: an APIPromise is a Promise; then() is how it stays lazy
   override then<R1 = T, R2 = never>(
     onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,

@@ -17,7 +17,12 @@ export function streamEventError(payload: unknown, headers: Record<string, strin
   const src = (typeof inner === "object" && inner !== null ? inner : clean) as { code?: unknown };
   const code = typeof src?.code === "number" ? src.code : Number.parseInt(String(src?.code), 10);
   const status = Number.isInteger(code) && code >= 400 && code <= 599 ? code : 500;
-  return apiErrorFor({ status, body: clean, headers: new Headers(redactor.headers(headers)), ...describeErrorPayload(status, clean) });
+  return apiErrorFor({
+    status,
+    body: clean,
+    headers: new Headers(redactor.headers(headers)),
+    ...describeErrorPayload(status, clean),
+  });
 }
 
 function isErrorPayload(p: unknown): boolean {
@@ -86,7 +91,8 @@ function parseEvent<T>(ev: SSEEvent, n: number, headers: Record<string, string>,
     payload = JSON.parse(ev.data);
   } catch {
     // Scrubbed before it is cut short: a secret cut in two would escape the redactor.
-    if (ev.event === "error") throw streamEventError({ message: redactor.text(ev.data).slice(0, 200) }, headers, redactor);
+    if (ev.event === "error")
+      throw streamEventError({ message: redactor.text(ev.data).slice(0, 200) }, headers, redactor);
     throw new ResponseParseError(`Event ${n} of the stream is not valid JSON.`, { line: n });
   }
   if (ev.event === "error" || isErrorPayload(payload)) throw streamEventError(payload, headers, redactor);

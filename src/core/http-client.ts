@@ -118,20 +118,33 @@ export class HttpClient {
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted) throw new APIUserAbortError();
       const started = Date.now();
-      if (log.enabled("debug")) log.write("debug", `→ ${spec.method} ${path}${attempt ? ` (retry ${attempt})` : ""}`, { headers: cfg.redactor.headers(headers) });
+      if (log.enabled("debug"))
+        log.write("debug", `→ ${spec.method} ${path}${attempt ? ` (retry ${attempt})` : ""}`, {
+          headers: cfg.redactor.headers(headers),
+        });
       let res: TransportResponse | undefined;
       let failure: unknown;
       let retryable = false;
       let waitMs: number | undefined;
       try {
-        res = await cfg.transport.send({ method: spec.method, origin: base.origin, path, headers, body, signal, timeout, idleTimeout });
+        res = await cfg.transport.send({
+          method: spec.method,
+          origin: base.origin,
+          path,
+          headers,
+          body,
+          signal,
+          timeout,
+          idleTimeout,
+        });
       } catch (err) {
         failure = err;
         retryable = !(err instanceof APIUserAbortError) && (mayRepeat || wasUnsent(err));
       }
 
       if (res) {
-        if (log.enabled("debug")) log.write("debug", `← ${res.status} ${spec.method} ${path} in ${Date.now() - started} ms`);
+        if (log.enabled("debug"))
+          log.write("debug", `← ${res.status} ${spec.method} ${path} in ${Date.now() - started} ms`);
         if (res.status >= 200 && res.status < 300) {
           const response = withInfo(res);
           if (mode === "streamed") return withResponse(await read(response), response);
@@ -139,7 +152,12 @@ export class HttpClient {
             return withResponse(await read(response), response);
           } catch (err) {
             response.cancel();
-            if (err instanceof APIUserAbortError || err instanceof ResponseParseError || err instanceof APIError || !mayRepeat)
+            if (
+              err instanceof APIUserAbortError ||
+              err instanceof ResponseParseError ||
+              err instanceof APIError ||
+              !mayRepeat
+            )
               throw err;
             failure = err;
             retryable = true;
@@ -158,7 +176,10 @@ export class HttpClient {
       if (!retryable || attempt >= maxRetries) throw failure;
       const delay = waitMs ?? backoffMs(attempt);
       if (log.enabled("warn"))
-        log.write("warn", `${spec.method} ${path} failed (${describe(failure)}); retrying in ${Math.round(delay)} ms (${attempt + 1}/${maxRetries})`);
+        log.write(
+          "warn",
+          `${spec.method} ${path} failed (${describe(failure)}); retrying in ${Math.round(delay)} ms (${attempt + 1}/${maxRetries})`,
+        );
       await sleep(delay, signal);
     }
   }
@@ -238,6 +259,9 @@ export async function readJSON<T>(res: APIResponse): Promise<T> {
   try {
     return JSON.parse(text) as T;
   } catch (err) {
-    throw new ResponseParseError(`The response body (status ${res.status}, ${text.length} characters) is not valid JSON.`, { cause: err instanceof Error ? new Error(err.name) : undefined });
+    throw new ResponseParseError(
+      `The response body (status ${res.status}, ${text.length} characters) is not valid JSON.`,
+      { cause: err instanceof Error ? new Error(err.name) : undefined },
+    );
   }
 }

@@ -60,9 +60,13 @@ function collectIssues(
       if (meant.length === 1) {
         collectIssues(meant[0]!, path, hint, out);
       } else {
-        const expected = issue.errors.flatMap((b) => (failedOnRootType(b) ? [(b[0] as { expected?: string }).expected] : []));
+        const expected = issue.errors.flatMap((b) =>
+          failedOnRootType(b) ? [(b[0] as { expected?: string }).expected] : [],
+        );
         const message =
-          meant.length === 0 && expected.length > 0 ? `Invalid input: expected ${expected.join(" or ")}` : issue.message;
+          meant.length === 0 && expected.length > 0
+            ? `Invalid input: expected ${expected.join(" or ")}`
+            : issue.message;
         out.push({ path, message, code: issue.code });
       }
     } else {

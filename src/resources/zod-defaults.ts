@@ -32,9 +32,7 @@ function englishMessage(issue: $ZodRawIssue): string {
       return `Too ${big ? "big" : "small"}: expected ${origin} to ${unit ? "have" : "be"} ${adj}${bound}${unit ? ` ${unit}` : ""}`;
     }
     case "invalid_format":
-      return i.format === "regex"
-        ? `Invalid string: must match pattern ${i.pattern}`
-        : `Invalid ${i.format}`;
+      return i.format === "regex" ? `Invalid string: must match pattern ${i.pattern}` : `Invalid ${i.format}`;
     case "unrecognized_keys": {
       const keys = i.keys as string[];
       return `Unrecognized key${keys.length > 1 ? "s" : ""}: ${join(keys, ", ")}`;

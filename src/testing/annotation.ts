@@ -86,7 +86,8 @@ interface ProgressRow {
  * @example
  * const rows = queue.items.get(itemId)!.progress; // Map<annotatorUserId, row>
  */
-export interface StoredItem extends Omit<AnnotationQueueItem, "annotation_state" | "annotator_user_id" | "position_in_queue"> {
+export interface StoredItem
+  extends Omit<AnnotationQueueItem, "annotation_state" | "annotator_user_id" | "position_in_queue"> {
   progress: Map<string, ProgressRow>;
 }
 
@@ -96,7 +97,10 @@ export interface StoredItem extends Omit<AnnotationQueueItem, "annotation_state"
  * @example
  * checkTransition("completed", "skipped"); // { refused: "Invalid state transition from completed to skipped" }
  */
-export function checkTransition(current: AnnotationState | undefined, next: AnnotationState): "apply" | "noop" | { refused: string } {
+export function checkTransition(
+  current: AnnotationState | undefined,
+  next: AnnotationState,
+): "apply" | "noop" | { refused: string } {
   if (current === undefined) return "apply";
   if (current === next) return "noop";
   if (current === "in_progress") return "apply";
@@ -126,7 +130,13 @@ export class AnnotationStore {
    * @example
    * store.addQueue({ id: "q1", project_id: "acme/support-bot", name: "Triage" });
    */
-  addQueue(init: { project_id: string; id?: string; name?: string; description?: string; created_by?: string }): AnnotationQueue {
+  addQueue(init: {
+    project_id: string;
+    id?: string;
+    name?: string;
+    description?: string;
+    created_by?: string;
+  }): AnnotationQueue {
     const now = this.clock();
     const id = init.id ?? deterministicUuid7(now, `queue:${this.queues.size}:${init.project_id}`);
     const queue: AnnotationQueue = {
@@ -151,7 +161,10 @@ export class AnnotationStore {
    * @example
    * store.addItem(queue.id, { call, display_fields: ["inputs.question"] });
    */
-  addItem(queueId: string, init: { call: CallRecord; id?: string; display_fields?: string[]; added_by?: string }): AnnotationQueueItem {
+  addItem(
+    queueId: string,
+    init: { call: CallRecord; id?: string; display_fields?: string[]; added_by?: string },
+  ): AnnotationQueueItem {
     const queue = this.queues.get(queueId);
     if (queue === undefined) throw new Error(`fake service: no annotation queue ${queueId}`);
     const now = this.clock();
@@ -220,12 +233,24 @@ export class AnnotationStore {
    * @example
    * const result = store.progress(queueId, itemId, "acme/support-bot", "completed", userId);
    */
-  progress(queueId: string, itemId: string, projectId: string, state: string, annotatorUserId: string): { item: AnnotationQueueItem } | { status: number; reason: string } {
+  progress(
+    queueId: string,
+    itemId: string,
+    projectId: string,
+    state: string,
+    annotatorUserId: string,
+  ): { item: AnnotationQueueItem } | { status: number; reason: string } {
     if (!(SETTABLE_STATES as readonly string[]).includes(state)) {
-      return { status: 400, reason: `Invalid annotation_state: '${state}'. Must be one of: ${SETTABLE_STATES.join(", ")}` };
+      return {
+        status: 400,
+        reason: `Invalid annotation_state: '${state}'. Must be one of: ${SETTABLE_STATES.join(", ")}`,
+      };
     }
     const queue = this.queues.get(queueId);
-    const item = queue !== undefined && queue.project_id === projectId && queue.deleted_at === null ? queue.items.get(itemId) : undefined;
+    const item =
+      queue !== undefined && queue.project_id === projectId && queue.deleted_at === null
+        ? queue.items.get(itemId)
+        : undefined;
     if (item === undefined || item.deleted_at !== null) {
       return { status: 400, reason: `Queue item ${itemId} not found in queue ${queueId}` };
     }
@@ -236,7 +261,10 @@ export class AnnotationStore {
   }
 }
 
-const progressBody = obj({ annotation_state: { check: str(), required: true }, project_id: { check: str(), required: true } }, "forbid");
+const progressBody = obj(
+  { annotation_state: { check: str(), required: true }, project_id: { check: str(), required: true } },
+  "forbid",
+);
 
 /**
  * Handles the progress route (auth already checked; `userId` is the session's user).
@@ -244,7 +272,13 @@ const progressBody = obj({ annotation_state: { check: str(), required: true }, p
  * @example
  * return handleProgress(req, store, queueId, itemId, userIdFor(username));
  */
-export function handleProgress(req: FakeRequest, store: AnnotationStore, queueId: string, itemId: string, userId: string): ResponsePlan {
+export function handleProgress(
+  req: FakeRequest,
+  store: AnnotationStore,
+  queueId: string,
+  itemId: string,
+  userId: string,
+): ResponsePlan {
   const parsed = requireJsonBody(req.body, req.json);
   if (!parsed.ok) return parsed.error;
   const issues = validateBody(progressBody, parsed.value);

@@ -51,7 +51,10 @@ export function checkBearer(headers: Record<string, string>, creds: Credentials)
  * const auth = checkBasic(req.headers, creds);
  * if ("denied" in auth) return auth.denied;
  */
-export function checkBasic(headers: Record<string, string>, creds: Credentials): { username: string } | { denied: ResponsePlan } {
+export function checkBasic(
+  headers: Record<string, string>,
+  creds: Credentials,
+): { username: string } | { denied: ResponsePlan } {
   const match = /^Basic\s+(\S+)$/i.exec(headers["authorization"]?.trim() ?? "");
   const decoded = match?.[1] !== undefined ? decodeBase64Utf8(match[1]) : undefined;
   const colon = decoded?.indexOf(":") ?? -1;
@@ -61,6 +64,10 @@ export function checkBasic(headers: Record<string, string>, creds: Credentials):
     if (username === creds.username && password === creds.password) return { username };
   }
   return {
-    denied: jsonResponse(401, { reason: "Authentication failed" }, { "www-authenticate": 'Basic realm="fake-trace-server"' }),
+    denied: jsonResponse(
+      401,
+      { reason: "Authentication failed" },
+      { "www-authenticate": 'Basic realm="fake-trace-server"' },
+    ),
   };
 }

@@ -40,8 +40,8 @@ const DEFAULT_PRICE = { prompt: 1e-7, completion: 2e-7, provider: "coreweave" };
 
 const USERNAMES: Record<string, string> = {
   "VXNlcjoxMjM0NTY=": "alice",
-  "VXNlcjo3ODkw": "bob",
-  "VXNlcjo0NDIx": "carol",
+  VXNlcjo3ODkw: "bob",
+  VXNlcjo0NDIx: "carol",
 };
 
 /**
@@ -71,7 +71,7 @@ function statusOf(record: CallRecord): string {
 }
 
 function shortOpName(opName: string): string {
-  const last = opName.startsWith("weave:///") ? opName.split("/").at(-1) ?? opName : opName;
+  const last = opName.startsWith("weave:///") ? (opName.split("/").at(-1) ?? opName) : opName;
   return last.split(":")[0] ?? last;
 }
 
@@ -109,7 +109,11 @@ function costsFromUsage(usage: unknown): Record<string, unknown> {
  * @example
  * const out = deriveCall(stored, { costs: true, feedback: true, storageSize: false, totalStorageSize: false, usernames: false });
  */
-export function deriveCall(stored: StoredCall, flags: DeriveFlags, traceSize?: (traceId: string) => number): CallRecord {
+export function deriveCall(
+  stored: StoredCall,
+  flags: DeriveFlags,
+  traceSize?: (traceId: string) => number,
+): CallRecord {
   const { record } = stored;
   const weave: Record<string, unknown> = { status: statusOf(record) };
   const displayName = record["display_name"];
@@ -126,10 +130,13 @@ export function deriveCall(stored: StoredCall, flags: DeriveFlags, traceSize?: (
   const out: CallRecord = { ...record, summary: { ...summary, weave } };
   out["storage_size_bytes"] = flags.storageSize ? JSON.stringify(record).length : null;
   out["total_storage_size_bytes"] =
-    flags.totalStorageSize && record["parent_id"] === null ? (traceSize?.(record.trace_id) ?? JSON.stringify(record).length) : null;
+    flags.totalStorageSize && record["parent_id"] === null
+      ? (traceSize?.(record.trace_id) ?? JSON.stringify(record).length)
+      : null;
   if (flags.usernames) {
     const userId = record["wb_user_id"];
-    out["wb_username"] = typeof userId === "string" ? (USERNAMES[userId] ?? `user-${userId.slice(0, 6).toLowerCase()}`) : null;
+    out["wb_username"] =
+      typeof userId === "string" ? (USERNAMES[userId] ?? `user-${userId.slice(0, 6).toLowerCase()}`) : null;
   }
   return out;
 }
@@ -215,7 +222,15 @@ export class CallStore {
   private ordered(): StoredCall[] {
     if (!this.sorted) {
       this.stored.sort((a, b) =>
-        a.record.started_at < b.record.started_at ? -1 : a.record.started_at > b.record.started_at ? 1 : a.record.id < b.record.id ? -1 : a.record.id > b.record.id ? 1 : 0,
+        a.record.started_at < b.record.started_at
+          ? -1
+          : a.record.started_at > b.record.started_at
+            ? 1
+            : a.record.id < b.record.id
+              ? -1
+              : a.record.id > b.record.id
+                ? 1
+                : 0,
       );
       this.sorted = true;
     }
@@ -232,7 +247,10 @@ export class CallStore {
     if (this.traceSizes === undefined) {
       this.traceSizes = new Map();
       for (const s of this.stored) {
-        this.traceSizes.set(s.record.trace_id, (this.traceSizes.get(s.record.trace_id) ?? 0) + JSON.stringify(s.record).length);
+        this.traceSizes.set(
+          s.record.trace_id,
+          (this.traceSizes.get(s.record.trace_id) ?? 0) + JSON.stringify(s.record).length,
+        );
       }
     }
     return this.traceSizes.get(traceId) ?? 0;

@@ -17,8 +17,16 @@ import { bool, int, list, literal, nullable, obj, str, validateBody } from "./va
 import type { Check, ValidationIssue } from "./validate.js";
 
 const FILTER_LISTS = [
-  "call_ids", "input_refs", "op_names", "output_refs", "parent_ids",
-  "thread_ids", "trace_ids", "turn_ids", "svc_run_ids", "svc_user_ids",
+  "call_ids",
+  "input_refs",
+  "op_names",
+  "output_refs",
+  "parent_ids",
+  "thread_ids",
+  "trace_ids",
+  "turn_ids",
+  "svc_run_ids",
+  "svc_user_ids",
 ] as const;
 
 const MAX_FILTER_LENGTH = 1000;
@@ -44,7 +52,16 @@ const queryRequestCheck = obj(
     filter: { check: nullable(filterCheck) },
     limit: { check: nullable(nonNegative) },
     offset: { check: nullable(nonNegative) },
-    sort_by: { check: nullable(list(obj({ field: { check: str(), required: true }, direction: { check: literal(["asc", "desc"]), required: true } }, "forbid"))) },
+    sort_by: {
+      check: nullable(
+        list(
+          obj(
+            { field: { check: str(), required: true }, direction: { check: literal(["asc", "desc"]), required: true } },
+            "forbid",
+          ),
+        ),
+      ),
+    },
     query: { check: () => {} },
     include_costs: { check: nullable(bool()) },
     include_feedback: { check: nullable(bool()) },
@@ -61,7 +78,9 @@ const queryRequestCheck = obj(
 /** The validated body of a call query. */
 interface CallsQuery {
   project_id: string;
-  filter?: Partial<Record<(typeof FILTER_LISTS)[number], string[] | null>> & { trace_roots_only?: boolean | null } | null;
+  filter?:
+    | (Partial<Record<(typeof FILTER_LISTS)[number], string[] | null>> & { trace_roots_only?: boolean | null })
+    | null;
   limit?: number | null;
   offset?: number | null;
   sort_by?: Array<{ field: string; direction: "asc" | "desc" }> | null;
@@ -108,7 +127,8 @@ function filterMatches(filter: NonNullable<CallsQuery["filter"]>, record: CallRe
     const refs = collectRefs(record["output"], new Set());
     if (!filter.output_refs.some((r) => refs.has(r))) return false;
   }
-  if (filter.trace_roots_only === true && record["parent_id"] !== null && record["parent_id"] !== undefined) return false;
+  if (filter.trace_roots_only === true && record["parent_id"] !== null && record["parent_id"] !== undefined)
+    return false;
   return true;
 }
 
@@ -167,7 +187,8 @@ export function* runCallsQuery(store: CallStore, q: CallsQuery): Generator<CallR
   const accept = (record: CallRecord): boolean =>
     (q.filter == null || filterMatches(q.filter, record)) && (q.query == null || matchesQuery(q.query, record));
   const columns = q.columns;
-  const out = (record: CallRecord): CallRecord => (columns == null || columns.length === 0 ? record : project(record, columns));
+  const out = (record: CallRecord): CallRecord =>
+    columns == null || columns.length === 0 ? record : project(record, columns);
   const offset = q.offset ?? 0;
   const limit = q.limit ?? Infinity;
   if (limit <= 0) return;
@@ -202,7 +223,7 @@ export function* runCallsQuery(store: CallStore, q: CallsQuery): Generator<CallR
 async function* jsonlLines(records: Iterable<CallRecord>, signal: AbortSignal): AsyncGenerator<string> {
   for (const record of records) {
     if (signal.aborted) return;
-    yield JSON.stringify(record) + "\n";
+    yield `${JSON.stringify(record)}\n`;
   }
 }
 
@@ -229,7 +250,10 @@ export function checkCallsQuery(body: unknown): { ok: true; query: CallsQuery } 
     if (values != null && values.length > MAX_FILTER_LENGTH) {
       return {
         ok: false,
-        error: reasonError(400, `Parameter: '${name}' request length is greater than max length (${MAX_FILTER_LENGTH}). Actual length: ${values.length}`),
+        error: reasonError(
+          400,
+          `Parameter: '${name}' request length is greater than max length (${MAX_FILTER_LENGTH}). Actual length: ${values.length}`,
+        ),
       };
     }
   }

@@ -59,11 +59,61 @@ export interface GeneratedChoice {
 }
 
 const VOCAB = [
-  "the", "model", "answer", "is", "ready", "and", "we", "can", "check", "each", "token", "as", "it", "arrives",
-  "quickly", "streaming", "works", "well", "for", "this", "request", "today", "with", "a", "small", "reply",
-  "that", "stays", "the", "same", "every", "time", "you", "ask", "again", "here", "result", "looks", "fine",
+  "the",
+  "model",
+  "answer",
+  "is",
+  "ready",
+  "and",
+  "we",
+  "can",
+  "check",
+  "each",
+  "token",
+  "as",
+  "it",
+  "arrives",
+  "quickly",
+  "streaming",
+  "works",
+  "well",
+  "for",
+  "this",
+  "request",
+  "today",
+  "with",
+  "a",
+  "small",
+  "reply",
+  "that",
+  "stays",
+  "the",
+  "same",
+  "every",
+  "time",
+  "you",
+  "ask",
+  "again",
+  "here",
+  "result",
+  "looks",
+  "fine",
 ];
-const REASONING_VOCAB = ["Let", "me", "think", "about", "the", "question", "first", "then", "answer", "it", "briefly", "step", "by"];
+const REASONING_VOCAB = [
+  "Let",
+  "me",
+  "think",
+  "about",
+  "the",
+  "question",
+  "first",
+  "then",
+  "answer",
+  "it",
+  "briefly",
+  "step",
+  "by",
+];
 
 /**
  * Splits text into word-piece tokens whose concatenation is the text.
@@ -127,7 +177,7 @@ function words(vocab: readonly string[], count: number, random: () => number): s
   const picked: string[] = [];
   for (let i = 0; i < count; i++) picked.push(vocab[Math.floor(random() * vocab.length)]!);
   const text = picked.join(" ");
-  return text.charAt(0).toUpperCase() + text.slice(1) + ".";
+  return `${text.charAt(0).toUpperCase() + text.slice(1)}.`;
 }
 
 function argumentValue(schema: unknown, userText: string, toolName: string): unknown {
@@ -144,7 +194,9 @@ function argumentValue(schema: unknown, userText: string, toolName: string): unk
     case "object":
       return {};
     default: {
-      const word = (userText.match(/\b[A-Z][a-zA-Z]+\b/g) ?? []).find((w) => w.toLowerCase() !== toolName.toLowerCase() && w !== userText.split(" ")[0]);
+      const word = (userText.match(/\b[A-Z][a-zA-Z]+\b/g) ?? []).find(
+        (w) => w.toLowerCase() !== toolName.toLowerCase() && w !== userText.split(" ")[0],
+      );
       return word ?? "example";
     }
   }
@@ -153,7 +205,9 @@ function argumentValue(schema: unknown, userText: string, toolName: string): unk
 function findTool(params: ChatParams, userText: string): { name: string; parameters: unknown } | undefined {
   if (params.tools == null || params.tools.length === 0 || params.tool_choice === "none") return undefined;
   const lower = userText.toLowerCase();
-  const tool = params.tools.find((t) => typeof t?.function?.name === "string" && lower.includes(t.function.name.toLowerCase()));
+  const tool = params.tools.find(
+    (t) => typeof t?.function?.name === "string" && lower.includes(t.function.name.toLowerCase()),
+  );
   return tool === undefined ? undefined : { name: tool.function.name, parameters: tool.function.parameters };
 }
 
@@ -166,8 +220,12 @@ function usesReasoning(params: ChatParams): boolean {
   return params.reasoning_effort != null || params.model.toLowerCase().includes("reason");
 }
 
-function applyStop(tokens: GeneratedToken[], params: ChatParams): { tokens: GeneratedToken[]; stopReason: string | number } | undefined {
-  const stops = params.stop == null ? [] : typeof params.stop === "string" ? [params.stop] : params.stop.filter((s) => s !== "");
+function applyStop(
+  tokens: GeneratedToken[],
+  params: ChatParams,
+): { tokens: GeneratedToken[]; stopReason: string | number } | undefined {
+  const stops =
+    params.stop == null ? [] : typeof params.stop === "string" ? [params.stop] : params.stop.filter((s) => s !== "");
   const stopIds = params.stop_token_ids ?? [];
   let text = "";
   for (let k = 0; k < tokens.length; k++) {
@@ -214,13 +272,16 @@ export function generateChoice(params: ChatParams, index: number): GeneratedChoi
   };
 
   if (usesReasoning(params)) {
-    for (const piece of tokenize(words(REASONING_VOCAB, 5 + Math.floor(random() * 5), random))) push(piece, "reasoning");
+    for (const piece of tokenize(words(REASONING_VOCAB, 5 + Math.floor(random() * 5), random)))
+      push(piece, "reasoning");
   }
   const tool = findTool(params, userText);
   let toolCall: GeneratedChoice["toolCall"];
   if (tool !== undefined) {
     const properties = (tool.parameters as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
-    const args = Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, argumentValue(schema, userText, tool.name)]));
+    const args = Object.fromEntries(
+      Object.entries(properties).map(([name, schema]) => [name, argumentValue(schema, userText, tool.name)]),
+    );
     toolCall = { id: `chatcmpl-tool-${hash32(`${key}tool`).toString(16)}`, name: tool.name };
     push(tool.name, "tool_name");
     for (const piece of tokenize(JSON.stringify(args))) push(piece, "tool_args");

@@ -45,7 +45,10 @@ export interface ChatParams {
   return_tokens_as_token_ids?: boolean | null;
   reasoning_effort?: "low" | "medium" | "high" | null;
   include_reasoning?: boolean;
-  tools?: Array<{ type: string; function: { name: string; description?: string; parameters?: Record<string, unknown> } }> | null;
+  tools?: Array<{
+    type: string;
+    function: { name: string; description?: string; parameters?: Record<string, unknown> };
+  }> | null;
   tool_choice?: string | null;
   seed?: number | null;
   echo?: boolean;
@@ -58,24 +61,76 @@ type Kind = "bool" | "int" | "number" | "string" | "object" | "array";
 
 // Types of the spec's request members; `null` is accepted for each unless listed in NOT_NULL.
 const FIELD_TYPES: Record<string, Kind> = {
-  model: "string", frequency_penalty: "number", logit_bias: "object", logprobs: "bool", top_logprobs: "int",
-  max_tokens: "int", max_completion_tokens: "int", n: "int", presence_penalty: "number", response_format: "object",
-  seed: "int", stream: "bool", stream_options: "object", temperature: "number", top_p: "number", tools: "array",
-  tool_choice: "string", reasoning_effort: "string", include_reasoning: "bool", parallel_tool_calls: "bool",
-  user: "string", use_beam_search: "bool", top_k: "int", min_p: "number", repetition_penalty: "number",
-  length_penalty: "number", stop_token_ids: "array", include_stop_str_in_output: "bool", ignore_eos: "bool",
-  min_tokens: "int", skip_special_tokens: "bool", spaces_between_special_tokens: "bool", truncate_prompt_tokens: "int",
-  prompt_logprobs: "int", allowed_token_ids: "array", bad_words: "array", echo: "bool", add_generation_prompt: "bool",
-  continue_final_message: "bool", add_special_tokens: "bool", documents: "array", chat_template: "string",
-  chat_template_kwargs: "object", mm_processor_kwargs: "object", structured_outputs: "object", priority: "int",
-  request_id: "string", return_tokens_as_token_ids: "bool", return_token_ids: "bool", cache_salt: "string",
-  kv_transfer_params: "object", engine_xargs: "object", repetition_detection: "object",
+  model: "string",
+  frequency_penalty: "number",
+  logit_bias: "object",
+  logprobs: "bool",
+  top_logprobs: "int",
+  max_tokens: "int",
+  max_completion_tokens: "int",
+  n: "int",
+  presence_penalty: "number",
+  response_format: "object",
+  seed: "int",
+  stream: "bool",
+  stream_options: "object",
+  temperature: "number",
+  top_p: "number",
+  tools: "array",
+  tool_choice: "string",
+  reasoning_effort: "string",
+  include_reasoning: "bool",
+  parallel_tool_calls: "bool",
+  user: "string",
+  use_beam_search: "bool",
+  top_k: "int",
+  min_p: "number",
+  repetition_penalty: "number",
+  length_penalty: "number",
+  stop_token_ids: "array",
+  include_stop_str_in_output: "bool",
+  ignore_eos: "bool",
+  min_tokens: "int",
+  skip_special_tokens: "bool",
+  spaces_between_special_tokens: "bool",
+  truncate_prompt_tokens: "int",
+  prompt_logprobs: "int",
+  allowed_token_ids: "array",
+  bad_words: "array",
+  echo: "bool",
+  add_generation_prompt: "bool",
+  continue_final_message: "bool",
+  add_special_tokens: "bool",
+  documents: "array",
+  chat_template: "string",
+  chat_template_kwargs: "object",
+  mm_processor_kwargs: "object",
+  structured_outputs: "object",
+  priority: "int",
+  request_id: "string",
+  return_tokens_as_token_ids: "bool",
+  return_token_ids: "bool",
+  cache_salt: "string",
+  kv_transfer_params: "object",
+  engine_xargs: "object",
+  repetition_detection: "object",
 };
 
 const NOT_NULL = new Set([
-  "include_reasoning", "use_beam_search", "length_penalty", "include_stop_str_in_output", "ignore_eos", "min_tokens",
-  "skip_special_tokens", "spaces_between_special_tokens", "echo", "add_generation_prompt", "continue_final_message",
-  "add_special_tokens", "priority", "request_id",
+  "include_reasoning",
+  "use_beam_search",
+  "length_penalty",
+  "include_stop_str_in_output",
+  "ignore_eos",
+  "min_tokens",
+  "skip_special_tokens",
+  "spaces_between_special_tokens",
+  "echo",
+  "add_generation_prompt",
+  "continue_final_message",
+  "add_special_tokens",
+  "priority",
+  "request_id",
 ]);
 
 const KIND_MESSAGES: Record<Kind, string> = {
@@ -113,11 +168,21 @@ function hasKind(value: unknown, kind: Kind): boolean {
  * return invalid("n must be at least 1, got 0.", "n");
  */
 export function invalid(text: string, param: string | null): ResponsePlan {
-  return openAiError(400, "BadRequestError", `1 validation error for ChatCompletionRequest\n  Value error, ${text} [type=value_error]`, param);
+  return openAiError(
+    400,
+    "BadRequestError",
+    `1 validation error for ChatCompletionRequest\n  Value error, ${text} [type=value_error]`,
+    param,
+  );
 }
 
 function typeError(field: string, kind: Kind): ResponsePlan {
-  return openAiError(400, "BadRequestError", `1 validation error for ChatCompletionRequest\n${field}\n  ${KIND_MESSAGES[kind]} [type=${kind}_type]`, field);
+  return openAiError(
+    400,
+    "BadRequestError",
+    `1 validation error for ChatCompletionRequest\n${field}\n  ${KIND_MESSAGES[kind]} [type=${kind}_type]`,
+    field,
+  );
 }
 
 function checkTypes(body: Record<string, unknown>): ResponsePlan | undefined {
@@ -129,19 +194,35 @@ function checkTypes(body: Record<string, unknown>): ResponsePlan | undefined {
     if (!hasKind(value, kind)) return typeError(field, kind);
   }
   const stop = body["stop"];
-  if (stop !== undefined && stop !== null && typeof stop !== "string" && !(Array.isArray(stop) && stop.every((s) => typeof s === "string"))) {
+  if (
+    stop !== undefined &&
+    stop !== null &&
+    typeof stop !== "string" &&
+    !(Array.isArray(stop) && stop.every((s) => typeof s === "string"))
+  ) {
     return typeError("stop", "array");
   }
   return undefined;
 }
 
 function checkMessages(messages: unknown): ResponsePlan | undefined {
-  if (messages === undefined) return openAiError(400, "BadRequestError", "1 validation error for ChatCompletionRequest\nmessages\n  Field required [type=missing]", "messages");
+  if (messages === undefined)
+    return openAiError(
+      400,
+      "BadRequestError",
+      "1 validation error for ChatCompletionRequest\nmessages\n  Field required [type=missing]",
+      "messages",
+    );
   if (!Array.isArray(messages)) return typeError("messages", "array");
   if (messages.length === 0) return invalid("`messages` must contain at least one message.", "messages");
   for (const [i, m] of messages.entries()) {
     if (!isRecord(m) || typeof m["role"] !== "string") {
-      return openAiError(400, "BadRequestError", `1 validation error for ChatCompletionRequest\nmessages.${i}.role\n  Field required [type=missing]`, "messages");
+      return openAiError(
+        400,
+        "BadRequestError",
+        `1 validation error for ChatCompletionRequest\nmessages.${i}.role\n  Field required [type=missing]`,
+        "messages",
+      );
     }
     const content = m["content"];
     if (content !== undefined && content !== null && typeof content !== "string" && !Array.isArray(content)) {
@@ -166,31 +247,43 @@ function checkRules(body: Record<string, unknown>): ResponsePlan | undefined {
   const top = num("top_logprobs");
   if (top !== undefined) {
     if (top < -1) return invalid("`top_logprobs` must be a positive value or -1.", "top_logprobs");
-    if (top !== 0 && body["logprobs"] !== true) return invalid("when using `top_logprobs`, `logprobs` must be set to true.", "top_logprobs");
-    if (top > 20) return invalid(`Requested sample logprobs of ${top}, which is greater than max allowed: 20`, "top_logprobs");
+    if (top !== 0 && body["logprobs"] !== true)
+      return invalid("when using `top_logprobs`, `logprobs` must be set to true.", "top_logprobs");
+    if (top > 20)
+      return invalid(`Requested sample logprobs of ${top}, which is greater than max allowed: 20`, "top_logprobs");
   }
   const promptLogprobs = num("prompt_logprobs");
   if (promptLogprobs !== undefined) {
     if (promptLogprobs < -1) return invalid("`prompt_logprobs` must be a positive value or -1.", "prompt_logprobs");
-    if (promptLogprobs > 0 && body["stream"] === true) return invalid("`prompt_logprobs` are not available when `stream=True`.", "prompt_logprobs");
+    if (promptLogprobs > 0 && body["stream"] === true)
+      return invalid("`prompt_logprobs` are not available when `stream=True`.", "prompt_logprobs");
   }
   if (body["continue_final_message"] === true && body["add_generation_prompt"] !== false) {
-    return invalid("Cannot set both `continue_final_message` and `add_generation_prompt` to True.", "continue_final_message");
+    return invalid(
+      "Cannot set both `continue_final_message` and `add_generation_prompt` to True.",
+      "continue_final_message",
+    );
   }
   const toolChoice = body["tool_choice"];
   if (toolChoice !== undefined && toolChoice !== null && toolChoice !== "none") {
-    return invalid(`Invalid value for \`tool_choice\`: ${JSON.stringify(toolChoice)}! Only "none" is supported.`, "tool_choice");
+    return invalid(
+      `Invalid value for \`tool_choice\`: ${JSON.stringify(toolChoice)}! Only "none" is supported.`,
+      "tool_choice",
+    );
   }
   const effort = body["reasoning_effort"];
   if (effort != null && !["low", "medium", "high"].includes(effort as string)) {
     return invalid("Input should be 'low', 'medium' or 'high'", "reasoning_effort");
   }
   const seed = num("seed");
-  if (seed !== undefined && Math.abs(seed) > INT64_BOUND) return invalid("seed must be within the int64 range.", "seed");
+  if (seed !== undefined && Math.abs(seed) > INT64_BOUND)
+    return invalid("seed must be within the int64 range.", "seed");
   const truncate = num("truncate_prompt_tokens");
-  if (truncate !== undefined && truncate < -1) return invalid("Input should be greater than or equal to -1", "truncate_prompt_tokens");
+  if (truncate !== undefined && truncate < -1)
+    return invalid("Input should be greater than or equal to -1", "truncate_prompt_tokens");
   const temperature = num("temperature");
-  if (temperature !== undefined && (temperature < 0 || temperature > 2)) return invalid("temperature must be in [0, 2]", "temperature");
+  if (temperature !== undefined && (temperature < 0 || temperature > 2))
+    return invalid("temperature must be in [0, 2]", "temperature");
   const topP = num("top_p");
   if (topP !== undefined && (topP <= 0 || topP > 1)) return invalid(`top_p must be in (0, 1], got ${topP}.`, "top_p");
   for (const k of ["presence_penalty", "frequency_penalty"]) {
@@ -199,7 +292,10 @@ function checkRules(body: Record<string, unknown>): ResponsePlan | undefined {
   }
   const structured = body["structured_outputs"];
   if (isRecord(structured) && ["json", "regex", "choice"].filter((k) => structured[k] != null).length > 1) {
-    return invalid("You can only use one kind of constraints for structured outputs ('json', 'regex' or 'choice').", "structured_outputs");
+    return invalid(
+      "You can only use one kind of constraints for structured outputs ('json', 'regex' or 'choice').",
+      "structured_outputs",
+    );
   }
   return undefined;
 }
@@ -213,18 +309,36 @@ function checkRules(body: Record<string, unknown>): ResponsePlan | undefined {
  * const checked = checkChatRequest(req.json, models);
  * if (!checked.ok) return checked.error;
  */
-export function checkChatRequest(body: unknown, models: ModelEntry[]): { ok: true; params: ChatParams } | { ok: false; error: ResponsePlan } {
-  if (!isRecord(body)) return { ok: false, error: openAiError(400, "BadRequestError", "JSON decode error: the body must be a JSON object", null) };
+export function checkChatRequest(
+  body: unknown,
+  models: ModelEntry[],
+): { ok: true; params: ChatParams } | { ok: false; error: ResponsePlan } {
+  if (!isRecord(body))
+    return {
+      ok: false,
+      error: openAiError(400, "BadRequestError", "JSON decode error: the body must be a JSON object", null),
+    };
   const error = checkMessages(body["messages"]) ?? checkTypes(body) ?? checkRules(body);
   if (error !== undefined) return { ok: false, error };
   const requested = body["model"];
   const model = typeof requested === "string" ? requested : models[0]?.id;
   if (model === undefined || !models.some((m) => m.id === model)) {
-    return { ok: false, error: openAiError(404, "NotFoundError", `The model \`${String(requested)}\` does not exist.`, "model") };
+    return {
+      ok: false,
+      error: openAiError(404, "NotFoundError", `The model \`${String(requested)}\` does not exist.`, "model"),
+    };
   }
   const priority = body["priority"];
   if (typeof priority === "number" && priority !== 0) {
-    return { ok: false, error: openAiError(400, "BadRequestError", `Got priority ${priority} but Priority scheduling is not enabled.`, null) };
+    return {
+      ok: false,
+      error: openAiError(
+        400,
+        "BadRequestError",
+        `Got priority ${priority} but Priority scheduling is not enabled.`,
+        null,
+      ),
+    };
   }
   return { ok: true, params: { ...(body as unknown as ChatParams), model } };
 }

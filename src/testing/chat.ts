@@ -47,16 +47,30 @@ function logprobEntry(token: GeneratedToken, params: ChatParams): Record<string,
     token: name(token.text),
     logprob: token.logprob,
     bytes: bytes(token.text),
-    top_logprobs: top > 0 ? topAlternatives(token, top).map((alt) => ({ token: name(alt.text), logprob: alt.logprob, bytes: bytes(alt.text) })) : [],
+    top_logprobs:
+      top > 0
+        ? topAlternatives(token, top).map((alt) => ({
+            token: name(alt.text),
+            logprob: alt.logprob,
+            bytes: bytes(alt.text),
+          }))
+        : [],
   };
 }
 
 function textOf(choice: GeneratedChoice, channel: GeneratedToken["channel"]): string {
-  return choice.tokens.filter((t) => t.channel === channel).map((t) => t.text).join("");
+  return choice.tokens
+    .filter((t) => t.channel === channel)
+    .map((t) => t.text)
+    .join("");
 }
 
 function usage(prompt: number, completion: number, withDetails: boolean): Record<string, unknown> {
-  const out: Record<string, unknown> = { prompt_tokens: prompt, total_tokens: prompt + completion, completion_tokens: completion };
+  const out: Record<string, unknown> = {
+    prompt_tokens: prompt,
+    total_tokens: prompt + completion,
+    completion_tokens: completion,
+  };
   if (withDetails) out["prompt_tokens_details"] = null;
   return out;
 }
@@ -84,7 +98,13 @@ function completionJson(c: Completion): Record<string, unknown> {
       reasoning: reasoning === "" ? null : reasoning,
     };
     if (choice.toolCall !== undefined) {
-      message["tool_calls"] = [{ id: choice.toolCall.id, type: "function", function: { name: choice.toolCall.name, arguments: textOf(choice, "tool_args") } }];
+      message["tool_calls"] = [
+        {
+          id: choice.toolCall.id,
+          type: "function",
+          function: { name: choice.toolCall.name, arguments: textOf(choice, "tool_args") },
+        },
+      ];
     }
     return {
       index: choice.index,
@@ -150,7 +170,15 @@ function* streamEvents(c: Completion): Generator<string> {
   }
   if (c.echo !== undefined) {
     for (const choice of c.choices) {
-      yield event(withUsage({ ...base, choices: [{ index: choice.index, delta: { content: c.echo }, logprobs: null, finish_reason: null }] }, 0));
+      yield event(
+        withUsage(
+          {
+            ...base,
+            choices: [{ index: choice.index, delta: { content: c.echo }, logprobs: null, finish_reason: null }],
+          },
+          0,
+        ),
+      );
     }
   }
 
@@ -210,7 +238,12 @@ async function* sse(events: Iterable<string>, signal: AbortSignal): AsyncGenerat
  */
 export function handleChat(req: FakeRequest, models: ModelEntry[]): ResponsePlan {
   if (req.json === undefined) {
-    return openAiError(400, "BadRequestError", req.body.trim() === "" ? "Request body is required" : "JSON decode error", null);
+    return openAiError(
+      400,
+      "BadRequestError",
+      req.body.trim() === "" ? "Request body is required" : "JSON decode error",
+      null,
+    );
   }
   const checked = checkChatRequest(req.json, models);
   if (!checked.ok) return checked.error;

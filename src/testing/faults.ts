@@ -181,13 +181,16 @@ export const faults = {
   rateLimited(init: Target & { retryAfter?: number | Date; retryAfterMs?: number } = {}): StatusFault {
     const { retryAfter, retryAfterMs, ...target } = init;
     const headers: Record<string, string> = {};
-    if (retryAfter !== undefined) headers["retry-after"] = retryAfter instanceof Date ? retryAfter.toUTCString() : String(retryAfter);
+    if (retryAfter !== undefined)
+      headers["retry-after"] = retryAfter instanceof Date ? retryAfter.toUTCString() : String(retryAfter);
     if (retryAfterMs !== undefined) headers["retry-after-ms"] = String(retryAfterMs);
     return {
       kind: "status",
       status: 429,
       headers,
-      body: { error: { message: "Concurrency limit reached for requests", type: "RateLimitError", param: null, code: 429 } },
+      body: {
+        error: { message: "Concurrency limit reached for requests", type: "RateLimitError", param: null, code: 429 },
+      },
       ...target,
     };
   },
@@ -202,7 +205,14 @@ export const faults = {
     return {
       kind: "status",
       status: 503,
-      body: { error: { message: "The engine is currently overloaded, please try again later", type: "ServiceUnavailableError", param: null, code: 503 } },
+      body: {
+        error: {
+          message: "The engine is currently overloaded, please try again later",
+          type: "ServiceUnavailableError",
+          param: null,
+          code: 503,
+        },
+      },
       ...target,
     };
   },
@@ -311,10 +321,12 @@ export const faults = {
    * @example
    * faults.streamError({ afterChunks: 2, code: 400, message: "bad" });
    */
-  streamError(init: Target & { afterChunks?: number; code?: number; message?: string; type?: string } = {}): InsertFault {
+  streamError(
+    init: Target & { afterChunks?: number; code?: number; message?: string; type?: string } = {},
+  ): InsertFault {
     const { afterChunks = 1, code = 500, message = "Internal server error", type, ...target } = init;
     const errorType = type ?? (code >= 500 ? "InternalServerError" : "BadRequestError");
-    const data = sseEvent({ error: { message, type: errorType, param: null, code } }) + "data: [DONE]\n\n";
+    const data = `${sseEvent({ error: { message, type: errorType, param: null, code } })}data: [DONE]\n\n`;
     return { kind: "insert", afterChunks, data, end: true, ...target };
   },
 
@@ -325,12 +337,18 @@ export const faults = {
    * @example
    * faults.invalidUtf8({ format: "jsonl", afterChunks: 1 });
    */
-  invalidUtf8(init: Target & { format?: "json" | "sse" | "jsonl"; afterChunks?: number } = {}): BodyFault | InsertFault {
+  invalidUtf8(
+    init: Target & { format?: "json" | "sse" | "jsonl"; afterChunks?: number } = {},
+  ): BodyFault | InsertFault {
     const { format = "json", afterChunks = 1, ...target } = init;
     const bad = new Uint8Array([0xff, 0xfe, 0xc3, 0x28]);
     if (format === "json") return { kind: "body", body: concatBytes('{"text": "', bad, '"}'), ...target };
     if (format === "sse") {
-      const data = concatBytes('data: {"id": "chatcmpl-bad", "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"content": "', bad, '"}}]}\n\n');
+      const data = concatBytes(
+        'data: {"id": "chatcmpl-bad", "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"content": "',
+        bad,
+        '"}}]}\n\n',
+      );
       return { kind: "insert", afterChunks, data, ...target };
     }
     return { kind: "insert", afterChunks, data: concatBytes('{"id": "bad-bytes", "text": "', bad, '"}\n'), ...target };
@@ -345,7 +363,8 @@ export const faults = {
   hugeLine(init: Target & { format: "sse" | "jsonl"; bytes?: number; afterChunks?: number }): InsertFault {
     const { format, bytes = TEN_MB, afterChunks = 1, ...target } = init;
     const pad = "x".repeat(Math.max(0, bytes - 64));
-    const data = format === "jsonl" ? `{"id": "huge-line", "pad": "${pad}"}\n` : `data: {"id": "huge-event", "pad": "${pad}"}\n\n`;
+    const data =
+      format === "jsonl" ? `{"id": "huge-line", "pad": "${pad}"}\n` : `data: {"id": "huge-event", "pad": "${pad}"}\n\n`;
     return { kind: "insert", afterChunks, data, ...target };
   },
 
@@ -439,13 +458,22 @@ function statusPlan(fault: StatusFault, req: FakeRequest): ResponsePlan {
   }
   const isRaw = typeof fault.body === "string" || fault.body instanceof Uint8Array;
   const body = isRaw ? (fault.body as BodyPart) : JSON.stringify(fault.body);
-  return { kind: "respond", status: fault.status, headers: { "content-type": "application/json", ...fault.headers }, body: toBody(body) };
+  return {
+    kind: "respond",
+    status: fault.status,
+    headers: { "content-type": "application/json", ...fault.headers },
+    body: toBody(body),
+  };
 }
 
 /** What a mid-body fault does once its threshold is reached. */
 type MidBodyAction = ResetFault | StallFault | CutStreamFault | InsertFault;
 
-async function* wrapBody(body: AsyncIterable<BodyPart>, fault: MidBodyAction, signal: AbortSignal): AsyncGenerator<BodyPart> {
+async function* wrapBody(
+  body: AsyncIterable<BodyPart>,
+  fault: MidBodyAction,
+  signal: AbortSignal,
+): AsyncGenerator<BodyPart> {
   const afterBytes = fault.kind === "reset" || fault.kind === "stall" ? fault.afterBytes : undefined;
   const afterChunks = fault.kind === "reset" || fault.kind === "stall" ? fault.afterChunks : fault.afterChunks;
   let chunks = 0;
@@ -502,7 +530,11 @@ async function* wrapBody(body: AsyncIterable<BodyPart>, fault: MidBodyAction, si
  * @example
  * const plan = await applyFault(fault, req, () => route(req));
  */
-export async function applyFault(fault: Fault, req: FakeRequest, produce: () => Promise<ResponsePlan>): Promise<ResponsePlan> {
+export async function applyFault(
+  fault: Fault,
+  req: FakeRequest,
+  produce: () => Promise<ResponsePlan>,
+): Promise<ResponsePlan> {
   switch (fault.kind) {
     case "latency":
       await sleep(fault.ms, req.signal);
@@ -511,7 +543,12 @@ export async function applyFault(fault: Fault, req: FakeRequest, produce: () => 
       return statusPlan(fault, req);
     case "body": {
       const source = typeof fault.body === "function" ? fault.body() : fault.body;
-      return { kind: "respond", status: fault.status ?? 200, headers: { "content-type": "application/json", ...fault.headers }, body: toBody(source) };
+      return {
+        kind: "respond",
+        status: fault.status ?? 200,
+        headers: { "content-type": "application/json", ...fault.headers },
+        body: toBody(source),
+      };
     }
     case "reset":
       if (fault.afterBytes === undefined && fault.afterChunks === undefined) return { kind: "reset" };

@@ -18,7 +18,15 @@ export type { FakeService } from "./server.js";
 export { createFakeState, FakeState, SEED_ITEM_IDS, SEED_QUEUE_ID } from "./state.js";
 export { faults, FaultQueue } from "./faults.js";
 export type {
-  BodyFault, CutStreamFault, Fault, FaultTarget, InsertFault, LatencyFault, ResetFault, StallFault, StatusFault,
+  BodyFault,
+  CutStreamFault,
+  Fault,
+  FaultTarget,
+  InsertFault,
+  LatencyFault,
+  ResetFault,
+  StallFault,
+  StatusFault,
 } from "./faults.js";
 export { generateCall, generateCalls, seedCallRecords, SEED_OTHER_PROJECT_ID, SEED_USER_IDS } from "./seed.js";
 export type { GenerateCallsOptions } from "./seed.js";
@@ -29,4 +37,13 @@ export { AnnotationStore, checkTransition } from "./annotation.js";
 export type { AnnotationQueue, AnnotationQueueItem, AnnotationState } from "./annotation.js";
 export { tokenize } from "./chat-generate.js";
 export { ConnectionReset } from "./types.js";
-export type { BodyPart, CallRecord, FakeRequest, FakeServiceOptions, ModelEntry, RecordedRequest, ResponsePlan, TrainingJob } from "./types.js";
+export type {
+  BodyPart,
+  CallRecord,
+  FakeRequest,
+  FakeServiceOptions,
+  ModelEntry,
+  RecordedRequest,
+  ResponsePlan,
+  TrainingJob,
+} from "./types.js";

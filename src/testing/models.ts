@@ -26,7 +26,9 @@ export const DEFAULT_MODELS: readonly string[] = [
  * toModelEntries(["m1"]); // [{ id: "m1", object: "model", created: 0, owned_by: "system", root: "m1" }]
  */
 export function toModelEntries(models: ReadonlyArray<string | ModelEntry>): ModelEntry[] {
-  return models.map((m) => (typeof m === "string" ? { id: m, object: "model", created: 0, owned_by: "system", root: m } : { ...m }));
+  return models.map((m) =>
+    typeof m === "string" ? { id: m, object: "model", created: 0, owned_by: "system", root: m } : { ...m },
+  );
 }
 
 /**

@@ -27,7 +27,13 @@ export interface CreateHandlersOptions {
 
 // Structural, not `instanceof`: the state may come from another bundle copy (ESM vs CJS entry).
 function isFakeState(value: unknown): value is FakeState {
-  return typeof value === "object" && value !== null && "credentials" in value && "faults" in value && typeof (value as FakeState).reset === "function";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "credentials" in value &&
+    "faults" in value &&
+    typeof (value as FakeState).reset === "function"
+  );
 }
 
 function toStream(body: AsyncIterable<BodyPart>): ReadableStream<Uint8Array> {
@@ -61,7 +67,10 @@ function toStream(body: AsyncIterable<BodyPart>): ReadableStream<Uint8Array> {
  * const server = setupServer(...createHandlers(state, { baseUrl: "http://fake.test" }));
  * server.listen();
  */
-export function createHandlers(stateOrOptions?: FakeState | FakeServiceOptions, options: CreateHandlersOptions = {}): HttpHandler[] {
+export function createHandlers(
+  stateOrOptions?: FakeState | FakeServiceOptions,
+  options: CreateHandlersOptions = {},
+): HttpHandler[] {
   const state = isFakeState(stateOrOptions) ? stateOrOptions : createFakeState(stateOrOptions);
   const base = options.baseUrl === undefined ? undefined : new URL(options.baseUrl);
   const prefix = base === undefined ? "" : base.pathname.replace(/\/$/, "");
@@ -82,7 +91,15 @@ export function createHandlers(stateOrOptions?: FakeState | FakeServiceOptions, 
         headers[name.toLowerCase()] = value;
       });
       const plan = await handle(
-        { method: request.method, path: url.pathname.slice(prefix.length) || "/", query: url.search, headers, body, json: parseJsonBody(body), signal: request.signal },
+        {
+          method: request.method,
+          path: url.pathname.slice(prefix.length) || "/",
+          query: url.search,
+          headers,
+          body,
+          json: parseJsonBody(body),
+          signal: request.signal,
+        },
         state,
       );
       if (plan.kind === "reset") return Response.error();

@@ -51,7 +51,8 @@ function validateOperand(node: unknown, loc: Loc, issues: ValidationIssue[]): vo
       if (!CONVERT_TO.includes(arg["to"] as never)) {
         issue(issues, [...at, "to"], "Input should be 'double', 'string', 'int', 'bool' or 'exists'", "literal_error");
       }
-      for (const k of Object.keys(arg)) if (k !== "input" && k !== "to") issue(issues, [...at, k], "Extra inputs are not permitted", "extra_forbidden");
+      for (const k of Object.keys(arg))
+        if (k !== "input" && k !== "to") issue(issues, [...at, k], "Extra inputs are not permitted", "extra_forbidden");
       return;
     }
     case "$and":
@@ -60,7 +61,8 @@ function validateOperand(node: unknown, loc: Loc, issues: ValidationIssue[]): vo
       arg.forEach((v, i) => validateOperand(v, [...at, i], issues));
       return;
     case "$not":
-      if (!Array.isArray(arg) || arg.length !== 1) return issue(issues, at, "Tuple should have exactly 1 item", "too_short");
+      if (!Array.isArray(arg) || arg.length !== 1)
+        return issue(issues, at, "Tuple should have exactly 1 item", "too_short");
       validateOperand(arg[0], [...at, 0], issues);
       return;
     case "$in":
@@ -77,15 +79,18 @@ function validateOperand(node: unknown, loc: Loc, issues: ValidationIssue[]): vo
         else validateOperand(arg[k], [...at, k], issues);
       }
       const ci = arg["case_insensitive"];
-      if (ci !== undefined && ci !== null && typeof ci !== "boolean") issue(issues, [...at, "case_insensitive"], "Input should be a valid boolean", "bool_type");
+      if (ci !== undefined && ci !== null && typeof ci !== "boolean")
+        issue(issues, [...at, "case_insensitive"], "Input should be a valid boolean", "bool_type");
       for (const k of Object.keys(arg)) {
-        if (!["input", "substr", "case_insensitive"].includes(k)) issue(issues, [...at, k], "Extra inputs are not permitted", "extra_forbidden");
+        if (!["input", "substr", "case_insensitive"].includes(k))
+          issue(issues, [...at, k], "Extra inputs are not permitted", "extra_forbidden");
       }
       return;
     }
     default:
       if ((BINARY as readonly string[]).includes(op)) {
-        if (!Array.isArray(arg) || arg.length !== 2) return issue(issues, at, "Tuple should have exactly 2 items", "too_short");
+        if (!Array.isArray(arg) || arg.length !== 2)
+          return issue(issues, at, "Tuple should have exactly 2 items", "too_short");
         arg.forEach((v, i) => validateOperand(v, [...at, i], issues));
         return;
       }
@@ -107,7 +112,8 @@ export function validateQuery(query: unknown, loc: Loc): ValidationIssue[] {
   }
   if (!("$expr" in query)) issue(issues, [...loc, "$expr"], "Field required", "missing");
   else validateOperand(query["$expr"], [...loc, "$expr"], issues);
-  for (const k of Object.keys(query)) if (k !== "$expr") issue(issues, [...loc, k], "Extra inputs are not permitted", "extra_forbidden");
+  for (const k of Object.keys(query))
+    if (k !== "$expr") issue(issues, [...loc, k], "Extra inputs are not permitted", "extra_forbidden");
   return issues;
 }
 

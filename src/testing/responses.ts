@@ -11,7 +11,9 @@ import type { ValidationIssue } from "./validate.js";
  * @example
  * const body = toBody("hello");
  */
-export async function* toBody(source: BodyPart | Iterable<BodyPart> | AsyncIterable<BodyPart>): AsyncGenerator<BodyPart> {
+export async function* toBody(
+  source: BodyPart | Iterable<BodyPart> | AsyncIterable<BodyPart>,
+): AsyncGenerator<BodyPart> {
   if (typeof source === "string" || source instanceof Uint8Array) {
     if (source.length > 0) yield source;
     return;
@@ -73,7 +75,10 @@ export function reasonError(status: number, reason: string): ResponsePlan {
  * const parsed = requireJson(req.body);
  * if (!parsed.ok) return parsed.error;
  */
-export function requireJsonBody(raw: string, json: unknown): { ok: true; value: unknown } | { ok: false; error: ResponsePlan } {
+export function requireJsonBody(
+  raw: string,
+  json: unknown,
+): { ok: true; value: unknown } | { ok: false; error: ResponsePlan } {
   if (json !== undefined) return { ok: true, value: json };
   const msg = raw.trim() === "" ? "Field required" : "JSON decode error";
   const type = raw.trim() === "" ? "missing" : "json_invalid";

@@ -60,9 +60,20 @@ function route(req: FakeRequest, state: FakeState): ResponsePlan {
  * const plan = await handle(fakeRequest, state);
  */
 export async function handle(req: FakeRequest, state: FakeState): Promise<ResponsePlan> {
-  state.requests.push({ method: req.method, path: req.path, query: req.query, headers: { ...req.headers }, body: req.body, json: req.json, time: Date.now() });
+  state.requests.push({
+    method: req.method,
+    path: req.path,
+    query: req.query,
+    headers: { ...req.headers },
+    body: req.body,
+    json: req.json,
+    time: Date.now(),
+  });
   const incomingId = req.headers["x-request-id"];
-  const common = { ...corsHeaders(req.headers), "x-request-id": incomingId !== undefined && incomingId !== "" ? incomingId : `req-${randomHex(24)}` };
+  const common = {
+    ...corsHeaders(req.headers),
+    "x-request-id": incomingId !== undefined && incomingId !== "" ? incomingId : `req-${randomHex(24)}`,
+  };
   if (req.method === "OPTIONS") return { kind: "respond", status: 204, headers: common, body: toBody("") };
 
   if (state.latencyMs > 0) await sleep(state.latencyMs, req.signal);

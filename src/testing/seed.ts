@@ -98,7 +98,14 @@ export function generateCall(index: number, options: GenerateCallsOptions = {}):
   const threadId = trace % 2 === 0 ? `ticket-${40000 + (trace % 40)}` : null;
   const promptTokens = 180 + (h % 400);
   const completionTokens = 20 + ((h >>> 9) % 120);
-  const usage = { [model]: { requests: 1, prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens } };
+  const usage = {
+    [model]: {
+      requests: 1,
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+    },
+  };
 
   const start = rootStart + pos * 137;
   const rootLatency = 600 + (h % 2400);
@@ -167,16 +174,19 @@ export function generateCall(index: number, options: GenerateCallsOptions = {}):
         { role: "user", content: question },
       ],
     },
-    output: running || failing
-      ? null
-      : {
-          id: `chatcmpl-${h.toString(36)}`,
-          object: "chat.completion",
-          model,
-          choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: answer } }],
-          usage: usage[model],
-        },
-    exception: failing ? `RateLimitError: Error code: 429 - {'error': {'message': 'Rate limit reached for ${model}'}}` : null,
+    output:
+      running || failing
+        ? null
+        : {
+            id: `chatcmpl-${h.toString(36)}`,
+            object: "chat.completion",
+            model,
+            choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: answer } }],
+            usage: usage[model],
+          },
+    exception: failing
+      ? `RateLimitError: Error code: 429 - {'error': {'message': 'Rate limit reached for ${model}'}}`
+      : null,
     summary: running || failing ? {} : { usage },
   };
 }

@@ -77,7 +77,11 @@ async function waitForDrain(res: ServerResponse): Promise<void> {
 
 const FLUSH_BYTES = 64 * 1024;
 
-async function writePlan(res: ServerResponse, plan: Extract<ResponsePlan, { kind: "respond" }>, socket: Socket): Promise<void> {
+async function writePlan(
+  res: ServerResponse,
+  plan: Extract<ResponsePlan, { kind: "respond" }>,
+  socket: Socket,
+): Promise<void> {
   res.writeHead(plan.status, plan.headers);
   // Parts are gathered and written in batches (at 64 KiB, or when the producer pauses for a
   // macrotask), so 200k small JSONL lines do not cost 200k chunked writes, while a stalled
@@ -100,7 +104,10 @@ async function writePlan(res: ServerResponse, plan: Extract<ResponsePlan, { kind
   try {
     for await (const part of plan.body) {
       if (res.destroyed) return;
-      const buffer = typeof part === "string" ? Buffer.from(part, "utf8") : Buffer.from(part.buffer, part.byteOffset, part.byteLength);
+      const buffer =
+        typeof part === "string"
+          ? Buffer.from(part, "utf8")
+          : Buffer.from(part.buffer, part.byteOffset, part.byteLength);
       pending.push(buffer);
       pendingBytes += buffer.length;
       if (pendingBytes >= FLUSH_BYTES) {
@@ -150,7 +157,15 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
         const body = await readBody(req);
         const [path = "/", query = ""] = (req.url ?? "/").split(/\?(.*)/s, 2);
         const plan = await handle(
-          { method: req.method ?? "GET", path, query: query === "" ? "" : `?${query}`, headers: headerRecord(req), body, json: parseJsonBody(body), signal: requestAbort.signal },
+          {
+            method: req.method ?? "GET",
+            path,
+            query: query === "" ? "" : `?${query}`,
+            headers: headerRecord(req),
+            body,
+            json: parseJsonBody(body),
+            signal: requestAbort.signal,
+          },
           state,
         );
         if (res.destroyed) return;

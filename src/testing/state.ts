@@ -97,9 +97,18 @@ export class FakeState {
     if (o.syntheticCalls !== undefined && o.syntheticCalls > 0) {
       this.calls.synthetic = { count: o.syntheticCalls, projectId: o.syntheticProjectId ?? "acme/synthetic" };
     }
-    const queue = this.annotation.addQueue({ id: SEED_QUEUE_ID, project_id: SEED_PROJECT_ID, name: "Support triage", description: "Tickets to review" });
+    const queue = this.annotation.addQueue({
+      id: SEED_QUEUE_ID,
+      project_id: SEED_PROJECT_ID,
+      name: "Support triage",
+      description: "Tickets to review",
+    });
     referenceCalls().forEach((call: CallRecord, i) => {
-      this.annotation.addItem(queue.id, { call, id: SEED_ITEM_IDS[i]!, display_fields: ["inputs.question", "output.answer"] });
+      this.annotation.addItem(queue.id, {
+        call,
+        id: SEED_ITEM_IDS[i]!,
+        display_fields: ["inputs.question", "output.answer"],
+      });
     });
     this.annotation.setProgress(SEED_QUEUE_ID, SEED_ITEM_IDS[3], "completed", "VXNlcjo3ODkw");
     for (const fault of o.faults ?? []) this.faults.inject(fault);

@@ -6,14 +6,33 @@
 import { detailError, jsonResponse, requireJsonBody } from "./responses.js";
 import type { FakeRequest, ResponsePlan, TrainingJob } from "./types.js";
 import { isoMicros, randomUuid } from "./util.js";
-import { anything, bool, datetime, dict, int, list, nullable, num, obj, oneOf, str, uuid, validateBody } from "./validate.js";
+import {
+  anything,
+  bool,
+  datetime,
+  dict,
+  int,
+  list,
+  nullable,
+  num,
+  obj,
+  oneOf,
+  str,
+  uuid,
+  validateBody,
+} from "./validate.js";
 
 const toolCheck = obj(
   {
     type: { check: str(), required: true },
     function: {
       check: obj(
-        { name: { check: str(), required: true }, description: { check: nullable(str()) }, parameters: { check: nullable(dict()) }, strict: { check: nullable(bool()) } },
+        {
+          name: { check: str(), required: true },
+          description: { check: nullable(str()) },
+          parameters: { check: nullable(dict()) },
+          strict: { check: nullable(bool()) },
+        },
         "allow",
       ),
       required: true,
@@ -22,7 +41,10 @@ const toolCheck = obj(
   "allow",
 );
 
-const historyCheck = obj({ messages_and_choices: { check: list(anything()), required: true }, tools: { check: nullable(list(toolCheck)) } }, "allow");
+const historyCheck = obj(
+  { messages_and_choices: { check: list(anything()), required: true }, tools: { check: nullable(list(toolCheck)) } },
+  "allow",
+);
 
 const trajectoryCheck = obj(
   {
@@ -62,7 +84,10 @@ const experimentalConfigCheck = obj(
 const createJobCheck = obj(
   {
     model_id: { check: uuid(), required: true },
-    trajectory_groups: { check: list(obj({ trajectories: { check: list(trajectoryCheck), required: true } }, "allow")), required: true },
+    trajectory_groups: {
+      check: list(obj({ trajectories: { check: list(trajectoryCheck), required: true } }, "allow")),
+      required: true,
+    },
     experimental_config: { check: nullable(experimentalConfigCheck) },
   },
   "forbid",
@@ -108,7 +133,13 @@ export class TrainingJobStore {
       const previous = this.byKey.get(key);
       if (previous !== undefined) {
         if (previous.body !== canonical) {
-          return detailError([{ loc: ["header", "idempotency-key"], msg: "Idempotency-Key was already used with a different request body", type: "idempotency_key_reused" }]);
+          return detailError([
+            {
+              loc: ["header", "idempotency-key"],
+              msg: "Idempotency-Key was already used with a different request body",
+              type: "idempotency_key_reused",
+            },
+          ]);
         }
         return jsonResponse(200, { id: previous.job.id }, { "idempotent-replayed": "true" });
       }

@@ -91,8 +91,10 @@ export const anything = (): Check => () => {};
  * uuid()("nope", ["body", "model_id"], issues); // uuid_parsing issue
  */
 export const uuid = (): Check => (value, loc, issues) => {
-  if (typeof value !== "string") issues.push({ loc, msg: "UUID input should be a string, bytes or UUID object", type: "uuid_type" });
-  else if (!isUuid(value)) issues.push({ loc, msg: "Input should be a valid UUID, invalid character", type: "uuid_parsing" });
+  if (typeof value !== "string")
+    issues.push({ loc, msg: "UUID input should be a string, bytes or UUID object", type: "uuid_type" });
+  else if (!isUuid(value))
+    issues.push({ loc, msg: "Input should be a valid UUID, invalid character", type: "uuid_parsing" });
 };
 
 /**
@@ -102,7 +104,11 @@ export const uuid = (): Check => (value, loc, issues) => {
  * datetime()("2025-01-01T00:00:00Z", ["body", "start_time"], issues); // no issue
  */
 export const datetime = (): Check => (value, loc, issues) => {
-  if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(value) || Number.isNaN(Date.parse(value))) {
+  if (
+    typeof value !== "string" ||
+    !/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(value) ||
+    Number.isNaN(Date.parse(value))
+  ) {
     issues.push({ loc, msg: "Input should be a valid datetime", type: "datetime_from_date_parsing" });
   }
 };
@@ -126,9 +132,11 @@ export const literal = (values: readonly string[]): Check =>
  * @example
  * nullable(int())(null, ["body", "limit"], issues); // no issue
  */
-export const nullable = (check: Check): Check => (value, loc, issues) => {
-  if (value !== null) check(value, loc, issues);
-};
+export const nullable =
+  (check: Check): Check =>
+  (value, loc, issues) => {
+    if (value !== null) check(value, loc, issues);
+  };
 
 /**
  * Accepts the first of several checks that passes; reports the issues of the last otherwise.
@@ -136,16 +144,18 @@ export const nullable = (check: Check): Check => (value, loc, issues) => {
  * @example
  * oneOf(num(), bool())("x", ["body", "metrics", "a"], issues);
  */
-export const oneOf = (...checks: Check[]): Check => (value, loc, issues) => {
-  let last: ValidationIssue[] = [];
-  for (const check of checks) {
-    const attempt: ValidationIssue[] = [];
-    check(value, loc, attempt);
-    if (attempt.length === 0) return;
-    last = attempt;
-  }
-  issues.push(...last);
-};
+export const oneOf =
+  (...checks: Check[]): Check =>
+  (value, loc, issues) => {
+    let last: ValidationIssue[] = [];
+    for (const check of checks) {
+      const attempt: ValidationIssue[] = [];
+      check(value, loc, attempt);
+      if (attempt.length === 0) return;
+      last = attempt;
+    }
+    issues.push(...last);
+  };
 
 /**
  * List whose items pass `item`.
@@ -153,13 +163,15 @@ export const oneOf = (...checks: Check[]): Check => (value, loc, issues) => {
  * @example
  * list(str())(["a", 1], ["body", "columns"], issues); // issue at ["body","columns",1]
  */
-export const list = (item: Check): Check => (value, loc, issues) => {
-  if (!Array.isArray(value)) {
-    issues.push({ loc, msg: "Input should be a valid list", type: "list_type" });
-    return;
-  }
-  value.forEach((v, i) => item(v, [...loc, i], issues));
-};
+export const list =
+  (item: Check): Check =>
+  (value, loc, issues) => {
+    if (!Array.isArray(value)) {
+      issues.push({ loc, msg: "Input should be a valid list", type: "list_type" });
+      return;
+    }
+    value.forEach((v, i) => item(v, [...loc, i], issues));
+  };
 
 /**
  * Dictionary whose values pass `item`.
@@ -167,13 +179,15 @@ export const list = (item: Check): Check => (value, loc, issues) => {
  * @example
  * dict(num())({ a: 1 }, ["body", "metrics"], issues); // no issue
  */
-export const dict = (item: Check = anything()): Check => (value, loc, issues) => {
-  if (!isRecord(value)) {
-    issues.push({ loc, msg: "Input should be a valid dictionary", type: "dict_type" });
-    return;
-  }
-  for (const [k, v] of Object.entries(value)) item(v, [...loc, k], issues);
-};
+export const dict =
+  (item: Check = anything()): Check =>
+  (value, loc, issues) => {
+    if (!isRecord(value)) {
+      issues.push({ loc, msg: "Input should be a valid dictionary", type: "dict_type" });
+      return;
+    }
+    for (const [k, v] of Object.entries(value)) item(v, [...loc, k], issues);
+  };
 
 /**
  * Object with known fields; `extra: "forbid"` refuses unknown keys as pydantic's
@@ -182,24 +196,31 @@ export const dict = (item: Check = anything()): Check => (value, loc, issues) =>
  * @example
  * obj({ project_id: { check: str(), required: true } }, "forbid")({}, ["body"], issues); // missing
  */
-export const obj = (fields: Record<string, FieldSpec>, extra: "forbid" | "allow"): Check => (value, loc, issues) => {
-  if (!isRecord(value)) {
-    issues.push({ loc, msg: "Input should be a valid dictionary or object to extract fields from", type: "model_attributes_type" });
-    return;
-  }
-  for (const [name, spec] of Object.entries(fields)) {
-    if (!(name in value) || value[name] === undefined) {
-      if (spec.required) issues.push({ loc: [...loc, name], msg: "Field required", type: "missing" });
-      continue;
+export const obj =
+  (fields: Record<string, FieldSpec>, extra: "forbid" | "allow"): Check =>
+  (value, loc, issues) => {
+    if (!isRecord(value)) {
+      issues.push({
+        loc,
+        msg: "Input should be a valid dictionary or object to extract fields from",
+        type: "model_attributes_type",
+      });
+      return;
     }
-    spec.check(value[name], [...loc, name], issues);
-  }
-  if (extra === "forbid") {
-    for (const name of Object.keys(value)) {
-      if (!(name in fields)) issues.push({ loc: [...loc, name], msg: "Extra inputs are not permitted", type: "extra_forbidden" });
+    for (const [name, spec] of Object.entries(fields)) {
+      if (!(name in value) || value[name] === undefined) {
+        if (spec.required) issues.push({ loc: [...loc, name], msg: "Field required", type: "missing" });
+        continue;
+      }
+      spec.check(value[name], [...loc, name], issues);
     }
-  }
-};
+    if (extra === "forbid") {
+      for (const name of Object.keys(value)) {
+        if (!(name in fields))
+          issues.push({ loc: [...loc, name], msg: "Extra inputs are not permitted", type: "extra_forbidden" });
+      }
+    }
+  };
 
 /**
  * Runs `check` on a request body and returns the issues (empty when valid).

@@ -68,7 +68,8 @@ let userDataDir: string;
 let bundleInputs: string[];
 
 beforeAll(async () => {
-  if (!existsSync(executablePath)) throw new Error(`${executablePath} not found: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  if (!existsSync(executablePath))
+    throw new Error(`${executablePath} not found: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   svc = await startFakeService();
 
   const bundle = await build({
@@ -99,7 +100,15 @@ beforeAll(async () => {
   context = await chromium.launchPersistentContext(userDataDir, {
     executablePath,
     headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
     viewport: { width: 900, height: 520 },
   });
 });
@@ -114,14 +123,21 @@ afterAll(async () => {
 describe("browser build in Chromium", () => {
   it("the page bundle is the SDK's browser build, without Node modules", () => {
     expect(bundleInputs).toContain("dist/browser.js");
-    expect(bundleInputs.filter((p) => p.startsWith("node:") || p.startsWith("src/") || /undici|dist\/(index|testing)/.test(p))).toEqual([]);
+    expect(
+      bundleInputs.filter(
+        (p) => p.startsWith("node:") || p.startsWith("src/") || /undici|dist\/(index|testing)/.test(p),
+      ),
+    ).toEqual([]);
   });
 
   it("streams a chat reply from the fake service into the page", async () => {
     const model = (await new Inferloop({ baseURL: svc.url, apiKey: svc.apiKey }).models.list()).data[0]!.id;
     // The reply the fake service gives to the same request, not streamed (Node build).
     const expected = (
-      await new Inferloop({ baseURL: svc.url, apiKey: svc.apiKey }).chat.completions.create({ model, messages: [{ role: "user", content: PROMPT }] })
+      await new Inferloop({ baseURL: svc.url, apiKey: svc.apiKey }).chat.completions.create({
+        model,
+        messages: [{ role: "user", content: PROMPT }],
+      })
     ).choices[0]!.message.content;
     expect(expected).toBeTruthy();
     svc.requests.length = 0;

@@ -2,7 +2,7 @@ import { http, HttpResponse } from "msw";
 import util from "node:util";
 import { describe, expect, it } from "vitest";
 import {
-  APIError,
+  type APIError,
   AuthenticationError,
   type Inferloop,
   NotFoundError,
@@ -18,7 +18,12 @@ const SECRETS = [KEY, PASSWORD, basicValue];
 
 /** Every way a user might print an error or a client. */
 function renderings(value: unknown): string[] {
-  const out = [JSON.stringify(value), util.inspect(value), util.inspect(value, { depth: Infinity, showHidden: true }), String(value)];
+  const out = [
+    JSON.stringify(value),
+    util.inspect(value),
+    util.inspect(value, { depth: Infinity, showHidden: true }),
+    String(value),
+  ];
   if (value instanceof Error) out.push(value.message, String(value.stack));
   return out;
 }
@@ -28,13 +33,17 @@ function expectNoSecret(texts: string[]) {
 }
 
 const fail = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  server.use(http.get(`${BASE}/v1/models`, () => HttpResponse.json(body as Record<string, unknown>, { status, headers })));
+  server.use(
+    http.get(`${BASE}/v1/models`, () => HttpResponse.json(body as Record<string, unknown>, { status, headers })),
+  );
 
 describe("errors carry the response", () => {
   it("has status, headers, body, requestId and message", async () => {
     const body = { error: { message: "no such model", type: "NotFoundError", param: "model", code: 404 } };
     fail(404, body, { "x-request-id": "req_abc", "x-ratelimit-remaining": "7" });
-    const err = (await makeClient().models.list().catch((e: unknown) => e)) as NotFoundError;
+    const err = (await makeClient()
+      .models.list()
+      .catch((e: unknown) => e)) as NotFoundError;
     expect(err).toBeInstanceOf(NotFoundError);
     expect(err.status).toBe(404);
     expect(err.headers.get("x-ratelimit-remaining")).toBe("7");
@@ -48,7 +57,9 @@ describe("errors carry the response", () => {
   it("a 422 carries the server's detail list", async () => {
     const detail = [{ loc: ["body", "messages", 0, "role"], msg: "Input should be 'user'", type: "literal_error" }];
     server.use(http.post(`${BASE}/v1/chat/completions`, () => HttpResponse.json({ detail }, { status: 422 })));
-    const err = (await makeClient().chat.completions.create(chatParams).catch((e: unknown) => e)) as UnprocessableEntityError;
+    const err = (await makeClient()
+      .chat.completions.create(chatParams)
+      .catch((e: unknown) => e)) as UnprocessableEntityError;
     expect(err).toBeInstanceOf(UnprocessableEntityError);
     expect(err.detail).toEqual(detail);
     expect(err.message).toContain("body.messages.0.role: Input should be 'user'");
@@ -56,7 +67,9 @@ describe("errors carry the response", () => {
 
   it("reads the trace server's {reason} on a Basic-auth operation", async () => {
     server.use(
-      http.post(`${TRACE}/annotation_queues/:q/items/:i/progress`, () => HttpResponse.json({ reason: "no access to acme/bot" }, { status: 403 })),
+      http.post(`${TRACE}/annotation_queues/:q/items/:i/progress`, () =>
+        HttpResponse.json({ reason: "no access to acme/bot" }, { status: 403 }),
+      ),
     );
     const err = await makeClient({ traceBaseURL: TRACE })
       .annotationQueues.items.progress("q", "i", { annotation_state: "completed", project_id: "acme/bot" })
@@ -67,8 +80,15 @@ describe("errors carry the response", () => {
 
   it("reduces a proxy's HTML page to a short message", async () => {
     const page = `<html><head><title>502 Bad Gateway</title></head><body>${"<p>nginx</p>".repeat(1000)}</body></html>`;
-    server.use(http.get(`${BASE}/v1/models`, () => new HttpResponse(page, { status: 502, headers: { "content-type": "text/html" } })));
-    const err = (await makeClient({ maxRetries: 0 }).models.list().catch((e: unknown) => e)) as APIError;
+    server.use(
+      http.get(
+        `${BASE}/v1/models`,
+        () => new HttpResponse(page, { status: 502, headers: { "content-type": "text/html" } }),
+      ),
+    );
+    const err = (await makeClient({ maxRetries: 0 })
+      .models.list()
+      .catch((e: unknown) => e)) as APIError;
     expect(err.status).toBe(502);
     expect(err.message).toContain("502 Bad Gateway");
     expect(err.message.length).toBeLessThan(200);
@@ -77,16 +97,26 @@ describe("errors carry the response", () => {
 
 describe("secrets never leak", () => {
   it("not from an error whose body echoes the key and the Authorization header", async () => {
-    fail(401, { error: { message: `Invalid API key ${KEY} (Authorization: Bearer ${KEY})`, type: "auth", param: KEY } });
-    const err = await makeClient().models.list().catch((e: unknown) => e);
+    fail(401, {
+      error: { message: `Invalid API key ${KEY} (Authorization: Bearer ${KEY})`, type: "auth", param: KEY },
+    });
+    const err = await makeClient()
+      .models.list()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AuthenticationError);
     expect((err as Error).message).toContain("Invalid API key");
     expectNoSecret(renderings(err));
   });
 
   it("not from response headers that echo the key", async () => {
-    fail(401, { error: { message: "no" } }, { "x-echo-authorization": `Bearer ${KEY}`, "x-debug-key": KEY, "x-request-id": "req_1" });
-    const err = (await makeClient().models.list().catch((e: unknown) => e)) as APIError;
+    fail(
+      401,
+      { error: { message: "no" } },
+      { "x-echo-authorization": `Bearer ${KEY}`, "x-debug-key": KEY, "x-request-id": "req_1" },
+    );
+    const err = (await makeClient()
+      .models.list()
+      .catch((e: unknown) => e)) as APIError;
     expectNoSecret(renderings(err));
     expectNoSecret([...err.headers.values()]);
     expect(err.requestId).toBe("req_1");
@@ -94,7 +124,9 @@ describe("secrets never leak", () => {
 
   it("not from a plain-text error body that echoes the key", async () => {
     server.use(http.get(`${BASE}/v1/models`, () => new HttpResponse(`bad key: ${KEY}`, { status: 401 })));
-    const err = await makeClient().models.list().catch((e: unknown) => e);
+    const err = await makeClient()
+      .models.list()
+      .catch((e: unknown) => e);
     expect((err as Error).message).toContain("bad key");
     expectNoSecret(renderings(err));
   });
@@ -114,7 +146,12 @@ describe("secrets never leak", () => {
 
   it("not from an in-stream error event that echoes the key", async () => {
     const sse = `data: {"error":{"message":"key ${KEY} revoked","code":401}}\n\n`;
-    server.use(http.post(`${BASE}/v1/chat/completions`, () => new HttpResponse(sse, { headers: { "content-type": "text/event-stream" } })));
+    server.use(
+      http.post(
+        `${BASE}/v1/chat/completions`,
+        () => new HttpResponse(sse, { headers: { "content-type": "text/event-stream" } }),
+      ),
+    );
     const stream = await makeClient().chat.completions.create({ ...chatParams, stream: true });
     let err: unknown;
     try {
@@ -127,7 +164,10 @@ describe("secrets never leak", () => {
   });
 
   it("not from the client, however it is printed", () => {
-    const clients: Inferloop[] = [makeClient({ password: PASSWORD }), makeClient({ password: PASSWORD }).withOptions({ timeout: 1 })];
+    const clients: Inferloop[] = [
+      makeClient({ password: PASSWORD }),
+      makeClient({ password: PASSWORD }).withOptions({ timeout: 1 }),
+    ];
     for (const c of clients) {
       expectNoSecret(renderings(c));
       expectNoSecret(renderings(c.chat));
@@ -138,7 +178,9 @@ describe("secrets never leak", () => {
   it("not from debug logs, which show no Authorization value", async () => {
     fail(500, { error: { message: `boom for ${KEY}` } }, { "retry-after-ms": "1" });
     server.use(
-      http.post(`${BASE}/annotation_queues/:q/items/:i/progress`, () => HttpResponse.json({ detail: `bad ${PASSWORD}` }, { status: 401 })),
+      http.post(`${BASE}/annotation_queues/:q/items/:i/progress`, () =>
+        HttpResponse.json({ detail: `bad ${PASSWORD}` }, { status: 401 }),
+      ),
     );
     const lines: string[] = [];
     const capture = (...args: unknown[]) => {
@@ -162,4 +204,3 @@ describe("secrets never leak", () => {
     expect(seen[0]!.headers.get("authorization")).toBe(`Bearer ${KEY}`);
   });
 });
-

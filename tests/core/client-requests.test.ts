@@ -25,8 +25,13 @@ function serve(base = BASE, trace = base) {
     http.post(`${base}/v1/chat/completions`, () => HttpResponse.json(chatReply)),
     http.get(`${base}/v1/models`, () => HttpResponse.json(modelList)),
     http.post(`${base}/v1/preview/training-jobs`, () => HttpResponse.json({ id: "job-1" })),
-    http.post(`${trace}/calls/stream_query`, () => new HttpResponse('{"id":"c1"}\n', { headers: { "content-type": "application/jsonl" } })),
-    http.post(`${trace}/annotation_queues/:queue/items/:item/progress`, () => HttpResponse.json({ item: { id: "i1" } })),
+    http.post(
+      `${trace}/calls/stream_query`,
+      () => new HttpResponse('{"id":"c1"}\n', { headers: { "content-type": "application/jsonl" } }),
+    ),
+    http.post(`${trace}/annotation_queues/:queue/items/:item/progress`, () =>
+      HttpResponse.json({ item: { id: "i1" } }),
+    ),
   );
 }
 
@@ -39,7 +44,11 @@ describe("auth per operation", () => {
     await client.chat.completions.create(chatParams);
     await client.models.list();
     await client.trainingJobs.create({ model_id: MODEL_ID, trajectory_groups: trajectoryGroups });
-    expect(seen.map((r) => r.url.pathname)).toEqual(["/v1/chat/completions", "/v1/models", "/v1/preview/training-jobs"]);
+    expect(seen.map((r) => r.url.pathname)).toEqual([
+      "/v1/chat/completions",
+      "/v1/models",
+      "/v1/preview/training-jobs",
+    ]);
     for (const r of seen) expect(r.headers.get("authorization")).toBe(`Bearer ${KEY}`);
   });
 
@@ -60,7 +69,11 @@ describe("auth per operation", () => {
 
   it("encodes a non-ASCII username and password as UTF-8", async () => {
     serve();
-    await makeClient({ username: "jürgen", password: "pässwörd-🔑" }).annotationQueues.items.progress("q1", "i1", progress);
+    await makeClient({ username: "jürgen", password: "pässwörd-🔑" }).annotationQueues.items.progress(
+      "q1",
+      "i1",
+      progress,
+    );
     expect(seen[0]!.headers.get("authorization")).toBe(basic("jürgen", "pässwörd-🔑"));
   });
 
@@ -152,7 +165,10 @@ describe("base URLs", () => {
     serve(`${BASE}/proxy/inferloop`);
     await makeClient({ baseURL: `${BASE}/proxy/inferloop/` }).models.list();
     await makeClient({ baseURL: `${BASE}/proxy/inferloop` }).chat.completions.create(chatParams);
-    expect(seen.map((r) => r.url.pathname)).toEqual(["/proxy/inferloop/v1/models", "/proxy/inferloop/v1/chat/completions"]);
+    expect(seen.map((r) => r.url.pathname)).toEqual([
+      "/proxy/inferloop/v1/models",
+      "/proxy/inferloop/v1/chat/completions",
+    ]);
   });
 
   it("percent-encodes path ids", async () => {
@@ -217,7 +233,10 @@ describe("headers", () => {
 
   it("sends idempotencyKey as Idempotency-Key", async () => {
     serve();
-    await makeClient().trainingJobs.create({ model_id: MODEL_ID, trajectory_groups: trajectoryGroups }, { idempotencyKey: "idem-1" });
+    await makeClient().trainingJobs.create(
+      { model_id: MODEL_ID, trajectory_groups: trajectoryGroups },
+      { idempotencyKey: "idem-1" },
+    );
     expect(seen[0]!.headers.get("idempotency-key")).toBe("idem-1");
   });
 });
@@ -225,7 +244,12 @@ describe("headers", () => {
 describe("withOptions", () => {
   it("changes the given options and keeps the others (key, base URL, headers, project)", async () => {
     serve();
-    const client = makeClient({ defaultHeaders: { "X-Team": "ml" }, project: "acme/bot", maxRetries: 4, timeout: 1234 });
+    const client = makeClient({
+      defaultHeaders: { "X-Team": "ml" },
+      project: "acme/bot",
+      maxRetries: 4,
+      timeout: 1234,
+    });
     const next = client.withOptions({ timeout: 5000 });
     expect(next.timeout).toBe(5000);
     expect(next.maxRetries).toBe(4);

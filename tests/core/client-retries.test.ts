@@ -8,7 +8,17 @@ import {
   InternalServerError,
   RateLimitError,
 } from "../../src/index.js";
-import { BASE, chatParams, chatReply, errorResponse, makeClient, MODEL_ID, modelList, trajectoryGroups, useMsw } from "./msw-setup.js";
+import {
+  BASE,
+  chatParams,
+  chatReply,
+  errorResponse,
+  makeClient,
+  MODEL_ID,
+  modelList,
+  trajectoryGroups,
+  useMsw,
+} from "./msw-setup.js";
 
 const { server, seen } = useMsw();
 
@@ -28,7 +38,9 @@ describe("retries by status", () => {
   for (const status of [408, 409, 429, 500, 503]) {
     it(`retries ${status} up to maxRetries, then throws`, async () => {
       failModels(Infinity, () => errorResponse(status));
-      const err = await makeClient({ maxRetries: 3 }).models.list().catch((e: unknown) => e);
+      const err = await makeClient({ maxRetries: 3 })
+        .models.list()
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(APIError);
       expect((err as APIError).status).toBe(status);
       expect(seen).toHaveLength(4);
@@ -49,7 +61,9 @@ describe("retries by status", () => {
 
   it("takes maxRetries from the request options over the client's", async () => {
     failModels(Infinity, () => errorResponse(500));
-    await expect(makeClient({ maxRetries: 5 }).models.list({ maxRetries: 0 })).rejects.toBeInstanceOf(InternalServerError);
+    await expect(makeClient({ maxRetries: 5 }).models.list({ maxRetries: 0 })).rejects.toBeInstanceOf(
+      InternalServerError,
+    );
     expect(seen).toHaveLength(1);
   });
 
@@ -69,7 +83,9 @@ describe("retries by status", () => {
 
   it("retries chat completions (a safe operation) too", async () => {
     let n = 0;
-    server.use(http.post(`${BASE}/v1/chat/completions`, () => (n++ === 0 ? errorResponse(429) : HttpResponse.json(chatReply))));
+    server.use(
+      http.post(`${BASE}/v1/chat/completions`, () => (n++ === 0 ? errorResponse(429) : HttpResponse.json(chatReply))),
+    );
     const reply = await makeClient().chat.completions.create(chatParams);
     expect(reply.choices[0]!.message.content).toBe("hello");
     expect(seen).toHaveLength(2);
@@ -96,8 +112,12 @@ describe("x-should-retry and Retry-After", () => {
   });
 
   it("does not wait out a Retry-After above 60 s: the RateLimitError surfaces with retryAfter", async () => {
-    failModels(Infinity, () => HttpResponse.json({ error: { message: "slow down" } }, { status: 429, headers: { "retry-after": "120" } }));
-    const err = await makeClient({ maxRetries: 3 }).models.list().catch((e: unknown) => e);
+    failModels(Infinity, () =>
+      HttpResponse.json({ error: { message: "slow down" } }, { status: 429, headers: { "retry-after": "120" } }),
+    );
+    const err = await makeClient({ maxRetries: 3 })
+      .models.list()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
     expect((err as RateLimitError).retryAfter).toBe(120_000);
     expect(seen).toHaveLength(1);
@@ -105,7 +125,9 @@ describe("x-should-retry and Retry-After", () => {
 
   it("reports retryAfter from retry-after-ms on a RateLimitError", async () => {
     failModels(Infinity, () => errorResponse(429));
-    const err = await makeClient({ maxRetries: 0 }).models.list().catch((e: unknown) => e);
+    const err = await makeClient({ maxRetries: 0 })
+      .models.list()
+      .catch((e: unknown) => e);
     expect((err as RateLimitError).retryAfter).toBe(1);
   });
 });
@@ -125,7 +147,11 @@ describe("no duplicate training jobs", () => {
 
   it("retries it with an idempotency key, sending the same Idempotency-Key on every attempt", async () => {
     let n = 0;
-    server.use(http.post(`${BASE}/v1/preview/training-jobs`, () => (n++ < 2 ? errorResponse(503) : HttpResponse.json({ id: "job-1" }))));
+    server.use(
+      http.post(`${BASE}/v1/preview/training-jobs`, () =>
+        n++ < 2 ? errorResponse(503) : HttpResponse.json({ id: "job-1" }),
+      ),
+    );
     const res = await makeClient({ maxRetries: 3 }).trainingJobs.create(job, { idempotencyKey: "idem-42" });
     expect(res).toEqual({ id: "job-1" });
     expect(seen).toHaveLength(3);

@@ -41,7 +41,14 @@ async function jsonl(chunks: Uint8Array[]): Promise<unknown[]> {
 // Text of one line: ASCII, any code point, and emoji (4-byte UTF-8, some with ZWJ), never CR/LF.
 const emoji = fc.constantFrom("😀", "🦕", "👋🏽", "❤️‍🔥", "🫱🏻‍🫲🏼", "é", "中", "ب");
 const lineText = fc
-  .string({ unit: fc.oneof(fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 1 }), fc.string({ unit: "binary", minLength: 1, maxLength: 1 }), emoji), maxLength: 20 })
+  .string({
+    unit: fc.oneof(
+      fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 1 }),
+      fc.string({ unit: "binary", minLength: 1, maxLength: 1 }),
+      emoji,
+    ),
+    maxLength: 20,
+  })
   .map((s) => s.replace(/[\r\n]/g, " "));
 const lineEnd = fc.constantFrom("\n", "\r\n", "\r");
 
@@ -52,7 +59,10 @@ interface GenEvent {
 }
 const sseEvent: fc.Arbitrary<GenEvent> = fc.record({
   comments: fc.array(lineText, { maxLength: 2 }),
-  event: fc.option(fc.stringMatching(/^[a-z][a-z_.]{0,11}$/).filter((n) => n !== "message"), { nil: null }),
+  event: fc.option(
+    fc.stringMatching(/^[a-z][a-z_.]{0,11}$/).filter((n) => n !== "message"),
+    { nil: null },
+  ),
   data: fc.array(lineText, { minLength: 1, maxLength: 4 }),
 });
 
@@ -99,7 +109,10 @@ describe("decodeSSE: any chunking gives the same events as the whole body", () =
 });
 
 describe("decodeJSONL: any chunking gives the same records as the whole body", () => {
-  const value = fc.jsonValue({ maxDepth: 3, stringUnit: fc.oneof(fc.string({ unit: "binary", minLength: 1, maxLength: 1 }), emoji) });
+  const value = fc.jsonValue({
+    maxDepth: 3,
+    stringUnit: fc.oneof(fc.string({ unit: "binary", minLength: 1, maxLength: 1 }), emoji),
+  });
   const item = fc.oneof(
     { weight: 4, arbitrary: value.map((v) => ({ record: true as const, text: JSON.stringify(v) })) },
     { weight: 1, arbitrary: fc.constantFrom("", "  ", "\t").map((t) => ({ record: false as const, text: t })) },

@@ -34,7 +34,13 @@ describe("parseErrorBody: message from each error envelope", () => {
   });
 
   it("reads the flat vLLM envelope {object:'error',message,type,param,code}", () => {
-    const p = json(400, { object: "error", message: "seed out of range", type: "BadRequestError", param: "seed", code: 400 });
+    const p = json(400, {
+      object: "error",
+      message: "seed out of range",
+      type: "BadRequestError",
+      param: "seed",
+      code: 400,
+    });
     expect(p.message).toBe("400 seed out of range");
     expect(p.type).toBe("BadRequestError");
     expect(p.param).toBe("seed");
@@ -115,7 +121,11 @@ describe("parseErrorBody: message from each error envelope", () => {
   });
 
   it("recognises an HTML page by its start even without an HTML content type", () => {
-    const p = parseErrorBody(504, "<html><head><title>Gateway Timeout</title></head><body>...</body></html>", undefined);
+    const p = parseErrorBody(
+      504,
+      "<html><head><title>Gateway Timeout</title></head><body>...</body></html>",
+      undefined,
+    );
     expect(p.message).toContain("Gateway Timeout");
     expect(p.message).not.toContain("<html");
   });
@@ -142,7 +152,12 @@ describe("apiErrorFor: status → error class", () => {
   ];
   for (const [status, cls] of cases) {
     it(`${status} → ${cls.name}`, () => {
-      const err = apiErrorFor({ status, headers: new Headers({ "x-request-id": "req_1" }), body: null, message: `${status} x` });
+      const err = apiErrorFor({
+        status,
+        headers: new Headers({ "x-request-id": "req_1" }),
+        body: null,
+        message: `${status} x`,
+      });
       expect(err).toBeInstanceOf(cls);
       expect(err).toBeInstanceOf(APIError);
       expect(err).toBeInstanceOf(InferloopError);

@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { ResponseParseError } from "../../src/core/errors.js";
 import { decodeJSONL } from "../../src/core/jsonl.js";
-import { chunkBytes, isStrTemplate, type JSONLVector, mismatches, title, toAsync, vectors, vectorStream } from "./vectors.js";
+import {
+  chunkBytes,
+  isStrTemplate,
+  type JSONLVector,
+  mismatches,
+  title,
+  toAsync,
+  vectors,
+  vectorStream,
+} from "./vectors.js";
 
 async function decode(chunks: Iterable<Uint8Array>): Promise<{ records: unknown[]; failure: unknown }> {
   const records: unknown[] = [];

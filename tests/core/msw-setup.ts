@@ -17,7 +17,13 @@ export interface Seen {
   headers: Headers;
 }
 
-export const ENV_VARS = ["INFERLOOP_API_KEY", "INFERLOOP_USERNAME", "INFERLOOP_PASSWORD", "INFERLOOP_BASE_URL", "INFERLOOP_LOG"];
+export const ENV_VARS = [
+  "INFERLOOP_API_KEY",
+  "INFERLOOP_USERNAME",
+  "INFERLOOP_PASSWORD",
+  "INFERLOOP_BASE_URL",
+  "INFERLOOP_LOG",
+];
 
 /** Starts msw for the file; `seen` holds the requests of the current test. The INFERLOOP_*
  * variables are cleared for each test and restored after, so the machine's env never leaks in. */
@@ -80,6 +86,10 @@ export const trajectoryGroups: TrainingJobCreateParams["trajectory_groups"] = [
 export const MODEL_ID = "5f1c1a7e-8a40-4c55-9c2e-3d3a8f0e6b11";
 
 /** An error response with headers that make a retry come at once. */
-export function errorResponse(status: number, body: unknown = { error: { message: `failed ${status}` } }, headers: Record<string, string> = {}) {
+export function errorResponse(
+  status: number,
+  body: unknown = { error: { message: `failed ${status}` } },
+  headers: Record<string, string> = {},
+) {
   return HttpResponse.json(body as Record<string, unknown>, { status, headers: { "retry-after-ms": "1", ...headers } });
 }

@@ -89,7 +89,9 @@ describe("readJSONEvents: the stream layer over the vectors with stream_expect",
       const named = new Set(v.events.map((e) => e.event).filter((e) => e !== null));
       const want = se.yields.map((y) => {
         const o = y as { event?: unknown; data?: unknown };
-        return typeof o === "object" && o !== null && Object.keys(o).length === 2 && named.has(o.event as string) ? o.data : y;
+        return typeof o === "object" && o !== null && Object.keys(o).length === 2 && named.has(o.event as string)
+          ? o.data
+          : y;
       });
       expect(yields).toEqual(want);
 
@@ -133,7 +135,11 @@ describe("decodeSSE: where the sources disagree, the WHATWG rules win", () => {
     // The line-decoder disagreement ('foo\r', '\r', 'bar'): WHATWG treats CR alone as a line end,
     // so the block is complete at the second CR and must not wait for a possible LF.
     const enc = new TextEncoder();
-    const counts = await deliveredBeforeEachPull([enc.encode("data: foo\r"), enc.encode("\r"), enc.encode("data: bar")]);
+    const counts = await deliveredBeforeEachPull([
+      enc.encode("data: foo\r"),
+      enc.encode("\r"),
+      enc.encode("data: bar"),
+    ]);
     expect(counts).toEqual([0, 1, 1]);
   });
 });

@@ -28,7 +28,13 @@ function countingLogger() {
 describe("a refused connection counts as unsent", () => {
   it("with the undici transport: trainingJobs.create is retried", async () => {
     const { logger, retries } = countingLogger();
-    const client = new Inferloop({ baseURL: `http://127.0.0.1:${await closedPort()}`, apiKey: "sk-x-123456", maxRetries: 1, logger, logLevel: "warn" });
+    const client = new Inferloop({
+      baseURL: `http://127.0.0.1:${await closedPort()}`,
+      apiKey: "sk-x-123456",
+      maxRetries: 1,
+      logger,
+      logLevel: "warn",
+    });
     await expect(client.trainingJobs.create(job)).rejects.toBeInstanceOf(APIConnectionError);
     expect(retries).toHaveLength(1);
   });

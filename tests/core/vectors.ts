@@ -1,5 +1,5 @@
 // Loader and template expansion for the shared conformance vectors
-// (shared/fixtures/sse-jsonl-vectors.json; its `format` key describes every field).
+// (tests/fixtures/conformance/sse-jsonl-vectors.json, see its README; its `format` key describes every field).
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 
@@ -45,7 +45,7 @@ export interface Vectors {
 }
 
 export const vectors: Vectors = JSON.parse(
-  readFileSync(new URL("../../../shared/fixtures/sse-jsonl-vectors.json", import.meta.url), "utf8"),
+  readFileSync(new URL("../fixtures/conformance/sse-jsonl-vectors.json", import.meta.url), "utf8"),
 ) as Vectors;
 
 const utf8 = new TextEncoder();
@@ -107,7 +107,10 @@ export async function* toAsync(chunks: Iterable<Uint8Array>): AsyncGenerator<Uin
 /** Checks an actual string against an expectation (literal, template, or hash/length check).
  * Returns a list of mismatches, empty when it matches, so a 64 MiB string is never printed. */
 export function mismatches(actual: string, expected: ExpectedString): string[] {
-  if (typeof expected === "string") return actual === expected ? [] : [`expected ${JSON.stringify(expected).slice(0, 200)}, got ${JSON.stringify(actual).slice(0, 200)}`];
+  if (typeof expected === "string")
+    return actual === expected
+      ? []
+      : [`expected ${JSON.stringify(expected).slice(0, 200)}, got ${JSON.stringify(actual).slice(0, 200)}`];
   if (isStrTemplate(expected)) {
     const want = expandStr(expected);
     if (actual.length !== want.length) return [`length ${actual.length} != ${want.length}`];

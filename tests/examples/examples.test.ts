@@ -5,7 +5,13 @@ import { readdirSync } from "node:fs";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SEED_ITEM_IDS, SEED_PROJECT_ID, SEED_QUEUE_ID, startFakeService, type FakeService } from "../../src/testing/index.js";
+import {
+  SEED_ITEM_IDS,
+  SEED_PROJECT_ID,
+  SEED_QUEUE_ID,
+  startFakeService,
+  type FakeService,
+} from "../../src/testing/index.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const bin = join(root, "node_modules", ".bin");
@@ -26,13 +32,24 @@ const expected: Record<string, RegExp[]> = {
     /succeeded with 4 models after 2 attempts/,
     /Done\. The fake service is closed\./,
   ],
-  "chat-streaming.ts": [/reply: Tokens arrive one by one, and each is printed right away\./, /finish_reason: stop/, /after 3 content chunks/],
+  "chat-streaming.ts": [
+    /reply: Tokens arrive one by one, and each is printed right away\./,
+    /finish_reason: stop/,
+    /after 3 content chunks/,
+  ],
   "structured-output.ts": [/parsed: Paris: 18\.5 °C, cloudy/, /refused reply: choice 0: .*celsius/],
   "calls-pages.ts": [/page 1: 10 records \(10 so far\)/, /\d+ matching calls in \d+ pages/],
   "annotation-progress.ts": [/: in_progress/, /: completed at /, /completed → skipped: refused \(400\)/],
-  "training-job.ts": [/created training job [0-9a-f-]{36}/, /same job, nothing duplicated/, /jobs on the fake service: 1/],
+  "training-job.ts": [
+    /created training job [0-9a-f-]{36}/,
+    /same job, nothing duplicated/,
+    /jobs on the fake service: 1/,
+  ],
   "list-models.ts": [/4 models \(HTTP 200, request id \S+\)/, /Qwen\/Qwen3-8B\s+owned by system/],
-  "browser-relay.ts": [/content-type: application\/x-ndjson/, /browser received: Relayed through your own server, chunk by chunk\./],
+  "browser-relay.ts": [
+    /content-type: application\/x-ndjson/,
+    /browser received: Relayed through your own server, chunk by chunk\./,
+  ],
   "errors-and-retries.ts": [
     /refused before sending: seed/,
     /after one 429: ok/,
@@ -53,7 +70,11 @@ function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
-function run(file: string, env: NodeJS.ProcessEnv, args: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(
+  file: string,
+  env: NodeJS.ProcessEnv,
+  args: string[] = [],
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
     execFile(tsx, [join("examples", file), ...args], { cwd: root, env, timeout: 60_000 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
@@ -88,8 +109,17 @@ describe("demo against a service named by INFERLOOP_BASE_URL", () => {
   afterAll(() => svc.close());
 
   it("uses the environment and arguments, and skips fault injection", { timeout: 90_000 }, async () => {
-    const env = cleanEnv({ INFERLOOP_BASE_URL: svc.url, INFERLOOP_API_KEY: "env-key", INFERLOOP_PROJECT_ID: SEED_PROJECT_ID });
-    const args = [`--queue=${SEED_QUEUE_ID}`, "--item", SEED_ITEM_IDS[1], "--training-model=5f1c1a7e-8a40-4c55-9c2e-3d3a8f0e6b11"];
+    const env = cleanEnv({
+      INFERLOOP_BASE_URL: svc.url,
+      INFERLOOP_API_KEY: "env-key",
+      INFERLOOP_PROJECT_ID: SEED_PROJECT_ID,
+    });
+    const args = [
+      `--queue=${SEED_QUEUE_ID}`,
+      "--item",
+      SEED_ITEM_IDS[1],
+      "--training-model=5f1c1a7e-8a40-4c55-9c2e-3d3a8f0e6b11",
+    ];
     const { code, stdout, stderr } = await run("demo.ts", env, args);
     expect(stderr).toBe("");
     expect(code, stdout).toBe(0);
@@ -100,7 +130,9 @@ describe("demo against a service named by INFERLOOP_BASE_URL", () => {
     expect(stdout).toMatch(/skipped: fault injection needs the fake service/);
     expect(svc.trainingJobs).toHaveLength(1);
     // Every request carried the key from the environment.
-    expect(svc.requests.filter((r) => r.path.startsWith("/v1/")).every((r) => r.headers.authorization === "Bearer env-key")).toBe(true);
+    expect(
+      svc.requests.filter((r) => r.path.startsWith("/v1/")).every((r) => r.headers.authorization === "Bearer env-key"),
+    ).toBe(true);
   });
 
   it("an example without the ids it needs says so and exits 0", { timeout: 90_000 }, async () => {

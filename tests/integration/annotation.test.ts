@@ -1,7 +1,19 @@
 /** Annotation-queue item progress over real HTTP: states, typed items, refusals, encoding, auth. */
 import { describe, expect, it } from "vitest";
-import { AuthenticationError, BadRequestError, RequestValidationError, type AnnotationQueueItem, type Inferloop } from "../../src/index.js";
-import { referenceCalls, SEED_ITEM_IDS, SEED_PROJECT_ID, SEED_QUEUE_ID, type FakeService } from "../../src/testing/index.js";
+import {
+  AuthenticationError,
+  BadRequestError,
+  RequestValidationError,
+  type AnnotationQueueItem,
+  type Inferloop,
+} from "../../src/index.js";
+import {
+  referenceCalls,
+  SEED_ITEM_IDS,
+  SEED_PROJECT_ID,
+  SEED_QUEUE_ID,
+  type FakeService,
+} from "../../src/testing/index.js";
 import { caught, clientFor, closedPort, useFakeService } from "./helpers.js";
 
 let svc: FakeService;
@@ -14,13 +26,17 @@ useFakeService({ seedCalls: false }, (s, c) => {
   client = c;
 });
 
-const isoString = (s: unknown) => typeof s === "string" && !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s);
+const isoString = (s: unknown) =>
+  typeof s === "string" && !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s);
 
 describe("annotationQueues.items.progress", () => {
   it("moves an item from unstarted to in_progress to completed, with the annotator set", async () => {
     expect(svc.annotation.getItem(SEED_QUEUE_ID, ITEM)!.annotation_state).toBe("unstarted");
 
-    const first = await client.annotationQueues.items.progress(SEED_QUEUE_ID, ITEM, { annotation_state: "in_progress", project_id: PROJECT });
+    const first = await client.annotationQueues.items.progress(SEED_QUEUE_ID, ITEM, {
+      annotation_state: "in_progress",
+      project_id: PROJECT,
+    });
     const item: AnnotationQueueItem = first.item;
     expect(item.annotation_state).toBe("in_progress");
     expect(item.id).toBe(ITEM);
@@ -28,18 +44,25 @@ describe("annotationQueues.items.progress", () => {
     expect(item.project_id).toBe(PROJECT);
     expect(item.annotator_user_id).toBe(svc.userId);
     expect(item.call_id).toBe(referenceCalls()[0]!.id);
-    for (const field of ["created_at", "updated_at", "call_started_at"] as const) expect(isoString(item[field])).toBe(true);
+    for (const field of ["created_at", "updated_at", "call_started_at"] as const)
+      expect(isoString(item[field])).toBe(true);
     expect(Array.isArray(item.display_fields)).toBe(true);
     expect(svc.annotation.getItem(SEED_QUEUE_ID, ITEM)!.annotation_state).toBe("in_progress");
 
-    const second = await client.annotationQueues.items.progress(SEED_QUEUE_ID, ITEM, { annotation_state: "completed", project_id: PROJECT });
+    const second = await client.annotationQueues.items.progress(SEED_QUEUE_ID, ITEM, {
+      annotation_state: "completed",
+      project_id: PROJECT,
+    });
     expect(second.item.annotation_state).toBe("completed");
     expect(second.item.annotator_user_id).toBe(svc.userId);
     expect(Date.parse(second.item.updated_at)).toBeGreaterThanOrEqual(Date.parse(item.updated_at));
     expect(svc.annotation.getItem(SEED_QUEUE_ID, ITEM)!.annotation_state).toBe("completed");
 
     // Setting the same state again is accepted (a no-op): safe to retry.
-    const again = await client.annotationQueues.items.progress(SEED_QUEUE_ID, ITEM, { annotation_state: "completed", project_id: PROJECT });
+    const again = await client.annotationQueues.items.progress(SEED_QUEUE_ID, ITEM, {
+      annotation_state: "completed",
+      project_id: PROJECT,
+    });
     expect(again.item.annotation_state).toBe("completed");
 
     const req = svc.requests[0]!;
@@ -49,13 +72,21 @@ describe("annotationQueues.items.progress", () => {
   });
 
   it("skips an item", async () => {
-    const { item } = await client.annotationQueues.items.progress(SEED_QUEUE_ID, SEED_ITEM_IDS[1], { annotation_state: "skipped", project_id: PROJECT });
+    const { item } = await client.annotationQueues.items.progress(SEED_QUEUE_ID, SEED_ITEM_IDS[1], {
+      annotation_state: "skipped",
+      project_id: PROJECT,
+    });
     expect(item.annotation_state).toBe("skipped");
   });
 
   it("a refused transition gives BadRequestError (400) with the server's reason", async () => {
-    await client.annotationQueues.items.progress(SEED_QUEUE_ID, ITEM, { annotation_state: "completed", project_id: PROJECT });
-    const err = await caught(() => client.annotationQueues.items.progress(SEED_QUEUE_ID, ITEM, { annotation_state: "skipped", project_id: PROJECT }));
+    await client.annotationQueues.items.progress(SEED_QUEUE_ID, ITEM, {
+      annotation_state: "completed",
+      project_id: PROJECT,
+    });
+    const err = await caught(() =>
+      client.annotationQueues.items.progress(SEED_QUEUE_ID, ITEM, { annotation_state: "skipped", project_id: PROJECT }),
+    );
     expect(err).toBeInstanceOf(BadRequestError);
     expect((err as BadRequestError).status).toBe(400);
     expect((err as Error).message).toContain("Invalid state transition from completed to skipped");
@@ -63,18 +94,46 @@ describe("annotationQueues.items.progress", () => {
   });
 
   it("an unknown item, or the wrong project, gives BadRequestError", async () => {
-    const unknown = await caught(() => client.annotationQueues.items.progress(SEED_QUEUE_ID, "no-such-item", { annotation_state: "completed", project_id: PROJECT }));
+    const unknown = await caught(() =>
+      client.annotationQueues.items.progress(SEED_QUEUE_ID, "no-such-item", {
+        annotation_state: "completed",
+        project_id: PROJECT,
+      }),
+    );
     expect(unknown).toBeInstanceOf(BadRequestError);
-    const wrongProject = await caught(() => client.annotationQueues.items.progress(SEED_QUEUE_ID, ITEM, { annotation_state: "completed", project_id: "acme/elsewhere" }));
+    const wrongProject = await caught(() =>
+      client.annotationQueues.items.progress(SEED_QUEUE_ID, ITEM, {
+        annotation_state: "completed",
+        project_id: "acme/elsewhere",
+      }),
+    );
     expect(wrongProject).toBeInstanceOf(BadRequestError);
   });
 
   const invalid: Array<[string, string, string, Record<string, unknown>, string]> = [
-    ["state unstarted (not settable)", SEED_QUEUE_ID, ITEM, { annotation_state: "unstarted", project_id: PROJECT }, "annotation_state"],
+    [
+      "state unstarted (not settable)",
+      SEED_QUEUE_ID,
+      ITEM,
+      { annotation_state: "unstarted", project_id: PROJECT },
+      "annotation_state",
+    ],
     ["state unknown", SEED_QUEUE_ID, ITEM, { annotation_state: "done", project_id: PROJECT }, "annotation_state"],
     ["state missing", SEED_QUEUE_ID, ITEM, { project_id: PROJECT }, "annotation_state"],
-    ["project_id without entity", SEED_QUEUE_ID, ITEM, { annotation_state: "completed", project_id: "support-bot" }, "project_id"],
-    ["project_id with three parts", SEED_QUEUE_ID, ITEM, { annotation_state: "completed", project_id: "a/b/c" }, "project_id"],
+    [
+      "project_id without entity",
+      SEED_QUEUE_ID,
+      ITEM,
+      { annotation_state: "completed", project_id: "support-bot" },
+      "project_id",
+    ],
+    [
+      "project_id with three parts",
+      SEED_QUEUE_ID,
+      ITEM,
+      { annotation_state: "completed", project_id: "a/b/c" },
+      "project_id",
+    ],
     ["project_id missing", SEED_QUEUE_ID, ITEM, { annotation_state: "completed" }, "project_id"],
     ["unknown field", SEED_QUEUE_ID, ITEM, { annotation_state: "completed", project_id: PROJECT, note: "x" }, "note"],
     ["empty queue id", "", ITEM, { annotation_state: "completed", project_id: PROJECT }, "queueId"],
@@ -95,18 +154,27 @@ describe("annotationQueues.items.progress", () => {
     const itemId = "item/ 2";
     svc.annotation.addQueue({ id: queueId, project_id: PROJECT });
     svc.annotation.addItem(queueId, { call: referenceCalls()[1]!, id: itemId });
-    const { item } = await client.annotationQueues.items.progress(queueId, itemId, { annotation_state: "in_progress", project_id: PROJECT });
+    const { item } = await client.annotationQueues.items.progress(queueId, itemId, {
+      annotation_state: "in_progress",
+      project_id: PROJECT,
+    });
     expect(item.id).toBe(itemId);
     expect(item.queue_id).toBe(queueId);
     expect(svc.requests[0]!.path).toBe("/annotation_queues/team%2Fqueue%20one/items/item%2F%202/progress");
   });
 
   it("sends Basic auth from username and password; wrong credentials give AuthenticationError", async () => {
-    await client.annotationQueues.items.progress(SEED_QUEUE_ID, ITEM, { annotation_state: "in_progress", project_id: PROJECT });
+    await client.annotationQueues.items.progress(SEED_QUEUE_ID, ITEM, {
+      annotation_state: "in_progress",
+      project_id: PROJECT,
+    });
     const expected = `Basic ${Buffer.from(`${svc.username}:${svc.password}`).toString("base64")}`;
     expect(svc.requests[0]!.headers.authorization).toBe(expected);
     const err = await caught(() =>
-      clientFor(svc, { password: "wrong-pass-xyz" }).annotationQueues.items.progress(SEED_QUEUE_ID, ITEM, { annotation_state: "completed", project_id: PROJECT }),
+      clientFor(svc, { password: "wrong-pass-xyz" }).annotationQueues.items.progress(SEED_QUEUE_ID, ITEM, {
+        annotation_state: "completed",
+        project_id: PROJECT,
+      }),
     );
     expect(err).toBeInstanceOf(AuthenticationError);
     expect(JSON.stringify(err) + String(err)).not.toContain("wrong-pass-xyz");
@@ -115,7 +183,10 @@ describe("annotationQueues.items.progress", () => {
   it("goes to traceBaseURL when it is set, not to baseURL", async () => {
     const deadPort = await closedPort();
     const split = clientFor(svc, { baseURL: `http://127.0.0.1:${deadPort}`, traceBaseURL: svc.url });
-    const { item } = await split.annotationQueues.items.progress(SEED_QUEUE_ID, ITEM, { annotation_state: "in_progress", project_id: PROJECT });
+    const { item } = await split.annotationQueues.items.progress(SEED_QUEUE_ID, ITEM, {
+      annotation_state: "in_progress",
+      project_id: PROJECT,
+    });
     expect(item.annotation_state).toBe("in_progress");
     expect(svc.requests).toHaveLength(1);
   });

@@ -40,7 +40,8 @@ async function ids(query: AsyncIterable<CallRecord>): Promise<string[]> {
   return out;
 }
 
-const sentWindows = () => svc.requests.map((r) => [(r.json as CallsQueryParams).limit, (r.json as CallsQueryParams).offset]);
+const sentWindows = () =>
+  svc.requests.map((r) => [(r.json as CallsQueryParams).limit, (r.json as CallsQueryParams).offset]);
 
 describe("iterating records", () => {
   it("yields every record of the project, in order, without awaiting query()", async () => {
@@ -92,7 +93,8 @@ describe("paging", () => {
 
   it("when the count is a multiple of pageSize, one more (empty) request confirms the end", async () => {
     const sizes: number[] = [];
-    for await (const page of client.calls.query({ project_id: PROJECT }, { pageSize: 76 }).pages()) sizes.push(page.length);
+    for await (const page of client.calls.query({ project_id: PROJECT }, { pageSize: 76 }).pages())
+      sizes.push(page.length);
     expect(sizes).toEqual([76, 76, 76, 76]);
     expect(svc.requests).toHaveLength(5);
     expect(sentWindows().at(-1)).toEqual([76, 304]);
@@ -118,7 +120,11 @@ describe("paging", () => {
     const big = await ids(client.calls.query(params, { pageSize: 10_000 }));
     const paged = await ids(client.calls.query(params, { pageSize: 33 }));
     expect(paged).toEqual(big);
-    expect(big).toEqual(stored().map((r) => r.id).reverse());
+    expect(big).toEqual(
+      stored()
+        .map((r) => r.id)
+        .reverse(),
+    );
   });
 
   it("an offset beyond the end gives nothing, after one request", async () => {
@@ -141,13 +147,25 @@ describe("filters, sorting and query expressions are evaluated by the server", (
     const byOp = await client.calls.query({ project_id: PROJECT, filter: { op_names: [sample.op_name] } }).toArray();
     expect(byOp.length).toBeGreaterThan(1);
     expect(byOp.every((r) => r.op_name === sample.op_name)).toBe(true);
-    expect(byOp.map((r) => r.id)).toEqual(stored().filter((r) => r.op_name === sample.op_name).map((r) => r.id));
-    const byTrace = await client.calls.query({ project_id: PROJECT, filter: { trace_ids: [sample.trace_id] } }).toArray();
-    expect(byTrace.map((r) => r.id)).toEqual(stored().filter((r) => r.trace_id === sample.trace_id).map((r) => r.id));
+    expect(byOp.map((r) => r.id)).toEqual(
+      stored()
+        .filter((r) => r.op_name === sample.op_name)
+        .map((r) => r.id),
+    );
+    const byTrace = await client.calls
+      .query({ project_id: PROJECT, filter: { trace_ids: [sample.trace_id] } })
+      .toArray();
+    expect(byTrace.map((r) => r.id)).toEqual(
+      stored()
+        .filter((r) => r.trace_id === sample.trace_id)
+        .map((r) => r.id),
+    );
   });
 
   it("sort_by orders by the given field", async () => {
-    const got = await client.calls.query({ project_id: PROJECT, sort_by: [{ field: "started_at", direction: "desc" }], limit: 50 }).toArray();
+    const got = await client.calls
+      .query({ project_id: PROJECT, sort_by: [{ field: "started_at", direction: "desc" }], limit: 50 })
+      .toArray();
     const starts = got.map((r) => r.started_at);
     expect(starts).toEqual([...starts].sort().reverse());
     expect(got[0]!.id).toBe(stored().at(-1)!.id);
@@ -160,25 +178,41 @@ describe("filters, sorting and query expressions are evaluated by the server", (
     expect(expected.length).toBeGreaterThan(0);
     expect(expected.length).toBeLessThan(all.length);
     const slow = await client.calls
-      .query({ project_id: PROJECT, query: q.where(q.gt(q.field("summary.weave.latency_ms").as("double"), 1000)) }, { pageSize: 50 })
+      .query(
+        { project_id: PROJECT, query: q.where(q.gt(q.field("summary.weave.latency_ms").as("double"), 1000)) },
+        { pageSize: 50 },
+      )
       .toArray();
     expect(slow.map((r) => r.id)).toEqual(expected);
     expect(slow.every((r) => latency(r)! > 1000)).toBe(true);
     // The expression went out as plain JSON.
     expect((svc.requests.at(-1)!.json as CallsQueryParams).query).toEqual({
-      $expr: { $gt: [{ $convert: { input: { $getField: "summary.weave.latency_ms" }, to: "double" } }, { $literal: 1000 }] },
+      $expr: {
+        $gt: [{ $convert: { input: { $getField: "summary.weave.latency_ms" }, to: "double" } }, { $literal: 1000 }],
+      },
     });
   });
 
   it("the q builder combines conditions with and/or/not/contains/in", async () => {
     const opName = stored()[0]!.op_name;
     const expr = q.where(
-      q.and(q.eq(q.field("op_name"), opName), q.not(q.contains(q.field("inputs.question"), "zzz-never", { caseInsensitive: true }))),
+      q.and(
+        q.eq(q.field("op_name"), opName),
+        q.not(q.contains(q.field("inputs.question"), "zzz-never", { caseInsensitive: true })),
+      ),
     );
     const got = await client.calls.query({ project_id: PROJECT, query: expr }).toArray();
-    expect(got.map((r) => r.id)).toEqual(stored().filter((r) => r.op_name === opName).map((r) => r.id));
-    const two = stored().slice(0, 2).map((r) => r.id);
-    const picked = await client.calls.query({ project_id: PROJECT, query: q.where(q.in(q.field("id"), two)) }).toArray();
+    expect(got.map((r) => r.id)).toEqual(
+      stored()
+        .filter((r) => r.op_name === opName)
+        .map((r) => r.id),
+    );
+    const two = stored()
+      .slice(0, 2)
+      .map((r) => r.id);
+    const picked = await client.calls
+      .query({ project_id: PROJECT, query: q.where(q.in(q.field("id"), two)) })
+      .toArray();
     expect(picked.map((r) => r.id)).toEqual(two);
   });
 
@@ -188,7 +222,11 @@ describe("filters, sorting and query expressions are evaluated by the server", (
       .query({ project_id: PROJECT, query: { $expr: { $eq: [{ $getField: "op_name" }, { $literal: opName }] } } })
       .toArray();
     expect(got.length).toBeGreaterThan(0);
-    expect(got.map((r) => r.id)).toEqual(stored().filter((r) => r.op_name === opName).map((r) => r.id));
+    expect(got.map((r) => r.id)).toEqual(
+      stored()
+        .filter((r) => r.op_name === opName)
+        .map((r) => r.id),
+    );
   });
 
   it("keeps other projects out", async () => {
@@ -199,7 +237,12 @@ describe("filters, sorting and query expressions are evaluated by the server", (
 
   it("a query the server refuses gives UnprocessableEntityError with its detail", async () => {
     // Client-valid (a field name is any non-empty string) but the server wants a direction.
-    svc.inject(faults.status(422, { path: QUERY, body: { detail: [{ loc: ["body", "sort_by", 0, "direction"], msg: "Field required", type: "missing" }] } }));
+    svc.inject(
+      faults.status(422, {
+        path: QUERY,
+        body: { detail: [{ loc: ["body", "sort_by", 0, "direction"], msg: "Field required", type: "missing" }] },
+      }),
+    );
     const err = await caught(() => client.calls.query({ project_id: PROJECT }).toArray());
     expect(err).toBeInstanceOf(UnprocessableEntityError);
     expect((err as UnprocessableEntityError).detail[0]!.loc).toEqual(["body", "sort_by", 0, "direction"]);
@@ -240,7 +283,11 @@ describe("failures", () => {
     expect((err as ResponseParseError).line).toBe(6);
     expect((err as Error).message).toContain("Line 6");
     expect((err as Error).message).not.toContain("broken-line");
-    expect(got).toEqual(stored().slice(0, 5).map((r) => r.id));
+    expect(got).toEqual(
+      stored()
+        .slice(0, 5)
+        .map((r) => r.id),
+    );
     // A decoding error is not retried.
     expect(svc.requests).toHaveLength(1);
   });
@@ -281,21 +328,35 @@ describe("failures", () => {
     ["fractional offset", { project_id: PROJECT, offset: 1.5 }, {}, "offset"],
     ["unknown field", { project_id: PROJECT, limt: 5 }, {}, "limt"],
     ["unknown filter key", { project_id: PROJECT, filter: { wb_user_ids: ["x"] } }, {}, "filter.wb_user_ids"],
-    ["sort direction", { project_id: PROJECT, sort_by: [{ field: "started_at", direction: "up" }] }, {}, "sort_by.0.direction"],
+    [
+      "sort direction",
+      { project_id: PROJECT, sort_by: [{ field: "started_at", direction: "up" }] },
+      {},
+      "sort_by.0.direction",
+    ],
     ["bad query operator", { project_id: PROJECT, query: { $expr: { $regex: ["a", "b"] } } }, {}, "query.$expr"],
     ["pageSize zero", { project_id: PROJECT }, { pageSize: 0 }, "pageSize"],
     ["empty accept", { project_id: PROJECT }, { accept: "" }, "accept"],
   ];
 
-  it.each(invalid)("invalid input (%s): the first iteration rejects with RequestValidationError, nothing sent", async (_n, params, options, path) => {
-    const query = client.calls.query(params as never, options);
-    for (const read of [() => ids(query), () => query.toArray(), async () => { for await (const _ of query.pages()); }]) {
-      const err = await caught(read);
-      expect(err).toBeInstanceOf(RequestValidationError);
-      expect((err as RequestValidationError).issues.map((i) => i.path).some((p) => p.startsWith(path))).toBe(true);
-    }
-    expect(svc.requests).toHaveLength(0);
-  });
+  it.each(invalid)(
+    "invalid input (%s): the first iteration rejects with RequestValidationError, nothing sent",
+    async (_n, params, options, path) => {
+      const query = client.calls.query(params as never, options);
+      for (const read of [
+        () => ids(query),
+        () => query.toArray(),
+        async () => {
+          for await (const _ of query.pages());
+        },
+      ]) {
+        const err = await caught(read);
+        expect(err).toBeInstanceOf(RequestValidationError);
+        expect((err as RequestValidationError).issues.map((i) => i.path).some((p) => p.startsWith(path))).toBe(true);
+      }
+      expect(svc.requests).toHaveLength(0);
+    },
+  );
 
   it("break closes the request, and the client keeps working", async () => {
     const own = await startFakeService();
@@ -324,28 +385,26 @@ describe("volume", () => {
     await big?.close();
   });
 
-  it(
-    "streams 200,000 records with bounded heap",
-    async () => {
-      big = await startFakeService({ seedCalls: false, syntheticCalls: 200_000 });
-      const bigClient = clientFor(big);
-      const baseline = process.memoryUsage().heapUsed;
-      let peak = baseline;
-      let count = 0;
-      let lastStart = "";
-      let ordered = true;
-      for await (const call of bigClient.calls.query({ project_id: "acme/synthetic" }, { pageSize: 50_000 })) {
-        // Nothing is retained: only a counter and the previous start time.
-        if (call.started_at < lastStart) ordered = false;
-        lastStart = call.started_at;
-        if (++count % 5_000 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed);
-      }
-      expect(count).toBe(200_000);
-      expect(ordered).toBe(true);
-      expect(peak - baseline).toBeLessThan(150 * 1024 * 1024);
-      // Four full pages, then one empty page to see the end.
-      expect(big.requests.map((r) => (r.json as CallsQueryParams).offset)).toEqual([0, 50_000, 100_000, 150_000, 200_000]);
-    },
-    180_000,
-  );
+  it("streams 200,000 records with bounded heap", async () => {
+    big = await startFakeService({ seedCalls: false, syntheticCalls: 200_000 });
+    const bigClient = clientFor(big);
+    const baseline = process.memoryUsage().heapUsed;
+    let peak = baseline;
+    let count = 0;
+    let lastStart = "";
+    let ordered = true;
+    for await (const call of bigClient.calls.query({ project_id: "acme/synthetic" }, { pageSize: 50_000 })) {
+      // Nothing is retained: only a counter and the previous start time.
+      if (call.started_at < lastStart) ordered = false;
+      lastStart = call.started_at;
+      if (++count % 5_000 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed);
+    }
+    expect(count).toBe(200_000);
+    expect(ordered).toBe(true);
+    expect(peak - baseline).toBeLessThan(150 * 1024 * 1024);
+    // Four full pages, then one empty page to see the end.
+    expect(big.requests.map((r) => (r.json as CallsQueryParams).offset)).toEqual([
+      0, 50_000, 100_000, 150_000, 200_000,
+    ]);
+  }, 180_000);
 });

@@ -30,7 +30,10 @@ const user = (content: string) => [{ role: "user" as const, content }];
 
 describe("chat.completions.create", () => {
   it("returns a typed ChatCompletion whose content is the echo text", async () => {
-    const completion: ChatCompletion = await client.chat.completions.create({ model: MODEL, messages: user("echo Hello there, world!") });
+    const completion: ChatCompletion = await client.chat.completions.create({
+      model: MODEL,
+      messages: user("echo Hello there, world!"),
+    });
     expect(completion.object).toBe("chat.completion");
     expect(completion.id).toMatch(/^chatcmpl-/);
     expect(completion.model).toBe(MODEL);
@@ -93,7 +96,11 @@ describe("chat.completions.create", () => {
   });
 
   it("return_token_ids gives the completion and prompt token ids", async () => {
-    const completion = await client.chat.completions.create({ model: MODEL, messages: user("echo count my tokens"), return_token_ids: true });
+    const completion = await client.chat.completions.create({
+      model: MODEL,
+      messages: user("echo count my tokens"),
+      return_token_ids: true,
+    });
     const ids = completion.choices[0]!.token_ids!;
     expect(ids).toHaveLength(completion.usage!.completion_tokens);
     expect(ids.every((id) => Number.isInteger(id))).toBe(true);
@@ -206,7 +213,12 @@ describe("chat.completions.create", () => {
     expect(params).toStrictEqual(before);
 
     // An explicit `undefined` is not a value: the key is not sent at all.
-    await client.chat.completions.create({ model: MODEL, messages: user("echo x"), temperature: undefined, n: undefined });
+    await client.chat.completions.create({
+      model: MODEL,
+      messages: user("echo x"),
+      temperature: undefined,
+      n: undefined,
+    });
     const raw = svc.requests[1]!.body;
     expect(raw).not.toContain("temperature");
     expect(raw).not.toContain('"n"');
@@ -214,7 +226,9 @@ describe("chat.completions.create", () => {
   });
 
   it(".withResponse() gives status, headers and the request id", async () => {
-    const { data, response } = await client.chat.completions.create({ model: MODEL, messages: user("echo hi") }).withResponse();
+    const { data, response } = await client.chat.completions
+      .create({ model: MODEL, messages: user("echo hi") })
+      .withResponse();
     expect(data.choices[0]!.message.content).toBe("hi");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("application/json");
@@ -223,12 +237,16 @@ describe("chat.completions.create", () => {
   });
 
   it("maps server refusals to the APIError subclasses", async () => {
-    const unknownModel = await caught(() => client.chat.completions.create({ model: "no/such-model", messages: user("hi") }));
+    const unknownModel = await caught(() =>
+      client.chat.completions.create({ model: "no/such-model", messages: user("hi") }),
+    );
     expect(unknownModel).toBeInstanceOf(NotFoundError);
     expect((unknownModel as NotFoundError).status).toBe(404);
 
     // Accepted by the client, refused by the server (priority scheduling is off).
-    const priority = await caught(() => client.chat.completions.create({ model: MODEL, messages: user("hi"), priority: 5 }));
+    const priority = await caught(() =>
+      client.chat.completions.create({ model: MODEL, messages: user("hi"), priority: 5 }),
+    );
     expect(priority).toBeInstanceOf(BadRequestError);
     expect((priority as BadRequestError).requestId).toMatch(/^req-/);
   });
@@ -242,11 +260,27 @@ describe("invalid requests are refused before anything is sent", () => {
     ["messages not an array", { ...ok, messages: "hi" }, "messages"],
     ["unknown role", { ...ok, messages: [{ role: "bot", content: "x" }] }, "messages.0.role"],
     ["user content a number", { ...ok, messages: [{ role: "user", content: 5 }] }, "messages.0.content"],
-    ["unknown content part type", { ...ok, messages: [{ role: "user", content: [{ type: "audio" }] }] }, "messages.0.content.0.type"],
-    ["image part without url", { ...ok, messages: [{ role: "user", content: [{ type: "image_url", image_url: {} }] }] }, "messages.0.content.0.image_url.url"],
+    [
+      "unknown content part type",
+      { ...ok, messages: [{ role: "user", content: [{ type: "audio" }] }] },
+      "messages.0.content.0.type",
+    ],
+    [
+      "image part without url",
+      { ...ok, messages: [{ role: "user", content: [{ type: "image_url", image_url: {} }] }] },
+      "messages.0.content.0.image_url.url",
+    ],
     ["assistant message with nothing", { ...ok, messages: [{ role: "assistant" }] }, "messages.0.content"],
-    ["tool message without tool_call_id", { ...ok, messages: [{ role: "tool", content: "18C" }] }, "messages.0.tool_call_id"],
-    ["second message broken", { ...ok, messages: [{ role: "user", content: "a" }, { role: "system" }] }, "messages.1.content"],
+    [
+      "tool message without tool_call_id",
+      { ...ok, messages: [{ role: "tool", content: "18C" }] },
+      "messages.0.tool_call_id",
+    ],
+    [
+      "second message broken",
+      { ...ok, messages: [{ role: "user", content: "a" }, { role: "system" }] },
+      "messages.1.content",
+    ],
     ["model not a string", { ...ok, model: 5 }, "model"],
     ["temperature not a number", { ...ok, temperature: "hot" }, "temperature"],
     ["n zero", { ...ok, n: 0 }, "n"],
@@ -257,9 +291,17 @@ describe("invalid requests are refused before anything is sent", () => {
     ["tool_choice auto", { ...ok, tool_choice: "auto" }, "tool_choice"],
     ["tool_choice required", { ...ok, tool_choice: "required" }, "tool_choice"],
     ["reasoning_effort unknown", { ...ok, reasoning_effort: "extreme" }, "reasoning_effort"],
-    ["continue_final_message with add_generation_prompt", { ...ok, continue_final_message: true, add_generation_prompt: true }, "add_generation_prompt"],
+    [
+      "continue_final_message with add_generation_prompt",
+      { ...ok, continue_final_message: true, add_generation_prompt: true },
+      "add_generation_prompt",
+    ],
     ["stream_options without stream", { ...ok, stream_options: { include_usage: true } }, "stream_options"],
-    ["typo inside stream_options", { ...ok, stream: true, stream_options: { include_usge: true } }, "stream_options.include_usge"],
+    [
+      "typo inside stream_options",
+      { ...ok, stream: true, stream_options: { include_usge: true } },
+      "stream_options.include_usge",
+    ],
     ["misspelt top-level field", { ...ok, max_completion_token: 5 }, "max_completion_token"],
     ["top_logprobs below -1", { ...ok, logprobs: true, top_logprobs: -2 }, "top_logprobs"],
     ["stop as a bare string", { ...ok, stop: "x" }, "stop"],
@@ -267,12 +309,20 @@ describe("invalid requests are refused before anything is sent", () => {
     ["tool without a name", { ...ok, tools: [{ type: "function", function: {} }] }, "tools.0.function.name"],
     ["tool of another type", { ...ok, tools: [{ type: "retrieval", function: { name: "x" } }] }, "tools.0.type"],
     ["unknown response_format type", { ...ok, response_format: { type: "xml" } }, "response_format.type"],
-    ["two structured_outputs constraints", { ...ok, structured_outputs: { regex: "a+", choice: ["b"] } }, "structured_outputs.choice"],
+    [
+      "two structured_outputs constraints",
+      { ...ok, structured_outputs: { regex: "a+", choice: ["b"] } },
+      "structured_outputs.choice",
+    ],
     ["engine_xargs value an object", { ...ok, engine_xargs: { a: { b: 1 } } }, "engine_xargs.a"],
     ["min_tokens negative", { ...ok, min_tokens: -1 }, "min_tokens"],
     ["prompt_logprobs below -1", { ...ok, prompt_logprobs: -2 }, "prompt_logprobs"],
     ["stop_token_ids not integers", { ...ok, stop_token_ids: ["a"] }, "stop_token_ids.0"],
-    ["repetition_detection fractional", { ...ok, repetition_detection: { min_count: 1.5 } }, "repetition_detection.min_count"],
+    [
+      "repetition_detection fractional",
+      { ...ok, repetition_detection: { min_count: 1.5 } },
+      "repetition_detection.min_count",
+    ],
     ["stream not a boolean", { ...ok, stream: "yes" }, "stream"],
   ];
 
@@ -292,7 +342,9 @@ describe("invalid requests are refused before anything is sent", () => {
   });
 
   it("a misspelt field gets a suggestion", async () => {
-    const err = (await caught(() => client.chat.completions.create({ ...ok, max_completion_token: 5 } as never))) as RequestValidationError;
+    const err = (await caught(() =>
+      client.chat.completions.create({ ...ok, max_completion_token: 5 } as never),
+    )) as RequestValidationError;
     expect(err.message).toContain('did you mean "max_completion_tokens"');
   });
 
@@ -319,7 +371,9 @@ describe("chat.completions.parse", () => {
     const a: number | undefined = parsed?.a;
     expect(a).toBe(1);
     // The schema went out as a json_schema response_format.
-    const sent = svc.requests[0]!.json as { response_format: { type: string; json_schema: { name: string; schema: unknown } } };
+    const sent = svc.requests[0]!.json as {
+      response_format: { type: string; json_schema: { name: string; schema: unknown } };
+    };
     expect(sent.response_format.type).toBe("json_schema");
     expect(sent.response_format.json_schema.name).toBe("pair");
     expect(sent.response_format.json_schema.schema).toMatchObject({ type: "object" });

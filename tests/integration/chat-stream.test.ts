@@ -170,7 +170,13 @@ describe("finalCompletion()", () => {
       tools: [
         {
           type: "function",
-          function: { name: "lookup_order", parameters: { type: "object", properties: { order: { type: "string" }, qty: { type: "integer" }, gift: { type: "boolean" } } } },
+          function: {
+            name: "lookup_order",
+            parameters: {
+              type: "object",
+              properties: { order: { type: "string" }, qty: { type: "integer" }, gift: { type: "boolean" } },
+            },
+          },
         },
       ],
     });
@@ -210,7 +216,11 @@ describe("relays", () => {
   });
 
   it("toReadableStream() → fromReadableStream() gives the same chunks", async () => {
-    const params = { ...base({ request_id: "relay-1" }), stream: true as const, stream_options: { include_usage: true } };
+    const params = {
+      ...base({ request_id: "relay-1" }),
+      stream: true as const,
+      stream_options: { include_usage: true },
+    };
     const direct = await collect(await client.chat.completions.create(params));
     const source = await client.chat.completions.create(params);
     const relayed = ChatCompletionStream.fromReadableStream(source.toReadableStream());

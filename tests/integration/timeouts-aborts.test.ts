@@ -45,14 +45,19 @@ describe("timeout until headers", () => {
 
   it("a streamed request is retried after a timeout before headers", async () => {
     svc.inject(faults.stall({ path: CHAT, times: 1 }));
-    const stream = await client.chat.completions.create({ ...echo("streamed"), stream: true }, { timeout: 200, maxRetries: 1 });
+    const stream = await client.chat.completions.create(
+      { ...echo("streamed"), stream: true },
+      { timeout: 200, maxRetries: 1 },
+    );
     expect((await stream.finalCompletion()).choices[0]!.message.content).toBe("streamed");
     expect(svc.requests).toHaveLength(2);
   });
 
   it("a call query page is retried after a timeout before headers", async () => {
     svc.inject(faults.stall({ path: "/calls/stream_query", times: 1 }));
-    const got = await client.calls.query({ project_id: "acme/support-bot", limit: 10 }, { timeout: 200, maxRetries: 1 }).toArray();
+    const got = await client.calls
+      .query({ project_id: "acme/support-bot", limit: 10 }, { timeout: 200, maxRetries: 1 })
+      .toArray();
     expect(got).toHaveLength(10);
     expect(svc.requests).toHaveLength(2);
   });
@@ -64,9 +69,13 @@ describe("the caller's signal", () => {
     ac.abort();
     const err = await caught(() => client.models.list({ signal: ac.signal }));
     expect(err).toBeInstanceOf(APIUserAbortError);
-    const streamErr = await caught(() => client.chat.completions.create({ ...echo("x"), stream: true }, { signal: ac.signal }));
+    const streamErr = await caught(() =>
+      client.chat.completions.create({ ...echo("x"), stream: true }, { signal: ac.signal }),
+    );
     expect(streamErr).toBeInstanceOf(APIUserAbortError);
-    const queryErr = await caught(() => client.calls.query({ project_id: "acme/support-bot" }, { signal: ac.signal }).toArray());
+    const queryErr = await caught(() =>
+      client.calls.query({ project_id: "acme/support-bot" }, { signal: ac.signal }).toArray(),
+    );
     expect(queryErr).toBeInstanceOf(APIUserAbortError);
     expect(svc.requests).toHaveLength(0);
   });
@@ -129,14 +138,20 @@ describe("one long-lived signal over many requests", () => {
               work.push(client.chat.completions.create(echo(`n ${k}`), options));
               break;
             case 2:
-              work.push(client.chat.completions.create({ ...echo(`s ${k}`), stream: true }, options).then((s) => s.finalCompletion()));
+              work.push(
+                client.chat.completions
+                  .create({ ...echo(`s ${k}`), stream: true }, options)
+                  .then((s) => s.finalCompletion()),
+              );
               break;
             case 3:
               work.push(client.calls.query({ project_id: "acme/support-bot", limit: 5 }, options).toArray());
               break;
             case 4:
               // Refused by the server: the error path must clean up too.
-              work.push(client.chat.completions.create({ ...echo("x"), model: "no/such-model" }, options).catch(() => null));
+              work.push(
+                client.chat.completions.create({ ...echo("x"), model: "no/such-model" }, options).catch(() => null),
+              );
               break;
           }
         }
@@ -150,7 +165,8 @@ describe("one long-lived signal over many requests", () => {
         for await (const _c of stream) break;
       }
       for (let i = 0; i < 20; i++) {
-        for await (const _r of client.calls.query({ project_id: "acme/support-bot" }, { ...options, pageSize: 100 })) break;
+        for await (const _r of client.calls.query({ project_id: "acme/support-bot" }, { ...options, pageSize: 100 }))
+          break;
       }
       // Give the event loop a turn for any deferred cleanup.
       await new Promise((r) => setTimeout(r, 20));

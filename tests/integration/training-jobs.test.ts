@@ -77,14 +77,49 @@ describe("trainingJobs.create", () => {
     ["missing model_id", { trajectory_groups: [] }, "model_id"],
     ["missing trajectory_groups", { model_id: MODEL_ID }, "trajectory_groups"],
     ["trajectory_groups not an array", { model_id: MODEL_ID, trajectory_groups: {} }, "trajectory_groups"],
-    ["NaN reward", { model_id: MODEL_ID, trajectory_groups: [{ trajectories: [{ messages_and_choices: [], reward: Number.NaN }] }] }, "trajectory_groups.0.trajectories.0.reward"],
-    ["Infinity reward", { model_id: MODEL_ID, trajectory_groups: [{ trajectories: [{ messages_and_choices: [], reward: Infinity }] }] }, "trajectory_groups.0.trajectories.0.reward"],
-    ["bad start_time", { model_id: MODEL_ID, trajectory_groups: [{ trajectories: [{ messages_and_choices: [], start_time: "yesterday" }] }] }, "trajectory_groups.0.trajectories.0.start_time"],
-    ["missing messages_and_choices", { model_id: MODEL_ID, trajectory_groups: [{ trajectories: [{ reward: 1 }] }] }, "trajectory_groups.0.trajectories.0.messages_and_choices"],
-    ["unknown trajectory key", { model_id: MODEL_ID, trajectory_groups: [{ trajectories: [{ messages_and_choices: [], rewrd: 1 }] }] }, "trajectory_groups.0.trajectories.0.rewrd"],
-    ["unknown experimental_config key", params({ experimental_config: { learning_rte: 1 } as never }), "experimental_config.learning_rte"],
-    ["wb-era name in experimental_config", params({ experimental_config: { kimi_k2_tau: 1 } as never }), "experimental_config.kimi_k2_tau"],
-    ["experimental_config value of the wrong type", params({ experimental_config: { ppo: "yes" } as never }), "experimental_config.ppo"],
+    [
+      "NaN reward",
+      { model_id: MODEL_ID, trajectory_groups: [{ trajectories: [{ messages_and_choices: [], reward: Number.NaN }] }] },
+      "trajectory_groups.0.trajectories.0.reward",
+    ],
+    [
+      "Infinity reward",
+      { model_id: MODEL_ID, trajectory_groups: [{ trajectories: [{ messages_and_choices: [], reward: Infinity }] }] },
+      "trajectory_groups.0.trajectories.0.reward",
+    ],
+    [
+      "bad start_time",
+      {
+        model_id: MODEL_ID,
+        trajectory_groups: [{ trajectories: [{ messages_and_choices: [], start_time: "yesterday" }] }],
+      },
+      "trajectory_groups.0.trajectories.0.start_time",
+    ],
+    [
+      "missing messages_and_choices",
+      { model_id: MODEL_ID, trajectory_groups: [{ trajectories: [{ reward: 1 }] }] },
+      "trajectory_groups.0.trajectories.0.messages_and_choices",
+    ],
+    [
+      "unknown trajectory key",
+      { model_id: MODEL_ID, trajectory_groups: [{ trajectories: [{ messages_and_choices: [], rewrd: 1 }] }] },
+      "trajectory_groups.0.trajectories.0.rewrd",
+    ],
+    [
+      "unknown experimental_config key",
+      params({ experimental_config: { learning_rte: 1 } as never }),
+      "experimental_config.learning_rte",
+    ],
+    [
+      "wb-era name in experimental_config",
+      params({ experimental_config: { kimi_k2_tau: 1 } as never }),
+      "experimental_config.kimi_k2_tau",
+    ],
+    [
+      "experimental_config value of the wrong type",
+      params({ experimental_config: { ppo: "yes" } as never }),
+      "experimental_config.ppo",
+    ],
     ["unknown top-level key", { ...params(), priority: 1 }, "priority"],
   ];
 
@@ -98,7 +133,9 @@ describe("trainingJobs.create", () => {
 
   it("a 422 from the server keeps its detail (an idempotency key reused with another body)", async () => {
     await client.trainingJobs.create(params(), { idempotencyKey: "key-reused" });
-    const err = await caught(() => client.trainingJobs.create(params({ experimental_config: null }), { idempotencyKey: "key-reused" }));
+    const err = await caught(() =>
+      client.trainingJobs.create(params({ experimental_config: null }), { idempotencyKey: "key-reused" }),
+    );
     expect(err).toBeInstanceOf(UnprocessableEntityError);
     const detail = (err as UnprocessableEntityError).detail;
     expect(detail).toHaveLength(1);
@@ -110,7 +147,13 @@ describe("trainingJobs.create", () => {
   });
 
   it("a 422 fault body's detail list is parsed onto the error", async () => {
-    const detail = [{ loc: ["body", "trajectory_groups", 0, "trajectories"], msg: "List should have at least 1 item", type: "too_short" }];
+    const detail = [
+      {
+        loc: ["body", "trajectory_groups", 0, "trajectories"],
+        msg: "List should have at least 1 item",
+        type: "too_short",
+      },
+    ];
     svc.inject(faults.status(422, { path: JOBS, body: { detail } }));
     const err = await caught(() => client.trainingJobs.create(params()));
     expect(err).toBeInstanceOf(UnprocessableEntityError);
@@ -131,7 +174,11 @@ describe("retries never duplicate a job", () => {
     svc.inject(faults.status(503, { path: JOBS, times: 2, headers: { "retry-after-ms": "10" } }));
     const job = await client.trainingJobs.create(params(), { idempotencyKey: "burst-key-1", maxRetries: 3 });
     expect(svc.requests).toHaveLength(3);
-    expect(svc.requests.map((r) => r.headers["idempotency-key"])).toEqual(["burst-key-1", "burst-key-1", "burst-key-1"]);
+    expect(svc.requests.map((r) => r.headers["idempotency-key"])).toEqual([
+      "burst-key-1",
+      "burst-key-1",
+      "burst-key-1",
+    ]);
     expect(svc.trainingJobs).toHaveLength(1);
     expect(svc.trainingJobs[0]!.id).toBe(job.id);
     expect(svc.trainingJobs[0]!.idempotency_key).toBe("burst-key-1");
@@ -155,7 +202,9 @@ describe("retries never duplicate a job", () => {
 
   it("without a key, x-should-retry: true does not make a create retried either", async () => {
     svc.inject(faults.status(500, { path: JOBS, headers: { "x-should-retry": "true", "retry-after-ms": "10" } }));
-    await expect(clientFor(svc, { maxRetries: 3 }).trainingJobs.create(params())).rejects.toBeInstanceOf(InternalServerError);
+    await expect(clientFor(svc, { maxRetries: 3 }).trainingJobs.create(params())).rejects.toBeInstanceOf(
+      InternalServerError,
+    );
     expect(svc.requests).toHaveLength(1);
   });
 
@@ -176,7 +225,13 @@ describe("retries never duplicate a job", () => {
       info: () => {},
       debug: () => {},
     };
-    const refused = new Inferloop({ baseURL: `http://127.0.0.1:${port}`, apiKey: "k", maxRetries: 2, logger, logLevel: "warn" });
+    const refused = new Inferloop({
+      baseURL: `http://127.0.0.1:${port}`,
+      apiKey: "k",
+      maxRetries: 2,
+      logger,
+      logLevel: "warn",
+    });
     const err = await caught(() => refused.trainingJobs.create(params()));
     expect(err).toBeInstanceOf(APIConnectionError);
     expect((err as Error).message).toContain("ECONNREFUSED");

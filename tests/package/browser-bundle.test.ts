@@ -66,7 +66,9 @@ describe("browser bundle of a streaming chat call", () => {
     console.log(summary);
 
     // Resolved through the exports map to the browser build of the installed package.
-    expect(inputs.filter((p) => p.includes("node_modules/inferloop/"))).toEqual(["node_modules/inferloop/dist/browser.js"]);
+    expect(inputs.filter((p) => p.includes("node_modules/inferloop/"))).toEqual([
+      "node_modules/inferloop/dist/browser.js",
+    ]);
     // Nothing Node-only, nothing from `inferloop/testing`.
     expect(inputs.filter((p) => p.startsWith("node:") || /undici|msw/.test(p))).toEqual([]);
     expect(text).not.toMatch(/["'`]node:[a-z]/);

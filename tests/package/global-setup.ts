@@ -21,7 +21,8 @@ const repo = resolve(import.meta.dirname, "../..");
 
 /** Version of a dev dependency as installed here, so the consumer gets the same (cached) one. */
 function installedVersion(name: string): string {
-  return (JSON.parse(readFileSync(join(repo, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+  return (JSON.parse(readFileSync(join(repo, "node_modules", name, "package.json"), "utf8")) as { version: string })
+    .version;
 }
 
 /** Runs npm without the `npm_*` variables of the surrounding `npm run` leaking into it. */
@@ -31,8 +32,17 @@ function npm(args: string[], cwd: string): string {
 }
 
 export default function setup(project: TestProject): () => void {
-  for (const file of ["index.js", "index.cjs", "index.d.ts", "index.d.cts", "browser.js", "testing.js", "testing-msw.js"]) {
-    if (!existsSync(join(repo, "dist", file))) throw new Error(`dist/${file} is missing: run \`npm run build\` first (npm run test:package does)`);
+  for (const file of [
+    "index.js",
+    "index.cjs",
+    "index.d.ts",
+    "index.d.cts",
+    "browser.js",
+    "testing.js",
+    "testing-msw.js",
+  ]) {
+    if (!existsSync(join(repo, "dist", file)))
+      throw new Error(`dist/${file} is missing: run \`npm run build\` first (npm run test:package does)`);
   }
   const root = mkdtempSync(join(tmpdir(), "inferloop-package-"));
   const packed = JSON.parse(npm(["pack", "--json", "--pack-destination", root], repo)) as Array<{ filename: string }>;
@@ -40,11 +50,22 @@ export default function setup(project: TestProject): () => void {
 
   const app = join(root, "app");
   mkdirSync(app);
-  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "inferloop-consumer", private: true, type: "module" }, null, 2));
+  writeFileSync(
+    join(app, "package.json"),
+    JSON.stringify({ name: "inferloop-consumer", private: true, type: "module" }, null, 2),
+  );
   // The consumer also gets what a typical user of `inferloop/testing` has: @types/node for the
   // type checks and msw (the optional peer of `inferloop/testing/msw`).
   npm(
-    ["install", tarball, `@types/node@${installedVersion("@types/node")}`, `msw@${installedVersion("msw")}`, "--prefer-offline", "--no-audit", "--no-fund"],
+    [
+      "install",
+      tarball,
+      `@types/node@${installedVersion("@types/node")}`,
+      `msw@${installedVersion("msw")}`,
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+    ],
     app,
   );
 

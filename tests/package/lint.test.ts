@@ -19,11 +19,19 @@ describe("package lint", () => {
     const run = spawnSync(bin("attw"), [tarball, "--format", "json"], { cwd: repo, encoding: "utf8" });
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     const report = JSON.parse(run.stdout) as {
-      analysis: { entrypoints: Record<string, { resolutions: Record<string, { resolution?: { fileName: string } }> }>; problems: unknown[] };
+      analysis: {
+        entrypoints: Record<string, { resolutions: Record<string, { resolution?: { fileName: string } }> }>;
+        problems: unknown[];
+      };
     };
     expect(report.analysis.problems).toEqual([]);
     // Every public entry point was analysed, in all four resolution modes.
-    expect(Object.keys(report.analysis.entrypoints).sort()).toEqual([".", "./package.json", "./testing", "./testing/msw"]);
+    expect(Object.keys(report.analysis.entrypoints).sort()).toEqual([
+      ".",
+      "./package.json",
+      "./testing",
+      "./testing/msw",
+    ]);
     for (const entry of Object.values(report.analysis.entrypoints)) {
       expect(Object.keys(entry.resolutions).sort()).toEqual(["bundler", "node10", "node16-cjs", "node16-esm"]);
     }

@@ -71,35 +71,44 @@ async function main() {
 const scripts = {
   esm: {
     file: "smoke.mjs",
-    source: `${body((s) => `await import(${JSON.stringify(s)})`, (s) => `import.meta.resolve(${JSON.stringify(s)})`)}\nawait main();\n`,
+    source: `${body(
+      (s) => `await import(${JSON.stringify(s)})`,
+      (s) => `import.meta.resolve(${JSON.stringify(s)})`,
+    )}\nawait main();\n`,
   },
   cjs: {
     file: "smoke.cjs",
-    source: `"use strict";\n${body((s) => `require(${JSON.stringify(s)})`, (s) => `require.resolve(${JSON.stringify(s)})`)}\nmain().catch((e) => { console.error(e); process.exitCode = 1; });\n`,
+    source: `"use strict";\n${body(
+      (s) => `require(${JSON.stringify(s)})`,
+      (s) => `require.resolve(${JSON.stringify(s)})`,
+    )}\nmain().catch((e) => { console.error(e); process.exitCode = 1; });\n`,
   },
 } as const;
 
 describe.each(runtimes)("installed tarball on %s", (_label, nodeBin) => {
-  it.each(Object.keys(scripts) as Array<keyof typeof scripts>)("%s: lists models, chats, streams, maps errors", (kind) => {
-    const { file, source } = scripts[kind];
-    writeFileSync(join(app, file), source);
-    const run = spawnSync(nodeBin, ["--no-warnings", file], { cwd: app, encoding: "utf8", timeout: 60_000 });
-    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
-    const result = JSON.parse(run.stdout) as Record<string, unknown>;
+  it.each(Object.keys(scripts) as Array<keyof typeof scripts>)(
+    "%s: lists models, chats, streams, maps errors",
+    (kind) => {
+      const { file, source } = scripts[kind];
+      writeFileSync(join(app, file), source);
+      const run = spawnSync(nodeBin, ["--no-warnings", file], { cwd: app, encoding: "utf8", timeout: 60_000 });
+      expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+      const result = JSON.parse(run.stdout) as Record<string, unknown>;
 
-    // Resolved through the exports map to the right build, from the installed copy.
-    const ext = kind === "esm" ? "js" : "cjs";
-    expect(String(result["resolved"])).toMatch(new RegExp(`node_modules/inferloop/dist/index\\.${ext}$`));
-    expect(String(result["resolvedTesting"])).toMatch(new RegExp(`node_modules/inferloop/dist/testing\\.${ext}$`));
+      // Resolved through the exports map to the right build, from the installed copy.
+      const ext = kind === "esm" ? "js" : "cjs";
+      expect(String(result["resolved"])).toMatch(new RegExp(`node_modules/inferloop/dist/index\\.${ext}$`));
+      expect(String(result["resolvedTesting"])).toMatch(new RegExp(`node_modules/inferloop/dist/testing\\.${ext}$`));
 
-    expect(typeof result["text"]).toBe("string");
-    expect((result["text"] as string).length).toBeGreaterThan(0);
-    // The fake service is deterministic: the streamed text is the non-streamed reply.
-    expect(result["streamed"]).toBe(result["text"]);
-    expect(result["isStream"]).toBe(true);
-    expect(result["notFound"]).toEqual({ api: true, status: 404 });
-    expect(result["mswModels"]).toBe(result["models"]);
-    expect(result["sharedState"]).toBe(true);
-    expect(result["chatRequests"]).toBe(3);
-  });
+      expect(typeof result["text"]).toBe("string");
+      expect((result["text"] as string).length).toBeGreaterThan(0);
+      // The fake service is deterministic: the streamed text is the non-streamed reply.
+      expect(result["streamed"]).toBe(result["text"]);
+      expect(result["isStream"]).toBe(true);
+      expect(result["notFound"]).toEqual({ api: true, status: 404 });
+      expect(result["mswModels"]).toBe(result["models"]);
+      expect(result["sharedState"]).toBe(true);
+      expect(result["chatRequests"]).toBe(3);
+    },
+  );
 });

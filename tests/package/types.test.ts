@@ -70,14 +70,40 @@ const files = {
 const core = ["esm.ts", "cjs.cts"];
 const all = Object.keys(files);
 
-const common = { target: "es2022", strict: true, noEmit: true, skipLibCheck: false, types: ["node"], exactOptionalPropertyTypes: true };
+const common = {
+  target: "es2022",
+  strict: true,
+  noEmit: true,
+  skipLibCheck: false,
+  types: ["node"],
+  exactOptionalPropertyTypes: true,
+};
 const configs = {
   // A Node app without the DOM lib: the web globals come from @types/node.
-  node16: { files: core, compilerOptions: { ...common, module: "node16", moduleResolution: "node16", lib: ["es2022"] } },
+  node16: {
+    files: core,
+    compilerOptions: { ...common, module: "node16", moduleResolution: "node16", lib: ["es2022"] },
+  },
   // A Node app with the DOM lib, which msw's typings need.
-  "node16+dom": { files: all, compilerOptions: { ...common, module: "node16", moduleResolution: "node16", lib: ["es2022", "dom", "dom.iterable"] } },
+  "node16+dom": {
+    files: all,
+    compilerOptions: {
+      ...common,
+      module: "node16",
+      moduleResolution: "node16",
+      lib: ["es2022", "dom", "dom.iterable"],
+    },
+  },
   // A bundled app (Vite, webpack, esbuild): ESM syntax everywhere, DOM lib.
-  bundler: { files: all, compilerOptions: { ...common, module: "preserve", moduleResolution: "bundler", lib: ["es2022", "dom", "dom.iterable"] } },
+  bundler: {
+    files: all,
+    compilerOptions: {
+      ...common,
+      module: "preserve",
+      moduleResolution: "bundler",
+      lib: ["es2022", "dom", "dom.iterable"],
+    },
+  },
 };
 
 it("the checker is TypeScript 7", () => {
@@ -93,7 +119,10 @@ describe("consumer type-check against the installed declarations", () => {
     const project = join(dir, `tsconfig.${name}.json`);
     writeFileSync(project, JSON.stringify(configs[name], null, 2));
     const run = spawnSync(tsc, ["-p", project, "--listFiles"], { cwd: dir, encoding: "utf8" });
-    const diagnostics = run.stdout.split("\n").filter((line) => !line.startsWith("/")).join("\n");
+    const diagnostics = run.stdout
+      .split("\n")
+      .filter((line) => !line.startsWith("/"))
+      .join("\n");
     expect(run.status, `${diagnostics}\n${run.stderr}`).toBe(0);
     // The declarations were checked from the installed package, the CJS file got the .d.cts.
     expect(run.stdout).toMatch(/node_modules\/inferloop\/dist\/index\.d\.ts/);

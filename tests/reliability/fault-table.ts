@@ -57,14 +57,22 @@ export const FAULTS: ReadonlyArray<{ id: FaultId; label: string; how: string }> 
   { id: "resetBeforeHeaders", label: "reset before headers", how: "`reset`, once" },
   { id: "resetMidBody", label: "reset mid-body", how: "`reset` after 10 bytes of the body, once" },
   { id: "resetMidStream", label: "reset mid-stream", how: "`reset` after 2 events / JSONL lines, once" },
-  { id: "stallBeforeHeaders", label: "stall before headers", how: "`stall` until the client leaves, once; `timeout: 400`" },
+  {
+    id: "stallBeforeHeaders",
+    label: "stall before headers",
+    how: "`stall` until the client leaves, once; `timeout: 400`",
+  },
   {
     id: "stallMidBody",
     label: "stall mid-body / mid-stream",
     how: "`stall` after 10 bytes (JSON) or 2 events / lines (streams), once; `idleTimeout: 400`",
   },
   { id: "rateLimitSeconds", label: "429 `retry-after: 1`", how: "`rateLimited({ retryAfter: 1 })`, once" },
-  { id: "rateLimitDate", label: "429 `retry-after: <HTTP date>`", how: "`rateLimited({ retryAfter: new Date(now + 1 s) })`, once" },
+  {
+    id: "rateLimitDate",
+    label: "429 `retry-after: <HTTP date>`",
+    how: "`rateLimited({ retryAfter: new Date(now + 1 s) })`, once",
+  },
   { id: "rateLimitMs", label: "429 `retry-after-ms: 50`", how: "`rateLimited({ retryAfterMs: 50 })`, once" },
   { id: "burst5xx", label: "burst of 5xx", how: "500, then 503, then the real answer" },
   { id: "malformedJson", label: "malformed JSON body", how: "`malformedJson()`: 200 with a truncated JSON body" },
@@ -180,7 +188,11 @@ export const TABLE: Record<FaultId, Record<OperationId, Expected>> = {
   noDone: {
     ...safe({ na: "no stream" }),
     chatStream: { error: "APIConnectionError", tries: 1, note: "never ends quietly" },
-    calls: { ok: true, tries: 1, note: "2 of 5 records: JSONL has no end marker, a clean end reads as a short last page" },
+    calls: {
+      ok: true,
+      tries: 1,
+      note: "2 of 5 records: JSONL has no end marker, a clean end reads as a short last page",
+    },
     jobs: { na: "no stream" },
     jobsKey: { na: "no stream" },
   },

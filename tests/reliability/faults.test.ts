@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { APIError, InferloopError, RateLimitError, ResponseParseError } from "../../src/index.js";
+import { type APIError, InferloopError, type RateLimitError, ResponseParseError } from "../../src/index.js";
 import { faults, startFakeService, type Fault, type FakeService } from "../../src/testing/index.js";
 import { FAULTS, OPERATIONS, TABLE, type Expected, type FaultId, type OperationId } from "./fault-table.js";
 import {
@@ -38,19 +38,33 @@ function hugeFault(op: OperationId): Fault {
           object: "chat.completion",
           created: 0,
           model: "m",
-          choices: [{ index: 0, message: { role: "assistant", content: TEN_MB_TEXT }, finish_reason: "stop", logprobs: null }],
+          choices: [
+            { index: 0, message: { role: "assistant", content: TEN_MB_TEXT }, finish_reason: "stop", logprobs: null },
+          ],
           usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
         }),
         { path },
       );
     case "chatStream": {
-      const chunk = { id: "chatcmpl-huge", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta: { content: TEN_MB_TEXT }, finish_reason: null }] };
+      const chunk = {
+        id: "chatcmpl-huge",
+        object: "chat.completion.chunk",
+        created: 0,
+        model: "m",
+        choices: [{ index: 0, delta: { content: TEN_MB_TEXT }, finish_reason: null }],
+      };
       return faults.insert(1, `data: ${JSON.stringify(chunk)}\n\n`, { path });
     }
     case "calls":
       return faults.insert(1, `${JSON.stringify({ id: "huge-record", text: TEN_MB_TEXT })}\n`, { path });
     case "models":
-      return faults.body(JSON.stringify({ object: "list", data: [{ id: "huge", object: "model", created: 0, owned_by: "x", root: TEN_MB_TEXT }] }), { path });
+      return faults.body(
+        JSON.stringify({
+          object: "list",
+          data: [{ id: "huge", object: "model", created: 0, owned_by: "x", root: TEN_MB_TEXT }],
+        }),
+        { path },
+      );
     case "progress":
       return faults.body(JSON.stringify({ item: { id: "huge", text: TEN_MB_TEXT } }), { path });
     case "jobs":
@@ -148,7 +162,8 @@ function verify(c: Cell, exp: Exclude<Expected, { na: string }>): void {
     case "resetBeforeHeaders":
     case "stallBeforeHeaders":
       if (c.op === "calls") expect(ids(c.sink)).toEqual(ids(c.baseline));
-      if (c.op === "chatStream" && "error" in exp && c.fault !== "resetMidBody") expect(c.sink.chunks!.length).toBeGreaterThan(0);
+      if (c.op === "chatStream" && "error" in exp && c.fault !== "resetMidBody")
+        expect(c.sink.chunks!.length).toBeGreaterThan(0);
       break;
     case "rateLimitSeconds":
       if ("ok" in exp) expect(c.elapsed).toBeGreaterThanOrEqual(900);
@@ -220,7 +235,11 @@ describe.concurrent("fault × operation (table-driven)", () => {
         try {
           const target = svc ?? `http://127.0.0.1:${await deadPort()}`;
           const timeouts =
-            fault.id === "stallBeforeHeaders" ? { timeout: STALL_MS } : fault.id === "stallMidBody" ? { idleTimeout: STALL_MS } : {};
+            fault.id === "stallBeforeHeaders"
+              ? { timeout: STALL_MS }
+              : fault.id === "stallMidBody"
+                ? { idleTimeout: STALL_MS }
+                : {};
           const { client, tries, resetLog } = clientFor(target, timeouts);
           const baseline = op.id === "calls" && svc ? await runOperation(client, "calls") : undefined;
           resetLog();
@@ -228,8 +247,19 @@ describe.concurrent("fault × operation (table-driven)", () => {
 
           const sink: RunResult = {};
           const started = Date.now();
-          const outcome = await within(CELL_BOUND_MS, settle(runOperation(client, op.id, {}, sink)), `${fault.id} × ${op.id}`);
-          const cell: Cell = { fault: fault.id, op: op.id, sink, error: "error" in outcome ? outcome.error : undefined, elapsed: Date.now() - started, baseline };
+          const outcome = await within(
+            CELL_BOUND_MS,
+            settle(runOperation(client, op.id, {}, sink)),
+            `${fault.id} × ${op.id}`,
+          );
+          const cell: Cell = {
+            fault: fault.id,
+            op: op.id,
+            sink,
+            error: "error" in outcome ? outcome.error : undefined,
+            elapsed: Date.now() - started,
+            baseline,
+          };
 
           if ("ok" in exp) {
             expect(cell.error, `expected success, got ${String(cell.error)}`).toBeUndefined();
@@ -256,9 +286,27 @@ describe.concurrent("fault × operation (table-driven)", () => {
 describe.concurrent("no duplicate training jobs", () => {
   const sequences: Array<{ name: string; faults: (path: string) => Fault[]; options?: { idleTimeout?: number } }> = [
     { name: "resets mid-body", faults: (path) => [faults.reset({ path, afterBytes: 5, times: 2 })] },
-    { name: "reset before headers, 503, reset mid-body", faults: (path) => [faults.reset({ path }), faults.status(503, { path, headers: { "retry-after-ms": "10" } }), faults.reset({ path, afterBytes: 5 })] },
-    { name: "5xx burst", faults: (path) => [faults.status(500, { path, headers: { "retry-after-ms": "10" } }), faults.status(502, { path, headers: { "retry-after-ms": "10" } }), faults.serviceUnavailable({ path })] },
-    { name: "stall mid-body, then reset mid-body", faults: (path) => [faults.stall({ path, afterBytes: 5 }), faults.reset({ path, afterBytes: 5 })], options: { idleTimeout: STALL_MS } },
+    {
+      name: "reset before headers, 503, reset mid-body",
+      faults: (path) => [
+        faults.reset({ path }),
+        faults.status(503, { path, headers: { "retry-after-ms": "10" } }),
+        faults.reset({ path, afterBytes: 5 }),
+      ],
+    },
+    {
+      name: "5xx burst",
+      faults: (path) => [
+        faults.status(500, { path, headers: { "retry-after-ms": "10" } }),
+        faults.status(502, { path, headers: { "retry-after-ms": "10" } }),
+        faults.serviceUnavailable({ path }),
+      ],
+    },
+    {
+      name: "stall mid-body, then reset mid-body",
+      faults: (path) => [faults.stall({ path, afterBytes: 5 }), faults.reset({ path, afterBytes: 5 })],
+      options: { idleTimeout: STALL_MS },
+    },
   ];
   for (const seq of sequences) {
     it(`${seq.name}: at most one job without a key, exactly one with a key`, async () => {
@@ -273,10 +321,15 @@ describe.concurrent("no duplicate training jobs", () => {
 
         svc.reset();
         for (const f of seq.faults(path)) svc.inject(f);
-        const keyed = await within(CELL_BOUND_MS, client.trainingJobs.create(trainingJob, { idempotencyKey: `key-${seq.name}` }));
+        const keyed = await within(
+          CELL_BOUND_MS,
+          client.trainingJobs.create(trainingJob, { idempotencyKey: `key-${seq.name}` }),
+        );
         expect(svc.trainingJobs).toHaveLength(1);
         expect(keyed.id).toBe(svc.trainingJobs[0]!.id);
-        expect(svc.requests.filter((r) => r.path === path).every((r) => r.headers["idempotency-key"] === `key-${seq.name}`)).toBe(true);
+        expect(
+          svc.requests.filter((r) => r.path === path).every((r) => r.headers["idempotency-key"] === `key-${seq.name}`),
+        ).toBe(true);
       } finally {
         await svc.close();
       }
@@ -295,7 +348,9 @@ describe.concurrent("HTML error page from a proxy", () => {
         const err = ("error" in outcome ? outcome.error : undefined) as APIError;
         expect(err.name).toBe("InternalServerError");
         expect(err.status).toBe(502);
-        expect(err.message).toBe("502 Bad Gateway (an HTML error page, likely from a proxy or gateway: 502 Bad Gateway)");
+        expect(err.message).toBe(
+          "502 Bad Gateway (an HTML error page, likely from a proxy or gateway: 502 Bad Gateway)",
+        );
         expect(String(err.body).length).toBeLessThanOrEqual(500);
       } finally {
         await svc.close();

@@ -56,7 +56,10 @@ export interface LogLine {
  * requests it started (one `→` line each). */
 export function clientFor(target: FakeService | string, options: ClientOptions = {}) {
   const lines: LogLine[] = [];
-  const capture = (level: string) => (line: string, ...details: unknown[]) => void lines.push({ level, line, details });
+  const capture =
+    (level: string) =>
+    (line: string, ...details: unknown[]) =>
+      void lines.push({ level, line, details });
   const logger = { error: capture("error"), warn: capture("warn"), info: capture("info"), debug: capture("debug") };
   const svc = typeof target === "string" ? undefined : target;
   const client = new Inferloop({
@@ -174,7 +177,10 @@ export function guardProcess(): { rejections: unknown[]; warnings: Error[] } {
   });
   afterEach(() => {
     expect(rejections, "unhandled promise rejections").toEqual([]);
-    expect(warnings.map((w) => w.message), "MaxListenersExceededWarning").toEqual([]);
+    expect(
+      warnings.map((w) => w.message),
+      "MaxListenersExceededWarning",
+    ).toEqual([]);
   });
   afterAll(async () => {
     // A rejection left unhandled at the very end is reported on a later tick.

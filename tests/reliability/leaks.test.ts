@@ -66,7 +66,9 @@ async function brokenStream(mode: Mode, shared: AbortSignal): Promise<void> {
     if (mode !== "break") throw new Error(`${mode}: the stream ended normally`);
   } catch (err) {
     const expected =
-      mode === "serverReset" || mode === "serverCut" ? err instanceof APIConnectionError : err instanceof APIUserAbortError;
+      mode === "serverReset" || mode === "serverCut"
+        ? err instanceof APIConnectionError
+        : err instanceof APIUserAbortError;
     if (!expected) throw err;
   }
 }
@@ -87,9 +89,14 @@ describe("1,000 streams broken off early", () => {
     const started = Date.now();
     // The server faults go to whichever requests come first, so run the server-side modes as
     // their own batch: every request of that batch gets one.
-    const batches: Mode[][] = [modes.filter((m) => m !== "serverReset" && m !== "serverCut"), modes.filter((m) => m === "serverReset"), modes.filter((m) => m === "serverCut")];
+    const batches: Mode[][] = [
+      modes.filter((m) => m !== "serverReset" && m !== "serverCut"),
+      modes.filter((m) => m === "serverReset"),
+      modes.filter((m) => m === "serverCut"),
+    ];
     for (const batch of batches) {
-      if (batch[0] === "serverReset") svc.inject(faults.reset({ path: PATHS.chatStream, afterChunks: 2, times: resets }));
+      if (batch[0] === "serverReset")
+        svc.inject(faults.reset({ path: PATHS.chatStream, afterChunks: 2, times: resets }));
       if (batch[0] === "serverCut") svc.inject(faults.cutStream(2, { path: PATHS.chatStream, times: cuts }));
       next = 0;
       const worker = async () => {
@@ -108,7 +115,10 @@ describe("1,000 streams broken off early", () => {
     const after = resources();
     expect(getEventListeners(shared.signal, "abort"), "abort listeners left on the shared signal").toHaveLength(0);
     // Timers: undici's own clock and the keep-alive timers are in the baseline already.
-    expect(after.Timeout ?? 0, `timers after ${JSON.stringify(after)} vs ${JSON.stringify(baseline)}`).toBeLessThanOrEqual((baseline.Timeout ?? 0) + 1);
+    expect(
+      after.Timeout ?? 0,
+      `timers after ${JSON.stringify(after)} vs ${JSON.stringify(baseline)}`,
+    ).toBeLessThanOrEqual((baseline.Timeout ?? 0) + 1);
     // Sockets: both ends live in this process. Each end of the keep-alive pool may stay open
     // (at most one connection per concurrent worker), nothing more.
     expect(after.TCPSocketWrap ?? 0).toBeLessThanOrEqual((baseline.TCPSocketWrap ?? 0) + 2 * CONCURRENCY);
@@ -121,7 +131,9 @@ describe("1,000 streams broken off early", () => {
     // undici drops its listener when the body closes, a tick after the data was read.
     await settleLoop();
     expect(getEventListeners(shared.signal, "abort")).toHaveLength(0);
-    console.info(`1,000 broken streams in ${elapsed} ms; resources before ${JSON.stringify(baseline)}, after ${JSON.stringify(after)}`);
+    console.info(
+      `1,000 broken streams in ${elapsed} ms; resources before ${JSON.stringify(baseline)}, after ${JSON.stringify(after)}`,
+    );
   }, 90_000);
 
   it("a stream aborted before it is read raises nothing later (regression: uncaught RequestAbortedError)", async () => {

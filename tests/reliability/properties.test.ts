@@ -35,9 +35,16 @@ const projectId = fc.tuple(segment, segment).map(([a, b]) => `${a}/${b}`);
 
 const chatMessage = fc.oneof(
   fc.record({ role: fc.constantFrom("system" as const, "developer" as const, "user" as const), content: text }),
-  fc.record({ role: fc.constant("user" as const), content: fc.array(fc.record({ type: fc.constant("text" as const), text }), { minLength: 1, maxLength: 2 }) }),
+  fc.record({
+    role: fc.constant("user" as const),
+    content: fc.array(fc.record({ type: fc.constant("text" as const), text }), { minLength: 1, maxLength: 2 }),
+  }),
   fc.record({ role: fc.constant("assistant" as const), content: text }),
-  fc.record({ role: fc.constant("tool" as const), content: text, tool_call_id: fc.string({ minLength: 1, maxLength: 8 }) }),
+  fc.record({
+    role: fc.constant("tool" as const),
+    content: text,
+    tool_call_id: fc.string({ minLength: 1, maxLength: 8 }),
+  }),
 );
 
 const seed = fc.oneof(fc.integer(), fc.constantFrom(INT64_MAX, -INT64_MAX, 2 ** 53, -(2 ** 60)));
@@ -87,10 +94,17 @@ const callsQuery = fc.record(
       { requiredKeys: [] },
     ),
     sort_by: fc.array(
-      fc.record({ field: fc.constantFrom("started_at", "id", "op_name", "summary.weave.latency_ms"), direction: fc.constantFrom("asc" as const, "desc" as const) }),
+      fc.record({
+        field: fc.constantFrom("started_at", "id", "op_name", "summary.weave.latency_ms"),
+        direction: fc.constantFrom("asc" as const, "desc" as const),
+      }),
       { maxLength: 2 },
     ),
-    query: fc.record({ $expr: fc.record({ $eq: fc.tuple(fc.record({ $getField: fc.constantFrom("op_name", "id") }), fc.record({ $literal: text })) }) }),
+    query: fc.record({
+      $expr: fc.record({
+        $eq: fc.tuple(fc.record({ $getField: fc.constantFrom("op_name", "id") }), fc.record({ $literal: text })),
+      }),
+    }),
     include_costs: fc.boolean(),
     columns: fc.option(fc.array(fc.constantFrom("id", "op_name", "started_at"), { maxLength: 3 }), { nil: null }),
   },
@@ -100,7 +114,10 @@ const callsQuery = fc.record(
 const progress = fc.record({
   queueId: fc.string({ minLength: 1, maxLength: 20 }).filter((s) => s !== "." && s !== ".."),
   itemId: fc.string({ minLength: 1, maxLength: 20 }).filter((s) => s !== "." && s !== ".."),
-  params: fc.record({ annotation_state: fc.constantFrom("in_progress" as const, "completed" as const, "skipped" as const), project_id: projectId }),
+  params: fc.record({
+    annotation_state: fc.constantFrom("in_progress" as const, "completed" as const, "skipped" as const),
+    project_id: projectId,
+  }),
 });
 
 const trajectoryEntry = fc.oneof(
@@ -108,7 +125,15 @@ const trajectoryEntry = fc.oneof(
   fc.record({
     finish_reason: fc.constantFrom("stop", "length"),
     index: fc.nat({ max: 3 }),
-    logprobs: fc.option(fc.record({ content: fc.array(fc.record({ token: text, logprob: fc.double({ max: 0, noNaN: true, noDefaultInfinity: true }) }), { maxLength: 2 }) }), { nil: null }),
+    logprobs: fc.option(
+      fc.record({
+        content: fc.array(
+          fc.record({ token: text, logprob: fc.double({ max: 0, noNaN: true, noDefaultInfinity: true }) }),
+          { maxLength: 2 },
+        ),
+      }),
+      { nil: null },
+    ),
     message: fc.record({ role: fc.constant("assistant" as const), content: text }),
   }),
 );
@@ -118,7 +143,11 @@ const trajectory = fc.record(
     messages_and_choices: fc.array(trajectoryEntry, { maxLength: 3 }),
     reward: finite,
     metrics: fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), fc.oneof(finite, fc.boolean()), { maxKeys: 2 }),
-    metadata: fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), fc.oneof(text, finite, fc.boolean(), fc.constant(null)), { maxKeys: 2 }),
+    metadata: fc.dictionary(
+      fc.string({ minLength: 1, maxLength: 6 }),
+      fc.oneof(text, finite, fc.boolean(), fc.constant(null)),
+      { maxKeys: 2 },
+    ),
     logs: fc.array(text, { maxLength: 2 }),
   },
   { requiredKeys: ["messages_and_choices"] },
@@ -217,7 +246,9 @@ describe("valid requests are accepted and arrive as given", () => {
         expect(error).not.toBeInstanceOf(RequestValidationError);
         expect(svc.requests.length).toBe(before + 1);
         const last = svc.requests.at(-1)!;
-        expect(last.path).toBe(`/annotation_queues/${encodeURIComponent(input.queueId)}/items/${encodeURIComponent(input.itemId)}/progress`);
+        expect(last.path).toBe(
+          `/annotation_queues/${encodeURIComponent(input.queueId)}/items/${encodeURIComponent(input.itemId)}/progress`,
+        );
         expect(last.json).toEqual(input.params);
       }),
       { numRuns: RUNS },
@@ -254,7 +285,10 @@ const chatMutations: Mutation<Record<string, any>>[] = [
   ["NaN temperature", (r) => ({ ...r, temperature: Number.NaN })],
   ["top_logprobs below -1", (r) => ({ ...r, top_logprobs: -2 })],
   ["truncate_prompt_tokens below -1", (r) => ({ ...r, truncate_prompt_tokens: -2 })],
-  ["continue_final_message with add_generation_prompt", (r) => ({ ...r, continue_final_message: true, add_generation_prompt: true })],
+  [
+    "continue_final_message with add_generation_prompt",
+    (r) => ({ ...r, continue_final_message: true, add_generation_prompt: true }),
+  ],
   ["stream_options without stream", (r) => ({ ...r, stream: false, stream_options: { include_usage: true } })],
   ["misspelt field", (r) => ({ ...r, max_completion_token: 5 })],
   ["unknown reasoning_effort", (r) => ({ ...r, reasoning_effort: "extreme" })],
@@ -287,12 +321,42 @@ const progressMutations: Mutation<{ queueId: string; itemId: string; params: Rec
 const jobMutations: Mutation<Record<string, any>>[] = [
   ["non-UUID model_id", (j) => ({ ...j, model_id: `${j.model_id}x` })],
   ["model name for model_id", (j) => ({ ...j, model_id: "Qwen/Qwen3-8B" })],
-  ["NaN reward", (j) => ({ ...j, trajectory_groups: [{ trajectories: [{ messages_and_choices: [], reward: Number.NaN }] }, ...j.trajectory_groups] })],
-  ["infinite reward", (j) => ({ ...j, trajectory_groups: [...j.trajectory_groups, { trajectories: [{ messages_and_choices: [], reward: Infinity }] }] })],
-  ["misspelt reward", (j) => ({ ...j, trajectory_groups: [{ trajectories: [{ messages_and_choices: [], rewrd: 1 }] }] })],
+  [
+    "NaN reward",
+    (j) => ({
+      ...j,
+      trajectory_groups: [{ trajectories: [{ messages_and_choices: [], reward: Number.NaN }] }, ...j.trajectory_groups],
+    }),
+  ],
+  [
+    "infinite reward",
+    (j) => ({
+      ...j,
+      trajectory_groups: [...j.trajectory_groups, { trajectories: [{ messages_and_choices: [], reward: Infinity }] }],
+    }),
+  ],
+  [
+    "misspelt reward",
+    (j) => ({ ...j, trajectory_groups: [{ trajectories: [{ messages_and_choices: [], rewrd: 1 }] }] }),
+  ],
   ["no trajectory_groups", ({ trajectory_groups: _, ...rest }) => rest],
-  ["unknown experimental_config key", (j) => ({ ...j, experimental_config: { ...(j.experimental_config ?? {}), learning_rat: 1e-5 } })],
-  ["choice with a user message", (j) => ({ ...j, trajectory_groups: [{ trajectories: [{ messages_and_choices: [{ finish_reason: "stop", index: 0, message: { role: "user", content: 1 } }] }] }] })],
+  [
+    "unknown experimental_config key",
+    (j) => ({ ...j, experimental_config: { ...(j.experimental_config ?? {}), learning_rat: 1e-5 } }),
+  ],
+  [
+    "choice with a user message",
+    (j) => ({
+      ...j,
+      trajectory_groups: [
+        {
+          trajectories: [
+            { messages_and_choices: [{ finish_reason: "stop", index: 0, message: { role: "user", content: 1 } }] },
+          ],
+        },
+      ],
+    }),
+  ],
 ];
 
 function refusedProperty<T>(op: Op, valid: fc.Arbitrary<T>, mutations: Mutation<T>[]) {
@@ -308,7 +372,8 @@ function refusedProperty<T>(op: Op, valid: fc.Arbitrary<T>, mutations: Mutation<
 describe("requests that break one rule are refused, and nothing is sent", () => {
   it("chat completions", () => fc.assert(refusedProperty("chat", chatRequest, chatMutations), { numRuns: RUNS }));
   it("call queries", () => fc.assert(refusedProperty("calls", callsQuery, callsMutations), { numRuns: RUNS }));
-  it("annotation progress", () => fc.assert(refusedProperty("progress", progress, progressMutations), { numRuns: RUNS }));
+  it("annotation progress", () =>
+    fc.assert(refusedProperty("progress", progress, progressMutations), { numRuns: RUNS }));
   it("training jobs", () => fc.assert(refusedProperty("jobs", trainingJob, jobMutations), { numRuns: RUNS }));
 
   it("every mutation is tried at least once", async () => {

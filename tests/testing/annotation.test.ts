@@ -1,5 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { referenceCalls, SEED_ITEM_IDS, SEED_PROJECT_ID, SEED_QUEUE_ID, startFakeService } from "../../src/testing/index.js";
+import {
+  referenceCalls,
+  SEED_ITEM_IDS,
+  SEED_PROJECT_ID,
+  SEED_QUEUE_ID,
+  startFakeService,
+} from "../../src/testing/index.js";
 import type { AnnotationQueueItem, FakeService } from "../../src/testing/index.js";
 import { basic, postJson } from "./helpers.js";
 
@@ -10,8 +16,18 @@ beforeAll(async () => {
 afterEach(() => svc.reset());
 afterAll(() => svc.close());
 
-function progress(itemId: string, annotation_state: unknown, project_id: unknown = SEED_PROJECT_ID, queueId = SEED_QUEUE_ID): Promise<Response> {
-  return postJson(svc, `/annotation_queues/${queueId}/items/${itemId}/progress`, { annotation_state, project_id }, basic(svc));
+function progress(
+  itemId: string,
+  annotation_state: unknown,
+  project_id: unknown = SEED_PROJECT_ID,
+  queueId = SEED_QUEUE_ID,
+): Promise<Response> {
+  return postJson(
+    svc,
+    `/annotation_queues/${queueId}/items/${itemId}/progress`,
+    { annotation_state, project_id },
+    basic(svc),
+  );
 }
 
 async function ok(itemId: string, state: string): Promise<AnnotationQueueItem> {
@@ -77,7 +93,9 @@ describe("annotation progress", () => {
     expect(await refused(SEED_ITEM_IDS[0], "skipped")).toContain("Invalid state transition from completed to skipped");
     expect(await refused(SEED_ITEM_IDS[0], "in_progress")).toContain("Invalid state transition");
     await ok(SEED_ITEM_IDS[1], "skipped");
-    expect(await refused(SEED_ITEM_IDS[1], "completed")).toContain("Invalid state transition from skipped to completed");
+    expect(await refused(SEED_ITEM_IDS[1], "completed")).toContain(
+      "Invalid state transition from skipped to completed",
+    );
   });
 
   it("refuses unstarted and unknown states with 400", async () => {
@@ -94,10 +112,19 @@ describe("annotation progress", () => {
   });
 
   it("refuses a malformed body with 422 detail", async () => {
-    const res = await postJson(svc, `/annotation_queues/${SEED_QUEUE_ID}/items/${ITEM}/progress`, { annotation_state: 3 }, basic(svc));
+    const res = await postJson(
+      svc,
+      `/annotation_queues/${SEED_QUEUE_ID}/items/${ITEM}/progress`,
+      { annotation_state: 3 },
+      basic(svc),
+    );
     expect(res.status).toBe(422);
     const { detail } = (await res.json()) as { detail: Array<{ loc: unknown[]; type: string }> };
-    expect(detail).toContainEqual({ loc: ["body", "annotation_state"], msg: "Input should be a valid string", type: "string_type" });
+    expect(detail).toContainEqual({
+      loc: ["body", "annotation_state"],
+      msg: "Input should be a valid string",
+      type: "string_type",
+    });
     expect(detail).toContainEqual({ loc: ["body", "project_id"], msg: "Field required", type: "missing" });
   });
 

@@ -27,7 +27,9 @@ describe("auth", () => {
     expect((await fetch(`${svc.url}/v1/models`, { headers: bearer(svc) })).status).toBe(200);
     const missing = await fetch(`${svc.url}/v1/models`);
     expect(missing.status).toBe(401);
-    expect(await missing.json()).toEqual({ error: { message: "Authentication failed", type: "AuthenticationError", param: null, code: 401 } });
+    expect(await missing.json()).toEqual({
+      error: { message: "Authentication failed", type: "AuthenticationError", param: null, code: 401 },
+    });
     const wrong = await fetch(`${svc.url}/v1/models`, { headers: { authorization: "Bearer nope" } });
     expect(wrong.status).toBe(401);
   });
@@ -42,9 +44,19 @@ describe("auth", () => {
   it("accepts Basic username:password on trace routes and refuses a wrong password", async () => {
     expect((await queryCalls(svc, { project_id: "acme/support-bot", limit: 1 })).status).toBe(200);
     const wrong = Buffer.from("tester:other").toString("base64");
-    const res = await postJson(svc, "/calls/stream_query", { project_id: "acme/support-bot" }, { authorization: `Basic ${wrong}` });
+    const res = await postJson(
+      svc,
+      "/calls/stream_query",
+      { project_id: "acme/support-bot" },
+      { authorization: `Basic ${wrong}` },
+    );
     expect(res.status).toBe(401);
-    const progress = await postJson(svc, "/annotation_queues/q/items/i/progress", { annotation_state: "completed", project_id: "a/b" }, {});
+    const progress = await postJson(
+      svc,
+      "/annotation_queues/q/items/i/progress",
+      { annotation_state: "completed", project_id: "a/b" },
+      {},
+    );
     expect(progress.status).toBe(401);
   });
 
@@ -70,13 +82,21 @@ describe("models", () => {
     expect(res.headers.get("content-type")).toContain("application/json");
     const body = (await res.json()) as { object: string; data: Array<Record<string, unknown>> };
     expect(body.object).toBe("list");
-    expect(body.data[0]).toEqual({ id: "Qwen/Qwen3-8B", object: "model", created: 0, owned_by: "system", root: "Qwen/Qwen3-8B" });
+    expect(body.data[0]).toEqual({
+      id: "Qwen/Qwen3-8B",
+      object: "model",
+      created: 0,
+      owned_by: "system",
+      root: "Qwen/Qwen3-8B",
+    });
   });
 
   it("serves the models given as an option", async () => {
     const custom = await startFakeService({ models: ["only/one"] });
     try {
-      const body = (await (await fetch(`${custom.url}/v1/models`, { headers: bearer(custom) })).json()) as { data: Array<{ id: string }> };
+      const body = (await (await fetch(`${custom.url}/v1/models`, { headers: bearer(custom) })).json()) as {
+        data: Array<{ id: string }>;
+      };
       expect(body.data.map((m) => m.id)).toEqual(["only/one"]);
     } finally {
       await custom.close();
@@ -88,7 +108,11 @@ describe("cors, request ids, unknown routes", () => {
   it("answers a preflight with 204 and the allow headers, without auth", async () => {
     const res = await fetch(`${svc.url}/v1/chat/completions`, {
       method: "OPTIONS",
-      headers: { origin: "http://localhost:5173", "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" },
+      headers: {
+        origin: "http://localhost:5173",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization, content-type",
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe("http://localhost:5173");
@@ -98,7 +122,10 @@ describe("cors, request ids, unknown routes", () => {
   });
 
   it("puts CORS headers and x-request-id on every response, errors included", async () => {
-    for (const res of [await fetch(`${svc.url}/v1/models`, { headers: bearer(svc) }), await fetch(`${svc.url}/v1/models`)]) {
+    for (const res of [
+      await fetch(`${svc.url}/v1/models`, { headers: bearer(svc) }),
+      await fetch(`${svc.url}/v1/models`),
+    ]) {
       expect(res.headers.get("access-control-allow-origin")).toBe("*");
       expect(res.headers.get("access-control-expose-headers")).toContain("x-request-id");
       expect(res.headers.get("x-request-id")).toMatch(/^req-[0-9a-f]{24}$/);

@@ -44,8 +44,15 @@ describe("calls: framing and defaults", () => {
     expect([...starts].sort()).toEqual(starts);
     const root = records.find((r) => r["id"] === ROOT)!;
     expect(root["summary"]["weave"]).toEqual({ status: "success", trace_name: "answer_ticket", latency_ms: 1757 });
-    expect(records.find((r) => r["id"] === ERRORED)!["summary"]["weave"]).toEqual({ status: "error", display_name: "classify-intent", latency_ms: 418 });
-    expect(records.find((r) => r["id"] === RUNNING)!["summary"]["weave"]).toEqual({ status: "running", trace_name: "retrieve_docs" });
+    expect(records.find((r) => r["id"] === ERRORED)!["summary"]["weave"]).toEqual({
+      status: "error",
+      display_name: "classify-intent",
+      latency_ms: 418,
+    });
+    expect(records.find((r) => r["id"] === RUNNING)!["summary"]["weave"]).toEqual({
+      status: "running",
+      trace_name: "retrieve_docs",
+    });
     expect(root["storage_size_bytes"]).toBeNull();
     const other = await jsonl(await queryCalls(svc, { project_id: SEED_OTHER_PROJECT_ID }));
     expect(other).toHaveLength(12);
@@ -55,14 +62,24 @@ describe("calls: framing and defaults", () => {
     const [plain] = await all({ filter: { call_ids: [ROOT] } });
     expect(plain!["summary"]["weave"]["costs"]).toBeUndefined();
     expect(plain!["summary"]["weave"]["feedback"]).toBeUndefined();
-    const [full] = await all({ filter: { call_ids: [ROOT] }, include_costs: true, include_feedback: true, include_storage_size: true, include_usernames: true });
+    const [full] = await all({
+      filter: { call_ids: [ROOT] },
+      include_costs: true,
+      include_feedback: true,
+      include_storage_size: true,
+      include_usernames: true,
+    });
     expect(full!["summary"]["weave"]["costs"]["gpt-4o-mini-2024-07-18"]["prompt_tokens_total_cost"]).toBe(0.0000618);
     expect(full!["summary"]["weave"]["feedback"][0]["feedback_type"]).toBe("wandb.reaction.1");
     expect(full!["storage_size_bytes"]).toBeGreaterThan(0);
     expect(full!["wb_username"]).toBe("alice");
-    const generatedWithUsage = (await all({ include_costs: true, limit: 50 })).filter((r) => r["summary"]["usage"] !== undefined && r["id"] !== ROOT && r["id"] !== CHILD);
+    const generatedWithUsage = (await all({ include_costs: true, limit: 50 })).filter(
+      (r) => r["summary"]["usage"] !== undefined && r["id"] !== ROOT && r["id"] !== CHILD,
+    );
     expect(generatedWithUsage.length).toBeGreaterThan(0);
-    expect(Object.values(generatedWithUsage[0]!["summary"]["weave"]["costs"] as object)[0]).toHaveProperty("completion_tokens_total_cost");
+    expect(Object.values(generatedWithUsage[0]!["summary"]["weave"]["costs"] as object)[0]).toHaveProperty(
+      "completion_tokens_total_cost",
+    );
   });
 });
 
@@ -94,9 +111,16 @@ describe("calls: filter members", () => {
 
   it("input_refs and output_refs match weave refs inside inputs and output", async () => {
     const ref = "weave:///acme/support-bot/object/dataset:abc";
-    const svc2 = await startFakeService({ seedCalls: false, calls: [{ ...referenceCalls()[0]!, inputs: { dataset: ref } }, { ...referenceCalls()[1]!, output: { items: [ref] } }] });
+    const svc2 = await startFakeService({
+      seedCalls: false,
+      calls: [
+        { ...referenceCalls()[0]!, inputs: { dataset: ref } },
+        { ...referenceCalls()[1]!, output: { items: [ref] } },
+      ],
+    });
     try {
-      const q = async (filter: object) => (await jsonl(await queryCalls(svc2, { project_id: P, filter }))).map((r) => r["id"]);
+      const q = async (filter: object) =>
+        (await jsonl(await queryCalls(svc2, { project_id: P, filter }))).map((r) => r["id"]);
       expect(await q({ input_refs: [ref] })).toEqual([ROOT]);
       expect(await q({ output_refs: [ref] })).toEqual([CHILD]);
     } finally {
@@ -112,7 +136,11 @@ describe("calls: query expressions", () => {
     expect(errors.every((r) => r["summary"]["weave"]["status"] === "error")).toBe(true);
     const notErrors = await all({ query: { $expr: { $not: [eq("summary.weave.status", "error")] } } });
     expect(errors.length + notErrors.length).toBe(304);
-    expect(await ids({ query: { $expr: { $and: [eq("summary.weave.status", "error"), eq("display_name", "classify-intent")] } } })).toEqual([ERRORED]);
+    expect(
+      await ids({
+        query: { $expr: { $and: [eq("summary.weave.status", "error"), eq("display_name", "classify-intent")] } },
+      }),
+    ).toEqual([ERRORED]);
     expect(await ids({ query: { $expr: { $or: [eq("id", ROOT), eq("id", RUNNING)] } } })).toEqual([ROOT, RUNNING]);
   });
 
@@ -124,10 +152,35 @@ describe("calls: query expressions", () => {
     const lte = await all({ query: { $expr: { $lte: [latency, { $literal: 418 }] } } });
     expect(lte.every((r) => r["summary"]["weave"]["latency_ms"] <= 418)).toBe(true);
     expect(lte.map((r) => r["id"])).toContain(ERRORED);
-    expect(await ids({ query: { $expr: { $in: [{ $getField: "id" }, [{ $literal: CHILD }, { $literal: RUNNING }]] } } })).toEqual([CHILD, RUNNING]);
-    expect(await ids({ query: { $expr: { $contains: { input: { $getField: "inputs.question" }, substr: { $literal: "RESET MY" }, case_insensitive: true } } }, filter: { call_ids: [ROOT, CHILD] } })).toEqual([ROOT]);
-    expect(await ids({ query: { $expr: { $contains: { input: { $getField: "inputs.question" }, substr: { $literal: "RESET MY" } } } }, filter: { call_ids: [ROOT] } })).toEqual([]);
-    expect(await ids({ query: { $expr: eq("inputs.messages.1.content", "How do I reset my password?") }, filter: { call_ids: [ROOT, CHILD] } })).toEqual([CHILD]);
+    expect(
+      await ids({ query: { $expr: { $in: [{ $getField: "id" }, [{ $literal: CHILD }, { $literal: RUNNING }]] } } }),
+    ).toEqual([CHILD, RUNNING]);
+    expect(
+      await ids({
+        query: {
+          $expr: {
+            $contains: {
+              input: { $getField: "inputs.question" },
+              substr: { $literal: "RESET MY" },
+              case_insensitive: true,
+            },
+          },
+        },
+        filter: { call_ids: [ROOT, CHILD] },
+      }),
+    ).toEqual([ROOT]);
+    expect(
+      await ids({
+        query: { $expr: { $contains: { input: { $getField: "inputs.question" }, substr: { $literal: "RESET MY" } } } },
+        filter: { call_ids: [ROOT] },
+      }),
+    ).toEqual([]);
+    expect(
+      await ids({
+        query: { $expr: eq("inputs.messages.1.content", "How do I reset my password?") },
+        filter: { call_ids: [ROOT, CHILD] },
+      }),
+    ).toEqual([CHILD]);
     const exists = { $convert: { input: { $getField: "exception" }, to: "exists" } };
     expect((await all({ query: { $expr: exists } })).every((r) => r["exception"] !== null)).toBe(true);
   });
@@ -140,7 +193,13 @@ describe("calls: sort, paging, columns", () => {
     const present = latencies.filter((l) => l !== undefined);
     expect([...present].sort((a, b) => b! - a!)).toEqual(present);
     expect(latencies.slice(present.length).every((l) => l === undefined)).toBe(true);
-    const byStatus = await all({ sort_by: [{ field: "summary.weave.status", direction: "asc" }, { field: "id", direction: "desc" }], limit: 5 });
+    const byStatus = await all({
+      sort_by: [
+        { field: "summary.weave.status", direction: "asc" },
+        { field: "id", direction: "desc" },
+      ],
+      limit: 5,
+    });
     expect(byStatus[0]!["summary"]["weave"]["status"]).toBe("error");
   });
 
@@ -152,12 +211,24 @@ describe("calls: sort, paging, columns", () => {
     expect(await ids({ limit: 0 })).toEqual([]);
     expect(await ids({ offset: 10_000 })).toEqual([]);
     const sorted = await ids({ sort_by: [{ field: "id", direction: "desc" }] });
-    expect(await ids({ sort_by: [{ field: "id", direction: "desc" }], offset: 5, limit: 3 })).toEqual(sorted.slice(5, 8));
+    expect(await ids({ sort_by: [{ field: "id", direction: "desc" }], offset: 5, limit: 3 })).toEqual(
+      sorted.slice(5, 8),
+    );
   });
 
   it("columns keep the requested members plus the required ones", async () => {
     const [record] = await all({ filter: { call_ids: [ROOT] }, columns: ["output", "summary.weave.latency_ms"] });
-    expect(Object.keys(record!).sort()).toEqual(["attributes", "id", "inputs", "op_name", "output", "project_id", "started_at", "summary", "trace_id"]);
+    expect(Object.keys(record!).sort()).toEqual([
+      "attributes",
+      "id",
+      "inputs",
+      "op_name",
+      "output",
+      "project_id",
+      "started_at",
+      "summary",
+      "trace_id",
+    ]);
     expect(record!["inputs"]).toEqual({});
     expect(record!["output"]["citations"]).toEqual(["kb/2231"]);
   });
@@ -167,13 +238,43 @@ describe("calls: validation", () => {
   const cases: Array<[string, Record<string, unknown>, Array<string | number>, string]> = [
     ["missing project_id", {}, ["body", "project_id"], "missing"],
     ["an unknown key", { project_id: P, bogus: 1 }, ["body", "bogus"], "extra_forbidden"],
-    ["wb_user_ids (not the spec's name)", { project_id: P, filter: { wb_user_ids: ["x"] } }, ["body", "filter", "wb_user_ids"], "extra_forbidden"],
+    [
+      "wb_user_ids (not the spec's name)",
+      { project_id: P, filter: { wb_user_ids: ["x"] } },
+      ["body", "filter", "wb_user_ids"],
+      "extra_forbidden",
+    ],
     ["a bad type", { project_id: P, limit: "10" }, ["body", "limit"], "int_type"],
-    ["a bad sort direction", { project_id: P, sort_by: [{ field: "id", direction: "up" }] }, ["body", "sort_by", 0, "direction"], "literal_error"],
-    ["$not with two operands", { project_id: P, query: { $expr: { $not: [{ $literal: 1 }, { $literal: 2 }] } } }, ["body", "query", "$expr", "$not"], "too_short"],
-    ["$eq with one operand", { project_id: P, query: { $expr: { $eq: [{ $literal: 1 }] } } }, ["body", "query", "$expr", "$eq"], "too_short"],
-    ["an unknown operator", { project_id: P, query: { $expr: { $regex: [] } } }, ["body", "query", "$expr", "$regex"], "union_tag_invalid"],
-    ["a bad $convert target", { project_id: P, query: { $expr: { $convert: { input: { $literal: 1 }, to: "float" } } } }, ["body", "query", "$expr", "$convert", "to"], "literal_error"],
+    [
+      "a bad sort direction",
+      { project_id: P, sort_by: [{ field: "id", direction: "up" }] },
+      ["body", "sort_by", 0, "direction"],
+      "literal_error",
+    ],
+    [
+      "$not with two operands",
+      { project_id: P, query: { $expr: { $not: [{ $literal: 1 }, { $literal: 2 }] } } },
+      ["body", "query", "$expr", "$not"],
+      "too_short",
+    ],
+    [
+      "$eq with one operand",
+      { project_id: P, query: { $expr: { $eq: [{ $literal: 1 }] } } },
+      ["body", "query", "$expr", "$eq"],
+      "too_short",
+    ],
+    [
+      "an unknown operator",
+      { project_id: P, query: { $expr: { $regex: [] } } },
+      ["body", "query", "$expr", "$regex"],
+      "union_tag_invalid",
+    ],
+    [
+      "a bad $convert target",
+      { project_id: P, query: { $expr: { $convert: { input: { $literal: 1 }, to: "float" } } } },
+      ["body", "query", "$expr", "$convert", "to"],
+      "literal_error",
+    ],
   ];
   it.each(cases)("refuses %s with 422 detail", async (_name, body, loc, type) => {
     const res = await queryCalls(svc, body);
@@ -183,9 +284,14 @@ describe("calls: validation", () => {
   });
 
   it("refuses a filter list longer than 1000 with 400", async () => {
-    const res = await queryCalls(svc, { project_id: P, filter: { call_ids: Array.from({ length: 1001 }, (_, i) => `id-${i}`) } });
+    const res = await queryCalls(svc, {
+      project_id: P,
+      filter: { call_ids: Array.from({ length: 1001 }, (_, i) => `id-${i}`) },
+    });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { reason: string }).reason).toContain("'call_ids' request length is greater than max length (1000)");
+    expect(((await res.json()) as { reason: string }).reason).toContain(
+      "'call_ids' request length is greater than max length (1000)",
+    );
   });
 });
 

@@ -19,7 +19,9 @@ interface Completion {
   choices: Array<{
     index: number;
     message: Record<string, unknown> & { content: string | null; reasoning: string | null };
-    logprobs: { content: Array<{ token: string; logprob: number; bytes: number[]; top_logprobs: Array<{ token: string }> }> } | null;
+    logprobs: {
+      content: Array<{ token: string; logprob: number; bytes: number[]; top_logprobs: Array<{ token: string }> }>;
+    } | null;
     finish_reason: string;
     stop_reason: string | number | null;
     token_ids: number[] | null;
@@ -36,14 +38,30 @@ async function complete(body: Record<string, unknown>): Promise<Completion> {
 }
 
 function contentOf(chunks: Chunk[], index: number): string {
-  return chunks.flatMap((c) => c.choices).filter((c) => c.index === index).map((c) => c.delta.content ?? "").join("");
+  return chunks
+    .flatMap((c) => c.choices)
+    .filter((c) => c.index === index)
+    .map((c) => c.delta.content ?? "")
+    .join("");
 }
 
 describe("chat, non-streamed", () => {
   it("returns every field of the response, with nulls where vLLM sends null", async () => {
     const body = await complete(user("Hello there"));
     expect(Object.keys(body).sort()).toEqual(
-      ["choices", "created", "id", "kv_transfer_params", "model", "object", "prompt_logprobs", "prompt_token_ids", "service_tier", "system_fingerprint", "usage"].sort(),
+      [
+        "choices",
+        "created",
+        "id",
+        "kv_transfer_params",
+        "model",
+        "object",
+        "prompt_logprobs",
+        "prompt_token_ids",
+        "service_tier",
+        "system_fingerprint",
+        "usage",
+      ].sort(),
     );
     expect(body.object).toBe("chat.completion");
     expect(body.id).toMatch(/^chatcmpl-/);
@@ -52,7 +70,13 @@ describe("chat, non-streamed", () => {
     expect(body.prompt_token_ids).toBeNull();
     const [choice] = body.choices;
     expect(choice!.message).toEqual({
-      role: "assistant", content: expect.any(String), refusal: null, annotations: null, audio: null, function_call: null, reasoning: null,
+      role: "assistant",
+      content: expect.any(String),
+      refusal: null,
+      annotations: null,
+      audio: null,
+      function_call: null,
+      reasoning: null,
     });
     expect(choice!.finish_reason).toBe("stop");
     expect(choice!.stop_reason).toBeNull();
@@ -76,7 +100,9 @@ describe("chat, non-streamed", () => {
     expect(((await res.json()) as Completion).model).toBe("Qwen/Qwen3-8B");
     const unknown = await chat(svc, { ...user("hi"), model: "no/such-model" });
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toEqual({ error: { message: "The model `no/such-model` does not exist.", type: "NotFoundError", param: "model", code: 404 } });
+    expect(await unknown.json()).toEqual({
+      error: { message: "The model `no/such-model` does not exist.", type: "NotFoundError", param: "model", code: 404 },
+    });
   });
 
   it("echo replies are exact, and stop strings end them with stop_reason", async () => {
@@ -85,7 +111,11 @@ describe("chat, non-streamed", () => {
     expect(stopped.choices[0]!.message.content).toBe("one two ");
     expect(stopped.choices[0]!.finish_reason).toBe("stop");
     expect(stopped.choices[0]!.stop_reason).toBe("STOP");
-    const kept = await complete({ ...user("echo one two STOP three"), stop: ["STOP"], include_stop_str_in_output: true });
+    const kept = await complete({
+      ...user("echo one two STOP three"),
+      stop: ["STOP"],
+      include_stop_str_in_output: true,
+    });
     expect(kept.choices[0]!.message.content).toBe("one two STOP");
   });
 
@@ -108,7 +138,12 @@ describe("chat, non-streamed", () => {
     expect(choice.logprobs!.content[0]!.top_logprobs[0]!.token).toBe("hi");
     expect(choice.token_ids).toHaveLength(2);
     expect(body.prompt_token_ids).toHaveLength(body.usage.prompt_tokens);
-    const asIds = await complete({ ...user("echo hi"), logprobs: true, return_tokens_as_token_ids: true, return_token_ids: true });
+    const asIds = await complete({
+      ...user("echo hi"),
+      logprobs: true,
+      return_tokens_as_token_ids: true,
+      return_token_ids: true,
+    });
     expect(asIds.choices[0]!.logprobs!.content[0]!.token).toBe(`token_id:${asIds.choices[0]!.token_ids![0]}`);
   });
 
@@ -122,21 +157,40 @@ describe("chat, non-streamed", () => {
   });
 
   it("calls a tool named in the user message, with arguments from its schema", async () => {
-    const tools = [{ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" }, days: { type: "integer" } } } } }];
+    const tools = [
+      {
+        type: "function",
+        function: {
+          name: "get_weather",
+          parameters: { type: "object", properties: { city: { type: "string" }, days: { type: "integer" } } },
+        },
+      },
+    ];
     const body = await complete({ messages: [{ role: "user", content: "Please get_weather for Paris" }], tools });
     const choice = body.choices[0]!;
     expect(choice.finish_reason).toBe("tool_calls");
     expect(choice.message.content).toBeNull();
     expect(choice.message["tool_calls"]).toEqual([
-      { id: expect.stringMatching(/^chatcmpl-tool-/), type: "function", function: { name: "get_weather", arguments: '{"city":"Paris","days":42}' } },
+      {
+        id: expect.stringMatching(/^chatcmpl-tool-/),
+        type: "function",
+        function: { name: "get_weather", arguments: '{"city":"Paris","days":42}' },
+      },
     ]);
-    const none = await complete({ messages: [{ role: "user", content: "Please get_weather for Paris" }], tools, tool_choice: "none" });
+    const none = await complete({
+      messages: [{ role: "user", content: "Please get_weather for Paris" }],
+      tools,
+      tool_choice: "none",
+    });
     expect(none.choices[0]!.message["tool_calls"]).toBeUndefined();
   });
 
   it("with add_generation_prompt false, the reply's role is the last message's", async () => {
     const body = await complete({
-      messages: [{ role: "user", content: "hi" }, { role: "assistant", content: "Sure" }],
+      messages: [
+        { role: "user", content: "hi" },
+        { role: "assistant", content: "Sure" },
+      ],
       continue_final_message: true,
       add_generation_prompt: false,
     });
@@ -147,21 +201,58 @@ describe("chat, non-streamed", () => {
 describe("chat, validation errors as vLLM sends them", () => {
   const cases: Array<[string, Record<string, unknown>, string, string | null]> = [
     ["missing messages", { model: "Qwen/Qwen3-8B" }, "Field required", "messages"],
-    ["continue_final_message with the default add_generation_prompt", { ...user("hi"), continue_final_message: true }, "Cannot set both `continue_final_message` and `add_generation_prompt` to True.", "continue_final_message"],
-    ["both true", { ...user("hi"), continue_final_message: true, add_generation_prompt: true }, "Cannot set both", "continue_final_message"],
-    ["non-zero priority", { ...user("hi"), priority: 1 }, "Got priority 1 but Priority scheduling is not enabled.", null],
+    [
+      "continue_final_message with the default add_generation_prompt",
+      { ...user("hi"), continue_final_message: true },
+      "Cannot set both `continue_final_message` and `add_generation_prompt` to True.",
+      "continue_final_message",
+    ],
+    [
+      "both true",
+      { ...user("hi"), continue_final_message: true, add_generation_prompt: true },
+      "Cannot set both",
+      "continue_final_message",
+    ],
+    [
+      "non-zero priority",
+      { ...user("hi"), priority: 1 },
+      "Got priority 1 but Priority scheduling is not enabled.",
+      null,
+    ],
     ["tool_choice auto", { ...user("hi"), tool_choice: "auto" }, "tool_choice", "tool_choice"],
-    ["stream_options without stream", { ...user("hi"), stream_options: { include_usage: true } }, "Stream options can only be defined when `stream=True`.", "stream_options"],
-    ["top_logprobs without logprobs", { ...user("hi"), top_logprobs: 2 }, "`logprobs` must be set to true", "top_logprobs"],
+    [
+      "stream_options without stream",
+      { ...user("hi"), stream_options: { include_usage: true } },
+      "Stream options can only be defined when `stream=True`.",
+      "stream_options",
+    ],
+    [
+      "top_logprobs without logprobs",
+      { ...user("hi"), top_logprobs: 2 },
+      "`logprobs` must be set to true",
+      "top_logprobs",
+    ],
     ["n = 0", { ...user("hi"), n: 0 }, "n must be at least 1", "n"],
     ["a wrongly typed field", { ...user("hi"), n: "two" }, "Input should be a valid integer", "n"],
-    ["reasoning_effort out of the enum", { ...user("hi"), reasoning_effort: "max" }, "'low', 'medium' or 'high'", "reasoning_effort"],
-    ["truncate_prompt_tokens below -1", { ...user("hi"), truncate_prompt_tokens: -2 }, "greater than or equal to -1", "truncate_prompt_tokens"],
+    [
+      "reasoning_effort out of the enum",
+      { ...user("hi"), reasoning_effort: "max" },
+      "'low', 'medium' or 'high'",
+      "reasoning_effort",
+    ],
+    [
+      "truncate_prompt_tokens below -1",
+      { ...user("hi"), truncate_prompt_tokens: -2 },
+      "greater than or equal to -1",
+      "truncate_prompt_tokens",
+    ],
   ];
   it.each(cases)("refuses %s with 400 BadRequestError", async (_name, body, message, param) => {
     const res = await chat(svc, body);
     expect(res.status).toBe(400);
-    const { error } = (await res.json()) as { error: { message: string; type: string; param: string | null; code: number } };
+    const { error } = (await res.json()) as {
+      error: { message: string; type: string; param: string | null; code: number };
+    };
     expect(error.type).toBe("BadRequestError");
     expect(error.code).toBe(400);
     expect(error.param).toBe(param);
@@ -169,12 +260,18 @@ describe("chat, validation errors as vLLM sends them", () => {
   });
 
   it("accepts continue_final_message with add_generation_prompt false, and priority 0", async () => {
-    expect((await chat(svc, { ...user("hi"), continue_final_message: true, add_generation_prompt: false })).status).toBe(200);
+    expect(
+      (await chat(svc, { ...user("hi"), continue_final_message: true, add_generation_prompt: false })).status,
+    ).toBe(200);
     expect((await chat(svc, { ...user("hi"), priority: 0 })).status).toBe(200);
   });
 
   it("refuses a body that is not JSON", async () => {
-    const res = await fetch(`${svc.url}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${svc.apiKey}`, "content-type": "application/json" }, body: "{nope" });
+    const res = await fetch(`${svc.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${svc.apiKey}`, "content-type": "application/json" },
+      body: "{nope",
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { code: number } }).error.code).toBe(400);
   });
@@ -188,7 +285,12 @@ describe("chat, streamed", () => {
     expect(done).toBe(true);
     expect(chunks.every((c) => c.object === "chat.completion.chunk" && c.choices.length === 1)).toBe(true);
     expect(new Set(chunks.map((c) => c.id)).size).toBe(1);
-    expect(chunks[0]!.choices[0]).toEqual({ index: 0, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null });
+    expect(chunks[0]!.choices[0]).toEqual({
+      index: 0,
+      delta: { role: "assistant", content: "" },
+      logprobs: null,
+      finish_reason: null,
+    });
     expect(chunks.slice(1).map((c) => c.choices[0]!.delta.content)).toEqual(["Hi", " there", "!"]);
     expect(chunks.slice(1, -1).every((c) => c.choices[0]!.finish_reason === null)).toBe(true);
     const last = chunks.at(-1)!.choices[0]!;
@@ -206,7 +308,10 @@ describe("chat, streamed", () => {
 
   it("with n=2: role chunks for each index first, interleaved tokens, one finish chunk per index", async () => {
     const { chunks } = await readStream(await chat(svc, { ...user("echo a b c"), n: 2, stream: true }));
-    expect(chunks.slice(0, 2).map((c) => [c.choices[0]!.index, c.choices[0]!.delta.role])).toEqual([[0, "assistant"], [1, "assistant"]]);
+    expect(chunks.slice(0, 2).map((c) => [c.choices[0]!.index, c.choices[0]!.delta.role])).toEqual([
+      [0, "assistant"],
+      [1, "assistant"],
+    ]);
     expect(chunks.slice(2).map((c) => c.choices[0]!.index)).toEqual([0, 1, 0, 1, 0, 1]);
     for (const index of [0, 1]) {
       const finishes = chunks.flatMap((c) => c.choices).filter((c) => c.index === index && c.finish_reason !== null);
@@ -228,7 +333,11 @@ describe("chat, streamed", () => {
 
   it("continuous_usage_stats puts cumulative usage on every chunk", async () => {
     const { chunks } = await readStream(
-      await chat(svc, { ...user("echo x y z"), stream: true, stream_options: { include_usage: true, continuous_usage_stats: true } }),
+      await chat(svc, {
+        ...user("echo x y z"),
+        stream: true,
+        stream_options: { include_usage: true, continuous_usage_stats: true },
+      }),
     );
     expect(chunks.map((c) => c.usage?.completion_tokens)).toEqual([0, 1, 2, 3, 3]);
   });
@@ -242,23 +351,42 @@ describe("chat, streamed", () => {
   });
 
   it("streams reasoning deltas before content", async () => {
-    const { chunks } = await readStream(await chat(svc, { ...user("echo done"), stream: true, reasoning_effort: "high" }));
+    const { chunks } = await readStream(
+      await chat(svc, { ...user("echo done"), stream: true, reasoning_effort: "high" }),
+    );
     const kinds = chunks.slice(1).map((c) => (c.choices[0]!.delta.reasoning !== undefined ? "r" : "c"));
     expect(kinds.join("")).toMatch(/^r+c+$/);
   });
 
   it("streams a tool call in fragments: id, type and name first, then argument pieces, then a finish chunk", async () => {
-    const tools = [{ type: "function", function: { name: "lookup", parameters: { type: "object", properties: { q: { type: "string" } } } } }];
-    const { chunks } = await readStream(await chat(svc, { messages: [{ role: "user", content: "lookup Berlin" }], tools, stream: true }));
+    const tools = [
+      {
+        type: "function",
+        function: { name: "lookup", parameters: { type: "object", properties: { q: { type: "string" } } } },
+      },
+    ];
+    const { chunks } = await readStream(
+      await chat(svc, { messages: [{ role: "user", content: "lookup Berlin" }], tools, stream: true }),
+    );
     const calls = chunks.slice(1, -1).map((c) => c.choices[0]!.delta.tool_calls![0]!);
-    expect(calls[0]).toEqual({ id: expect.stringMatching(/^chatcmpl-tool-/), type: "function", index: 0, function: { name: "lookup" } });
-    const args = calls.slice(1).map((c) => (c["function"] as { arguments: string }).arguments).join("");
+    expect(calls[0]).toEqual({
+      id: expect.stringMatching(/^chatcmpl-tool-/),
+      type: "function",
+      index: 0,
+      function: { name: "lookup" },
+    });
+    const args = calls
+      .slice(1)
+      .map((c) => (c["function"] as { arguments: string }).arguments)
+      .join("");
     expect(JSON.parse(args)).toEqual({ q: "Berlin" });
     expect(chunks.at(-1)!.choices[0]).toMatchObject({ delta: {}, finish_reason: "tool_calls" });
   });
 
   it("streams logprobs per token chunk", async () => {
-    const { chunks } = await readStream(await chat(svc, { ...user("echo a b"), stream: true, logprobs: true, top_logprobs: 2 }));
+    const { chunks } = await readStream(
+      await chat(svc, { ...user("echo a b"), stream: true, logprobs: true, top_logprobs: 2 }),
+    );
     expect(chunks[0]!.choices[0]!.logprobs).toBeNull();
     expect(chunks.slice(1).map((c) => c.choices[0]!.logprobs!.content[0]!.token)).toEqual(["a", " b"]);
     expect(chunks[1]!.choices[0]!.logprobs!.content[0]!.top_logprobs).toHaveLength(2);

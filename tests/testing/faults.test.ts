@@ -73,7 +73,9 @@ describe("status faults", () => {
     expect(preflight.status).toBe(204);
     const res = await chat(svc, { messages: [{ role: "user", content: "hi" }] });
     expect(res.status).toBe(500);
-    expect(await res.json()).toEqual({ error: { message: "Injected fault: HTTP 500", type: "InternalServerError", param: null, code: 500 } });
+    expect(await res.json()).toEqual({
+      error: { message: "Injected fault: HTTP 500", type: "InternalServerError", param: null, code: 500 },
+    });
   });
 
   it("uses the trace server's envelope by default on trace routes, and accepts regex paths", async () => {
@@ -188,7 +190,9 @@ describe("body faults", () => {
     expect(res.status).toBe(200);
     const data = sseData(await res.text());
     expect(data).toHaveLength(4);
-    expect(JSON.parse(data[2]!)).toEqual({ error: { message: "Internal server error", type: "InternalServerError", param: null, code: 500 } });
+    expect(JSON.parse(data[2]!)).toEqual({
+      error: { message: "Internal server error", type: "InternalServerError", param: null, code: 500 },
+    });
     expect(data[3]).toBe("[DONE]");
   });
 
@@ -207,7 +211,9 @@ describe("body faults", () => {
     expect([...bytes]).toContain(0xff);
     expect(() => new TextDecoder("utf-8", { fatal: true }).decode(bytes)).toThrow();
     svc.inject(faults.invalidUtf8({ format: "jsonl", afterChunks: 1 }));
-    const jsonl = new Uint8Array(await (await queryCalls(svc, { project_id: "acme/support-bot", limit: 2 })).arrayBuffer());
+    const jsonl = new Uint8Array(
+      await (await queryCalls(svc, { project_id: "acme/support-bot", limit: 2 })).arrayBuffer(),
+    );
     expect([...jsonl]).toContain(0xfe);
   });
 

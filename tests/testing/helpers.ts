@@ -10,7 +10,12 @@ export function basic(svc: FakeService): Record<string, string> {
   return { authorization: `Basic ${Buffer.from(`${svc.username}:${svc.password}`).toString("base64")}` };
 }
 
-export async function postJson(svc: FakeService, path: string, body: unknown, headers: Record<string, string>): Promise<Response> {
+export async function postJson(
+  svc: FakeService,
+  path: string,
+  body: unknown,
+  headers: Record<string, string>,
+): Promise<Response> {
   return fetch(`${svc.url}${path}`, {
     method: "POST",
     headers: { "content-type": "application/json", ...headers },
@@ -18,11 +23,19 @@ export async function postJson(svc: FakeService, path: string, body: unknown, he
   });
 }
 
-export function chat(svc: FakeService, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Response> {
+export function chat(
+  svc: FakeService,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return postJson(svc, "/v1/chat/completions", { model: "Qwen/Qwen3-8B", ...body }, { ...bearer(svc), ...headers });
 }
 
-export function queryCalls(svc: FakeService, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Response> {
+export function queryCalls(
+  svc: FakeService,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return postJson(svc, "/calls/stream_query", body, { ...basic(svc), ...headers });
 }
 
@@ -66,5 +79,8 @@ export async function jsonl(res: Response): Promise<Array<Record<string, any>>> 
   const text = await res.text();
   if (text === "") return [];
   expect(text.endsWith("\n")).toBe(true);
-  return text.slice(0, -1).split("\n").map((line) => JSON.parse(line) as Record<string, any>);
+  return text
+    .slice(0, -1)
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, any>);
 }

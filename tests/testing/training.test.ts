@@ -75,11 +75,36 @@ describe("training jobs", () => {
     ["a missing model_id", { trajectory_groups: [] }, ["body", "model_id"], "missing"],
     ["a model_id that is not a UUID", { ...valid, model_id: "model-1" }, ["body", "model_id"], "uuid_parsing"],
     ["trajectory_groups not a list", { ...valid, trajectory_groups: {} }, ["body", "trajectory_groups"], "list_type"],
-    ["a group without trajectories", { ...valid, trajectory_groups: [{}] }, ["body", "trajectory_groups", 0, "trajectories"], "missing"],
-    ["a non-numeric reward", { ...valid, trajectory_groups: [{ trajectories: [{ messages_and_choices: [], reward: "high" }] }] }, ["body", "trajectory_groups", 0, "trajectories", 0, "reward"], "float_type"],
-    ["a bad start_time", { ...valid, trajectory_groups: [{ trajectories: [{ messages_and_choices: [], start_time: "yesterday" }] }] }, ["body", "trajectory_groups", 0, "trajectories", 0, "start_time"], "datetime_from_date_parsing"],
-    ["a mistyped experimental_config member", { ...valid, experimental_config: { ppo: "yes" } }, ["body", "experimental_config", "ppo"], "bool_type"],
-    ["an unknown experimental_config member (kimi_k2_tau)", { ...valid, experimental_config: { kimi_k2_tau: 0.1 } }, ["body", "experimental_config", "kimi_k2_tau"], "extra_forbidden"],
+    [
+      "a group without trajectories",
+      { ...valid, trajectory_groups: [{}] },
+      ["body", "trajectory_groups", 0, "trajectories"],
+      "missing",
+    ],
+    [
+      "a non-numeric reward",
+      { ...valid, trajectory_groups: [{ trajectories: [{ messages_and_choices: [], reward: "high" }] }] },
+      ["body", "trajectory_groups", 0, "trajectories", 0, "reward"],
+      "float_type",
+    ],
+    [
+      "a bad start_time",
+      { ...valid, trajectory_groups: [{ trajectories: [{ messages_and_choices: [], start_time: "yesterday" }] }] },
+      ["body", "trajectory_groups", 0, "trajectories", 0, "start_time"],
+      "datetime_from_date_parsing",
+    ],
+    [
+      "a mistyped experimental_config member",
+      { ...valid, experimental_config: { ppo: "yes" } },
+      ["body", "experimental_config", "ppo"],
+      "bool_type",
+    ],
+    [
+      "an unknown experimental_config member (kimi_k2_tau)",
+      { ...valid, experimental_config: { kimi_k2_tau: 0.1 } },
+      ["body", "experimental_config", "kimi_k2_tau"],
+      "extra_forbidden",
+    ],
   ];
   it.each(invalid)("refuses %s with 422 detail and creates nothing", async (_name, body, loc, type) => {
     const res = await create(body);

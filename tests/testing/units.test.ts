@@ -21,10 +21,15 @@ describe("query evaluation", () => {
 
   it("$not inverts any comparison", () => {
     fc.assert(
-      fc.property(fc.constantFrom("$eq", "$gt", "$gte", "$lt", "$lte"), literal, fc.constantFrom("id", "summary.usage", "inputs.question", "missing.path"), (op, value, field) => {
-        const expr = { [op]: [{ $getField: field }, { $literal: value }] };
-        expect(matchesQuery({ $expr: { $not: [expr] } }, record)).toBe(!matchesQuery({ $expr: expr }, record));
-      }),
+      fc.property(
+        fc.constantFrom("$eq", "$gt", "$gte", "$lt", "$lte"),
+        literal,
+        fc.constantFrom("id", "summary.usage", "inputs.question", "missing.path"),
+        (op, value, field) => {
+          const expr = { [op]: [{ $getField: field }, { $literal: value }] };
+          expect(matchesQuery({ $expr: { $not: [expr] } }, record)).toBe(!matchesQuery({ $expr: expr }, record));
+        },
+      ),
     );
   });
 
@@ -42,12 +47,22 @@ describe("annotation transitions", () => {
     expect(checkTransition(undefined, "completed")).toBe("apply");
     expect(checkTransition("in_progress", "skipped")).toBe("apply");
     expect(checkTransition("skipped", "skipped")).toBe("noop");
-    expect(checkTransition("completed", "in_progress")).toEqual({ refused: "Invalid state transition from completed to in_progress" });
+    expect(checkTransition("completed", "in_progress")).toEqual({
+      refused: "Invalid state transition from completed to in_progress",
+    });
   });
 });
 
 describe("fault queue", () => {
-  const req = (method: string, path: string): FakeRequest => ({ method, path, query: "", headers: {}, body: "", json: undefined, signal: new AbortController().signal });
+  const req = (method: string, path: string): FakeRequest => ({
+    method,
+    path,
+    query: "",
+    headers: {},
+    body: "",
+    json: undefined,
+    signal: new AbortController().signal,
+  });
   it("uses each fault `times` times, first match first", () => {
     const queue = new FaultQueue();
     queue.inject({ kind: "status", status: 500, path: "/a", times: 2 });

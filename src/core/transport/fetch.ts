@@ -49,7 +49,8 @@ export class FetchTransport implements Transport {
       userSignal?.removeEventListener("abort", onUserAbort);
     };
     const mapError = (err: unknown): Error => {
-      if (reason === HEADERS_TIMEOUT) return new APIConnectionTimeoutError(`No response headers within ${request.timeout} ms.`);
+      if (reason === HEADERS_TIMEOUT)
+        return new APIConnectionTimeoutError(`No response headers within ${request.timeout} ms.`);
       if (reason === IDLE_TIMEOUT)
         return new APIConnectionTimeoutError(`No response data for ${request.idleTimeout} ms (idleTimeout).`);
       if (reason === "user" || userSignal?.aborted) return new APIUserAbortError(undefined, { cause: err });

@@ -10,7 +10,10 @@ import type { AnnotationQueueItemProgressResponse } from "./types.js";
 /** A path segment: non-empty, and never `.` or `..`, which a URL parser would resolve away. */
 function pathSegment(value: unknown, name: string): string {
   if (typeof value !== "string" || value.length === 0 || value === "." || value === "..")
-    throw new RequestValidationError([{ path: name, message: "must be a non-empty id (not '.' or '..')" }], "path parameter");
+    throw new RequestValidationError(
+      [{ path: name, message: "must be a non-empty id (not '.' or '..')" }],
+      "path parameter",
+    );
   return encodeURIComponent(value);
 }
 
@@ -52,7 +55,11 @@ export class AnnotationQueueItems extends APIResource {
       return new APIPromise(Promise.reject(err));
     }
     return new APIPromise(
-      this._http.request({ method: "POST", path, base: "trace", auth: "basic", body, retry: "safe" }, options, readJSON<AnnotationQueueItemProgressResponse>),
+      this._http.request(
+        { method: "POST", path, base: "trace", auth: "basic", body, retry: "safe" },
+        options,
+        readJSON<AnnotationQueueItemProgressResponse>,
+      ),
     );
   }
 }

@@ -12,13 +12,7 @@ ensureZodDefaults();
  * const value: LiteralValue = { tier: "pro", tags: ["a", "b"], score: 0.5, archived: null };
  * ```
  */
-export type LiteralValue =
-  | string
-  | number
-  | boolean
-  | null
-  | LiteralValue[]
-  | { [key: string]: LiteralValue };
+export type LiteralValue = string | number | boolean | null | LiteralValue[] | { [key: string]: LiteralValue };
 
 /**
  * The types a `$convert` can cast to. `"exists"` yields whether the input is present at all.
@@ -38,7 +32,13 @@ export type ConvertTarget = "double" | "string" | "int" | "bool" | "exists";
  * CONVERT_TARGETS.includes("int"); // true
  * ```
  */
-export const CONVERT_TARGETS = ["double", "string", "int", "bool", "exists"] as const satisfies readonly ConvertTarget[];
+export const CONVERT_TARGETS = [
+  "double",
+  "string",
+  "int",
+  "bool",
+  "exists",
+] as const satisfies readonly ConvertTarget[];
 
 /**
  * A constant operand: `{ $literal: value }`.
@@ -258,18 +258,7 @@ export interface QueryExpression {
  * OPERATION_KEYS.includes("$contains"); // true
  * ```
  */
-export const OPERATION_KEYS = [
-  "$and",
-  "$or",
-  "$not",
-  "$eq",
-  "$gt",
-  "$gte",
-  "$lt",
-  "$lte",
-  "$in",
-  "$contains",
-] as const;
+export const OPERATION_KEYS = ["$and", "$or", "$not", "$eq", "$gt", "$gte", "$lt", "$lte", "$in", "$contains"] as const;
 
 /**
  * The keys of every operand node: the operation keys plus `$literal`, `$getField`, `$convert`.
@@ -331,14 +320,12 @@ const whenNodeIsClean = (payload: { issues: readonly unknown[] }) => payload.iss
  * operationSchema.safeParse({ $not: [{ $literal: true }, { $literal: false }] }).success; // false
  * ```
  */
-export const operationSchema = z
-  .strictObject(operationShape, { error: unknownKeyMessage(OPERATION_KEYS) })
-  .check(
-    z.refine(hasExactlyOneKey, {
-      message: `An operation has exactly one key out of ${OPERATION_KEYS.join(", ")}`,
-      when: whenNodeIsClean,
-    }),
-  ) as unknown as z.ZodMiniType<Operation, Operation>;
+export const operationSchema = z.strictObject(operationShape, { error: unknownKeyMessage(OPERATION_KEYS) }).check(
+  z.refine(hasExactlyOneKey, {
+    message: `An operation has exactly one key out of ${OPERATION_KEYS.join(", ")}`,
+    when: whenNodeIsClean,
+  }),
+) as unknown as z.ZodMiniType<Operation, Operation>;
 // The cast above and below replaces zod's inferred "object of optional keys" with the exact
 // union; the refine makes the two equivalent at run time.
 

@@ -77,7 +77,14 @@ export class Completions extends APIResource {
     } catch (err) {
       return new APIPromise(Promise.reject(err));
     }
-    const spec = { method: "POST", path: "/v1/chat/completions", base: "api", auth: "bearer", body, retry: "safe" } as const;
+    const spec = {
+      method: "POST",
+      path: "/v1/chat/completions",
+      base: "api",
+      auth: "bearer",
+      body,
+      retry: "safe",
+    } as const;
     if (body.stream === true) {
       const redactor = this._http.config.redactor;
       return new APIPromise(

@@ -176,7 +176,8 @@ function requestRules(
     ctx.addIssue({
       code: "custom",
       path: ["add_generation_prompt"],
-      message: "continue_final_message and add_generation_prompt cannot be combined: set add_generation_prompt to false",
+      message:
+        "continue_final_message and add_generation_prompt cannot be combined: set add_generation_prompt to false",
     });
   }
   // The server refuses only a non-empty stream_options without streaming (Python truthiness).

@@ -165,7 +165,11 @@ export function zodResponseFormat<S extends $ZodType>(
   const jsonSchema = toJSONSchema(schema, { target: "draft-2020-12", io: "output" }) as Record<string, unknown>;
   delete jsonSchema.$schema;
   dropSafeIntegerBounds(jsonSchema);
-  const json_schema: AutoParseableResponseFormat<output<S>>["json_schema"] = { name, schema: jsonSchema, strict: options.strict ?? true };
+  const json_schema: AutoParseableResponseFormat<output<S>>["json_schema"] = {
+    name,
+    schema: jsonSchema,
+    strict: options.strict ?? true,
+  };
   if (options.description !== undefined) json_schema.description = options.description;
   const format = { type: "json_schema" as const, json_schema };
   Object.defineProperty(format, ZOD_SCHEMA, { value: schema, enumerable: false });
@@ -214,7 +218,7 @@ export function parseCompletionContent<T>(
 function parseContent<T>(schema: $ZodType<T>, content: string, choice: ChatCompletionChoice, name: string): T {
   const where = `choice ${choice.index}`;
   // A reply cut off by max tokens is the usual cause of bad JSON; say so.
-  const hint = choice.finish_reason === "length" ? " (finish_reason is \"length\": the reply was cut off)" : "";
+  const hint = choice.finish_reason === "length" ? ' (finish_reason is "length": the reply was cut off)' : "";
   let value: unknown;
   try {
     value = JSON.parse(content);
@@ -229,7 +233,11 @@ function parseContent<T>(schema: $ZodType<T>, content: string, choice: ChatCompl
   }
   const result = safeParse(schema, value);
   if (result.success) return result.data;
-  const issues: ContentParseIssue[] = result.error.issues.map((i) => ({ path: i.path, message: i.message, code: i.code }));
+  const issues: ContentParseIssue[] = result.error.issues.map((i) => ({
+    path: i.path,
+    message: i.message,
+    code: i.code,
+  }));
   const firstIssue = issues[0]!;
   const at = firstIssue.path.length ? firstIssue.path.map(String).join(".") : "(root)";
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";

@@ -78,7 +78,11 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
   /** @internal Wraps a successful SSE response. */
   static fromResponse(res: APIResponse, redactor: Redactor, signal?: AbortSignal): ChatCompletionStream {
     async function* chunks(): AsyncGenerator<ChatCompletionChunk[]> {
-      for await (const batch of readJSONEventBatches<ChatCompletionChunk>(decodeSSEBatches(res.body), res.headers, redactor)) {
+      for await (const batch of readJSONEventBatches<ChatCompletionChunk>(
+        decodeSSEBatches(res.body),
+        res.headers,
+        redactor,
+      )) {
         for (let i = 0; i < batch.length; i++) normalizeChunk(batch[i]!);
         yield batch;
       }
@@ -106,7 +110,9 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
   static fromReadableStream(readable: ReadableStream<Uint8Array>): ChatCompletionStream {
     const noRedaction = new Redactor([]);
     async function* chunks(): AsyncGenerator<ChatCompletionChunk[]> {
-      for await (const lines of decodeJSONLBatches<ChatCompletionChunk & { error?: unknown }>(iterateReadable(readable))) {
+      for await (const lines of decodeJSONLBatches<ChatCompletionChunk & { error?: unknown }>(
+        iterateReadable(readable),
+      )) {
         const out: ChatCompletionChunk[] = [];
         for (const line of lines) {
           if (line && typeof line === "object" && line.error != null) {

@@ -7,7 +7,8 @@ ensureZodDefaults();
 // format regexes into browser bundles. GUID: the 8-4-4-4-12 hex shape, any version digit.
 const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 // ISO 8601 date-time with seconds optional fraction, and `Z` or an offset (as z.iso.datetime({offset:true})).
-const ISO_DATETIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)$/;
+const ISO_DATETIME =
+  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)$/;
 
 // Numbers here are z.number(), which in zod 4 already refuses NaN and ±Infinity: JSON cannot
 // carry them, and JSON.stringify would silently send `null` instead.
@@ -138,7 +139,11 @@ export const trajectorySchema = z.strictObject({
   metrics: z.optional(z.record(z.string(), z.union([z.number(), z.boolean()]))),
   metadata: z.optional(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))),
   logs: z.optional(z.array(z.string())),
-  start_time: z.optional(z.string().check(z.regex(ISO_DATETIME, { error: "start_time must be an ISO 8601 date-time, e.g. 2025-03-18T17:04:12Z" }))),
+  start_time: z.optional(
+    z
+      .string()
+      .check(z.regex(ISO_DATETIME, { error: "start_time must be an ISO 8601 date-time, e.g. 2025-03-18T17:04:12Z" })),
+  ),
 });
 
 /**
@@ -152,9 +157,7 @@ export const trajectorySchema = z.strictObject({
  */
 export const trajectoryGroupSchema = z.looseObject({
   trajectories: z.array(trajectorySchema),
-  exceptions: z.optional(
-    z.array(z.looseObject({ type: z.string(), message: z.string(), traceback: z.string() })),
-  ),
+  exceptions: z.optional(z.array(z.looseObject({ type: z.string(), message: z.string(), traceback: z.string() }))),
   metadata: z.optional(z.record(z.string(), z.unknown())),
   metrics: z.optional(z.record(z.string(), z.unknown())),
   logs: z.optional(z.array(z.string())),

@@ -45,7 +45,10 @@ describe("annotationQueueItemProgressParamsSchema", () => {
   });
 
   it("explains the allowed states and the project format", () => {
-    const result = annotationQueueItemProgressParamsSchema.safeParse({ annotation_state: "unstarted", project_id: "x" });
+    const result = annotationQueueItemProgressParamsSchema.safeParse({
+      annotation_state: "unstarted",
+      project_id: "x",
+    });
     const messages = result.error?.issues.map((issue) => issue.message);
     expect(messages).toContain("annotation_state must be one of in_progress, completed, skipped");
     expect(messages).toContain('project_id must be "<entity>/<project>"');

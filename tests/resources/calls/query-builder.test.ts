@@ -16,7 +16,11 @@ describe("query builder: exact JSON per operator", () => {
     ["field.as", q.field("summary.weave.latency_ms").as("double"), { $convert: { input: latency, to: "double" } }],
     ["literal", q.literal("x"), { $literal: "x" }],
     ["literal of an operator-looking object", q.literal({ $eq: 1 }), { $literal: { $eq: 1 } }],
-    ["convert", q.convert(q.field("inputs.top_k"), "int"), { $convert: { input: { $getField: "inputs.top_k" }, to: "int" } }],
+    [
+      "convert",
+      q.convert(q.field("inputs.top_k"), "int"),
+      { $convert: { input: { $getField: "inputs.top_k" }, to: "int" } },
+    ],
     ["convert of a plain value", q.convert("12", "int"), { $convert: { input: { $literal: "12" }, to: "int" } }],
     [
       "exists",
@@ -29,14 +33,34 @@ describe("query builder: exact JSON per operator", () => {
     ["gte", q.gte(latency, 1000), { $gte: [latency, { $literal: 1000 }] }],
     ["lt", q.lt(latency, 1000), { $lt: [latency, { $literal: 1000 }] }],
     ["lte", q.lte(latency, 1000), { $lte: [latency, { $literal: 1000 }] }],
-    ["literal on the left", q.eq("pro", q.field("inputs.user_tier")), { $eq: [{ $literal: "pro" }, { $getField: "inputs.user_tier" }] }],
-    ["and", q.and(q.eq(status, "success"), true), { $and: [{ $eq: [status, { $literal: "success" }] }, { $literal: true }] }],
+    [
+      "literal on the left",
+      q.eq("pro", q.field("inputs.user_tier")),
+      { $eq: [{ $literal: "pro" }, { $getField: "inputs.user_tier" }] },
+    ],
+    [
+      "and",
+      q.and(q.eq(status, "success"), true),
+      { $and: [{ $eq: [status, { $literal: "success" }] }, { $literal: true }] },
+    ],
     ["and of nothing", q.and(), { $and: [] }],
-    ["or", q.or(q.lt(latency, 5), q.gt(latency, 50)), { $or: [{ $lt: [latency, { $literal: 5 }] }, { $gt: [latency, { $literal: 50 }] }] }],
+    [
+      "or",
+      q.or(q.lt(latency, 5), q.gt(latency, 50)),
+      { $or: [{ $lt: [latency, { $literal: 5 }] }, { $gt: [latency, { $literal: 50 }] }] },
+    ],
     ["not", q.not(q.eq(status, "error")), { $not: [{ $eq: [status, { $literal: "error" }] }] }],
     ["in", q.in(status, ["error", "running"]), { $in: [status, [{ $literal: "error" }, { $literal: "running" }]] }],
-    ["in mixing operands", q.in(status, [q.field("inputs.expected"), "x"]), { $in: [status, [{ $getField: "inputs.expected" }, { $literal: "x" }]] }],
-    ["contains", q.contains(q.field("inputs.question"), "pass"), { $contains: { input: { $getField: "inputs.question" }, substr: { $literal: "pass" } } }],
+    [
+      "in mixing operands",
+      q.in(status, [q.field("inputs.expected"), "x"]),
+      { $in: [status, [{ $getField: "inputs.expected" }, { $literal: "x" }]] },
+    ],
+    [
+      "contains",
+      q.contains(q.field("inputs.question"), "pass"),
+      { $contains: { input: { $getField: "inputs.question" }, substr: { $literal: "pass" } } },
+    ],
     [
       "contains case-insensitive",
       q.contains(q.field("inputs.question"), "pass", { caseInsensitive: true }),
@@ -47,10 +71,22 @@ describe("query builder: exact JSON per operator", () => {
       q.contains(q.field("inputs.question"), "pass", { caseInsensitive: false }),
       { $contains: { input: { $getField: "inputs.question" }, substr: { $literal: "pass" }, case_insensitive: false } },
     ],
-    ["literal arrays and objects", q.eq(q.field("inputs.tags"), ["a", { b: null }]), { $eq: [{ $getField: "inputs.tags" }, { $literal: ["a", { b: null }] }] }],
-    ["plain object with a non-operator key is a literal", q.eq(q.field("inputs.o"), { a: 1 }), { $eq: [{ $getField: "inputs.o" }, { $literal: { a: 1 } }] }],
+    [
+      "literal arrays and objects",
+      q.eq(q.field("inputs.tags"), ["a", { b: null }]),
+      { $eq: [{ $getField: "inputs.tags" }, { $literal: ["a", { b: null }] }] },
+    ],
+    [
+      "plain object with a non-operator key is a literal",
+      q.eq(q.field("inputs.o"), { a: 1 }),
+      { $eq: [{ $getField: "inputs.o" }, { $literal: { a: 1 } }] },
+    ],
     ["null literal", q.eq(q.field("parent_id"), null), { $eq: [{ $getField: "parent_id" }, { $literal: null }] }],
-    ["where with one operation", q.where(q.eq(status, "success")), { $expr: { $eq: [status, { $literal: "success" }] } }],
+    [
+      "where with one operation",
+      q.where(q.eq(status, "success")),
+      { $expr: { $eq: [status, { $literal: "success" }] } },
+    ],
     [
       "where with several operations joins them with $and",
       q.where(q.eq(status, "success"), q.gt(latency, 1)),
@@ -78,7 +114,13 @@ describe("query builder: the README example", () => {
       $and: [
         { $eq: [{ $getField: "op_name" }, { $literal: "weave:///acme/bot/op/answer:abc" }] },
         { $gt: [{ $convert: { input: { $getField: "summary.weave.latency_ms" }, to: "double" } }, { $literal: 1000 }] },
-        { $contains: { input: { $getField: "inputs.question" }, substr: { $literal: "password" }, case_insensitive: true } },
+        {
+          $contains: {
+            input: { $getField: "inputs.question" },
+            substr: { $literal: "password" },
+            case_insensitive: true,
+          },
+        },
         { $not: [{ $in: [{ $getField: "summary.weave.status" }, [{ $literal: "error" }, { $literal: "running" }]] }] },
       ],
     },

@@ -23,18 +23,42 @@ describe("queryExpressionSchema: every operator in its documented shape", () => 
     ["$in", { $expr: { $in: [field, [one, { $literal: 2 }]] } }],
     ["$in with an empty list", { $expr: { $in: [field, []] } }],
     ["$contains", { $expr: { $contains: { input: field, substr: { $literal: "pass" } } } }],
-    ["$contains with case_insensitive", { $expr: { $contains: { input: field, substr: { $literal: "pass" }, case_insensitive: true } } }],
-    ["$contains with case_insensitive null", { $expr: { $contains: { input: field, substr: { $literal: "pass" }, case_insensitive: null } } }],
-    ["$convert to each target", {
-      $expr: {
-        $and: (["double", "string", "int", "bool", "exists"] as const).map((to) => ({ $convert: { input: field, to } })),
+    [
+      "$contains with case_insensitive",
+      { $expr: { $contains: { input: field, substr: { $literal: "pass" }, case_insensitive: true } } },
+    ],
+    [
+      "$contains with case_insensitive null",
+      { $expr: { $contains: { input: field, substr: { $literal: "pass" }, case_insensitive: null } } },
+    ],
+    [
+      "$convert to each target",
+      {
+        $expr: {
+          $and: (["double", "string", "int", "bool", "exists"] as const).map((to) => ({
+            $convert: { input: field, to },
+          })),
+        },
       },
-    }],
-    ["$literal of every JSON kind", {
-      $expr: {
-        $in: [field, [{ $literal: "s" }, { $literal: 1.5 }, { $literal: false }, { $literal: null }, { $literal: [1, "a"] }, { $literal: { k: { n: [null] } } }]],
+    ],
+    [
+      "$literal of every JSON kind",
+      {
+        $expr: {
+          $in: [
+            field,
+            [
+              { $literal: "s" },
+              { $literal: 1.5 },
+              { $literal: false },
+              { $literal: null },
+              { $literal: [1, "a"] },
+              { $literal: { k: { n: [null] } } },
+            ],
+          ],
+        },
       },
-    }],
+    ],
     ["operation as operand", { $expr: { $eq: [{ $gt: [field, one] }, { $literal: true }] } }],
   ];
 
@@ -66,10 +90,26 @@ describe("queryExpressionSchema: malformed trees fail inside the tree", () => {
     ["$in without a list", { $expr: { $in: [field, one] } }, ["$expr", "$in", 1]],
     ["$in with raw values", { $expr: { $in: [field, ["a"]] } }, ["$expr", "$in", 1, 0]],
     ["$contains without substr", { $expr: { $contains: { input: field } } }, ["$expr", "$contains", "substr"]],
-    ["$contains with an unknown key", { $expr: { $contains: { input: field, substr: one, ignore_case: true } } }, ["$expr", "$contains"]],
-    ["$contains case_insensitive not boolean", { $expr: { $contains: { input: field, substr: one, case_insensitive: "yes" } } }, ["$expr", "$contains", "case_insensitive"]],
-    ["$convert to an unknown type", { $expr: { $eq: [{ $convert: { input: field, to: "float" } }, one] } }, ["$expr", "$eq", 0, "$convert", "to"]],
-    ["$convert without input", { $expr: { $eq: [{ $convert: { to: "int" } }, one] } }, ["$expr", "$eq", 0, "$convert", "input"]],
+    [
+      "$contains with an unknown key",
+      { $expr: { $contains: { input: field, substr: one, ignore_case: true } } },
+      ["$expr", "$contains"],
+    ],
+    [
+      "$contains case_insensitive not boolean",
+      { $expr: { $contains: { input: field, substr: one, case_insensitive: "yes" } } },
+      ["$expr", "$contains", "case_insensitive"],
+    ],
+    [
+      "$convert to an unknown type",
+      { $expr: { $eq: [{ $convert: { input: field, to: "float" } }, one] } },
+      ["$expr", "$eq", 0, "$convert", "to"],
+    ],
+    [
+      "$convert without input",
+      { $expr: { $eq: [{ $convert: { to: "int" } }, one] } },
+      ["$expr", "$eq", 0, "$convert", "input"],
+    ],
     ["$getField not a string", { $expr: { $eq: [{ $getField: ["a"] }, one] } }, ["$expr", "$eq", 0, "$getField"]],
     ["$literal undefined", { $expr: { $eq: [field, { $literal: undefined }] } }, ["$expr", "$eq", 1, "$literal"]],
     ["$literal NaN", { $expr: { $eq: [field, { $literal: Number.NaN }] } }, ["$expr", "$eq", 1, "$literal"]],
@@ -85,7 +125,9 @@ describe("queryExpressionSchema: malformed trees fail inside the tree", () => {
   it("names the unknown operator and the allowed ones", () => {
     const result = queryExpressionSchema.safeParse({ $expr: { $regex: [] } });
     expect(result.error?.issues).toHaveLength(1);
-    expect(result.error?.issues[0]?.message).toMatch(/Unknown query operator "\$regex"; expected one of \$and, .*\$contains/);
+    expect(result.error?.issues[0]?.message).toMatch(
+      /Unknown query operator "\$regex"; expected one of \$and, .*\$contains/,
+    );
   });
 
   it("says why a two-key node is refused", () => {

@@ -42,7 +42,11 @@ describe("callsQueryParamsSchema: valid bodies pass unchanged", () => {
         offset: 25,
         query: { $expr: { $eq: [{ $getField: "inputs.user_tier" }, { $literal: "pro" }] } },
         return_expanded_column_values: false,
-        sort_by: [{ field: "started_at", direction: "desc" }, { field: "id", direction: "asc" }, { field: "summary.weave.latency_ms" }],
+        sort_by: [
+          { field: "started_at", direction: "desc" },
+          { field: "id", direction: "asc" },
+          { field: "summary.weave.latency_ms" },
+        ],
       },
     ],
     [
@@ -77,7 +81,10 @@ describe("callsQueryParamsSchema: valid bodies pass unchanged", () => {
       },
     ],
     ["filter null", { project_id, filter: null }],
-    ["query from the builder", { project_id, query: q.where(q.gt(q.field("summary.weave.latency_ms").as("double"), 1000)) }],
+    [
+      "query from the builder",
+      { project_id, query: q.where(q.gt(q.field("summary.weave.latency_ms").as("double"), 1000)) },
+    ],
   ];
 
   it.each(valid)("%s", (_name, input) => {
@@ -102,21 +109,45 @@ describe("callsQueryParamsSchema: invalid bodies are refused at the right path",
     ["expand_columns with a number", { project_id, expand_columns: [1] }, ["expand_columns", 0]],
     ["include_costs not boolean", { project_id, include_costs: "yes" }, ["include_costs"]],
     ["include_usernames not boolean", { project_id, include_usernames: 1 }, ["include_usernames"]],
-    ["return_expanded_column_values not boolean", { project_id, return_expanded_column_values: "false" }, ["return_expanded_column_values"]],
+    [
+      "return_expanded_column_values not boolean",
+      { project_id, return_expanded_column_values: "false" },
+      ["return_expanded_column_values"],
+    ],
     ["unknown filter key", { project_id, filter: { op_name: ["x"] } }, ["filter"]],
     ["wb_user_ids is not the spec's name", { project_id, filter: { wb_user_ids: ["u"] } }, ["filter"]],
     ["filter ids not strings", { project_id, filter: { call_ids: [1] } }, ["filter", "call_ids", 0]],
-    ["trace_roots_only not boolean", { project_id, filter: { trace_roots_only: "true" } }, ["filter", "trace_roots_only"]],
+    [
+      "trace_roots_only not boolean",
+      { project_id, filter: { trace_roots_only: "true" } },
+      ["filter", "trace_roots_only"],
+    ],
     ["sort_by not an array", { project_id, sort_by: { field: "id" } }, ["sort_by"]],
     ["sort item without field", { project_id, sort_by: [{ direction: "asc" }] }, ["sort_by", 0, "field"]],
     ["sort item with empty field", { project_id, sort_by: [{ field: "" }] }, ["sort_by", 0, "field"]],
     ["bad direction", { project_id, sort_by: [{ field: "id", direction: "up" }] }, ["sort_by", 0, "direction"]],
-    ["upper-case direction", { project_id, sort_by: [{ field: "id", direction: "DESC" }] }, ["sort_by", 0, "direction"]],
+    [
+      "upper-case direction",
+      { project_id, sort_by: [{ field: "id", direction: "DESC" }] },
+      ["sort_by", 0, "direction"],
+    ],
     ["unknown sort key", { project_id, sort_by: [{ field: "id", order: "asc" }] }, ["sort_by", 0]],
     ["query without $expr", { project_id, query: { $and: [] } }, ["query"]],
-    ["$not with two operands", { project_id, query: { $expr: { $not: [{ $literal: 1 }, { $literal: 2 }] } } }, ["query", "$expr", "$not"]],
-    ["$eq with one operand", { project_id, query: { $expr: { $eq: [{ $getField: "id" }] } } }, ["query", "$expr", "$eq"]],
-    ["unknown operator", { project_id, query: { $expr: { $ne: [{ $getField: "id" }, { $literal: 1 }] } } }, ["query", "$expr"]],
+    [
+      "$not with two operands",
+      { project_id, query: { $expr: { $not: [{ $literal: 1 }, { $literal: 2 }] } } },
+      ["query", "$expr", "$not"],
+    ],
+    [
+      "$eq with one operand",
+      { project_id, query: { $expr: { $eq: [{ $getField: "id" }] } } },
+      ["query", "$expr", "$eq"],
+    ],
+    [
+      "unknown operator",
+      { project_id, query: { $expr: { $ne: [{ $getField: "id" }, { $literal: 1 }] } } },
+      ["query", "$expr"],
+    ],
     [
       "deep malformed node",
       { project_id, query: { $expr: { $and: [{ $literal: true }, { $or: [{ $gt: [{ $getField: "a" }, 5] }] }] } } },

@@ -48,7 +48,9 @@ describe("sample call records (weave.md section 8)", () => {
   it("reads the error call and the running call", () => {
     const failed = records[2];
     const running = records[3];
-    expectTypeOf<NonNullable<NonNullable<CallRecord["summary"]>["weave"]>["status"]>().toEqualTypeOf<CallStatus | undefined>();
+    expectTypeOf<NonNullable<NonNullable<CallRecord["summary"]>["weave"]>["status"]>().toEqualTypeOf<
+      CallStatus | undefined
+    >();
     expect(failed?.summary?.weave?.status).toBe("error");
     expect(failed?.exception).toMatch(/^RateLimitError/);
     expect(failed?.summary?.weave?.display_name).toBe("classify-intent");

@@ -1,7 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { accumulateChatCompletion, ChatCompletionAccumulator } from "../../../src/resources/chat/accumulate.js";
-import { normalizeChunk, type ChatCompletion, type ChatCompletionChunk, type ChatCompletionChunkChoice } from "../../../src/resources/chat/types.js";
+import {
+  normalizeChunk,
+  type ChatCompletion,
+  type ChatCompletionChunk,
+  type ChatCompletionChunkChoice,
+} from "../../../src/resources/chat/types.js";
 import { readTranscript, transcriptChunks } from "./sse-fixture.js";
 
 const MODEL = "Qwen/Qwen3-8B";
@@ -43,7 +48,11 @@ describe("ChatCompletionAccumulator on the transcripts of the research note", ()
           content: "",
           reasoning: "User wants weather",
           tool_calls: [
-            { id: "chatcmpl-tool-3c1", type: "function", function: { name: "get_weather", arguments: '{"city": "Paris"}' } },
+            {
+              id: "chatcmpl-tool-3c1",
+              type: "function",
+              function: { name: "get_weather", arguments: '{"city": "Paris"}' },
+            },
           ],
         },
         logprobs: null,
@@ -84,8 +93,20 @@ describe("ChatCompletionAccumulator on the transcripts of the research note", ()
   it("C: n=2 interleaved with continuous usage; the final usage chunk wins", () => {
     const completion = accumulateChatCompletion(transcriptChunks("transcript-c-n2-usage.sse"));
     expect(completion.choices).toStrictEqual([
-      { index: 0, message: { role: "assistant", content: "No" }, logprobs: null, finish_reason: "length", stop_reason: null },
-      { index: 1, message: { role: "assistant", content: "Yes." }, logprobs: null, finish_reason: "stop", stop_reason: null },
+      {
+        index: 0,
+        message: { role: "assistant", content: "No" },
+        logprobs: null,
+        finish_reason: "length",
+        stop_reason: null,
+      },
+      {
+        index: 1,
+        message: { role: "assistant", content: "Yes." },
+        logprobs: null,
+        finish_reason: "stop",
+        stop_reason: null,
+      },
     ]);
     expect(completion.usage).toStrictEqual({ prompt_tokens: 12, total_tokens: 15, completion_tokens: 3 });
     expect(completion.id).toBe("chatcmpl-c3");
@@ -96,7 +117,13 @@ describe("ChatCompletionAccumulator on the transcripts of the research note", ()
     expect(events.map((e) => e.kind)).toEqual(["chunk", "chunk", "error", "done"]);
     const completion = accumulateChatCompletion(transcriptChunks("transcript-d-error.sse"));
     expect(completion.choices).toStrictEqual([
-      { index: 0, message: { role: "assistant", content: "The" }, logprobs: null, finish_reason: null, stop_reason: null },
+      {
+        index: 0,
+        message: { role: "assistant", content: "The" },
+        logprobs: null,
+        finish_reason: null,
+        stop_reason: null,
+      },
     ]);
   });
 });
@@ -107,8 +134,26 @@ describe("ChatCompletionAccumulator details", () => {
     const args1 = ["{", '"tz"', ': "CET"', "}"];
     const acc = new ChatCompletionAccumulator();
     acc.add(chunk([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }]));
-    acc.add(chunk([{ index: 0, delta: { tool_calls: [{ index: 0, id: "call_a", type: "function", function: { name: "get_weather", arguments: "" } }] } }]));
-    acc.add(chunk([{ index: 0, delta: { tool_calls: [{ index: 1, id: "call_b", type: "function", function: { name: "get_time" } }] } }]));
+    acc.add(
+      chunk([
+        {
+          index: 0,
+          delta: {
+            tool_calls: [
+              { index: 0, id: "call_a", type: "function", function: { name: "get_weather", arguments: "" } },
+            ],
+          },
+        },
+      ]),
+    );
+    acc.add(
+      chunk([
+        {
+          index: 0,
+          delta: { tool_calls: [{ index: 1, id: "call_b", type: "function", function: { name: "get_time" } }] },
+        },
+      ]),
+    );
     for (let i = 0; i < 4; i++) {
       // Both tools in one delta, and in reverse order, as some parsers emit them.
       acc.add(
@@ -135,12 +180,42 @@ describe("ChatCompletionAccumulator details", () => {
   });
 
   it("appends logprobs entries and token ids, keeps stop_reason and a token-id stop", () => {
-    const lp = (token: string, logprob: number) => ({ token, logprob, bytes: [...Buffer.from(token)], top_logprobs: [] });
+    const lp = (token: string, logprob: number) => ({
+      token,
+      logprob,
+      bytes: [...Buffer.from(token)],
+      top_logprobs: [],
+    });
     const acc = new ChatCompletionAccumulator();
-    acc.add(chunk([{ index: 0, delta: { role: "assistant", content: "" }, logprobs: null }], { prompt_token_ids: [1, 2] }));
+    acc.add(
+      chunk([{ index: 0, delta: { role: "assistant", content: "" }, logprobs: null }], { prompt_token_ids: [1, 2] }),
+    );
     acc.add(chunk([{ index: 0, delta: { content: "He" }, logprobs: { content: [lp("He", -0.1)] }, token_ids: [10] }]));
-    acc.add(chunk([{ index: 0, delta: { content: "llo" }, logprobs: { content: [lp("llo", -0.2), lp("!", -0.3)] }, token_ids: [11, 12] }], { prompt_token_ids: [9, 9] }));
-    acc.add(chunk([{ index: 0, delta: {}, logprobs: { content: [] }, finish_reason: "stop", stop_reason: 151645, token_ids: [151645] }]));
+    acc.add(
+      chunk(
+        [
+          {
+            index: 0,
+            delta: { content: "llo" },
+            logprobs: { content: [lp("llo", -0.2), lp("!", -0.3)] },
+            token_ids: [11, 12],
+          },
+        ],
+        { prompt_token_ids: [9, 9] },
+      ),
+    );
+    acc.add(
+      chunk([
+        {
+          index: 0,
+          delta: {},
+          logprobs: { content: [] },
+          finish_reason: "stop",
+          stop_reason: 151645,
+          token_ids: [151645],
+        },
+      ]),
+    );
     const completion = acc.finish();
     const choice = completion.choices[0]!;
     expect(choice.logprobs).toStrictEqual({ content: [lp("He", -0.1), lp("llo", -0.2), lp("!", -0.3)] });
@@ -152,8 +227,18 @@ describe("ChatCompletionAccumulator details", () => {
 
   it("keeps unknown fields of chunks, choices and deltas, and the system fingerprint and tier", () => {
     const acc = new ChatCompletionAccumulator();
-    acc.add(chunk([{ index: 0, delta: { role: "assistant", content: "", vendor_delta: 1 } }], { prompt_text: "<|im_start|>user", system_fingerprint: "fp_1", service_tier: "default" }));
-    acc.add(chunk([{ index: 0, delta: { content: "x" }, finish_reason: "repetition", routed_experts: "AAA" }], { metrics: { ttft: 0.1 } }));
+    acc.add(
+      chunk([{ index: 0, delta: { role: "assistant", content: "", vendor_delta: 1 } }], {
+        prompt_text: "<|im_start|>user",
+        system_fingerprint: "fp_1",
+        service_tier: "default",
+      }),
+    );
+    acc.add(
+      chunk([{ index: 0, delta: { content: "x" }, finish_reason: "repetition", routed_experts: "AAA" }], {
+        metrics: { ttft: 0.1 },
+      }),
+    );
     const completion = acc.finish();
     expect(completion).toMatchObject({
       prompt_text: "<|im_start|>user",
@@ -191,7 +276,13 @@ describe("ChatCompletionAccumulator details", () => {
   });
 
   it("gives an empty completion when no chunk arrived", () => {
-    expect(new ChatCompletionAccumulator().finish()).toStrictEqual({ id: "", object: "chat.completion", created: 0, model: "", choices: [] });
+    expect(new ChatCompletionAccumulator().finish()).toStrictEqual({
+      id: "",
+      object: "chat.completion",
+      created: 0,
+      model: "",
+      choices: [],
+    });
   });
 });
 
@@ -210,17 +301,28 @@ describe("ChatCompletionAccumulator property", () => {
         finish: fc.constantFrom("stop", "length", "tool_calls", "abort", "repetition"),
       })
       .map(({ fragments, finish }) => {
-        const out: ChatCompletionChunk[] = [chunk([{ index, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }])];
+        const out: ChatCompletionChunk[] = [
+          chunk([{ index, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }]),
+        ];
         const named = new Set<number>();
         for (const [f, tokenId] of fragments) {
-          const base = { index, logprobs: { content: [{ token: `t${tokenId}`, logprob: -tokenId / 1000 }] }, token_ids: [tokenId] };
+          const base = {
+            index,
+            logprobs: { content: [{ token: `t${tokenId}`, logprob: -tokenId / 1000 }] },
+            token_ids: [tokenId],
+          };
           if ("content" in f) out.push(chunk([{ ...base, delta: { content: f.content } }]));
           else if ("reasoning" in f) out.push(chunk([{ ...base, delta: { reasoning: f.reasoning } }]));
           else {
             const first = !named.has(f.tool);
             named.add(f.tool);
             const tc = first
-              ? { index: f.tool, id: `call_${index}_${f.tool}`, type: "function" as const, function: { name: `fn${f.tool}`, arguments: f.args } }
+              ? {
+                  index: f.tool,
+                  id: `call_${index}_${f.tool}`,
+                  type: "function" as const,
+                  function: { name: `fn${f.tool}`, arguments: f.args },
+                }
               : { index: f.tool, function: { arguments: f.args } };
             out.push(chunk([{ ...base, delta: { tool_calls: [tc] } }]));
           }
@@ -235,7 +337,10 @@ describe("ChatCompletionAccumulator property", () => {
       .chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => choiceSeq(i))))
       .chain((seqs) => {
         const tags = seqs.flatMap((seq, i) => seq.map(() => i));
-        return fc.tuple(fc.constant(seqs), fc.shuffledSubarray(tags, { minLength: tags.length, maxLength: tags.length }));
+        return fc.tuple(
+          fc.constant(seqs),
+          fc.shuffledSubarray(tags, { minLength: tags.length, maxLength: tags.length }),
+        );
       });
     fc.assert(
       fc.property(streams, ([seqs, order]) => {

@@ -15,7 +15,7 @@ import {
 
 const INT64_MAX = 9223372036854776000;
 // The next doubles beyond the spec's bounds (2^63 + 2048).
-const ABOVE_INT64 = 9223372036854777856;
+const ABOVE_INT64 = 2 ** 63 + 2048;
 const user: ChatCompletionMessageParam[] = [{ role: "user", content: "Hi" }];
 
 type Invalid = [label: string, input: unknown, path: PropertyKey[]];
@@ -30,14 +30,38 @@ const invalid: Invalid[] = [
   ["role in wrong case", { messages: [{ role: "User", content: "x" }] }, ["messages", 0, "role"]],
   ["user content a number", { messages: [{ role: "user", content: 5 }] }, ["messages", 0, "content"]],
   ["user content missing", { messages: [{ role: "user" }] }, ["messages", 0, "content"]],
-  ["unknown content part type", { messages: [{ role: "user", content: [{ type: "audio", data: "x" }] }] }, ["messages", 0, "content"]],
-  ["image part without url", { messages: [{ role: "user", content: [{ type: "image_url", image_url: {} }] }] }, ["messages", 0, "content"]],
-  ["system message with image part", { messages: [{ role: "system", content: [{ type: "image_url", image_url: { url: "u" } }] }] }, ["messages", 0, "content"]],
+  [
+    "unknown content part type",
+    { messages: [{ role: "user", content: [{ type: "audio", data: "x" }] }] },
+    ["messages", 0, "content"],
+  ],
+  [
+    "image part without url",
+    { messages: [{ role: "user", content: [{ type: "image_url", image_url: {} }] }] },
+    ["messages", 0, "content"],
+  ],
+  [
+    "system message with image part",
+    { messages: [{ role: "system", content: [{ type: "image_url", image_url: { url: "u" } }] }] },
+    ["messages", 0, "content"],
+  ],
   ["name not a string", { messages: [{ role: "user", content: "x", name: 5 }] }, ["messages", 0, "name"]],
-  ["tool message without tool_call_id", { messages: [{ role: "tool", content: "x" }] }, ["messages", 0, "tool_call_id"]],
+  [
+    "tool message without tool_call_id",
+    { messages: [{ role: "tool", content: "x" }] },
+    ["messages", 0, "tool_call_id"],
+  ],
   ["function message without name", { messages: [{ role: "function", content: "x" }] }, ["messages", 0, "name"]],
   ["assistant message with nothing", { messages: [{ role: "assistant", content: null }] }, ["messages", 0, "content"]],
-  ["assistant tool call of wrong type", { messages: [{ role: "assistant", tool_calls: [{ id: "1", type: "code", function: { name: "f", arguments: "{}" } }] }] }, ["messages", 0, "tool_calls", 0, "type"]],
+  [
+    "assistant tool call of wrong type",
+    {
+      messages: [
+        { role: "assistant", tool_calls: [{ id: "1", type: "code", function: { name: "f", arguments: "{}" } }] },
+      ],
+    },
+    ["messages", 0, "tool_calls", 0, "type"],
+  ],
   ["model a number", { messages: user, model: 5 }, ["model"]],
   ["seed not an integer", { messages: user, seed: 1.5 }, ["seed"]],
   ["seed above int64", { messages: user, seed: ABOVE_INT64 }, ["seed"]],
@@ -45,12 +69,28 @@ const invalid: Invalid[] = [
   ["seed a string", { messages: user, seed: "1" }, ["seed"]],
   ["seed NaN", { messages: user, seed: Number.NaN }, ["seed"]],
   ["truncate_prompt_tokens below -1", { messages: user, truncate_prompt_tokens: -2 }, ["truncate_prompt_tokens"]],
-  ["truncate_prompt_tokens not an integer", { messages: user, truncate_prompt_tokens: 2.5 }, ["truncate_prompt_tokens"]],
-  ["truncate_prompt_tokens above int64", { messages: user, truncate_prompt_tokens: ABOVE_INT64 }, ["truncate_prompt_tokens"]],
+  [
+    "truncate_prompt_tokens not an integer",
+    { messages: user, truncate_prompt_tokens: 2.5 },
+    ["truncate_prompt_tokens"],
+  ],
+  [
+    "truncate_prompt_tokens above int64",
+    { messages: user, truncate_prompt_tokens: ABOVE_INT64 },
+    ["truncate_prompt_tokens"],
+  ],
   ["tool_choice auto", { messages: user, tool_choice: "auto" }, ["tool_choice"]],
-  ["tool_choice named tool", { messages: user, tool_choice: { type: "function", function: { name: "f" } } }, ["tool_choice"]],
+  [
+    "tool_choice named tool",
+    { messages: user, tool_choice: { type: "function", function: { name: "f" } } },
+    ["tool_choice"],
+  ],
   ["reasoning_effort extreme", { messages: user, reasoning_effort: "extreme" }, ["reasoning_effort"]],
-  ["continue_final_message with add_generation_prompt", { messages: user, continue_final_message: true, add_generation_prompt: true }, ["add_generation_prompt"]],
+  [
+    "continue_final_message with add_generation_prompt",
+    { messages: user, continue_final_message: true, add_generation_prompt: true },
+    ["add_generation_prompt"],
+  ],
   ["n not an integer", { messages: user, n: 1.5 }, ["n"]],
   ["n zero", { messages: user, n: 0 }, ["n"]],
   ["max_tokens a string", { messages: user, max_tokens: "10" }, ["max_tokens"]],
@@ -68,21 +108,53 @@ const invalid: Invalid[] = [
   ["bad_words with a number", { messages: user, bad_words: [1] }, ["bad_words", 0]],
   ["logit_bias value a string", { messages: user, logit_bias: { "50256": "x" } }, ["logit_bias", "50256"]],
   ["logit_bias null (spec: object)", { messages: user, logit_bias: null }, ["logit_bias"]],
-  ["tools item of wrong type", { messages: user, tools: [{ type: "retrieval", function: { name: "f" } }] }, ["tools", 0, "type"]],
-  ["tools function without name", { messages: user, tools: [{ type: "function", function: { description: "d" } }] }, ["tools", 0, "function", "name"]],
+  [
+    "tools item of wrong type",
+    { messages: user, tools: [{ type: "retrieval", function: { name: "f" } }] },
+    ["tools", 0, "type"],
+  ],
+  [
+    "tools function without name",
+    { messages: user, tools: [{ type: "function", function: { description: "d" } }] },
+    ["tools", 0, "function", "name"],
+  ],
   ["tools not an array", { messages: user, tools: { type: "function" } }, ["tools"]],
   ["stream_options a string", { messages: user, stream: true, stream_options: "yes" }, ["stream_options"]],
-  ["stream_options member wrong type", { messages: user, stream: true, stream_options: { include_usage: "yes" } }, ["stream_options", "include_usage"]],
+  [
+    "stream_options member wrong type",
+    { messages: user, stream: true, stream_options: { include_usage: "yes" } },
+    ["stream_options", "include_usage"],
+  ],
   ["stream_options without stream", { messages: user, stream_options: { include_usage: true } }, ["stream_options"]],
   ["engine_xargs with object value", { messages: user, engine_xargs: { a: { b: 1 } } }, ["engine_xargs", "a"]],
   ["engine_xargs with boolean value", { messages: user, engine_xargs: { a: true } }, ["engine_xargs", "a"]],
   ["engine_xargs with nested list", { messages: user, engine_xargs: { a: [[1]] } }, ["engine_xargs", "a"]],
   ["response_format unknown type", { messages: user, response_format: { type: "xml" } }, ["response_format", "type"]],
-  ["response_format json_schema without name", { messages: user, response_format: { type: "json_schema", json_schema: { schema: {} } } }, ["response_format", "json_schema", "name"]],
-  ["structured_outputs with two constraints", { messages: user, structured_outputs: { json: "{}", regex: "a+" } }, ["structured_outputs", "regex"]],
-  ["structured_outputs choice not a list", { messages: user, structured_outputs: { choice: "yes" } }, ["structured_outputs", "choice"]],
-  ["repetition_detection non-integer", { messages: user, repetition_detection: { min_count: 1.5 } }, ["repetition_detection", "min_count"]],
-  ["documents with a non-string value", { messages: user, documents: [{ title: "a", text: 5 }] }, ["documents", 0, "text"]],
+  [
+    "response_format json_schema without name",
+    { messages: user, response_format: { type: "json_schema", json_schema: { schema: {} } } },
+    ["response_format", "json_schema", "name"],
+  ],
+  [
+    "structured_outputs with two constraints",
+    { messages: user, structured_outputs: { json: "{}", regex: "a+" } },
+    ["structured_outputs", "regex"],
+  ],
+  [
+    "structured_outputs choice not a list",
+    { messages: user, structured_outputs: { choice: "yes" } },
+    ["structured_outputs", "choice"],
+  ],
+  [
+    "repetition_detection non-integer",
+    { messages: user, repetition_detection: { min_count: 1.5 } },
+    ["repetition_detection", "min_count"],
+  ],
+  [
+    "documents with a non-string value",
+    { messages: user, documents: [{ title: "a", text: 5 }] },
+    ["documents", 0, "text"],
+  ],
   ["chat_template_kwargs not an object", { messages: user, chat_template_kwargs: "x" }, ["chat_template_kwargs"]],
   ["cache_salt a number", { messages: user, cache_salt: 1 }, ["cache_salt"]],
   ["echo null (spec: boolean)", { messages: user, echo: null }, ["echo"]],
@@ -102,7 +174,10 @@ describe("chatCompletionCreateParamsSchema: invalid requests", () => {
     expect(r.success).toBe(false);
     const paths = r.error!.issues.map((i) => i.path);
     // Each expected path must be named exactly or be the prefix of a more precise one.
-    expect(paths.some((p) => startsWith(p, path)), JSON.stringify(r.error!.issues)).toBe(true);
+    expect(
+      paths.some((p) => startsWith(p, path)),
+      JSON.stringify(r.error!.issues),
+    ).toBe(true);
   });
 
   it("refuses unknown top-level keys, naming them and suggesting the near field", () => {
@@ -160,7 +235,9 @@ const everyField = {
       role: "assistant",
       content: null,
       reasoning: "Need the weather",
-      tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }],
+      tool_calls: [
+        { id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } },
+      ],
     },
     { role: "tool", tool_call_id: "call_1", content: "18°C" },
     { role: "function", name: "get_weather", content: "18°C" },
@@ -313,7 +390,10 @@ const valid: [string, Record<string, unknown>][] = [
     },
   ],
   ["assistant with only a refusal", { messages: [{ role: "assistant", refusal: "No." }] }],
-  ["unknown message and part keys kept", { messages: [{ role: "user", content: [{ type: "text", text: "x", cache_control: {} }], extra: [1] }] }],
+  [
+    "unknown message and part keys kept",
+    { messages: [{ role: "user", content: [{ type: "text", text: "x", cache_control: {} }], extra: [1] }] },
+  ],
 ];
 
 describe("chatCompletionCreateParamsSchema: valid requests", () => {
@@ -365,7 +445,10 @@ describe("streaming and non-streaming request schemas", () => {
     const ns: ChatCompletionCreateParamsNonStreaming = { messages: [{ role: "user", content: "Hi" }], stream: false };
     const s: ChatCompletionCreateParamsStreaming = { messages: [{ role: "user", content: "Hi" }], stream: true };
     const any: ChatCompletionCreateParams[] = [ns, s];
-    const base: ChatCompletionCreateParamsBase = { messages: [{ role: "user", content: "Hi" }], stream: any.length > 1 };
+    const base: ChatCompletionCreateParamsBase = {
+      messages: [{ role: "user", content: "Hi" }],
+      stream: any.length > 1,
+    };
     // @ts-expect-error stream must be true on the streaming variant
     const s2: ChatCompletionCreateParamsStreaming = { messages: [{ role: "user", content: "Hi" }] };
     // @ts-expect-error unknown top-level field
@@ -415,10 +498,15 @@ describe("requestIssues", () => {
     expect(issuesOf({ messages: user, max_completion_token: 5, foo: 1 })).toEqual([
       {
         path: ["max_completion_token"],
-        message: 'unknown field "max_completion_token" (did you mean "max_completion_tokens"?); put extension parameters in engine_xargs',
+        message:
+          'unknown field "max_completion_token" (did you mean "max_completion_tokens"?); put extension parameters in engine_xargs',
         code: "unrecognized_keys",
       },
-      { path: ["foo"], message: 'unknown field "foo"; put extension parameters in engine_xargs', code: "unrecognized_keys" },
+      {
+        path: ["foo"],
+        message: 'unknown field "foo"; put extension parameters in engine_xargs',
+        code: "unrecognized_keys",
+      },
     ]);
     expect(issuesOf({ messages: user, stream: true, stream_options: { include_usag: true } })).toEqual([
       { path: ["stream_options", "include_usag"], message: 'unknown field "include_usag"', code: "unrecognized_keys" },
@@ -426,7 +514,9 @@ describe("requestIssues", () => {
   });
 
   it("reports the union branch the value was meant for", () => {
-    const [issue, ...rest] = issuesOf({ messages: [{ role: "user", content: [{ type: "image_url", image_url: {} }] }] });
+    const [issue, ...rest] = issuesOf({
+      messages: [{ role: "user", content: [{ type: "image_url", image_url: {} }] }],
+    });
     expect(rest).toEqual([]);
     expect(issue!.path).toEqual(["messages", 0, "content", 0, "image_url", "url"]);
     expect(issue!.message).toMatch(/expected string/);
@@ -434,10 +524,16 @@ describe("requestIssues", () => {
 
   it("lists the expected types when no branch fits", () => {
     const [issue] = issuesOf({ messages: user, engine_xargs: { a: { b: 1 } } });
-    expect(issue).toEqual({ path: ["engine_xargs", "a"], message: "Invalid input: expected string or number or array", code: "invalid_union" });
+    expect(issue).toEqual({
+      path: ["engine_xargs", "a"],
+      message: "Invalid input: expected string or number or array",
+      code: "invalid_union",
+    });
   });
 
   it("keeps other issues as they are", () => {
-    expect(issuesOf({ messages: user, seed: 0.5 })).toEqual([{ path: ["seed"], message: "seed must be an integer", code: "custom" }]);
+    expect(issuesOf({ messages: user, seed: 0.5 })).toEqual([
+      { path: ["seed"], message: "seed must be an integer", code: "custom" },
+    ]);
   });
 });

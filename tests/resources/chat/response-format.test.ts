@@ -76,7 +76,10 @@ describe("zodResponseFormat", () => {
     expect(Object.keys({ ...format })).toEqual(["type", "json_schema"]);
     expect(isAutoParseableResponseFormat(format)).toBe(true);
     expect(isAutoParseableResponseFormat({ type: "json_object" })).toBe(false);
-    const r = chatCompletionCreateParamsSchema.safeParse({ messages: [{ role: "user", content: "x" }], response_format: format });
+    const r = chatCompletionCreateParamsSchema.safeParse({
+      messages: [{ role: "user", content: "x" }],
+      response_format: format,
+    });
     expect(r.success).toBe(true);
   });
 
@@ -121,7 +124,9 @@ describe("parseCompletionContent", () => {
   });
 
   it("says when a reply was cut off by the length limit", () => {
-    expect(() => parseCompletionContent(completion(['{"city": "Par'], "length"), format)).toThrow(/finish_reason is "length"/);
+    expect(() => parseCompletionContent(completion(['{"city": "Par'], "length"), format)).toThrow(
+      /finish_reason is "length"/,
+    );
   });
 
   it("throws a ContentParseError with the zod issues on a schema mismatch", () => {
@@ -134,7 +139,9 @@ describe("parseCompletionContent", () => {
       const err = e as ContentParseError;
       expect(err.choiceIndex).toBe(0);
       expect(err.issues.map((i) => i.path)).toEqual([["celsius"], ["days"]]);
-      expect(err.message).toMatch(/^choice 0: content does not match response format "weather": celsius: .*expected number.* \(and 1 more\)$/);
+      expect(err.message).toMatch(
+        /^choice 0: content does not match response format "weather": celsius: .*expected number.* \(and 1 more\)$/,
+      );
     }
   });
 

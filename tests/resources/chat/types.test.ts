@@ -41,7 +41,11 @@ describe("normalizeCompletion", () => {
 
   it("handles every choice and a missing choices array", () => {
     const c = completion({ reasoning_content: "a" });
-    c.choices.push({ index: 1, message: { role: "assistant", content: "x", reasoning_content: "b" }, finish_reason: "stop" });
+    c.choices.push({
+      index: 1,
+      message: { role: "assistant", content: "x", reasoning_content: "b" },
+      finish_reason: "stop",
+    });
     normalizeCompletion(c);
     expect(c.choices.map((ch) => ch.message.reasoning)).toEqual(["a", "b"]);
     expect(() => normalizeCompletion({} as ChatCompletion)).not.toThrow();
@@ -62,7 +66,13 @@ describe("normalizeChunk", () => {
   });
 
   it("accepts the final usage chunk with no choices", () => {
-    const chunk = { id: "c", object: "chat.completion.chunk", created: 0, model: "m", choices: [] } satisfies ChatCompletionChunk;
+    const chunk = {
+      id: "c",
+      object: "chat.completion.chunk",
+      created: 0,
+      model: "m",
+      choices: [],
+    } satisfies ChatCompletionChunk;
     expect(normalizeChunk(chunk)).toStrictEqual(chunk);
   });
 });

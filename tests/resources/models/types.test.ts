@@ -3,7 +3,8 @@ import type { Model, ModelList, ModelPermission } from "../../../src/resources/m
 
 describe("ModelList", () => {
   it("reads a hosted inference list (spec fields only)", () => {
-    const body = '{"object":"list","data":[{"id":"OpenPipe/Qwen3-14B-Instruct","object":"model","created":0,"owned_by":"system","root":"OpenPipe/Qwen3-14B-Instruct"}]}';
+    const body =
+      '{"object":"list","data":[{"id":"OpenPipe/Qwen3-14B-Instruct","object":"model","created":0,"owned_by":"system","root":"OpenPipe/Qwen3-14B-Instruct"}]}';
     const list = JSON.parse(body) as ModelList;
     const [model] = list.data;
     expect(model?.id).toBe("OpenPipe/Qwen3-14B-Instruct");

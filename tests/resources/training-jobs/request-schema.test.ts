@@ -18,7 +18,15 @@ const choice = {
   index: 0,
   logprobs: {
     content: [
-      { token: "4", logprob: -0.012, bytes: [52], top_logprobs: [{ token: "4", logprob: -0.012, bytes: [52] }, { token: "four", logprob: -4.5, bytes: null }] },
+      {
+        token: "4",
+        logprob: -0.012,
+        bytes: [52],
+        top_logprobs: [
+          { token: "4", logprob: -0.012, bytes: [52] },
+          { token: "four", logprob: -4.5, bytes: null },
+        ],
+      },
     ],
     refusal: null,
   },
@@ -35,7 +43,12 @@ const fullTrajectory: Trajectory = {
   tools: [
     {
       type: "function",
-      function: { name: "add", description: "Adds two numbers", parameters: { type: "object", properties: {} }, strict: true },
+      function: {
+        name: "add",
+        description: "Adds two numbers",
+        parameters: { type: "object", properties: {} },
+        strict: true,
+      },
     },
   ],
   additional_histories: [{ messages_and_choices: [{ role: "user", content: "again" }, choice], tools: null }],
@@ -64,8 +77,14 @@ const fullConfig: ExperimentalConfig = {
 describe("trainingJobCreateParamsSchema: valid bodies pass unchanged", () => {
   const valid: Array<[string, TrainingJobCreateParams]> = [
     ["minimal", { model_id, trajectory_groups: [] }],
-    ["one trajectory with only messages", { model_id, trajectory_groups: [{ trajectories: [{ messages_and_choices: [] }] }] }],
-    ["every trajectory field", { model_id, trajectory_groups: [{ trajectories: [fullTrajectory, { ...fullTrajectory, reward: -1 }] }] }],
+    [
+      "one trajectory with only messages",
+      { model_id, trajectory_groups: [{ trajectories: [{ messages_and_choices: [] }] }] },
+    ],
+    [
+      "every trajectory field",
+      { model_id, trajectory_groups: [{ trajectories: [fullTrajectory, { ...fullTrajectory, reward: -1 }] }] },
+    ],
     [
       "group with the ART members and an extra one",
       {
@@ -83,23 +102,32 @@ describe("trainingJobCreateParamsSchema: valid bodies pass unchanged", () => {
       },
     ],
     ["every experimental_config member", { model_id, trajectory_groups: [], experimental_config: fullConfig }],
-    ["experimental_config all null", {
-      model_id,
-      trajectory_groups: [],
-      experimental_config: Object.fromEntries(Object.keys(fullConfig).map((key) => [key, null])),
-    }],
+    [
+      "experimental_config all null",
+      {
+        model_id,
+        trajectory_groups: [],
+        experimental_config: Object.fromEntries(Object.keys(fullConfig).map((key) => [key, null])),
+      },
+    ],
     ["empty experimental_config", { model_id, trajectory_groups: [], experimental_config: {} }],
     ["upper-case UUID", { model_id: model_id.toUpperCase(), trajectory_groups: [] }],
     ["UUIDv7", { model_id: "0195a3c1-7d2e-7b41-9a0c-3f5e8d1b2a01", trajectory_groups: [] }],
     ["UUID without RFC version digits", { model_id: "00000000-0000-0000-0000-000000000001", trajectory_groups: [] }],
-    ["start_time with an offset", {
-      model_id,
-      trajectory_groups: [{ trajectories: [{ messages_and_choices: [], start_time: "2025-03-18T19:04:12+02:00" }] }],
-    }],
-    ["choice without logprobs", {
-      model_id,
-      trajectory_groups: [{ trajectories: [{ messages_and_choices: [{ ...choice, logprobs: null }] }] }],
-    }],
+    [
+      "start_time with an offset",
+      {
+        model_id,
+        trajectory_groups: [{ trajectories: [{ messages_and_choices: [], start_time: "2025-03-18T19:04:12+02:00" }] }],
+      },
+    ],
+    [
+      "choice without logprobs",
+      {
+        model_id,
+        trajectory_groups: [{ trajectories: [{ messages_and_choices: [{ ...choice, logprobs: null }] }] }],
+      },
+    ],
   ];
 
   it.each(valid)("%s", (_name, input) => {
@@ -125,7 +153,11 @@ describe("trainingJobCreateParamsSchema: invalid bodies are refused at the right
     ["trajectory_groups not an array", { model_id, trajectory_groups: {} }, ["trajectory_groups"]],
     ["unknown top-level key", { model_id, trajectory_groups: [], split: "train" }, []],
     ["group without trajectories", { model_id, trajectory_groups: [{}] }, ["trajectory_groups", 0, "trajectories"]],
-    ["trajectory without messages_and_choices", { model_id, trajectory_groups: [{ trajectories: [{ reward: 1 }] }] }, [...T, "messages_and_choices"]],
+    [
+      "trajectory without messages_and_choices",
+      { model_id, trajectory_groups: [{ trajectories: [{ reward: 1 }] }] },
+      [...T, "messages_and_choices"],
+    ],
     ["misspelt reward", withTrajectory({ rewards: 1 }), T],
     ["NaN reward", withTrajectory({ reward: Number.NaN }), [...T, "reward"]],
     ["Infinity reward", withTrajectory({ reward: Infinity }), [...T, "reward"]],
@@ -141,17 +173,63 @@ describe("trainingJobCreateParamsSchema: invalid bodies are refused at the right
     ["start_time date only", withTrajectory({ start_time: "2025-03-18" }), [...T, "start_time"]],
     ["start_time not a date", withTrajectory({ start_time: "yesterday" }), [...T, "start_time"]],
     ["start_time as epoch number", withTrajectory({ start_time: 1742317452 }), [...T, "start_time"]],
-    ["message without role", withTrajectory({ messages_and_choices: [{ content: "hi" }] }), [...T, "messages_and_choices", 0]],
-    ["choice with a non-assistant message", withTrajectory({ messages_and_choices: [{ ...choice, message: { role: "user", content: "x" } }] }), [...T, "messages_and_choices", 0]],
-    ["choice with a bad logprob", withTrajectory({ messages_and_choices: [{ ...choice, logprobs: { content: [{ token: "4", logprob: "low" }] } }] }), [...T, "messages_and_choices", 0]],
-    ["tool without function name", withTrajectory({ tools: [{ type: "function", function: {} }] }), [...T, "tools", 0, "function", "name"]],
-    ["tool with strict not boolean", withTrajectory({ tools: [{ type: "function", function: { name: "f", strict: "yes" } }] }), [...T, "tools", 0, "function", "strict"]],
-    ["history without messages_and_choices", withTrajectory({ additional_histories: [{ tools: [] }] }), [...T, "additional_histories", 0, "messages_and_choices"]],
-    ["unknown experimental_config key", { model_id, trajectory_groups: [], experimental_config: { kimi_k2_tau: 0.1 } }, ["experimental_config"]],
-    ["experimental_config number as string", { model_id, trajectory_groups: [], experimental_config: { learning_rate: "1e-5" } }, ["experimental_config", "learning_rate"]],
-    ["experimental_config Infinity", { model_id, trajectory_groups: [], experimental_config: { epsilon: Infinity } }, ["experimental_config", "epsilon"]],
-    ["experimental_config NaN", { model_id, trajectory_groups: [], experimental_config: { advantage_balance: Number.NaN } }, ["experimental_config", "advantage_balance"]],
-    ["experimental_config boolean as number", { model_id, trajectory_groups: [], experimental_config: { ppo: 1 } }, ["experimental_config", "ppo"]],
+    [
+      "message without role",
+      withTrajectory({ messages_and_choices: [{ content: "hi" }] }),
+      [...T, "messages_and_choices", 0],
+    ],
+    [
+      "choice with a non-assistant message",
+      withTrajectory({ messages_and_choices: [{ ...choice, message: { role: "user", content: "x" } }] }),
+      [...T, "messages_and_choices", 0],
+    ],
+    [
+      "choice with a bad logprob",
+      withTrajectory({
+        messages_and_choices: [{ ...choice, logprobs: { content: [{ token: "4", logprob: "low" }] } }],
+      }),
+      [...T, "messages_and_choices", 0],
+    ],
+    [
+      "tool without function name",
+      withTrajectory({ tools: [{ type: "function", function: {} }] }),
+      [...T, "tools", 0, "function", "name"],
+    ],
+    [
+      "tool with strict not boolean",
+      withTrajectory({ tools: [{ type: "function", function: { name: "f", strict: "yes" } }] }),
+      [...T, "tools", 0, "function", "strict"],
+    ],
+    [
+      "history without messages_and_choices",
+      withTrajectory({ additional_histories: [{ tools: [] }] }),
+      [...T, "additional_histories", 0, "messages_and_choices"],
+    ],
+    [
+      "unknown experimental_config key",
+      { model_id, trajectory_groups: [], experimental_config: { kimi_k2_tau: 0.1 } },
+      ["experimental_config"],
+    ],
+    [
+      "experimental_config number as string",
+      { model_id, trajectory_groups: [], experimental_config: { learning_rate: "1e-5" } },
+      ["experimental_config", "learning_rate"],
+    ],
+    [
+      "experimental_config Infinity",
+      { model_id, trajectory_groups: [], experimental_config: { epsilon: Infinity } },
+      ["experimental_config", "epsilon"],
+    ],
+    [
+      "experimental_config NaN",
+      { model_id, trajectory_groups: [], experimental_config: { advantage_balance: Number.NaN } },
+      ["experimental_config", "advantage_balance"],
+    ],
+    [
+      "experimental_config boolean as number",
+      { model_id, trajectory_groups: [], experimental_config: { ppo: 1 } },
+      ["experimental_config", "ppo"],
+    ],
   ];
 
   it.each(invalid)("%s", (_name, input, path) => {
