@@ -3,6 +3,7 @@ import { readEnv } from "./core/env.js";
 import { InferloopError } from "./core/errors.js";
 import { HttpClient, parseBase } from "./core/http-client.js";
 import { isLogLevel, Log, type LogLevel } from "./core/log.js";
+import { checkOptions } from "./core/option-checks.js";
 import type { ClientOptions } from "./core/options.js";
 import { Redactor } from "./core/secrets.js";
 import { createDefaultTransport } from "./core/transport/default.js";
@@ -20,13 +21,6 @@ const DEFAULT_MAX_RETRIES = 2;
 
 // Lets withOptions() hand its transport (and so its keep-alive pool) to the new client.
 const sharedTransport = Symbol("sharedTransport");
-
-function nonNegative(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0)
-    throw new InferloopError(`\`${name}\` must be a non-negative number, got ${String(value)}.`);
-  return value;
-}
 
 /**
  * The client for the whole service: chat generation, the model list, the call query of the
@@ -69,6 +63,8 @@ export class Inferloop {
   readonly #transport: Transport;
 
   constructor(options: ClientOptions = {}) {
+    // The same check as every request's options: a value refused here is refused there.
+    checkOptions(options, "client options");
     this.#options = { ...options };
     const baseURL = options.baseURL ?? readEnv("INFERLOOP_BASE_URL");
     if (!baseURL)
@@ -85,9 +81,9 @@ export class Inferloop {
     this.baseURL = baseURL;
     this.traceBaseURL = options.traceBaseURL ?? baseURL;
     this.project = options.project;
-    this.timeout = nonNegative("timeout", options.timeout, DEFAULT_TIMEOUT);
-    this.idleTimeout = nonNegative("idleTimeout", options.idleTimeout, DEFAULT_IDLE_TIMEOUT);
-    this.maxRetries = Math.floor(nonNegative("maxRetries", options.maxRetries, DEFAULT_MAX_RETRIES));
+    this.timeout = options.timeout ?? DEFAULT_TIMEOUT;
+    this.idleTimeout = options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT;
+    this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.logLevel = logLevel;
 
     const inherited = (options as { [sharedTransport]?: Transport })[sharedTransport];

@@ -27,12 +27,18 @@ function str(v: unknown): string | undefined {
   return typeof v === "string" && v.length > 0 ? v : undefined;
 }
 
+/** A `loc` entry is a field name or an index; anything else (a nested array, an object) is
+ * not a location and would make `join` recurse as deep as the server nested it. */
+function locPart(v: unknown): v is string | number {
+  return typeof v === "string" || typeof v === "number";
+}
+
 function detailList(v: unknown): ValidationDetail[] | undefined {
   if (!Array.isArray(v)) return undefined;
   return v.filter(isRecord).map((d) => ({
     ...d,
-    loc: Array.isArray(d.loc) ? (d.loc as (string | number)[]) : [],
-    msg: typeof d.msg === "string" ? d.msg : String(d.msg ?? ""),
+    loc: Array.isArray(d.loc) ? d.loc.filter(locPart) : [],
+    msg: typeof d.msg === "string" ? d.msg : typeof d.msg === "number" ? String(d.msg) : "",
     type: typeof d.type === "string" ? d.type : "",
   }));
 }
@@ -99,7 +105,7 @@ export function parseErrorBody(
     }
   }
   if (/html/i.test(contentType ?? "") || /^<(!doctype|html)/i.test(trimmed)) {
-    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(trimmed)?.[1]?.trim();
+    const title = htmlTitle(trimmed);
     const what = title ? `: ${title.slice(0, 120)}` : "";
     return {
       status,
@@ -110,4 +116,31 @@ export function parseErrorBody(
   if (trimmed.length === 0) return { status, body: undefined, message: `${status} ${fallback(status)}` };
   const short = trimmed.length > MAX_TEXT ? `${trimmed.slice(0, MAX_TEXT)}…` : trimmed;
   return { status, body: short, message: `${status} ${short}` };
+}
+
+/**
+ * The text of the first `<title>` element, found with `indexOf` scans that each move forward
+ * only, so any page costs time linear in its length (a regular expression that backtracks
+ * turned a 600 KB page of unclosed tags into 40 s of blocked event loop).
+ */
+export function htmlTitle(html: string): string | undefined {
+  const lower = html.toLowerCase();
+  let from = 0;
+  for (;;) {
+    const open = lower.indexOf("<title", from);
+    if (open < 0) return undefined;
+    const after = lower.charCodeAt(open + 6);
+    // `<titles>` or `<title-x>` is another tag: keep looking after it.
+    if (after !== 62 /* > */ && after !== 32 && after !== 9 && after !== 10 && after !== 13 && after !== 47) {
+      from = open + 6;
+      continue;
+    }
+    const start = lower.indexOf(">", open + 6);
+    if (start < 0) return undefined;
+    const end = lower.indexOf("</title>", start + 1);
+    if (end < 0) return undefined;
+    const text = html.slice(start + 1, end);
+    // The old rule stopped at the first "<": a title holding markup is no title.
+    return text.includes("<") ? undefined : text.trim();
+  }
 }

@@ -1,8 +1,16 @@
 import type { ResponseInfo, WithResponse } from "./api-promise.js";
 import { authorizationHeader, type AuthScheme, type Credentials } from "./auth.js";
 import { parseErrorBody } from "./error-body.js";
-import { APIError, apiErrorFor, APIUserAbortError, InferloopError, ResponseParseError } from "./errors.js";
+import {
+  APIConnectionError,
+  APIError,
+  apiErrorFor,
+  APIUserAbortError,
+  InferloopError,
+  ResponseParseError,
+} from "./errors.js";
 import type { Log } from "./log.js";
+import { checkOptions } from "./option-checks.js";
 import type { RequestOptions } from "./options.js";
 import { backoffMs, isRetryableStatus, MAX_RETRY_AFTER_MS, retryAfterMs, serverRetryHint, sleep } from "./retry.js";
 import type { Redactor } from "./secrets.js";
@@ -24,6 +32,12 @@ export function parseBase(url: string, option: string): Base {
   }
   if (u.protocol !== "http:" && u.protocol !== "https:")
     throw new InferloopError(`\`${option}\` must be an http(s) URL.`);
+  // Credentials in the URL would be printed wherever the URL is (logs, inspect, JSON), and
+  // fetch refuses them anyway. The message names the options to use instead, never the URL.
+  if (u.username !== "" || u.password !== "")
+    throw new InferloopError(
+      `\`${option}\` must not contain credentials (user:password@): pass \`apiKey\`, or \`username\` and \`password\`, instead.`,
+    );
   return { origin: u.origin, prefix: u.pathname.replace(/\/+$/, "") };
 }
 
@@ -103,6 +117,9 @@ export class HttpClient {
     read: (res: APIResponse) => Promise<T> | T,
     mode: ReadMode = "buffered",
   ): Promise<WithResponse<T>> {
+    // Checked exactly as the constructor checks its options, before anything is sent: a NaN
+    // maxRetries would retry forever, a string timeout fail only after a retry.
+    checkOptions(options, "request options");
     const cfg = this.config;
     const base = spec.base === "trace" ? cfg.trace : cfg.api;
     const maxRetries = options?.maxRetries ?? cfg.maxRetries;
@@ -152,13 +169,9 @@ export class HttpClient {
             return withResponse(await read(response), response);
           } catch (err) {
             response.cancel();
-            if (
-              err instanceof APIUserAbortError ||
-              err instanceof ResponseParseError ||
-              err instanceof APIError ||
-              !mayRepeat
-            )
-              throw err;
+            // Only a body cut off or stalled is worth another attempt; a body that arrived
+            // whole but cannot be read will read the same way next time.
+            if (!(err instanceof APIConnectionError) || !mayRepeat) throw cfg.redactor.error(asSdkError(err));
             failure = err;
             retryable = true;
           }
@@ -173,7 +186,7 @@ export class HttpClient {
         }
       }
 
-      if (!retryable || attempt >= maxRetries) throw failure;
+      if (!retryable || attempt >= maxRetries) throw cfg.redactor.error(failure);
       const delay = waitMs ?? backoffMs(attempt);
       if (log.enabled("warn"))
         log.write(
@@ -245,6 +258,14 @@ function withResponse<T>(data: T, res: APIResponse): WithResponse<T> {
       return (info ??= res.info());
     },
   };
+}
+
+/** A reader's own failure as an SDK error: anything not already one (a `TypeError` from an
+ * odd body) becomes a {@link ResponseParseError}, so every error extends `InferloopError`. */
+function asSdkError(err: unknown): unknown {
+  if (err instanceof InferloopError) return err;
+  const name = err instanceof Error ? err.name : typeof err;
+  return new ResponseParseError(`The response could not be read (${name}).`, { cause: err });
 }
 
 function describe(err: unknown): string {

@@ -20,26 +20,29 @@ export function serverRetryHint(headers: Record<string, string>): boolean | unde
   return undefined;
 }
 
+// RFC 9110 §10.2.3: delay-seconds is digits only, so "0x10", "1e1", "+3" or "1.5" are not
+// a delay (Number() would read them as 16, 10, 3 and 1.5).
+const DELAY_SECONDS = /^\d+$/;
+// retry-after-ms is not standardised; the peers send a plain decimal number.
+const DELAY_MS = /^\d+(\.\d+)?$/;
+// The three HTTP-date forms of RFC 9110 §5.6.7: IMF-fixdate, obsolete RFC 850 and asctime.
+const HTTP_DATE =
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$|^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT$|^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}( GMT)?$/;
+
 /**
- * How long the server asked us to wait, in ms: `retry-after-ms`, else `retry-after` as
- * seconds or as an HTTP date. `undefined` when it said nothing usable.
+ * How long the server asked us to wait, in ms: `retry-after-ms` (a decimal number), else
+ * `retry-after` as delay-seconds (digits only) or as an HTTP date. `undefined` when it said
+ * nothing usable, so the usual backoff applies.
  */
 export function retryAfterMs(headers: Record<string, string>, now = Date.now()): number | undefined {
-  const ms = headers["retry-after-ms"];
-  if (ms !== undefined) {
-    const n = Number.parseFloat(ms);
-    if (Number.isFinite(n) && n >= 0) return n;
-  }
-  const ra = headers["retry-after"];
-  if (ra !== undefined) {
-    const secs = Number(ra.trim());
-    if (ra.trim() !== "" && Number.isFinite(secs) && secs >= 0) return secs * 1000;
-    // Every HTTP-date form names its month in letters; without that check the lenient
-    // Date.parse would read garbage such as "-5" as a date long past (so: retry at once).
-    const date = /[a-z]{3}/i.test(ra) ? Date.parse(ra) : Number.NaN;
-    if (Number.isFinite(date)) return Math.max(0, date - now);
-  }
-  return undefined;
+  const ms = headers["retry-after-ms"]?.trim();
+  if (ms !== undefined && DELAY_MS.test(ms)) return Number(ms);
+  const ra = headers["retry-after"]?.trim();
+  if (ra === undefined) return undefined;
+  if (DELAY_SECONDS.test(ra)) return Number(ra) * 1000;
+  if (!HTTP_DATE.test(ra)) return undefined;
+  const date = Date.parse(ra);
+  return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
 }
 
 /** Exponential backoff from 0.5 s, capped at 8 s, with up to 25% jitter downwards so that

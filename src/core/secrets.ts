@@ -25,16 +25,77 @@ export class Redactor {
     return out.replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,}/g, `$1 ${REDACTED}`);
   }
 
-  /** A deep copy of a JSON value with every string scrubbed. */
+  /**
+   * A deep copy of a JSON value with every string scrubbed. Iterative, so a body nested
+   * 50 000 levels deep (which `JSON.parse` accepts) costs time, not the stack; and every key is
+   * defined as an own property, so a `__proto__` key stays data instead of choosing the copy's
+   * prototype.
+   */
   value<T>(value: T): T {
-    if (typeof value === "string") return this.text(value) as T;
-    if (Array.isArray(value)) return value.map((v) => this.value(v)) as T;
-    if (value && typeof value === "object") {
-      const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value)) out[k] = this.value(v);
-      return out as T;
+    const scrub = (v: unknown): unknown => (typeof v === "string" ? this.text(v) : v);
+    if (typeof value !== "object" || value === null) return scrub(value) as T;
+    const root: unknown = Array.isArray(value) ? [] : {};
+    const stack: Array<[from: object, into: Record<string, unknown>]> = [[value, root as Record<string, unknown>]];
+    while (stack.length > 0) {
+      const [from, into] = stack.pop()!;
+      for (const key of Object.keys(from)) {
+        const v = (from as Record<string, unknown>)[key];
+        let copy: unknown = scrub(v);
+        if (typeof v === "object" && v !== null) {
+          copy = Array.isArray(v) ? [] : {};
+          stack.push([v, copy as Record<string, unknown>]);
+        }
+        Object.defineProperty(into, key, { value: copy, writable: true, enumerable: true, configurable: true });
+      }
     }
-    return value;
+    return root as T;
+  }
+
+  /**
+   * Scrub an error and its `cause` chain in place: each message and stack has the secrets
+   * replaced, the causes (errors of other libraries) lose any object they carry, and a cause that is not an `Error` (a custom fetch may reject with the request,
+   * headers and all) is replaced by a plain `Error` describing it. Returns its argument.
+   */
+  error<E>(err: E): E {
+    let current: unknown = err;
+    for (let depth = 0; depth < 8 && current instanceof Error; depth++) {
+      try {
+        this.#scrubError(current, depth > 0);
+      } catch {
+        // A frozen error from elsewhere: it cannot be changed, so it is not passed on.
+        Object.defineProperty(err as object, "cause", { value: undefined, writable: true, configurable: true });
+        break;
+      }
+      const cause: unknown = current.cause;
+      if (cause === undefined) break;
+      if (!(cause instanceof Error)) {
+        const replacement = new Error(this.text(typeof cause === "string" ? cause : `a ${typeof cause} was thrown`));
+        Object.defineProperty(current, "cause", { value: replacement, writable: true, configurable: true });
+        break;
+      }
+      current = cause;
+    }
+    return err;
+  }
+
+  #scrubError(e: Error, foreign: boolean): void {
+    const set = (key: "message" | "stack", value: string | undefined) => {
+      if (typeof value !== "string") return;
+      const clean = this.text(value);
+      if (clean !== value) Object.defineProperty(e, key, { value: clean, writable: true, configurable: true });
+    };
+    set("message", e.message);
+    set("stack", e.stack);
+    if (!foreign) return;
+    // Anything else a foreign error carries (a request, its headers, a config) may hold a
+    // secret too: strings are scrubbed, objects dropped.
+    for (const key of Object.keys(e)) {
+      const v = (e as unknown as Record<string, unknown>)[key];
+      if (key === "cause" || key === "code" || key === "errno" || key === "syscall") continue;
+      if (typeof v === "string") (e as unknown as Record<string, unknown>)[key] = this.text(v);
+      else if (typeof v === "object" && v !== null && !(v instanceof Error))
+        delete (e as unknown as Record<string, unknown>)[key];
+    }
   }
 
   /** Header values safe to log: credentials are hidden whatever they are. */

@@ -1,5 +1,6 @@
 import { safeParse, type $ZodIssue, type $ZodType } from "zod/v4/core";
 import { RequestValidationError, type ValidationIssue } from "./errors.js";
+import { toJSONValue } from "./json-value.js";
 
 /**
  * One problem of an input, ready for an error message: the path of the field, why, and the
@@ -127,4 +128,24 @@ export function validateInput<T>(
     code: i.code,
   }));
   throw new RequestValidationError(issues, what);
+}
+
+/**
+ * Validate a request body and return what will be sent: the parameters are first copied into
+ * plain JSON ({@link toJSONValue}: cycles, BigInts, non-finite numbers, excessive depth and
+ * non-object parameters refused, naming the field), then the copy is checked against `schema`.
+ * The copy is what goes on the wire, so the server gets exactly what was validated.
+ *
+ * @example
+ * ```ts
+ * const body = validateRequestBody(trainingJobCreateParamsSchema, params, "training job");
+ * ```
+ */
+export function validateRequestBody<T>(
+  schema: $ZodType<T>,
+  value: unknown,
+  what: string,
+  toIssues?: (issues: readonly $ZodIssue[]) => InputIssue[],
+): T {
+  return validateInput(schema, toJSONValue(value, what), what, toIssues);
 }

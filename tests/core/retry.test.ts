@@ -17,7 +17,14 @@ describe("retryAfterMs", () => {
   it("reads retry-after as seconds", () => {
     expect(retryAfterMs({ "retry-after": "3" }, now)).toBe(3000);
     expect(retryAfterMs({ "retry-after": "0" }, now)).toBe(0);
-    expect(retryAfterMs({ "retry-after": " 1.5 " }, now)).toBe(1500);
+    expect(retryAfterMs({ "retry-after": " 12 " }, now)).toBe(12_000);
+  });
+
+  it("reads retry-after only as delay-seconds digits or an HTTP date, nothing Number() would take", () => {
+    for (const value of ["0x10", "1e1", "+3", "1.5", "0b11", "3 s", "Infinity", "12abc", "Jan 2026"])
+      expect(retryAfterMs({ "retry-after": value }, now), value).toBeUndefined();
+    for (const value of ["0x10", "1e3", "+3", "Infinity"])
+      expect(retryAfterMs({ "retry-after-ms": value }, now), value).toBeUndefined();
   });
 
   it("reads retry-after as an HTTP date, relative to now", () => {

@@ -1,17 +1,27 @@
 import { APIPromise } from "../../core/api-promise.js";
 import { RequestValidationError } from "../../core/errors.js";
 import { readJSON } from "../../core/http-client.js";
+import { expectMemberObject, expectObject } from "../../core/response-shape.js";
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
-import { validateInput } from "../../core/validate.js";
+import { validateRequestBody } from "../../core/validate.js";
 import { annotationQueueItemProgressParamsSchema, type AnnotationQueueItemProgressParams } from "./request-schema.js";
 import type { AnnotationQueueItemProgressResponse } from "./types.js";
 
-/** A path segment: non-empty, and never `.` or `..`, which a URL parser would resolve away. */
+// A surrogate half without its partner: no UTF-8 form exists, so no URL can carry it.
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/** A path segment: non-empty, never `.` or `..` (which a URL parser would resolve away), and
+ * well-formed Unicode (`encodeURIComponent` throws a `URIError` on a lone surrogate). */
 function pathSegment(value: unknown, name: string): string {
   if (typeof value !== "string" || value.length === 0 || value === "." || value === "..")
     throw new RequestValidationError(
       [{ path: name, message: "must be a non-empty id (not '.' or '..')" }],
+      "path parameter",
+    );
+  if (LONE_SURROGATE.test(value))
+    throw new RequestValidationError(
+      [{ path: name, message: "is not well-formed Unicode (it holds a lone surrogate, e.g. half of an emoji)" }],
       "path parameter",
     );
   return encodeURIComponent(value);
@@ -50,7 +60,7 @@ export class AnnotationQueueItems extends APIResource {
     let body: AnnotationQueueItemProgressParams;
     try {
       path = `/annotation_queues/${pathSegment(queueId, "queueId")}/items/${pathSegment(itemId, "itemId")}/progress`;
-      body = validateInput(annotationQueueItemProgressParamsSchema, params, "annotation progress request");
+      body = validateRequestBody(annotationQueueItemProgressParamsSchema, params, "annotation progress request");
     } catch (err) {
       return new APIPromise(Promise.reject(err));
     }
@@ -58,7 +68,11 @@ export class AnnotationQueueItems extends APIResource {
       this._http.request(
         { method: "POST", path, base: "trace", auth: "basic", body, retry: "safe" },
         options,
-        readJSON<AnnotationQueueItemProgressResponse>,
+        async (res) => {
+          const body = expectObject(await readJSON<unknown>(res), "annotation progress response");
+          expectMemberObject(body, "item", "annotation progress response", "item", false);
+          return body as unknown as AnnotationQueueItemProgressResponse;
+        },
       ),
     );
   }

@@ -1,4 +1,4 @@
-import { APIConnectionError } from "../../core/errors.js";
+import { APIConnectionError, ResponseParseError } from "../../core/errors.js";
 import type { APIResponse, HttpClient } from "../../core/http-client.js";
 import { decodeJSONLBatches } from "../../core/jsonl.js";
 import type { RequestOptions } from "../../core/options.js";
@@ -110,8 +110,14 @@ export class CallQuery implements AsyncIterable<CallRecord> {
       const res = await this.#open({ limit: window.limit - counted.n, offset: window.offset + counted.n });
       try {
         for await (const batch of decodeJSONLBatches<CallRecord>(res.body)) {
-          counted.n += batch.length;
-          yield batch;
+          const wanted = window.limit - counted.n;
+          // A server that ignores `limit` must not defeat the caller's cap or the page size:
+          // what is past the window is dropped and the rest of the body is not read.
+          const kept = batch.length > wanted ? batch.slice(0, wanted) : batch;
+          checkRecords(kept, counted.n);
+          counted.n += kept.length;
+          if (kept.length) yield kept;
+          if (counted.n >= window.limit) return;
         }
         return;
       } catch (err) {
@@ -150,4 +156,16 @@ function withSortDirections(params: CallsQueryParams): CallsQueryParams {
   const sort = params.sort_by;
   if (!Array.isArray(sort) || sort.every((s) => s.direction)) return params;
   return { ...params, sort_by: sort.map((s) => (s.direction ? s : { ...s, direction: "asc" as const })) };
+}
+
+/** Every record must be a JSON object: a `null` or a number line is not a call, and handing
+ * it over would fail later in the caller's code with a `TypeError`. */
+function checkRecords(records: CallRecord[], before: number): void {
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i] as unknown;
+    if (typeof r !== "object" || r === null || Array.isArray(r))
+      throw new ResponseParseError(
+        `Record ${before + i + 1} of the page is ${r === null ? "null" : Array.isArray(r) ? "an array" : `a ${typeof r}`}, not a call object.`,
+      );
+  }
 }

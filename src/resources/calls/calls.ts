@@ -1,6 +1,6 @@
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
-import { validateInput } from "../../core/validate.js";
+import { validateInput, validateRequestBody } from "../../core/validate.js";
 import { CallQuery } from "./call-query.js";
 import {
   callsQueryOptionsSchema,
@@ -39,12 +39,14 @@ export class Calls extends APIResource {
    */
   query(params: CallsQueryParams, options: CallsQueryOptions & RequestOptions = {}): CallQuery {
     let invalid: Error | undefined;
+    // What is sent is this copy, never `params` itself: see validateRequestBody.
+    let body: CallsQueryParams = {} as CallsQueryParams;
     try {
-      validateInput(callsQueryParamsSchema, params, "call query");
-      validateInput(callsQueryOptionsSchema, options, "call query options");
+      body = validateRequestBody(callsQueryParamsSchema, params, "call query");
+      validateInput(callsQueryOptionsSchema, options ?? {}, "call query options");
     } catch (err) {
       invalid = err as Error;
     }
-    return new CallQuery(this._http, params, options, invalid);
+    return new CallQuery(this._http, body, options ?? {}, invalid);
   }
 }

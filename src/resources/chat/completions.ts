@@ -3,7 +3,7 @@ import { RequestValidationError } from "../../core/errors.js";
 import { readJSON } from "../../core/http-client.js";
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
-import { validateInput } from "../../core/validate.js";
+import { validateRequestBody } from "../../core/validate.js";
 import {
   chatCompletionCreateParamsSchema,
   prepareChatRequest,
@@ -14,6 +14,7 @@ import {
 } from "./request-schema.js";
 import { PARSE_COMPLETION, type CompletionParser } from "./parse-hook.js";
 import type { AutoParseableResponseFormat, ParsedChatCompletion } from "./response-format.js";
+import { checkCompletion } from "./response-shape.js";
 import { ChatCompletionStream } from "./stream.js";
 import { normalizeCompletion, type ChatCompletion } from "./types.js";
 
@@ -72,7 +73,7 @@ export class Completions extends APIResource {
     let body: ChatCompletionCreateParams;
     try {
       body = prepareChatRequest(
-        validateInput(chatCompletionCreateParamsSchema, params, "chat completion request", requestIssues),
+        validateRequestBody(chatCompletionCreateParamsSchema, params, "chat completion request", requestIssues),
       );
     } catch (err) {
       return new APIPromise(Promise.reject(err));
@@ -97,7 +98,9 @@ export class Completions extends APIResource {
       );
     }
     return new APIPromise(
-      this._http.request(spec, options, async (res) => normalizeCompletion(await readJSON<ChatCompletion>(res))),
+      this._http.request(spec, options, async (res) =>
+        normalizeCompletion(checkCompletion(await readJSON<unknown>(res)) as ChatCompletion),
+      ),
     );
   }
 
@@ -118,19 +121,31 @@ export class Completions extends APIResource {
    *   response_format: zodResponseFormat(Weather, "weather"),
    * });
    * console.log(completion.choices[0]?.message.parsed?.celsius);
+   *
+   * const { data, response } = await client.chat.completions.parse({ model, messages, response_format }).withResponse();
+   * console.log(response.requestId, data.choices[0]?.message.parsed);
    * ```
    */
-  parse<T>(params: ChatCompletionParseParams<T>, options?: RequestOptions): Promise<ParsedChatCompletion<T>> {
-    const parseReply = (params.response_format as { [PARSE_COMPLETION]?: CompletionParser<ParsedChatCompletion<T>> })[
+  parse<T>(params: ChatCompletionParseParams<T>, options?: RequestOptions): APIPromise<ParsedChatCompletion<T>> {
+    const format = (params as { response_format?: unknown } | null | undefined)?.response_format;
+    const parseReply = (format as { [PARSE_COMPLETION]?: CompletionParser<ParsedChatCompletion<T>> } | undefined)?.[
       PARSE_COMPLETION
     ];
     if (typeof parseReply !== "function")
-      return Promise.reject(
-        new RequestValidationError(
-          [{ path: "response_format", message: "parse() needs a response_format made by zodResponseFormat()" }],
-          "chat completion request",
+      return new APIPromise(
+        Promise.reject(
+          new RequestValidationError(
+            [{ path: "response_format", message: "parse() needs a response_format made by zodResponseFormat()" }],
+            "chat completion request",
+          ),
         ),
       );
-    return this.create(params as ChatCompletionCreateParamsNonStreaming, options).then(parseReply);
+    // Built on withResponse(), so the parsed result keeps the status and headers, and a
+    // failure nobody awaits is as harmless as one of create().
+    return new APIPromise(
+      this.create(params as ChatCompletionCreateParamsNonStreaming, options)
+        .withResponse()
+        .then(async ({ data, response }) => ({ data: await parseReply(data), response })),
+    );
   }
 }

@@ -5,6 +5,7 @@ import { decodeJSONLBatches } from "../../core/jsonl.js";
 import { Redactor } from "../../core/secrets.js";
 import { decodeSSEBatches } from "../../core/sse.js";
 import { ChatCompletionAccumulator } from "./accumulate.js";
+import { checkChunk } from "./response-shape.js";
 import { normalizeChunk, type ChatCompletion, type ChatCompletionChunk } from "./types.js";
 
 /** Status and headers of the response a stream came from.
@@ -78,12 +79,21 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
   /** @internal Wraps a successful SSE response. */
   static fromResponse(res: APIResponse, redactor: Redactor, signal?: AbortSignal): ChatCompletionStream {
     async function* chunks(): AsyncGenerator<ChatCompletionChunk[]> {
+      let n = 0;
       for await (const batch of readJSONEventBatches<ChatCompletionChunk>(
         decodeSSEBatches(res.body),
         res.headers,
         redactor,
       )) {
-        for (let i = 0; i < batch.length; i++) normalizeChunk(batch[i]!);
+        for (let i = 0; i < batch.length; i++) {
+          try {
+            normalizeChunk(checkChunk(batch[i], ++n) as ChatCompletionChunk);
+          } catch (err) {
+            // The good chunks before the unreadable one are delivered first, as they arrived.
+            if (i > 0) yield batch.slice(0, i);
+            throw err;
+          }
+        }
         yield batch;
       }
     }
@@ -109,18 +119,20 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
    */
   static fromReadableStream(readable: ReadableStream<Uint8Array>): ChatCompletionStream {
     const noRedaction = new Redactor([]);
+    let n = 0;
     async function* chunks(): AsyncGenerator<ChatCompletionChunk[]> {
       for await (const lines of decodeJSONLBatches<ChatCompletionChunk & { error?: unknown }>(
         iterateReadable(readable),
       )) {
         const out: ChatCompletionChunk[] = [];
         for (const line of lines) {
+          n++;
           if (line && typeof line === "object" && line.error != null) {
             // The chunks before the error line are delivered first, as they arrived.
             if (out.length) yield out;
             throw streamEventError(line, {}, noRedaction);
           }
-          out.push(normalizeChunk(line));
+          out.push(normalizeChunk(checkChunk(line, n) as ChatCompletionChunk));
         }
         if (out.length) yield out;
       }

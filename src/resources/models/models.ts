@@ -1,6 +1,7 @@
 import { APIPromise } from "../../core/api-promise.js";
 import { RequestValidationError } from "../../core/errors.js";
 import { readJSON } from "../../core/http-client.js";
+import { expectArray, expectObject } from "../../core/response-shape.js";
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
 import type { ModelList } from "./types.js";
@@ -56,7 +57,11 @@ export class Models extends APIResource {
           retry: "safe",
         },
         options,
-        readJSON<ModelList>,
+        async (res) => {
+          const body = expectObject(await readJSON<unknown>(res), "model list");
+          expectArray(body, "data", "model list", "data", false);
+          return body as unknown as ModelList;
+        },
       ),
     );
   }

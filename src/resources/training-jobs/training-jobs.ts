@@ -1,8 +1,9 @@
 import { APIPromise } from "../../core/api-promise.js";
 import { readJSON } from "../../core/http-client.js";
+import { expectObject, shapeError } from "../../core/response-shape.js";
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
-import { validateInput } from "../../core/validate.js";
+import { validateRequestBody } from "../../core/validate.js";
 import { trainingJobCreateParamsSchema, type TrainingJobCreateParams } from "./request-schema.js";
 import type { TrainingJobCreateResponse } from "./types.js";
 
@@ -34,7 +35,7 @@ export class TrainingJobs extends APIResource {
   create(params: TrainingJobCreateParams, options?: RequestOptions): APIPromise<TrainingJobCreateResponse> {
     let body: TrainingJobCreateParams;
     try {
-      body = validateInput(trainingJobCreateParamsSchema, params, "training job");
+      body = validateRequestBody(trainingJobCreateParamsSchema, params, "training job");
     } catch (err) {
       return new APIPromise(Promise.reject(err));
     }
@@ -42,7 +43,13 @@ export class TrainingJobs extends APIResource {
       this._http.request(
         { method: "POST", path: "/v1/preview/training-jobs", base: "api", auth: "bearer", body, retry: "unsent-only" },
         options,
-        readJSON<TrainingJobCreateResponse>,
+        async (res) => {
+          const body = expectObject(await readJSON<unknown>(res), "training job response");
+          // Without an id there is no job, whatever the status said (a proxy's page, a redirect).
+          if (typeof body.id !== "string" || body.id === "")
+            throw shapeError("training job response", "id", body.id, "a non-empty string");
+          return body as TrainingJobCreateResponse;
+        },
       ),
     );
   }

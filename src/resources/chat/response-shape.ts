@@ -1,0 +1,54 @@
+import { expectArray, expectMemberObject, expectObject } from "../../core/response-shape.js";
+
+// What the SDK reads of a choice's message or delta: tool calls and logprobs, which the
+// accumulator walks, and the choice objects themselves.
+function checkChoice(choice: unknown, at: string, what: string, body: "message" | "delta"): void {
+  const c = expectObject(choice, what, at);
+  const m = expectMemberObject(c, body, what, `${at}.${body}`, body === "delta");
+  if (m !== undefined) {
+    const calls = expectArray(m, "tool_calls", what, `${at}.${body}.tool_calls`, true);
+    if (calls !== undefined)
+      for (let t = 0; t < calls.length; t++) expectObject(calls[t], what, `${at}.${body}.tool_calls.${t}`);
+  }
+  const lp = expectMemberObject(c, "logprobs", what, `${at}.logprobs`, true);
+  if (lp !== undefined) {
+    expectArray(lp, "content", what, `${at}.logprobs.content`, true);
+    expectArray(lp, "refusal", what, `${at}.logprobs.refusal`, true);
+  }
+}
+
+/**
+ * Throws `ResponseParseError` naming the member when a chat completion cannot be read: the
+ * body not an object, `choices` not an array, a choice or its `message` not an object,
+ * `tool_calls` or `logprobs.content` of the wrong type.
+ *
+ * @example
+ * ```ts
+ * const completion = checkCompletion(JSON.parse(text));
+ * ```
+ */
+export function checkCompletion(value: unknown): unknown {
+  const what = "chat completion";
+  const body = expectObject(value, what);
+  const choices = expectArray(body, "choices", what, "choices", false)!;
+  for (let i = 0; i < choices.length; i++) checkChoice(choices[i], `choices.${i}`, what, "message");
+  return value;
+}
+
+/**
+ * Throws `ResponseParseError` naming the chunk and member when a stream chunk cannot be read
+ * (a `null` chunk, `choices: [null]`, `tool_calls: [null]`, `logprobs.content: 5`, ...).
+ *
+ * @example
+ * ```ts
+ * checkChunk(JSON.parse(data), 3);
+ * ```
+ */
+export function checkChunk(value: unknown, n: number): unknown {
+  const what = `stream chunk ${n}`;
+  const chunk = expectObject(value, what);
+  const choices = expectArray(chunk, "choices", what, "choices", true);
+  if (choices !== undefined)
+    for (let i = 0; i < choices.length; i++) checkChoice(choices[i], `choices.${i}`, what, "delta");
+  return value;
+}
