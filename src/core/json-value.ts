@@ -107,6 +107,8 @@ export function toJSONValue(params: unknown, what: string): Record<string, unkno
     return out as Record<string, unknown>;
   } catch (err) {
     if (!(err instanceof Refused)) throw err;
-    throw new RequestValidationError([{ path: err.path.join("."), message: err.reason, code: "custom" }], what);
+    // A path 1000 levels deep would fill the message: the start of it says which field.
+    const path = err.path.length > 12 ? `${err.path.slice(0, 10).join(".")}.…` : err.path.join(".");
+    throw new RequestValidationError([{ path, message: err.reason, code: "custom" }], what);
   }
 }

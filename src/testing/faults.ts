@@ -369,6 +369,83 @@ export const faults = {
   },
 
   /**
+   * A 200 whose body is valid JSON of a shape no client can use: `null`, a number, a list,
+   * `{"choices":[null]}`. The client must fail with a typed error naming the member.
+   *
+   * @example
+   * faults.oddJson(null, { path: "/v1/chat/completions" });
+   * faults.oddJson({ choices: [null] });
+   */
+  oddJson(value: unknown, init: Target & { headers?: Record<string, string> } = {}): BodyFault {
+    return { kind: "body", body: JSON.stringify(value) ?? "null", ...init };
+  },
+
+  /**
+   * One SSE event with an odd payload (`null`, `{"choices":[null]}`, ...) after `afterChunks`
+   * events; the stream then continues.
+   *
+   * @example
+   * faults.oddChunk({ choices: [{ index: 0, delta: { tool_calls: [null] } }] }, { afterChunks: 1 });
+   */
+  oddChunk(payload: unknown, init: Target & { afterChunks?: number } = {}): InsertFault {
+    const { afterChunks = 1, ...target } = init;
+    return { kind: "insert", afterChunks, data: `data: ${JSON.stringify(payload)}\n\n`, ...target };
+  },
+
+  /**
+   * An error status whose JSON body nests `depth` levels deep (default 50 000): valid JSON,
+   * which a recursive walk of it cannot finish.
+   *
+   * @example
+   * faults.deepErrorBody({ depth: 50_000, status: 500 });
+   */
+  deepErrorBody(init: Target & { depth?: number; status?: number } = {}): StatusFault {
+    const { depth = 50_000, status = 500, ...target } = init;
+    const nested = `${"[".repeat(depth)}${"]".repeat(depth)}`;
+    const body = `{"error":{"message":"nested ${depth} deep","type":"InternalServerError","param":null,"code":${status},"nested":${nested}},"detail":[{"loc":${nested},"msg":${nested},"type":"deep"}]}`;
+    return { kind: "status", status, body, headers: { "content-type": "application/json" }, ...target };
+  },
+
+  /**
+   * An error status whose JSON body carries `__proto__` keys at the top, in `error` and in a
+   * `detail` entry: a client that copies keys with plain assignment hands the server the
+   * choice of the copy's prototype.
+   *
+   * @example
+   * faults.protoErrorBody({ status: 422 });
+   */
+  protoErrorBody(init: Target & { status?: number } = {}): StatusFault {
+    const { status = 422, ...target } = init;
+    const proto = '"__proto__":{"polluted":"yes","message":"from the prototype"}';
+    const body = `{${proto},"error":{${proto},"message":"proto body","type":"BadRequestError","code":${status}},"detail":[{${proto},"loc":["body","x"],"msg":"bad","type":"value_error"}]}`;
+    return { kind: "status", status, body, headers: { "content-type": "application/json" }, ...target };
+  },
+
+  /**
+   * A call query answered with `records` JSONL records (default 50 000) whatever `limit` and
+   * `offset` asked for, as a server that ignores paging does. Ids are `ignored-0`, `ignored-1`, ...
+   *
+   * @example
+   * faults.ignoresLimit({ records: 50_000, path: "/calls/stream_query" });
+   */
+  ignoresLimit(init: Target & { records?: number } = {}): BodyFault {
+    const { records = 50_000, ...target } = init;
+    return {
+      kind: "body",
+      headers: { "content-type": "application/jsonl" },
+      body: function* () {
+        for (let i = 0; i < records; i += 1000) {
+          let lines = "";
+          for (let j = i; j < Math.min(records, i + 1000); j++)
+            lines += `${JSON.stringify({ id: `ignored-${j}`, op_name: "ignored", trace_id: "t" })}\n`;
+          yield lines;
+        }
+      },
+      ...target,
+    };
+  },
+
+  /**
    * A delay before this response.
    *
    * @example

@@ -72,7 +72,14 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 async function waitForDrain(res: ServerResponse): Promise<void> {
   if (res.destroyed) return;
-  await Promise.race([once(res, "drain"), once(res, "close")]);
+  // Both listeners go once either fires: a body that waits for drain many times (a client that
+  // stopped reading) must not pile up "close" listeners on the response.
+  const done = new AbortController();
+  try {
+    await Promise.race([once(res, "drain", { signal: done.signal }), once(res, "close", { signal: done.signal })]);
+  } finally {
+    done.abort();
+  }
 }
 
 const FLUSH_BYTES = 64 * 1024;
