@@ -179,3 +179,23 @@ describe("apiErrorFor: status → error class", () => {
     expect((err as RateLimitError).retryAfter).toBe(1500);
   });
 });
+
+describe("parseErrorBody: hostile bodies", () => {
+  it("finds an HTML title among tags that only look like one", () => {
+    const page = "<html><head><titles>no</titles><title lang=en>\n 504 Gateway Time-out </title></head></html>";
+    expect(parseErrorBody(504, page, "text/html").message).toBe(
+      "504 Gateway Timeout (an HTML error page, likely from a proxy or gateway: 504 Gateway Time-out)",
+    );
+    expect(parseErrorBody(502, "<html><title>a<b>c</b></title>", "text/html").message).toBe(
+      "502 Bad Gateway (an HTML error page, likely from a proxy or gateway)",
+    );
+    expect(parseErrorBody(502, "<html><title>never closed", "text/html").message).toBe(
+      "502 Bad Gateway (an HTML error page, likely from a proxy or gateway)",
+    );
+  });
+
+  it("keeps only names and indices in a detail loc, and only text as its msg", () => {
+    const p = json(422, { detail: [{ loc: ["body", [["deep"]], 0, { x: 1 }], msg: [["x"]], type: "t" }] });
+    expect(p.detail).toEqual([{ loc: ["body", 0], msg: "", type: "t" }]);
+  });
+});
