@@ -72,9 +72,12 @@ function copy(value: unknown, key: string, path: Path, ancestors: Set<object>): 
       path.push(k);
       const item = copy((obj as Record<string, unknown>)[k], k, path, ancestors);
       path.pop();
-      // defineProperty: a "__proto__" key stays a key, as JSON.stringify sends it.
-      if (item !== undefined)
+      if (item === undefined) continue;
+      // A "__proto__" key stays a key, as JSON.stringify sends it (assigning it would set the
+      // copy's prototype instead).
+      if (k === "__proto__")
         Object.defineProperty(out, k, { value: item, writable: true, enumerable: true, configurable: true });
+      else out[k] = item;
     }
     return out;
   } finally {

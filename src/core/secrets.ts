@@ -45,7 +45,9 @@ export class Redactor {
           copy = Array.isArray(v) ? [] : {};
           stack.push([v, copy as Record<string, unknown>]);
         }
-        Object.defineProperty(into, key, { value: copy, writable: true, enumerable: true, configurable: true });
+        if (key === "__proto__")
+          Object.defineProperty(into, key, { value: copy, writable: true, enumerable: true, configurable: true });
+        else into[key] = copy;
       }
     }
     return root as T;
