@@ -430,6 +430,25 @@ const RUNS: Record<HostileId, (transport: TransportName | undefined) => Promise<
           };
     const c = client(undefined, { apiKey: "sk-live-CAUSE-SECRET-key", password, ...carrying });
     check(await rejection(c.models.list()));
+    if (t === "fetch") {
+      // A body that fails mid-stream with the request in its error: scrubbed after hand-over too.
+      const failing = client(undefined, {
+        apiKey: "sk-live-CAUSE-SECRET-key",
+        fetch: async (_url, init) => {
+          const auth = (init.headers as Record<string, string>).authorization;
+          const body = new ReadableStream<Uint8Array>({
+            start(controller) {
+              controller.enqueue(
+                new TextEncoder().encode('data: {"id":"c","object":"chat.completion.chunk","choices":[]}\n\n'),
+              );
+              controller.error(new Error(`upstream dropped ${auth}`));
+            },
+          });
+          return new Response(body, { headers: { "content-type": "text/event-stream" } });
+        },
+      });
+      check(await rejection(runOperation(failing, "chatStream")));
+    }
     check(
       await rejection(
         c.annotationQueues.items.progress(SEED_QUEUE_ID, "i", {

@@ -121,7 +121,8 @@ export class CallQuery implements AsyncIterable<CallRecord> {
         }
         return;
       } catch (err) {
-        if (!(err instanceof APIConnectionError) || resumesLeft-- <= 0 || counted.n >= window.limit) throw err;
+        if (!(err instanceof APIConnectionError) || resumesLeft-- <= 0 || counted.n >= window.limit)
+          throw this.#http.config.redactor.error(err);
         this.#http.config.log.write("warn", `call query page cut off after ${counted.n} records; resuming`);
       } finally {
         res.cancel();

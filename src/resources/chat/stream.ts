@@ -80,21 +80,26 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
   static fromResponse(res: APIResponse, redactor: Redactor, signal?: AbortSignal): ChatCompletionStream {
     async function* chunks(): AsyncGenerator<ChatCompletionChunk[]> {
       let n = 0;
-      for await (const batch of readJSONEventBatches<ChatCompletionChunk>(
-        decodeSSEBatches(res.body),
-        res.headers,
-        redactor,
-      )) {
-        for (let i = 0; i < batch.length; i++) {
-          try {
-            normalizeChunk(checkChunk(batch[i], ++n) as ChatCompletionChunk);
-          } catch (err) {
-            // The good chunks before the unreadable one are delivered first, as they arrived.
-            if (i > 0) yield batch.slice(0, i);
-            throw err;
+      try {
+        for await (const batch of readJSONEventBatches<ChatCompletionChunk>(
+          decodeSSEBatches(res.body),
+          res.headers,
+          redactor,
+        )) {
+          for (let i = 0; i < batch.length; i++) {
+            try {
+              normalizeChunk(checkChunk(batch[i], ++n) as ChatCompletionChunk);
+            } catch (err) {
+              // The good chunks before the unreadable one are delivered first, as they arrived.
+              if (i > 0) yield batch.slice(0, i);
+              throw err;
+            }
           }
+          yield batch;
         }
-        yield batch;
+      } catch (err) {
+        // A failure mid-stream carries the transport's own error as its cause: scrubbed too.
+        throw redactor.error(err);
       }
     }
     return new ChatCompletionStream({
