@@ -331,18 +331,24 @@ export const faults = {
   },
 
   /**
-   * Bytes that are not valid UTF-8: a whole JSON body by default, or inserted as an SSE event
-   * (`format: "sse"`) or a JSONL line (`format: "jsonl"`) after `afterChunks` chunks.
+   * Bytes that are not valid UTF-8: a whole JSON body by default (`{"text": "<bytes>"}`, plus
+   * the members of `members`, so the body can have the shape its route answers with), or
+   * inserted as an SSE event (`format: "sse"`) or a JSONL line (`format: "jsonl"`) after
+   * `afterChunks` chunks.
    *
    * @example
    * faults.invalidUtf8({ format: "jsonl", afterChunks: 1 });
+   * faults.invalidUtf8({ path: "/v1/models", members: { object: "list", data: [] } });
    */
   invalidUtf8(
-    init: Target & { format?: "json" | "sse" | "jsonl"; afterChunks?: number } = {},
+    init: Target & { format?: "json" | "sse" | "jsonl"; afterChunks?: number; members?: Record<string, unknown> } = {},
   ): BodyFault | InsertFault {
-    const { format = "json", afterChunks = 1, ...target } = init;
+    const { format = "json", afterChunks = 1, members, ...target } = init;
     const bad = new Uint8Array([0xff, 0xfe, 0xc3, 0x28]);
-    if (format === "json") return { kind: "body", body: concatBytes('{"text": "', bad, '"}'), ...target };
+    if (format === "json") {
+      const rest = members ? `, ${JSON.stringify(members).slice(1, -1)}` : "";
+      return { kind: "body", body: concatBytes('{"text": "', bad, `"${rest}}`), ...target };
+    }
     if (format === "sse") {
       const data = concatBytes(
         'data: {"id": "chatcmpl-bad", "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"content": "',

@@ -73,6 +73,16 @@ function hugeFault(op: OperationId): Fault {
   }
 }
 
+/** The members a JSON reply of each operation must have to be read at all; the invalid-UTF-8
+ * bodies carry them beside their `text`. */
+const JSON_SHAPES: Partial<Record<OperationId, Record<string, unknown>>> = {
+  chat: { id: "chatcmpl-bad", object: "chat.completion", created: 0, model: "m", choices: [] },
+  models: { object: "list", data: [] },
+  progress: { item: { id: "bad-bytes" } },
+  jobs: { id: "job-bad-bytes" },
+  jobsKey: { id: "job-bad-bytes" },
+};
+
 function inject(svc: FakeService, fault: FaultId, op: OperationId): void {
   const path = PATHS[op];
   const streamed = op === "chatStream" || op === "calls";
@@ -114,7 +124,7 @@ function inject(svc: FakeService, fault: FaultId, op: OperationId): void {
           ? faults.invalidUtf8({ path, format: "sse", afterChunks: 1 })
           : op === "calls"
             ? faults.invalidUtf8({ path, format: "jsonl", afterChunks: 1 })
-            : faults.invalidUtf8({ path }),
+            : faults.invalidUtf8({ path, members: JSON_SHAPES[op] }),
       );
     case "htmlBadGateway":
       return add(faults.badGatewayHtml({ path }));
