@@ -399,8 +399,8 @@ export const faults = {
   },
 
   /**
-   * An error status whose JSON body nests `depth` levels deep (default 50 000): valid JSON,
-   * which a recursive walk of it cannot finish.
+   * An error status whose JSON body nests `depth` levels deep (default 50 000) inside its
+   * `error` envelope: valid JSON, which a recursive walk of it cannot finish.
    *
    * @example
    * faults.deepErrorBody({ depth: 50_000, status: 500 });
@@ -408,7 +408,7 @@ export const faults = {
   deepErrorBody(init: Target & { depth?: number; status?: number } = {}): StatusFault {
     const { depth = 50_000, status = 500, ...target } = init;
     const nested = `${"[".repeat(depth)}${"]".repeat(depth)}`;
-    const body = `{"error":{"message":"nested ${depth} deep","type":"InternalServerError","param":null,"code":${status},"nested":${nested}},"detail":[{"loc":${nested},"msg":${nested},"type":"deep"}]}`;
+    const body = `{"error":{"message":"nested ${depth} deep","type":"InternalServerError","param":null,"code":${status},"nested":${nested}}}`;
     return { kind: "status", status, body, headers: { "content-type": "application/json" }, ...target };
   },
 

@@ -27,14 +27,20 @@ export type FaultId =
   | "noDone"
   | "hugeLine"
   | "invalidUtf8"
-  | "htmlBadGateway";
+  | "htmlBadGateway"
+  | "nullBody"
+  | "deepErrorBody"
+  | "protoErrorBody"
+  | "retryAfterNotDigits"
+  | "ignoresLimit";
 
 export type ErrorName =
   | "APIConnectionError"
   | "APIConnectionTimeoutError"
   | "RateLimitError"
   | "InternalServerError"
-  | "ResponseParseError";
+  | "ResponseParseError"
+  | "UnprocessableEntityError";
 
 /** What one cell expects. */
 export type Expected =
@@ -82,6 +88,27 @@ export const FAULTS: ReadonlyArray<{ id: FaultId; label: string; how: string }> 
   { id: "hugeLine", label: "10 MB line", how: "a valid 10 MB JSON body, SSE event or JSONL record" },
   { id: "invalidUtf8", label: "invalid UTF-8", how: "`invalidUtf8()`: bytes FF FE C3 28 inside a string" },
   { id: "htmlBadGateway", label: "502 HTML page from a proxy", how: "`badGatewayHtml()`, once" },
+  {
+    id: "nullBody",
+    label: "`null` instead of a reply",
+    how: "`oddJson(null)` (JSON), `oddChunk(null)` after 1 event (SSE), a `null` line after 1 record (JSONL)",
+  },
+  {
+    id: "deepErrorBody",
+    label: "error body nested 50 000 deep",
+    how: "`deepErrorBody()`: a 500 whose JSON nests 50 000 arrays, once",
+  },
+  { id: "protoErrorBody", label: "`__proto__` in an error body", how: "`protoErrorBody()`: a 422, once" },
+  {
+    id: "retryAfterNotDigits",
+    label: "429 `retry-after: 0x10`",
+    how: "`rateLimited` with `retry-after: 0x10` (not delay-seconds: `Number()` reads 16 s), once",
+  },
+  {
+    id: "ignoresLimit",
+    label: "server ignores `limit`",
+    how: "`ignoresLimit()`: 50 000 JSONL records whatever `limit` asked for (the caller's `limit` is 5)",
+  },
 ];
 
 const streamsOnly = "no stream: see reset mid-body";
@@ -93,7 +120,49 @@ function safe(e: Expected): Record<"chat" | "models" | "progress", Expected> {
   return { chat: e, models: e, progress: e };
 }
 
+const callsOnly = "call queries only";
+
 export const TABLE: Record<FaultId, Record<OperationId, Expected>> = {
+  nullBody: {
+    ...safe({ error: "ResponseParseError", tries: 1, note: "names what was expected; not retried" }),
+    chatStream: { error: "ResponseParseError", tries: 1, note: "names chunk 2, after chunk 1 was yielded" },
+    calls: { error: "ResponseParseError", tries: 1, note: "names record 2, after record 1 was yielded" },
+    jobs: { error: "ResponseParseError", tries: 1, jobs: 0, note: "not retried" },
+    jobsKey: { error: "ResponseParseError", tries: 1, jobs: 0, note: "not retried" },
+  },
+  deepErrorBody: {
+    ...safe({ ok: true, tries: 2, note: "a typed 500, retried" }),
+    chatStream: { ok: true, tries: 2, note: "a typed 500, retried" },
+    calls: { ok: true, tries: 2, note: "a typed 500, retried" },
+    jobs: {
+      error: "InternalServerError",
+      tries: 1,
+      jobs: 0,
+      note: "the envelope's message, no RangeError; not retried",
+    },
+    jobsKey: { ok: true, tries: 2, jobs: 1, note: "a typed 500, retried" },
+  },
+  protoErrorBody: {
+    ...safe({ error: "UnprocessableEntityError", tries: 1, note: "body, body.error, detail[0] keep Object.prototype" }),
+    chatStream: { error: "UnprocessableEntityError", tries: 1, note: "prototypes kept" },
+    calls: { error: "UnprocessableEntityError", tries: 1, note: "prototypes kept" },
+    jobs: { error: "UnprocessableEntityError", tries: 1, jobs: 0, note: "prototypes kept" },
+    jobsKey: { error: "UnprocessableEntityError", tries: 1, jobs: 0, note: "prototypes kept" },
+  },
+  retryAfterNotDigits: {
+    ...safe({ ok: true, tries: 2, note: "ordinary backoff, retried" }),
+    chatStream: { ok: true, tries: 2, note: "ordinary backoff, retried" },
+    calls: { ok: true, tries: 2, note: "ordinary backoff, retried" },
+    jobs: { error: "RateLimitError", tries: 1, jobs: 0, note: "`retryAfter` undefined; not retried" },
+    jobsKey: { ok: true, tries: 2, jobs: 1, note: "ordinary backoff, retried" },
+  },
+  ignoresLimit: {
+    ...safe({ na: callsOnly }),
+    chatStream: { na: callsOnly },
+    calls: { ok: true, tries: 1, note: "5 records; the rest of the body is not read" },
+    jobs: { na: callsOnly },
+    jobsKey: { na: callsOnly },
+  },
   refused: {
     ...safe({ error: "APIConnectionError", tries: 3, note: "retried twice, then fails" }),
     chatStream: { error: "APIConnectionError", tries: 3, note: "retried twice, then fails" },

@@ -5,7 +5,13 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { type APIError, InferloopError, type RateLimitError, ResponseParseError } from "../../src/index.js";
+import {
+  type APIError,
+  InferloopError,
+  type RateLimitError,
+  ResponseParseError,
+  type UnprocessableEntityError,
+} from "../../src/index.js";
 import { faults, startFakeService, type Fault, type FakeService } from "../../src/testing/index.js";
 import { FAULTS, OPERATIONS, TABLE, type Expected, type FaultId, type OperationId } from "./fault-table.js";
 import {
@@ -128,6 +134,22 @@ function inject(svc: FakeService, fault: FaultId, op: OperationId): void {
       );
     case "htmlBadGateway":
       return add(faults.badGatewayHtml({ path }));
+    case "nullBody":
+      return add(
+        op === "chatStream"
+          ? faults.oddChunk(null, { path, afterChunks: 1 })
+          : op === "calls"
+            ? faults.insert(1, "null\n", { path })
+            : faults.oddJson(null, { path }),
+      );
+    case "deepErrorBody":
+      return add(faults.deepErrorBody({ path }));
+    case "protoErrorBody":
+      return add(faults.protoErrorBody({ path }));
+    case "retryAfterNotDigits":
+      return add(faults.status(429, { path, headers: { "retry-after": "0x10" } }));
+    case "ignoresLimit":
+      return add(faults.ignoresLimit({ path }));
   }
 }
 
@@ -223,6 +245,31 @@ function verify(c: Cell, exp: Exclude<Expected, { na: string }>): void {
         expect(err.message).toMatch(/^502 Bad Gateway \(an HTML error page/);
         expect(err.message).not.toMatch(/<center>|<hr>|<body>/);
       }
+      break;
+    case "nullBody":
+      expect(err.message).toMatch(/is null, expected an object/);
+      if (c.op === "chatStream") expect(c.sink.chunks).toHaveLength(1);
+      if (c.op === "calls") expect(c.sink.records).toHaveLength(1);
+      break;
+    case "deepErrorBody":
+      if ("error" in exp) {
+        expect((err as APIError).status).toBe(500);
+        expect(err.message).toMatch(/^500 (nested 50000 deep|\{"error":\{"message":"nested 50000 deep")/);
+      }
+      break;
+    case "protoErrorBody": {
+      const e = err as UnprocessableEntityError;
+      const body = e.body as Record<string, unknown>;
+      expect(Object.getPrototypeOf(body)).toBe(Object.prototype);
+      expect(Object.getPrototypeOf(body.error)).toBe(Object.prototype);
+      expect(Object.getPrototypeOf(e.detail[0])).toBe(Object.prototype);
+      break;
+    }
+    case "retryAfterNotDigits":
+      if ("error" in exp) expect((err as RateLimitError).retryAfter).toBeUndefined();
+      break;
+    case "ignoresLimit":
+      expect(ids(c.sink)).toEqual(["ignored-0", "ignored-1", "ignored-2", "ignored-3", "ignored-4"]);
       break;
     case "refused":
     case "burst5xx":

@@ -42,7 +42,7 @@ export const HOSTILE_CASES: ReadonlyArray<HostileCase> = [
     id: "deepErrorBody",
     side: "server",
     label: "error body nested 50 000 levels deep",
-    how: "`deepErrorBody()`: a 500 whose JSON nests arrays 50 000 deep, in `error` and in `detail[0].loc`/`msg`",
+    how: "`deepErrorBody()`: a 500 whose `error` envelope nests arrays 50 000 deep",
     outcome: "`InternalServerError` with the envelope's message; no `RangeError`",
     transports: "both",
   },

@@ -1,6 +1,7 @@
-import { APIConnectionError, ResponseParseError } from "../../core/errors.js";
+import { APIConnectionError } from "../../core/errors.js";
 import type { APIResponse, HttpClient } from "../../core/http-client.js";
 import { decodeJSONLBatches } from "../../core/jsonl.js";
+import { isObject, shapeError } from "../../core/response-shape.js";
 import type { RequestOptions } from "../../core/options.js";
 import { isShortPage, nextPageWindow, type PageWindow } from "./paging.js";
 import { DEFAULT_CALLS_ACCEPT, type CallsQueryOptions, type CallsQueryParams } from "./request-schema.js";
@@ -114,7 +115,15 @@ export class CallQuery implements AsyncIterable<CallRecord> {
           // A server that ignores `limit` must not defeat the caller's cap or the page size:
           // what is past the window is dropped and the rest of the body is not read.
           const kept = batch.length > wanted ? batch.slice(0, wanted) : batch;
-          checkRecords(kept, counted.n);
+          const bad = kept.findIndex((r) => !isObject(r));
+          if (bad >= 0) {
+            // The records before the unreadable one are delivered first, as they arrived.
+            if (bad > 0) {
+              counted.n += bad;
+              yield kept.slice(0, bad);
+            }
+            throw shapeError(`call record ${counted.n + 1} of the page`, "", kept[bad], "an object");
+          }
           counted.n += kept.length;
           if (kept.length) yield kept;
           if (counted.n >= window.limit) return;
@@ -157,16 +166,4 @@ function withSortDirections(params: CallsQueryParams): CallsQueryParams {
   const sort = params.sort_by;
   if (!Array.isArray(sort) || sort.every((s) => s.direction)) return params;
   return { ...params, sort_by: sort.map((s) => (s.direction ? s : { ...s, direction: "asc" as const })) };
-}
-
-/** Every record must be a JSON object: a `null` or a number line is not a call, and handing
- * it over would fail later in the caller's code with a `TypeError`. */
-function checkRecords(records: CallRecord[], before: number): void {
-  for (let i = 0; i < records.length; i++) {
-    const r = records[i] as unknown;
-    if (typeof r !== "object" || r === null || Array.isArray(r))
-      throw new ResponseParseError(
-        `Record ${before + i + 1} of the page is ${r === null ? "null" : Array.isArray(r) ? "an array" : `a ${typeof r}`}, not a call object.`,
-      );
-  }
 }
