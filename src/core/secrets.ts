@@ -27,9 +27,9 @@ export class Redactor {
 
   /**
    * A deep copy of a JSON value with every string scrubbed. Iterative, so a body nested
-   * 50 000 levels deep (which `JSON.parse` accepts) costs time, not the stack; and every key is
-   * defined as an own property, so a `__proto__` key stays data instead of choosing the copy's
-   * prototype.
+   * 50 000 levels deep (which `JSON.parse` accepts) costs time, not the stack; and a
+   * `__proto__` key is defined as an own property, so it stays data instead of choosing the
+   * copy's prototype.
    */
   value<T>(value: T): T {
     const scrub = (v: unknown): unknown => (typeof v === "string" ? this.text(v) : v);
@@ -55,26 +55,30 @@ export class Redactor {
 
   /**
    * Scrub an error and its `cause` chain in place: each message and stack has the secrets
-   * replaced, the causes (errors of other libraries) lose any object they carry, and a cause that is not an `Error` (a custom fetch may reject with the request,
-   * headers and all) is replaced by a plain `Error` describing it. Returns its argument.
+   * replaced, the causes (errors of other libraries) lose any object they carry, and a cause
+   * that is not an `Error` (a custom fetch may reject with the request, headers and all) is
+   * replaced by a plain `Error` saying what it was. Returns its argument.
    */
   error<E>(err: E): E {
+    const setCause = (on: Error, cause: unknown) =>
+      Object.defineProperty(on, "cause", { value: cause, writable: true, configurable: true });
+    let parent: Error | undefined;
     let current: unknown = err;
     for (let depth = 0; depth < 8 && current instanceof Error; depth++) {
       try {
-        this.#scrubError(current, depth > 0);
+        this.#scrubError(current, parent !== undefined);
       } catch {
-        // A frozen error from elsewhere: it cannot be changed, so it is not passed on.
-        Object.defineProperty(err as object, "cause", { value: undefined, writable: true, configurable: true });
+        // A frozen error from elsewhere cannot be scrubbed, so it is not passed on.
+        if (parent) setCause(parent, new Error(`${current.name} (dropped: it could not be scrubbed of secrets)`));
         break;
       }
       const cause: unknown = current.cause;
       if (cause === undefined) break;
       if (!(cause instanceof Error)) {
-        const replacement = new Error(this.text(typeof cause === "string" ? cause : `a ${typeof cause} was thrown`));
-        Object.defineProperty(current, "cause", { value: replacement, writable: true, configurable: true });
+        setCause(current, new Error(typeof cause === "string" ? this.text(cause) : `a non-Error ${typeof cause}`));
         break;
       }
+      parent = current;
       current = cause;
     }
     return err;
