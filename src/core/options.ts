@@ -50,7 +50,10 @@ export interface ClientOptions {
 }
 
 /**
- * The last argument of every method: overrides for one request.
+ * The last argument of every method: overrides for one request. Checked exactly as the
+ * client's options are, before anything is sent: a bad value (a NaN or negative number, a
+ * `signal` that is not an `AbortSignal`, a blank `idempotencyKey`) rejects with
+ * `RequestValidationError` naming it.
  *
  * @example
  * ```ts
@@ -69,6 +72,7 @@ export interface RequestOptions {
   maxRetries?: number | undefined;
   /** Extra headers; `null` removes a default one. */
   headers?: Record<string, string | null | undefined> | undefined;
-  /** Sent as `Idempotency-Key` on every attempt; lets non-idempotent operations be retried. */
+  /** Sent as `Idempotency-Key` on every attempt; lets non-idempotent operations be retried.
+   * A non-blank string without control characters, one per logical operation. */
   idempotencyKey?: string | undefined;
 }
