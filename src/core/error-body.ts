@@ -1,4 +1,5 @@
 import type { APIErrorInit, ValidationDetail } from "./errors.js";
+import { isObject } from "./response-shape.js";
 
 /** Longest piece of a non-JSON error body that is kept, so a proxy page never floods a log. */
 const MAX_TEXT = 500;
@@ -19,10 +20,6 @@ const STATUS_TEXT: Record<number, string> = {
   504: "Gateway Timeout",
 };
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function str(v: unknown): string | undefined {
   return typeof v === "string" && v.length > 0 ? v : undefined;
 }
@@ -35,7 +32,7 @@ function locPart(v: unknown): v is string | number {
 
 function detailList(v: unknown): ValidationDetail[] | undefined {
   if (!Array.isArray(v)) return undefined;
-  return v.filter(isRecord).map((d) => ({
+  return v.filter(isObject).map((d) => ({
     ...d,
     loc: Array.isArray(d.loc) ? d.loc.filter(locPart) : [],
     msg: typeof d.msg === "string" ? d.msg : typeof d.msg === "number" ? String(d.msg) : "",
@@ -60,8 +57,8 @@ export function describeErrorPayload(
   status: number,
   payload: unknown,
 ): Omit<APIErrorInit, "headers" | "status" | "body"> {
-  if (isRecord(payload)) {
-    const nested = isRecord(payload.error) ? payload.error : undefined;
+  if (isObject(payload)) {
+    const nested = isObject(payload.error) ? payload.error : undefined;
     const src = nested ?? payload;
     const detail = detailList(payload.detail);
     const message =

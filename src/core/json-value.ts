@@ -1,4 +1,5 @@
 import { RequestValidationError } from "./errors.js";
+import { kindOf } from "./response-shape.js";
 
 /**
  * Deepest nesting a request body may have. The servers parse JSON with Python, whose
@@ -97,11 +98,8 @@ function copy(value: unknown, key: string, path: Path, ancestors: Set<object>): 
  */
 export function toJSONValue(params: unknown, what: string): Record<string, unknown> {
   if (typeof params !== "object" || params === null || Array.isArray(params)) {
-    const got = params === null ? "null" : Array.isArray(params) ? "an array" : typeof params;
-    throw new RequestValidationError(
-      [{ path: "", message: `must be an object, got ${got}`, code: "invalid_type" }],
-      what,
-    );
+    const issue = { path: "", message: `must be an object, got ${kindOf(params)}`, code: "invalid_type" };
+    throw new RequestValidationError([issue], what);
   }
   try {
     const out = copy(params, "", [], new Set());

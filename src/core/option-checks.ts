@@ -1,4 +1,5 @@
 import { RequestValidationError, type ValidationIssue } from "./errors.js";
+import { kindOf } from "./response-shape.js";
 
 /**
  * How one numeric option is checked: a finite number at or above `min`, and a whole number
@@ -30,9 +31,8 @@ function hasControlCharacter(s: string): boolean {
 
 function describeValue(value: unknown): string {
   if (typeof value === "string") return `the string ${JSON.stringify(value.slice(0, 20))}`;
-  if (value === null) return "null";
   if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value);
-  return `a value of type ${Array.isArray(value) ? "array" : typeof value}`;
+  return kindOf(value);
 }
 
 function numericIssue(name: string, value: unknown, rule: NumericRule): ValidationIssue | undefined {

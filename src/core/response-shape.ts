@@ -8,10 +8,12 @@ import { ResponseParseError } from "./errors.js";
  * path stays parse-and-cast.
  */
 
-function kind(v: unknown): string {
+/** What a value is, for a message: `null`, `an array`, `a string`, `an object`, ... */
+export function kindOf(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "an array";
-  return `a ${typeof v}`;
+  const t = typeof v;
+  return t === "object" || t === "undefined" ? `an ${t}` : `a ${t}`;
 }
 
 /** True for a JSON object (not null, not an array). */
@@ -22,7 +24,7 @@ export function isObject(v: unknown): v is Record<string, unknown> {
 /** The error for member `path` of `what` holding `value` where `expected` belongs. */
 export function shapeError(what: string, path: string, value: unknown, expected: string): ResponseParseError {
   const where = path ? `\`${path}\` of ${what}` : what;
-  return new ResponseParseError(`The ${where} is ${kind(value)}, expected ${expected}.`);
+  return new ResponseParseError(`The ${where} is ${kindOf(value)}, expected ${expected}.`);
 }
 
 /** `value` itself, when it is a JSON object; else a {@link ResponseParseError}. */
