@@ -1,6 +1,7 @@
 import type { ResponseInfo, WithResponse } from "./api-promise.js";
 import { authorizationHeader, type AuthScheme, type Credentials } from "./auth.js";
 import { parseErrorBody } from "./error-body.js";
+import { withExtraBody } from "./extra-body.js";
 import { APIError, apiErrorFor, APIUserAbortError, InferloopError, ResponseParseError } from "./errors.js";
 import type { Log } from "./log.js";
 import type { RequestOptions } from "./options.js";
@@ -38,6 +39,8 @@ export interface HttpConfig {
   idleTimeout: number;
   maxRetries: number;
   defaultHeaders: Record<string, string | null | undefined>;
+  /** Fields merged into every JSON body after validation (the client's `extraBody`). */
+  extraBody?: Record<string, unknown> | undefined;
   transport: Transport;
   log: Log;
   redactor: Redactor;
@@ -110,7 +113,8 @@ export class HttpClient {
     const idleTimeout = options?.idleTimeout ?? cfg.idleTimeout;
     const signal = options?.signal;
     const headers = this.#headers(spec, options);
-    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const body =
+      spec.body === undefined ? undefined : JSON.stringify(withExtraBody(spec.body, cfg.extraBody, options?.extraBody));
     const path = base.prefix + spec.path;
     const mayRepeat = spec.retry === "safe" || options?.idempotencyKey !== undefined;
     const log = cfg.log;

@@ -4,8 +4,9 @@ import { ensureZodDefaults } from "../zod-defaults.js";
 ensureZodDefaults();
 
 /**
- * A JSON value as carried by `$literal`: string, number, boolean, null, or arrays and objects of
- * those.
+ * A plain JSON value, as the builder `q` takes it: string, number, boolean, null, or arrays and
+ * objects of those. On the wire the builder nests `$literal` around every element and value
+ * (see {@link LiteralOperandValue}).
  *
  * @example
  * ```ts
@@ -41,7 +42,27 @@ export const CONVERT_TARGETS = [
 ] as const satisfies readonly ConvertTarget[];
 
 /**
- * A constant operand: `{ $literal: value }`.
+ * What `$literal` holds as Weave parses it (`LiteralOperation` in
+ * `weave/trace_server/interface/query.py`): a string, number, boolean or null, or a list or
+ * object whose every element or value is itself a `$literal` operand. A bare array or object
+ * is a 422 on a real Weave server.
+ *
+ * @example
+ * ```ts
+ * const tags: LiteralOperandValue = [{ $literal: "a" }, { $literal: "b" }];
+ * ```
+ */
+export type LiteralOperandValue =
+  | string
+  | number
+  | boolean
+  | null
+  | LiteralOperand[]
+  | { [key: string]: LiteralOperand };
+
+/**
+ * A constant operand: `{ $literal: value }`. Arrays and objects nest: `q.literal(["a"])` is
+ * `{ $literal: [{ $literal: "a" }] }`.
  *
  * @example
  * ```ts
@@ -49,12 +70,87 @@ export const CONVERT_TARGETS = [
  * ```
  */
 export interface LiteralOperand {
-  $literal: LiteralValue;
+  $literal: LiteralOperandValue;
 }
 
 /**
+ * The wire form of a plain value: `$literal` nested around each element of an array and each
+ * value of an object, at every depth, as Weave parses it.
+ *
+ * @example
+ * ```ts
+ * nestLiteral(["a", { n: 1 }]); // [{ $literal: "a" }, { $literal: { n: { $literal: 1 } } }]
+ * ```
+ */
+export function nestLiteral(value: LiteralValue): LiteralOperandValue {
+  if (Array.isArray(value)) return value.map((v) => ({ $literal: nestLiteral(v) }));
+  if (value !== null && typeof value === "object") {
+    const out: { [key: string]: LiteralOperand } = {};
+    for (const [k, v] of Object.entries(value)) out[k] = { $literal: nestLiteral(v) };
+    return out;
+  }
+  return value;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+const isLiteralNode = (v: unknown): v is { $literal: unknown } =>
+  isObject(v) && !Array.isArray(v) && Object.keys(v).length === 1 && "$literal" in v;
+
+// The nested form of a value that may already be partly nested, for the error message.
+function wireForm(value: unknown): unknown {
+  if (isLiteralNode(value)) return { $literal: wireForm(value.$literal) };
+  if (Array.isArray(value)) return value.map((v) => (isLiteralNode(v) ? wireForm(v) : { $literal: wireForm(v) }));
+  if (isObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = isLiteralNode(v) ? wireForm(v) : { $literal: wireForm(v) };
+    return out;
+  }
+  return value;
+}
+
+// Where inside a `$literal` value the first bare array element or object value sits.
+function firstBareMember(value: unknown, path: (string | number)[]): (string | number)[] | undefined {
+  if (!isObject(value)) return undefined;
+  const entries: [string | number, unknown][] = Array.isArray(value)
+    ? value.map((v, i) => [i, v])
+    : Object.entries(value);
+  for (const [k, v] of entries) {
+    if (!isLiteralNode(v)) return [...path, k];
+    const deeper = firstBareMember(v.$literal, [...path, k, "$literal"]);
+    if (deeper) return deeper;
+  }
+  return undefined;
+}
+
+const MESSAGE_PREVIEW = 200;
+
+const literalValueSchema = z.unknown().check((ctx) => {
+  const v = ctx.value;
+  if (typeof v === "string" || typeof v === "boolean" || v === null) return;
+  if (typeof v === "number") {
+    if (!Number.isFinite(v)) ctx.issues.push({ code: "custom", input: v, message: "$literal must be a finite number" });
+    return;
+  }
+  if (!isObject(v)) {
+    ctx.issues.push({ code: "custom", input: v, message: "$literal holds a string, number, boolean, null, list or object" });
+    return;
+  }
+  const at = firstBareMember(v, []);
+  if (at === undefined) return;
+  let nested = JSON.stringify({ $literal: wireForm(v) });
+  if (nested.length > MESSAGE_PREVIEW) nested = `${nested.slice(0, MESSAGE_PREVIEW)}…`;
+  ctx.issues.push({
+    code: "custom",
+    input: v,
+    path: at,
+    message: `Weave needs $literal around each element of a list and each value of an object; write ${nested} (q.literal() nests for you)`,
+  });
+});
+
+/**
  * A field of the call record, by dotted path (`"summary.weave.latency_ms"`). Integer-looking path
- * parts index into lists; a key that itself contains a dot cannot be addressed.
+ * parts index into lists; a key that itself contains a dot is written with the dot escaped,
+ * `"attributes.a\\.b"` (the key `a.b` of `attributes`), as Weave reads it.
  *
  * @example
  * ```ts
@@ -294,7 +390,7 @@ const operationShape = {
 };
 
 const operandOnlyShape = {
-  $literal: z.exactOptional(z.json()),
+  $literal: z.exactOptional(literalValueSchema),
   $getField: z.exactOptional(z.string()),
   $convert: z.exactOptional(z.strictObject({ input: lazyOperand, to: z.enum(CONVERT_TARGETS) })),
 };

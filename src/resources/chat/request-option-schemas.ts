@@ -117,41 +117,75 @@ export const chatCompletionStreamOptionsSchema = z.strictObject({
  */
 export type ChatCompletionStreamOptions = z.input<typeof chatCompletionStreamOptionsSchema>;
 
-const STRUCTURED_CONSTRAINTS = ["json", "regex", "choice", "grammar", "json_object", "structural_tag"] as const;
+/**
+ * The members of `structured_outputs` that are constraints; vLLM needs exactly one of them
+ * to be non-null (`StructuredOutputsParams.__post_init__` in `vllm/sampling_params.py`).
+ *
+ * @example
+ * ```ts
+ * STRUCTURED_OUTPUTS_CONSTRAINTS.includes("regex"); // true
+ * ```
+ */
+export const STRUCTURED_OUTPUTS_CONSTRAINTS = [
+  "json",
+  "regex",
+  "choice",
+  "grammar",
+  "json_object",
+  "structural_tag",
+] as const;
 
 /**
- * `structured_outputs`: exactly one constraint kind among json, regex, choice, grammar,
- * json_object and structural_tag (the server refuses several), plus tuning flags.
- * `json` also accepts a schema object, as vLLM does.
+ * The constraints of a `structured_outputs` value that vLLM counts: every one that is not
+ * null, so `json_object: false` counts too.
+ *
+ * @example
+ * ```ts
+ * structuredOutputsConstraints({ regex: "\\d+", json_object: false }); // ["regex", "json_object"]
+ * ```
+ */
+export function structuredOutputsConstraints(so: Record<string, unknown>): string[] {
+  return STRUCTURED_OUTPUTS_CONSTRAINTS.filter((k) => so[k] != null);
+}
+
+/**
+ * `structured_outputs`: exactly one constraint among json, regex, choice, grammar,
+ * json_object and structural_tag (vLLM refuses none and several; a non-null value counts,
+ * `json_object: false` included), plus tuning flags. `json` also accepts a schema object, as
+ * vLLM does. `disable_fallback`, `_backend` and `_backend_was_auto` are the spec's; current
+ * vLLM drops them silently.
  * @example
  * structuredOutputsParamsSchema.parse({ choice: ["yes", "no"] });
  */
 export const structuredOutputsParamsSchema = z
   .strictObject({
-    json: z.optional(z.union([z.string(), z.record(z.string(), z.unknown())])),
-    regex: z.optional(z.string()),
-    choice: z.optional(z.array(z.string())),
-    grammar: z.optional(z.string()),
-    json_object: z.optional(z.boolean()),
+    json: z.nullish(z.union([z.string(), z.record(z.string(), z.unknown())])),
+    regex: z.nullish(z.string()),
+    choice: z.nullish(z.array(z.string())),
+    grammar: z.nullish(z.string()),
+    json_object: z.nullish(z.boolean()),
     disable_fallback: z.optional(z.boolean()),
     disable_any_whitespace: z.optional(z.boolean()),
     disable_additional_properties: z.optional(z.boolean()),
-    whitespace_pattern: z.optional(z.string()),
-    structural_tag: z.optional(z.string()),
-    _backend: z.optional(z.string()),
+    whitespace_pattern: z.nullish(z.string()),
+    structural_tag: z.nullish(z.string()),
+    _backend: z.nullish(z.string()),
     _backend_was_auto: z.optional(z.boolean()),
   })
   .check(
     z.superRefine((so, ctx) => {
-      // json_object: false is "not set" for the server, so only true counts.
-      const set = STRUCTURED_CONSTRAINTS.filter((k) =>
-        k === "json_object" ? so.json_object === true : so[k] !== undefined,
-      );
-      if (set.length > 1) {
+      const set = structuredOutputsConstraints(so);
+      if (set.length === 0) {
+        ctx.addIssue({
+          code: "custom",
+          path: [],
+          message: `structured_outputs needs exactly one constraint (one of ${STRUCTURED_OUTPUTS_CONSTRAINTS.join(", ")}); tuning flags alone are refused by vLLM`,
+        });
+      } else if (set.length > 1) {
         ctx.addIssue({
           code: "custom",
           path: [set[1]!],
-          message: `only one kind of structured outputs constraint may be set, got ${set.join(", ")}`,
+          message: `structured_outputs takes exactly one constraint, got ${set.join(", ")}: remove all but one (a non-null value counts, json_object: false included)`,
         });
       }
     }),
@@ -165,15 +199,38 @@ export const structuredOutputsParamsSchema = z
 export type StructuredOutputsParams = z.input<typeof structuredOutputsParamsSchema>;
 
 /**
- * `repetition_detection`: stop early when an n-gram pattern repeats in the output.
+ * `repetition_detection`: stop early when an n-gram pattern repeats in the output. vLLM
+ * refuses `min_count < 2` and `min_pattern_size > max_pattern_size` (absent sizes are 0).
  * @example
  * repetitionDetectionParamsSchema.parse({ min_pattern_size: 2, max_pattern_size: 16, min_count: 4 });
  */
-export const repetitionDetectionParamsSchema = z.strictObject({
-  max_pattern_size: z.optional(z.int()),
-  min_pattern_size: z.optional(z.int()),
-  min_count: z.optional(z.int()),
-});
+export const repetitionDetectionParamsSchema = z
+  .strictObject({
+    max_pattern_size: z.optional(z.int().check(z.gte(0))),
+    min_pattern_size: z.optional(z.int().check(z.gte(0))),
+    min_count: z.optional(z.int()),
+  })
+  .check(
+    z.superRefine((rd, ctx) => {
+      // Absent members take vLLM's defaults (0), as in RepetitionDetectionParams.__post_init__.
+      const min = rd.min_pattern_size ?? 0;
+      const max = rd.max_pattern_size ?? 0;
+      if ((rd.min_count ?? 0) < 2) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["min_count"],
+          message: "repetition_detection.min_count must be at least 2 (a pattern repeats at least twice)",
+        });
+      }
+      if (min > max) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["min_pattern_size"],
+          message: `repetition_detection.min_pattern_size (${min}) must not exceed max_pattern_size (${max}); set max_pattern_size`,
+        });
+      }
+    }),
+  );
 /**
  * A repetition detection params of a chat completion request.
  *
@@ -183,7 +240,9 @@ export const repetitionDetectionParamsSchema = z.strictObject({
 export type RepetitionDetectionParams = z.input<typeof repetitionDetectionParamsSchema>;
 
 /**
- * `engine_xargs`: extension parameters; values are strings, numbers or lists of them.
+ * `engine_xargs` (the spec's name) or `vllm_xargs` (vLLM's): extension parameters; values are
+ * strings, numbers or lists of them. vLLM reads only `vllm_xargs` (and ignores `engine_xargs`);
+ * the SDK sends whichever name you wrote.
  * @example
  * engineXargsSchema.parse({ my_ext: "on", thresholds: [0.1, 0.2] });
  */
