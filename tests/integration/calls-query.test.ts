@@ -327,7 +327,7 @@ describe("failures", () => {
     ["negative limit", { project_id: PROJECT, limit: -1 }, {}, "limit"],
     ["fractional offset", { project_id: PROJECT, offset: 1.5 }, {}, "offset"],
     ["unknown field", { project_id: PROJECT, limt: 5 }, {}, "limt"],
-    ["unknown filter key", { project_id: PROJECT, filter: { wb_user_ids: ["x"] } }, {}, "filter.wb_user_ids"],
+    ["unknown filter key", { project_id: PROJECT, filter: { user_ids: ["x"] } }, {}, "filter.user_ids"],
     [
       "sort direction",
       { project_id: PROJECT, sort_by: [{ field: "started_at", direction: "up" }] },

@@ -148,7 +148,9 @@ describe("chat.completions.create", () => {
     expect((completion as unknown as Record<string, unknown>).extra_server_field).toEqual({ kept: true });
   });
 
-  it("returns tool calls with parsed-able arguments", async () => {
+  it("returns tool calls with parsed-able arguments (tool_choice auto through extraBody)", async () => {
+    // The spec only knows tool_choice "none"; a server with auto tool choice is reached
+    // through extraBody, which overrides the "none" the SDK sends by default.
     const completion = await client.chat.completions.create({
       model: MODEL,
       messages: user("Please call get_weather for Paris"),
@@ -162,7 +164,8 @@ describe("chat.completions.create", () => {
           },
         },
       ],
-    });
+    }, { extraBody: { tool_choice: "auto" } });
+    expect((svc.requests[0]!.json as { tool_choice: unknown }).tool_choice).toBe("auto");
     const choice = completion.choices[0]!;
     expect(choice.finish_reason).toBe("tool_calls");
     const calls = choice.message.tool_calls!;
@@ -258,7 +261,7 @@ describe("invalid requests are refused before anything is sent", () => {
     ["messages missing", { model: MODEL }, "messages"],
     ["messages empty", { ...ok, messages: [] }, "messages"],
     ["messages not an array", { ...ok, messages: "hi" }, "messages"],
-    ["unknown role", { ...ok, messages: [{ role: "bot", content: "x" }] }, "messages.0.role"],
+    ["role not a string", { ...ok, messages: [{ role: 5, content: "x" }] }, "messages.0.role"],
     ["user content a number", { ...ok, messages: [{ role: "user", content: 5 }] }, "messages.0.content"],
     [
       "unknown content part type",
@@ -270,7 +273,7 @@ describe("invalid requests are refused before anything is sent", () => {
       { ...ok, messages: [{ role: "user", content: [{ type: "image_url", image_url: {} }] }] },
       "messages.0.content.0.image_url.url",
     ],
-    ["assistant message with nothing", { ...ok, messages: [{ role: "assistant" }] }, "messages.0.content"],
+    ["tools empty", { ...ok, tools: [] }, "tools"],
     [
       "tool message without tool_call_id",
       { ...ok, messages: [{ role: "tool", content: "18C" }] },
@@ -304,7 +307,7 @@ describe("invalid requests are refused before anything is sent", () => {
     ],
     ["misspelt top-level field", { ...ok, max_completion_token: 5 }, "max_completion_token"],
     ["top_logprobs below -1", { ...ok, logprobs: true, top_logprobs: -2 }, "top_logprobs"],
-    ["stop as a bare string", { ...ok, stop: "x" }, "stop"],
+    ["stop a list holding a number", { ...ok, stop: ["x", 1] }, "stop.1"],
     ["logit_bias value not a number", { ...ok, logit_bias: { "1": "a" } }, "logit_bias.1"],
     ["tool without a name", { ...ok, tools: [{ type: "function", function: {} }] }, "tools.0.function.name"],
     ["tool of another type", { ...ok, tools: [{ type: "retrieval", function: { name: "x" } }] }, "tools.0.type"],

@@ -239,9 +239,9 @@ describe("calls: validation", () => {
     ["missing project_id", {}, ["body", "project_id"], "missing"],
     ["an unknown key", { project_id: P, bogus: 1 }, ["body", "bogus"], "extra_forbidden"],
     [
-      "wb_user_ids (not the spec's name)",
-      { project_id: P, filter: { wb_user_ids: ["x"] } },
-      ["body", "filter", "wb_user_ids"],
+      "an unknown filter key",
+      { project_id: P, filter: { user_ids: ["x"] } },
+      ["body", "filter", "user_ids"],
       "extra_forbidden",
     ],
     ["a bad type", { project_id: P, limit: "10" }, ["body", "limit"], "int_type"],

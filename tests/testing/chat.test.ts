@@ -236,8 +236,8 @@ describe("chat, validation errors as vLLM sends them", () => {
     ["a wrongly typed field", { ...user("hi"), n: "two" }, "Input should be a valid integer", "n"],
     [
       "reasoning_effort out of the enum",
-      { ...user("hi"), reasoning_effort: "max" },
-      "'low', 'medium' or 'high'",
+      { ...user("hi"), reasoning_effort: "extreme" },
+      "'none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'",
       "reasoning_effort",
     ],
     [
