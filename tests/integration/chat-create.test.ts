@@ -360,6 +360,82 @@ describe("invalid requests are refused before anything is sent", () => {
   });
 });
 
+describe("talking to vLLM as it is: names, extraBody and explicit defaults", () => {
+  const sent = (i = 0) => svc.requests[i]!.json as Record<string, unknown>;
+
+  it("sends vllm_xargs and engine_xargs as written", async () => {
+    await client.chat.completions.create({ model: MODEL, messages: user("hi"), vllm_xargs: { ext: "on" } });
+    await client.chat.completions.create({ model: MODEL, messages: user("hi"), engine_xargs: { ext: "on" } });
+    expect(sent(0).vllm_xargs).toEqual({ ext: "on" });
+    expect(sent(0)).not.toHaveProperty("engine_xargs");
+    expect(sent(1).engine_xargs).toEqual({ ext: "on" });
+    expect(sent(1)).not.toHaveProperty("vllm_xargs");
+  });
+
+  it("merges extraBody after validation, unvalidated, overriding: per call over the client default", async () => {
+    const withDefault = client.withOptions({ extraBody: { session_id: "s-1", thinking_token_budget: 64 } });
+    await withDefault.chat.completions.create(
+      { model: MODEL, messages: user("hi"), temperature: 0.5 },
+      { extraBody: { thinking_token_budget: 128, temperature: 0.2 } },
+    );
+    expect(sent()).toStrictEqual({
+      model: MODEL,
+      messages: user("hi"),
+      temperature: 0.2,
+      session_id: "s-1",
+      thinking_token_budget: 128,
+    });
+  });
+
+  it("an unknown field is refused with a did-you-mean and a pointer to extraBody, nothing sent", async () => {
+    const err = await caught(() =>
+      client.chat.completions.create({ model: MODEL, messages: user("hi"), max_completion_token: 64 } as never),
+    );
+    expect(err).toBeInstanceOf(RequestValidationError);
+    expect((err as Error).message).toMatch(/did you mean "max_completion_tokens"\?\); .*extraBody/);
+    expect(svc.requests).toHaveLength(0);
+  });
+
+  it("an extraBody that is not a plain object is refused, nothing sent", async () => {
+    const err = await caught(() =>
+      client.chat.completions.create({ model: MODEL, messages: user("hi") }, { extraBody: ["x"] as never }),
+    );
+    expect(err).toBeInstanceOf(RequestValidationError);
+    expect(svc.requests).toHaveLength(0);
+  });
+
+  it('tools without tool_choice also send tool_choice "none" (vLLM would pick "auto")', async () => {
+    const tools = [{ type: "function" as const, function: { name: "get_weather" } }];
+    const completion = await client.chat.completions.create({
+      model: MODEL,
+      messages: user("Please call get_weather for Paris"),
+      tools,
+    });
+    expect(sent().tool_choice).toBe("none");
+    expect(completion.choices[0]!.finish_reason).toBe("stop");
+  });
+
+  it("accepts the forms vLLM accepts: stop string, nulls, custom roles, assistant null content, every effort", async () => {
+    const completion = await client.chat.completions.create({
+      model: MODEL,
+      messages: [
+        { role: "user", content: "hi" },
+        { role: "assistant", content: null },
+        { role: "ipython", content: "42" },
+        { role: "user", content: "again" },
+      ],
+      stop: "\n\n",
+      logit_bias: null,
+      response_format: null,
+      structured_outputs: null,
+      reasoning_effort: "xhigh",
+    });
+    expect(completion.choices).toHaveLength(1);
+    expect(sent().stop).toBe("\n\n");
+    expect(sent().logit_bias).toBeNull();
+  });
+});
+
 describe("chat.completions.parse", () => {
   const Pair = z.object({ a: z.number() });
 
