@@ -334,7 +334,10 @@ function checkStructuredOutputs(body: Record<string, unknown>): ResponsePlan | u
   const fromFormat = isRecord(format) ? FORMAT_CONSTRAINT[String(format["type"])] : undefined;
   if (kinds.size === 1 && fromFormat !== undefined) kinds.add(fromFormat);
   if (kinds.size === 0)
-    return invalid("You must use one kind of structured outputs constraint but none are specified.", "structured_outputs");
+    return invalid(
+      "You must use one kind of structured outputs constraint but none are specified.",
+      "structured_outputs",
+    );
   if (kinds.size > 1)
     return invalid(
       `You can only use one kind of structured outputs constraint but multiple are specified: ${[...kinds].join(", ")}.`,

@@ -35,12 +35,7 @@ function validateLiteral(value: unknown, loc: Loc, issues: ValidationIssue[]): v
   for (const [k, member] of members) {
     const at = [...loc, Array.isArray(value) ? "list[LiteralOperation]" : "dict[str,LiteralOperation]", k];
     if (!isRecord(member) || Object.keys(member).length !== 1 || !("$literal" in member)) {
-      issue(
-        issues,
-        at,
-        "Input should be a valid dictionary or instance of LiteralOperation",
-        "model_type",
-      );
+      issue(issues, at, "Input should be a valid dictionary or instance of LiteralOperation", "model_type");
       continue;
     }
     validateLiteral(member["$literal"], [...at, "$literal"], issues);

@@ -75,7 +75,12 @@ const chatAccepted: Array<[string, Record<string, unknown>, string, string?]> = 
   ["top_logprobs 0 without logprobs", { top_logprobs: 0 }, "only top_logprobs > 0 or -1 needs logprobs"],
   ["top_logprobs -1 with logprobs", { logprobs: true, top_logprobs: -1 }, "-1 means all"],
   ["prompt_logprobs 0 with stream", { stream: true, prompt_logprobs: 0 }, "only > 0 or -1 is refused with stream"],
-  ["structured_outputs with one constraint", { structured_outputs: { regex: "\\d+" } }, "one constraint", VLLM_SAMPLING],
+  [
+    "structured_outputs with one constraint",
+    { structured_outputs: { regex: "\\d+" } },
+    "one constraint",
+    VLLM_SAMPLING,
+  ],
   [
     "structured_outputs json next to response_format json_schema",
     { response_format: jsonSchemaFormat, structured_outputs: { json: { type: "object" } } },

@@ -238,7 +238,9 @@ describe("filters, sorting and query expressions are evaluated by the server", (
     expect(byUser.length).toBeGreaterThan(0);
     expect(byUser.length).toBeLessThan(records.length);
     expect(await ids(client.calls.query({ project_id: PROJECT, filter: { wb_user_ids: [someUser] } }))).toEqual(byUser);
-    expect(await ids(client.calls.query({ project_id: PROJECT, filter: { svc_user_ids: [someUser] } }))).toEqual(byUser);
+    expect(await ids(client.calls.query({ project_id: PROJECT, filter: { svc_user_ids: [someUser] } }))).toEqual(
+      byUser,
+    );
     expect(await ids(client.calls.query({ project_id: PROJECT, filter: { wb_run_ids: [someRun] } }))).toEqual(byRun);
     expect(await ids(client.calls.query({ project_id: PROJECT, filter: { svc_run_ids: [someRun] } }))).toEqual(byRun);
     // Sent as written: the name the user chose reaches the server.
@@ -255,18 +257,19 @@ describe("filters, sorting and query expressions are evaluated by the server", (
   });
 
   it("q.literal lists are sent nested and evaluated as lists", async () => {
-    const some = stored().slice(0, 3).map((r) => r.op_name);
+    const some = stored()
+      .slice(0, 3)
+      .map((r) => r.op_name);
     const query = q.where(q.in(q.field("op_name"), some));
-    const expected = stored().filter((r) => some.includes(r.op_name)).map((r) => r.id);
+    const expected = stored()
+      .filter((r) => some.includes(r.op_name))
+      .map((r) => r.id);
     expect(await ids(client.calls.query({ project_id: PROJECT, query }))).toEqual(expected);
     const nested = q.where(q.eq(q.literal(["x", 1]), q.literal(["x", 1])));
     expect((await client.calls.query({ project_id: PROJECT, query: nested }).toArray()).length).toBe(304);
     expect((svc.requests[1]!.json as CallsQueryParams).query).toStrictEqual({
       $expr: {
-        $eq: [
-          { $literal: [{ $literal: "x" }, { $literal: 1 }] },
-          { $literal: [{ $literal: "x" }, { $literal: 1 }] },
-        ],
+        $eq: [{ $literal: [{ $literal: "x" }, { $literal: 1 }] }, { $literal: [{ $literal: "x" }, { $literal: 1 }] }],
       },
     });
   });
@@ -274,7 +277,10 @@ describe("filters, sorting and query expressions are evaluated by the server", (
   it("refuses a bare array inside $literal before sending, showing the nested form", async () => {
     const err = await caught(() =>
       client.calls
-        .query({ project_id: PROJECT, query: { $expr: { $eq: [{ $getField: "op_name" }, { $literal: ["a"] as never }] } } })
+        .query({
+          project_id: PROJECT,
+          query: { $expr: { $eq: [{ $getField: "op_name" }, { $literal: ["a"] as never }] } },
+        })
         .toArray(),
     );
     expect(err).toBeInstanceOf(RequestValidationError);

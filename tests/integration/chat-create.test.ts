@@ -151,20 +151,23 @@ describe("chat.completions.create", () => {
   it("returns tool calls with parsed-able arguments (tool_choice auto through extraBody)", async () => {
     // The spec only knows tool_choice "none"; a server with auto tool choice is reached
     // through extraBody, which overrides the "none" the SDK sends by default.
-    const completion = await client.chat.completions.create({
-      model: MODEL,
-      messages: user("Please call get_weather for Paris"),
-      tools: [
-        {
-          type: "function",
-          function: {
-            name: "get_weather",
-            description: "Weather of a city",
-            parameters: { type: "object", properties: { city: { type: "string" }, days: { type: "integer" } } },
+    const completion = await client.chat.completions.create(
+      {
+        model: MODEL,
+        messages: user("Please call get_weather for Paris"),
+        tools: [
+          {
+            type: "function",
+            function: {
+              name: "get_weather",
+              description: "Weather of a city",
+              parameters: { type: "object", properties: { city: { type: "string" }, days: { type: "integer" } } },
+            },
           },
-        },
-      ],
-    }, { extraBody: { tool_choice: "auto" } });
+        ],
+      },
+      { extraBody: { tool_choice: "auto" } },
+    );
     expect((svc.requests[0]!.json as { tool_choice: unknown }).tool_choice).toBe("auto");
     const choice = completion.choices[0]!;
     expect(choice.finish_reason).toBe("tool_calls");

@@ -15,7 +15,8 @@ const COMPLETION = {
   choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }],
   usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
 };
-const SSE = 'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[]}\n\ndata: [DONE]\n\n';
+const SSE =
+  'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[]}\n\ndata: [DONE]\n\n';
 
 function recordingClient(): { client: Inferloop; sent: unknown[] } {
   const sent: unknown[] = [];

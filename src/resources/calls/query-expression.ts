@@ -132,7 +132,11 @@ const literalValueSchema = z.unknown().check((ctx) => {
     return;
   }
   if (!isObject(v)) {
-    ctx.issues.push({ code: "custom", input: v, message: "$literal holds a string, number, boolean, null, list or object" });
+    ctx.issues.push({
+      code: "custom",
+      input: v,
+      message: "$literal holds a string, number, boolean, null, list or object",
+    });
     return;
   }
   const at = firstBareMember(v, []);

@@ -272,15 +272,7 @@ export const chatCompletionGenericMessageParamSchema = z.looseObject({
 export type ChatCompletionGenericMessageParam = z.input<typeof chatCompletionGenericMessageParamSchema>;
 
 // The roles the SDK names; any other role string is a custom-role message.
-type NamedRole =
-  | "developer"
-  | "system"
-  | "user"
-  | "assistant"
-  | "tool"
-  | "function"
-  | "custom"
-  | "generic";
+type NamedRole = "developer" | "system" | "user" | "assistant" | "tool" | "function" | "custom" | "generic";
 
 /**
  * A message with a role the SDK does not name (`ipython`, `environment`, ...): vLLM's

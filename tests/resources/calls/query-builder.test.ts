@@ -91,7 +91,9 @@ describe("query builder: exact JSON per operator", () => {
     [
       "literal arrays and objects",
       q.eq(q.field("inputs.tags"), ["a", { b: null }]),
-      { $eq: [{ $getField: "inputs.tags" }, { $literal: [{ $literal: "a" }, { $literal: { b: { $literal: null } } }] }] },
+      {
+        $eq: [{ $getField: "inputs.tags" }, { $literal: [{ $literal: "a" }, { $literal: { b: { $literal: null } } }] }],
+      },
     ],
     [
       "plain object with a non-operator key is a literal",

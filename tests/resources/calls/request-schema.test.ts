@@ -30,7 +30,10 @@ describe("callsQueryParamsSchema: valid bodies pass unchanged", () => {
         },
       },
     ],
-    ["$getField with an escaped dot", { project_id, query: { $expr: { $eq: [{ $getField: "attributes.a\\.b" }, { $literal: 1 }] } } }],
+    [
+      "$getField with an escaped dot",
+      { project_id, query: { $expr: { $eq: [{ $getField: "attributes.a\\.b" }, { $literal: 1 }] } } },
+    ],
     [
       "every member set",
       {
@@ -134,7 +137,11 @@ describe("callsQueryParamsSchema: invalid bodies are refused at the right path",
     ["unknown filter key", { project_id, filter: { op_name: ["x"] } }, ["filter"]],
     ["wb_user_ids not a list", { project_id, filter: { wb_user_ids: "u" } }, ["filter", "wb_user_ids"]],
     ["latest_only not boolean", { project_id, latest_only: "yes" }, ["latest_only"]],
-    ["bare array inside $literal", { project_id, query: { $expr: { $eq: [{ $getField: "inputs.t" }, { $literal: ["a"] }] } } }, ["query", "$expr", "$eq", 1, "$literal", 0]],
+    [
+      "bare array inside $literal",
+      { project_id, query: { $expr: { $eq: [{ $getField: "inputs.t" }, { $literal: ["a"] }] } } },
+      ["query", "$expr", "$eq", 1, "$literal", 0],
+    ],
     ["filter ids not strings", { project_id, filter: { call_ids: [1] } }, ["filter", "call_ids", 0]],
     [
       "trace_roots_only not boolean",

@@ -69,7 +69,11 @@ const invalid: Invalid[] = [
   ["seed below int64", { messages: user, seed: -ABOVE_INT64 }, ["seed"]],
   ["seed at the spec's bound (2^63)", { messages: user, seed: SPEC_BOUND }, ["seed"]],
   ["seed at -2^63 (written below int64's minimum)", { messages: user, seed: -SPEC_BOUND }, ["seed"]],
-  ["truncate_prompt_tokens at 2^63", { messages: user, truncate_prompt_tokens: SPEC_BOUND }, ["truncate_prompt_tokens"]],
+  [
+    "truncate_prompt_tokens at 2^63",
+    { messages: user, truncate_prompt_tokens: SPEC_BOUND },
+    ["truncate_prompt_tokens"],
+  ],
   ["top_logprobs without logprobs", { messages: user, top_logprobs: 5 }, ["top_logprobs"]],
   ["top_logprobs -1 with logprobs false", { messages: user, logprobs: false, top_logprobs: -1 }, ["top_logprobs"]],
   ["prompt_logprobs with stream", { messages: user, stream: true, prompt_logprobs: 1 }, ["prompt_logprobs"]],
@@ -432,9 +436,10 @@ const valid: [string, Record<string, unknown>][] = [
   ["a custom role (ipython)", { messages: [...user, { role: "ipython", content: "42" }] }],
   ["a role in another case", { messages: [{ role: "User", content: "x" }] }],
   ["assistant content null without tool calls", { messages: [...user, { role: "assistant", content: null }] }],
-  ...["none", "minimal", "low", "medium", "high", "xhigh", "max"].map(
-    (effort): [string, Record<string, unknown>] => [`reasoning_effort ${effort}`, { messages: user, reasoning_effort: effort }],
-  ),
+  ...["none", "minimal", "low", "medium", "high", "xhigh", "max"].map((effort): [string, Record<string, unknown>] => [
+    `reasoning_effort ${effort}`,
+    { messages: user, reasoning_effort: effort },
+  ]),
   ["vllm_xargs (vLLM's name)", { messages: user, vllm_xargs: { my_ext: "on", ids: [1, 2] } }],
   ["both xargs names side by side", { messages: user, vllm_xargs: { a: 1 }, engine_xargs: { b: 2 } }],
   ["cache_salt in URL-safe base64", { messages: user, cache_salt: "q83vEjRWeJA-_w" }],
