@@ -271,9 +271,6 @@ export const chatCompletionGenericMessageParamSchema = z.looseObject({
  */
 export type ChatCompletionGenericMessageParam = z.input<typeof chatCompletionGenericMessageParamSchema>;
 
-// The roles the SDK names; any other role string is a custom-role message.
-type NamedRole = "developer" | "system" | "user" | "assistant" | "tool" | "function" | "custom" | "generic";
-
 /**
  * A message with a role the SDK does not name (`ipython`, `environment`, ...): vLLM's
  * free-form message, with any content (or null) and the per-message fields it reads. This is
@@ -299,8 +296,8 @@ export type ChatCompletionCustomRoleMessageParam = Omit<
   z.input<typeof chatCompletionCustomRoleMessageParamSchema>,
   "role"
 > & {
-  // `string & {}` keeps editor completion of the named roles while taking any other.
-  role: Exclude<string, NamedRole> & {};
+  // `string & {}` keeps editor completion of the named roles in the union while taking any other.
+  role: string & {};
 };
 
 /**

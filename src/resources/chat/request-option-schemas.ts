@@ -10,6 +10,7 @@
 import * as z from "zod/mini";
 import { taggedUnion } from "../tagged-union.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
+import { STRUCTURED_OUTPUTS_CONSTRAINTS, structuredOutputsConstraints } from "./structured-outputs.js";
 
 // English messages, as classic zod gave them, before the first schema below is built.
 ensureZodDefaults();
@@ -116,37 +117,6 @@ export const chatCompletionStreamOptionsSchema = z.strictObject({
  * const o: ChatCompletionStreamOptions = { include_usage: true };
  */
 export type ChatCompletionStreamOptions = z.input<typeof chatCompletionStreamOptionsSchema>;
-
-/**
- * The members of `structured_outputs` that are constraints; vLLM needs exactly one of them
- * to be non-null (`StructuredOutputsParams.__post_init__` in `vllm/sampling_params.py`).
- *
- * @example
- * ```ts
- * STRUCTURED_OUTPUTS_CONSTRAINTS.includes("regex"); // true
- * ```
- */
-export const STRUCTURED_OUTPUTS_CONSTRAINTS = [
-  "json",
-  "regex",
-  "choice",
-  "grammar",
-  "json_object",
-  "structural_tag",
-] as const;
-
-/**
- * The constraints of a `structured_outputs` value that vLLM counts: every one that is not
- * null, so `json_object: false` counts too.
- *
- * @example
- * ```ts
- * structuredOutputsConstraints({ regex: "\\d+", json_object: false }); // ["regex", "json_object"]
- * ```
- */
-export function structuredOutputsConstraints(so: Record<string, unknown>): string[] {
-  return STRUCTURED_OUTPUTS_CONSTRAINTS.filter((k) => so[k] != null);
-}
 
 /**
  * `structured_outputs`: exactly one constraint among json, regex, choice, grammar,

@@ -34,9 +34,9 @@ import {
   engineXargsSchema,
   repetitionDetectionParamsSchema,
   responseFormatSchema,
-  structuredOutputsConstraints,
   structuredOutputsParamsSchema,
 } from "./request-option-schemas.js";
+import { structuredOutputsConstraints } from "./structured-outputs.js";
 
 export * from "./content-part-schemas.js";
 export * from "./message-schemas.js";
