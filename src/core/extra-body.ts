@@ -12,16 +12,13 @@ import { RequestValidationError } from "./errors.js";
  */
 export type ExtraBody = Record<string, unknown>;
 
-function isPlainObject(value: unknown): value is ExtraBody {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
+const isPlainObject = (value: unknown): value is ExtraBody =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * The body to send: `body` with the client's default `extraBody`, then the request's, merged
  * over its top level (a later source wins). Returns `body` itself when there is nothing to
- * merge or it is not a JSON object. An `extraBody` that is not a plain object is refused.
+ * merge or it is not a JSON object. An `extraBody` that is not an object is refused.
  *
  * @example
  * ```ts
@@ -29,16 +26,8 @@ function isPlainObject(value: unknown): value is ExtraBody {
  * ```
  */
 export function withExtraBody(body: unknown, clientDefault: unknown, perRequest: unknown): unknown {
-  for (const [extra, where] of [
-    [clientDefault, "the client's extraBody"],
-    [perRequest, "extraBody"],
-  ] as const) {
-    if (extra !== undefined && !isPlainObject(extra))
-      throw new RequestValidationError(
-        [{ path: "extraBody", message: `${where} must be a plain object of body fields` }],
-        "request options",
-      );
-  }
-  if ((clientDefault === undefined && perRequest === undefined) || !isPlainObject(body)) return body;
-  return { ...body, ...(clientDefault as ExtraBody | undefined), ...(perRequest as ExtraBody | undefined) };
+  if (clientDefault === undefined && perRequest === undefined) return body;
+  if (![clientDefault, perRequest].every((e) => e === undefined || isPlainObject(e)))
+    throw new RequestValidationError([{ path: "extraBody", message: "must be an object of body fields" }], "options");
+  return isPlainObject(body) ? { ...body, ...(clientDefault as object), ...(perRequest as object) } : body;
 }

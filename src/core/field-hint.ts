@@ -1,3 +1,5 @@
+import type { UnknownKeyHint } from "./validate.js";
+
 /**
  * The known name closest to `key` within two edits, for "did you mean" hints on unknown
  * fields; `undefined` when none is that close (a different word, not a typo).
@@ -34,12 +36,20 @@ function editDistance(a: string, b: string, cap: number): number {
 }
 
 /**
- * Where fields the SDK does not know yet belong: the `extraBody` request option, merged into
- * the body after validation.
+ * The hint for an unknown top-level field of a request with these `known` fields: a "did you
+ * mean" when one is close, and where fields the SDK does not know yet belong (the `extraBody`
+ * option, merged into the body after validation). Nested unknown keys get no hint.
  *
  * @example
  * ```ts
- * `unknown field "x"; ${EXTRA_BODY_HINT}`;
+ * const hint = topLevelFieldHint(["limit", "offset"]);
+ * hint("limt", []); // ' (did you mean "limit"?); send fields unknown to the SDK with the extraBody option'
  * ```
  */
-export const EXTRA_BODY_HINT = "send fields the SDK does not know with the extraBody request option";
+export function topLevelFieldHint(known: readonly string[]): UnknownKeyHint {
+  return (key, path) => {
+    if (path.length > 0) return "";
+    const near = closestName(key, known);
+    return `${near ? ` (did you mean "${near}"?)` : ""}; send fields unknown to the SDK with the extraBody option`;
+  };
+}

@@ -318,7 +318,7 @@ describe("invalid requests are refused before anything is sent", () => {
     [
       "two structured_outputs constraints",
       { ...ok, structured_outputs: { regex: "a+", choice: ["b"] } },
-      "structured_outputs.choice",
+      "structured_outputs",
     ],
     ["engine_xargs value an object", { ...ok, engine_xargs: { a: { b: 1 } } }, "engine_xargs.a"],
     ["min_tokens negative", { ...ok, min_tokens: -1 }, "min_tokens"],

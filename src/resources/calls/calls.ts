@@ -1,26 +1,16 @@
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
-import { closestName, EXTRA_BODY_HINT } from "../../core/field-hint.js";
-import { inputIssues, validateInput, type UnknownKeyHint } from "../../core/validate.js";
+import { topLevelFieldHint } from "../../core/field-hint.js";
+import { inputIssues, validateInput } from "../../core/validate.js";
 import { CallQuery } from "./call-query.js";
 import {
-  callsFilterSchema,
   callsQueryOptionsSchema,
   callsQueryParamsSchema,
   type CallsQueryOptions,
   type CallsQueryParams,
 } from "./request-schema.js";
 
-const TOP_FIELDS = Object.keys(callsQueryParamsSchema.shape);
-const FILTER_FIELDS = Object.keys(callsFilterSchema.shape);
-
-// A misspelt field gets a "did you mean"; a field the SDK does not know goes through extraBody.
-const queryKeyHint: UnknownKeyHint = (key, path) => {
-  const inFilter = path.length === 1 && path[0] === "filter";
-  if (path.length > 0 && !inFilter) return "";
-  const near = closestName(key, inFilter ? FILTER_FIELDS : TOP_FIELDS);
-  return `${near ? ` (did you mean "${near}"?)` : ""}${inFilter ? "" : `; ${EXTRA_BODY_HINT}`}`;
-};
+const queryKeyHint = topLevelFieldHint(Object.keys(callsQueryParamsSchema.shape));
 
 /**
  * The call query of the tracing store (`POST /calls/stream_query`, Basic auth, `traceBaseURL`).

@@ -75,7 +75,8 @@ export interface LiteralOperand {
 
 /**
  * The wire form of a plain value: `$literal` nested around each element of an array and each
- * value of an object, at every depth, as Weave parses it.
+ * value of an object, at every depth, as Weave parses it. Members already written as
+ * `{ $literal: ... }` are kept as they are.
  *
  * @example
  * ```ts
@@ -83,71 +84,26 @@ export interface LiteralOperand {
  * ```
  */
 export function nestLiteral(value: LiteralValue): LiteralOperandValue {
-  if (Array.isArray(value)) return value.map((v) => ({ $literal: nestLiteral(v) }));
-  if (value !== null && typeof value === "object") {
-    const out: { [key: string]: LiteralOperand } = {};
-    for (const [k, v] of Object.entries(value)) out[k] = { $literal: nestLiteral(v) };
-    return out;
-  }
-  return value;
+  if (typeof value !== "object" || value === null) return value;
+  const wrap = (m: LiteralValue): LiteralOperand =>
+    m !== null && typeof m === "object" && !Array.isArray(m) && "$literal" in m && Object.keys(m).length === 1
+      ? { $literal: nestLiteral(m.$literal!) }
+      : { $literal: nestLiteral(m) };
+  return Array.isArray(value)
+    ? value.map(wrap)
+    : Object.fromEntries(Object.entries(value).map(([k, m]) => [k, wrap(m)]));
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
-const isLiteralNode = (v: unknown): v is { $literal: unknown } =>
-  isObject(v) && !Array.isArray(v) && Object.keys(v).length === 1 && "$literal" in v;
-
-// The nested form of a value that may already be partly nested, for the error message.
-function wireForm(value: unknown): unknown {
-  if (isLiteralNode(value)) return { $literal: wireForm(value.$literal) };
-  if (Array.isArray(value)) return value.map((v) => (isLiteralNode(v) ? wireForm(v) : { $literal: wireForm(v) }));
-  if (isObject(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = isLiteralNode(v) ? wireForm(v) : { $literal: wireForm(v) };
-    return out;
-  }
-  return value;
-}
-
-// Where inside a `$literal` value the first bare array element or object value sits.
-function firstBareMember(value: unknown, path: (string | number)[]): (string | number)[] | undefined {
-  if (!isObject(value)) return undefined;
-  const entries: [string | number, unknown][] = Array.isArray(value)
-    ? value.map((v, i) => [i, v])
-    : Object.entries(value);
-  for (const [k, v] of entries) {
-    if (!isLiteralNode(v)) return [...path, k];
-    const deeper = firstBareMember(v.$literal, [...path, k, "$literal"]);
-    if (deeper) return deeper;
-  }
-  return undefined;
-}
-
-const MESSAGE_PREVIEW = 200;
-
+// A bare array or object inside `$literal` is refused, with the nested form to write instead.
 const literalValueSchema = z.unknown().check((ctx) => {
   const v = ctx.value;
-  if (typeof v === "string" || typeof v === "boolean" || v === null) return;
-  if (typeof v === "number") {
-    if (!Number.isFinite(v)) ctx.issues.push({ code: "custom", input: v, message: "$literal must be a finite number" });
+  const nested = JSON.stringify({ $literal: nestLiteral(v as LiteralValue) });
+  if (v !== undefined && (typeof v !== "number" || Number.isFinite(v)) && nested === JSON.stringify({ $literal: v }))
     return;
-  }
-  if (!isObject(v)) {
-    ctx.issues.push({
-      code: "custom",
-      input: v,
-      message: "$literal holds a string, number, boolean, null, list or object",
-    });
-    return;
-  }
-  const at = firstBareMember(v, []);
-  if (at === undefined) return;
-  let nested = JSON.stringify({ $literal: wireForm(v) });
-  if (nested.length > MESSAGE_PREVIEW) nested = `${nested.slice(0, MESSAGE_PREVIEW)}…`;
   ctx.issues.push({
     code: "custom",
     input: v,
-    path: at,
-    message: `Weave needs $literal around each element of a list and each value of an object; write ${nested} (q.literal() nests for you)`,
+    message: `needs JSON with $literal on each list item and object value, as in ${nested?.slice(0, 200)}`,
   });
 });
 

@@ -279,12 +279,8 @@ export type ChatCompletionGenericMessageParam = z.input<typeof chatCompletionGen
  * chatCompletionCustomRoleMessageParamSchema.parse({ role: "ipython", content: "42" });
  */
 export const chatCompletionCustomRoleMessageParamSchema = z.looseObject({
+  ...chatCompletionCustomMessageParamSchema.shape,
   role: z.string(),
-  content: z.nullish(anyContent),
-  name: z.optional(z.string()),
-  tool_call_id: z.optional(z.string()),
-  tool_calls: z.nullish(z.array(chatCompletionMessageToolCallParamSchema)),
-  reasoning: z.nullish(z.string()),
 });
 /**
  * A message with any other role (for example `ipython`), sent as written.

@@ -145,19 +145,12 @@ export const structuredOutputsParamsSchema = z
   .check(
     z.superRefine((so, ctx) => {
       const set = structuredOutputsConstraints(so);
-      if (set.length === 0) {
+      if (set.length !== 1)
         ctx.addIssue({
           code: "custom",
           path: [],
-          message: `structured_outputs needs exactly one constraint (one of ${STRUCTURED_OUTPUTS_CONSTRAINTS.join(", ")}); tuning flags alone are refused by vLLM`,
+          message: `needs exactly one of ${STRUCTURED_OUTPUTS_CONSTRAINTS.join(", ")}, got ${set.join(", ") || "none"}`,
         });
-      } else if (set.length > 1) {
-        ctx.addIssue({
-          code: "custom",
-          path: [set[1]!],
-          message: `structured_outputs takes exactly one constraint, got ${set.join(", ")}: remove all but one (a non-null value counts, json_object: false included)`,
-        });
-      }
     }),
   );
 /**
@@ -183,22 +176,9 @@ export const repetitionDetectionParamsSchema = z
   .check(
     z.superRefine((rd, ctx) => {
       // Absent members take vLLM's defaults (0), as in RepetitionDetectionParams.__post_init__.
-      const min = rd.min_pattern_size ?? 0;
-      const max = rd.max_pattern_size ?? 0;
-      if ((rd.min_count ?? 0) < 2) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["min_count"],
-          message: "repetition_detection.min_count must be at least 2 (a pattern repeats at least twice)",
-        });
-      }
-      if (min > max) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["min_pattern_size"],
-          message: `repetition_detection.min_pattern_size (${min}) must not exceed max_pattern_size (${max}); set max_pattern_size`,
-        });
-      }
+      if ((rd.min_count ?? 0) < 2) ctx.addIssue({ code: "custom", path: ["min_count"], message: "must be at least 2" });
+      if ((rd.min_pattern_size ?? 0) > (rd.max_pattern_size ?? 0))
+        ctx.addIssue({ code: "custom", path: ["min_pattern_size"], message: "must not exceed max_pattern_size" });
     }),
   );
 /**

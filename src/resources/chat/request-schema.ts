@@ -24,8 +24,8 @@
  * @module
  */
 import * as z from "zod/mini";
-import { closestName, EXTRA_BODY_HINT } from "../../core/field-hint.js";
-import { inputIssues, type UnknownKeyHint } from "../../core/validate.js";
+import { topLevelFieldHint } from "../../core/field-hint.js";
+import { inputIssues } from "../../core/validate.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 import { chatCompletionMessageParamSchema, chatCompletionToolSchema } from "./message-schemas.js";
 import {
@@ -53,39 +53,28 @@ ensureZodDefaults();
 const TWO_POW_63 = 2 ** 63;
 const INT64_SAFE_MAX = TWO_POW_63 - 1024;
 
-function int64(field: string, min: number) {
+function int64(min: number) {
+  const low = min > -TWO_POW_63 ? min : -INT64_SAFE_MAX;
   return z.number().check((ctx) => {
     const v = ctx.value;
-    if (!Number.isInteger(v)) {
-      ctx.issues.push({ code: "custom", input: v, message: `${field} must be an integer` });
-    } else if (v < min || v <= -TWO_POW_63 || v >= TWO_POW_63) {
-      const low = min > -TWO_POW_63 ? String(min) : `-${INT64_SAFE_MAX}`;
+    if (!Number.isInteger(v) || v < low || v > INT64_SAFE_MAX)
       ctx.issues.push({
         code: "custom",
         input: v,
-        message: `${field} must be an int64 between ${low} and ${INT64_SAFE_MAX} (2^63 and beyond are refused by vLLM)`,
+        message: `must be an integer from ${low} to ${INT64_SAFE_MAX} (int64)`,
       });
-    }
   });
 }
 
 // vLLM's ChatCompletionRequest refuses an empty cache_salt; current models also refuse these
 // characters and more than 128 characters. Standard base64 produces "/": use URL-safe base64.
-const CACHE_SALT_MAX = 128;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is one of the refused characters
-const CACHE_SALT_FORBIDDEN = /[@/\\\u0000]/;
-const cacheSaltSchema = z.string().check((ctx) => {
-  const v = ctx.value;
-  const why =
-    v.length === 0
-      ? "cache_salt must be a non-empty string"
-      : v.length > CACHE_SALT_MAX
-        ? `cache_salt must be at most ${CACHE_SALT_MAX} characters, got ${v.length}`
-        : CACHE_SALT_FORBIDDEN.test(v)
-          ? "cache_salt must not contain @, /, \\ or NUL: encode random bytes as URL-safe base64"
-          : undefined;
-  if (why) ctx.issues.push({ code: "custom", input: v, message: why });
-});
+const cacheSaltSchema = z.string().check(
+  z.regex(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is one of the refused characters
+    /^[^@/\\\u0000]{1,128}$/,
+    "must be 1-128 characters without @ / \\ NUL (use URL-safe base64)",
+  ),
+);
 
 /** `reasoning_effort` values vLLM accepts. @example REASONING_EFFORTS.includes("none"); // true */
 export const REASONING_EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
@@ -106,17 +95,13 @@ const requestShape = {
   n: z.nullish(z.int().check(z.gte(1))),
   presence_penalty: z.nullish(z.number()),
   response_format: z.nullish(responseFormatSchema),
-  seed: z.nullish(int64("seed", -TWO_POW_63)),
+  seed: z.nullish(int64(-TWO_POW_63)),
   stop: z.nullish(z.union([z.string(), z.array(z.string())])),
   stream: z.nullish(z.boolean()),
   stream_options: z.nullish(chatCompletionStreamOptionsSchema),
   temperature: z.nullish(z.number()),
   top_p: z.nullish(z.number()),
-  tools: z.nullish(
-    z
-      .array(chatCompletionToolSchema)
-      .check(z.minLength(1, "tools must hold at least one tool: leave tools out (or null) to offer none")),
-  ),
+  tools: z.nullish(z.array(chatCompletionToolSchema).check(z.minLength(1, "is empty: leave tools out to offer none"))),
   tool_choice: z.nullish(z.literal("none", { error: 'tool_choice only accepts "none"' })),
   reasoning_effort: z.nullish(z.enum(REASONING_EFFORTS)),
   include_reasoning: z.optional(z.boolean()),
@@ -133,7 +118,7 @@ const requestShape = {
   min_tokens: z.optional(z.int().check(z.gte(0))),
   skip_special_tokens: z.optional(z.boolean()),
   spaces_between_special_tokens: z.optional(z.boolean()),
-  truncate_prompt_tokens: z.nullish(int64("truncate_prompt_tokens", -1)),
+  truncate_prompt_tokens: z.nullish(int64(-1)),
   prompt_logprobs: z.nullish(z.int().check(z.gte(-1))),
   allowed_token_ids: z.nullish(z.array(z.int())),
   bad_words: z.optional(z.array(z.string())),
@@ -157,21 +142,13 @@ const requestShape = {
   repetition_detection: z.nullish(repetitionDetectionParamsSchema),
 };
 
-/** The request's field names, for "did you mean" hints on unknown keys. */
-const KNOWN_FIELDS = Object.keys(requestShape);
+// "Did you mean" and extraBody hints for unknown top-level fields.
+const requestKeyHint = topLevelFieldHint(Object.keys(requestShape));
 
-function closestField(key: string): string | undefined {
-  return closestName(key, KNOWN_FIELDS);
-}
-
-const unknownKeyMessage: z.core.$ZodErrorMap = (issue) => {
-  if (issue.code !== "unrecognized_keys") return undefined;
-  const parts = issue.keys.map((k) => {
-    const near = closestField(k);
-    return near ? `"${k}" (did you mean "${near}"?)` : `"${k}"`;
-  });
-  return `unknown request field ${parts.join(", ")}; ${EXTRA_BODY_HINT}`;
-};
+const unknownKeyMessage: z.core.$ZodErrorMap = (issue) =>
+  issue.code === "unrecognized_keys"
+    ? `unknown request field ${issue.keys.map((k) => `"${k}"${requestKeyHint(k, [])}`).join(", ")}`
+    : undefined;
 
 type RuleInput = {
   stream?: boolean | null | undefined;
@@ -198,22 +175,19 @@ const RESPONSE_FORMAT_CONSTRAINT: Record<string, string> = {
 function requestRules(p: RuleInput, ctx: z.core.$RefinementCtx): void {
   const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
   if (p.continue_final_message === true && p.add_generation_prompt === true) {
-    issue(
-      "add_generation_prompt",
-      "continue_final_message and add_generation_prompt cannot be combined: set add_generation_prompt to false",
-    );
+    issue("add_generation_prompt", "cannot be combined with continue_final_message: set it to false");
   }
   // vLLM refuses only a non-empty stream_options without streaming (Python truthiness).
   if (p.stream_options != null && Object.keys(p.stream_options).length > 0 && p.stream !== true) {
-    issue("stream_options", "stream_options can only be set when stream is true");
+    issue("stream_options", "needs stream: true");
   }
   const top = p.top_logprobs;
   if (top != null && (top > 0 || top === -1) && p.logprobs !== true) {
-    issue("top_logprobs", "top_logprobs needs logprobs: true; set logprobs to true or leave top_logprobs out");
+    issue("top_logprobs", "needs logprobs: true");
   }
   const prompt = p.prompt_logprobs;
   if (prompt != null && (prompt > 0 || prompt === -1) && p.stream === true) {
-    issue("prompt_logprobs", "prompt_logprobs are not available when streaming: leave one of them out");
+    issue("prompt_logprobs", "not available when streaming");
   }
   const so = p.structured_outputs;
   const rfType = p.response_format?.type;
@@ -221,10 +195,7 @@ function requestRules(p: RuleInput, ctx: z.core.$RefinementCtx): void {
   if (so != null && fromFormat !== undefined) {
     const own = structuredOutputsConstraints(so);
     if (own.length === 1 && own[0] !== fromFormat) {
-      issue(
-        "structured_outputs",
-        `response_format ${String(rfType)} and structured_outputs.${own[0]} are two structured-outputs constraints: use one of them`,
-      );
+      issue("structured_outputs", `${own[0]} and response_format ${String(rfType)} are two constraints: keep one`);
     }
   }
 }
@@ -303,14 +274,6 @@ export interface RequestIssue {
   message: string;
   code: string;
 }
-
-// Only a top-level unknown key can be a misspelt request field, and only there does
-// extraBody help.
-const requestKeyHint: UnknownKeyHint = (key, path) => {
-  if (path.length > 0) return "";
-  const near = closestField(key);
-  return `${near ? ` (did you mean "${near}"?)` : ""}; ${EXTRA_BODY_HINT}`;
-};
 
 /**
  * Turns zod issues of a request into one issue per problem with a precise path: an unknown
