@@ -245,7 +245,22 @@ function checkMessages(messages: unknown): ResponsePlan | undefined {
   return undefined;
 }
 
-function checkRules(body: Record<string, unknown>): ResponsePlan | undefined {
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+// vLLM reads integers from the JSON text exactly, where JSON.parse rounds them to doubles:
+// 9223372036854775807 is in range though it parses to 2^63. So the literal of a top-level
+// field is found in the raw body and compared as a BigInt; without it, the double decides.
+function outsideInt64(raw: string | undefined, field: string, value: number): boolean {
+  const literal = raw?.match(new RegExp(`"${field}"\\s*:\\s*(-?\\d+)\\s*[,}]`))?.[1];
+  if (literal !== undefined && Number(literal) === value) {
+    const exact = BigInt(literal);
+    return exact < INT64_MIN || exact > INT64_MAX;
+  }
+  return Math.abs(value) >= TWO_POW_63;
+}
+
+function checkRules(body: Record<string, unknown>, raw?: string): ResponsePlan | undefined {
   const num = (k: string): number | undefined => (typeof body[k] === "number" ? (body[k] as number) : undefined);
   const n = num("n");
   if (n !== undefined && n < 1) return invalid(`n must be at least 1, got ${n}.`, "n");
@@ -285,12 +300,12 @@ function checkRules(body: Record<string, unknown>): ResponsePlan | undefined {
     return invalid(`Input should be ${REASONING_EFFORTS.map((e) => `'${e}'`).join(", ")}`, "reasoning_effort");
   }
   const seed = num("seed");
-  if (seed !== undefined && Math.abs(seed) >= TWO_POW_63)
+  if (seed !== undefined && outsideInt64(raw, "seed", seed))
     return invalid("Input should be less than or equal to 9223372036854775807", "seed");
   const truncate = num("truncate_prompt_tokens");
   if (truncate !== undefined && truncate < -1)
     return invalid("Input should be greater than or equal to -1", "truncate_prompt_tokens");
-  if (truncate !== undefined && truncate >= TWO_POW_63)
+  if (truncate !== undefined && outsideInt64(raw, "truncate_prompt_tokens", truncate))
     return invalid("Input should be less than or equal to 9223372036854775807", "truncate_prompt_tokens");
   const temperature = num("temperature");
   if (temperature !== undefined && (temperature < 0 || temperature > 2))
@@ -383,13 +398,14 @@ function checkRepetition(body: Record<string, unknown>): ResponsePlan | undefine
 export function checkChatRequest(
   body: unknown,
   models: ModelEntry[],
+  raw?: string,
 ): { ok: true; params: ChatParams } | { ok: false; error: ResponsePlan } {
   if (!isRecord(body))
     return {
       ok: false,
       error: openAiError(400, "BadRequestError", "JSON decode error: the body must be a JSON object", null),
     };
-  const error = checkMessages(body["messages"]) ?? checkTypes(body) ?? checkRules(body);
+  const error = checkMessages(body["messages"]) ?? checkTypes(body) ?? checkRules(body, raw);
   if (error !== undefined) return { ok: false, error };
   const requested = body["model"];
   const model = typeof requested === "string" ? requested : models[0]?.id;
