@@ -82,6 +82,12 @@ const chatAccepted: Array<[string, Record<string, unknown>, string, string?]> = 
   ["mm_processor_kwargs null", { mm_processor_kwargs: null }, "mm_processor_kwargs: dict | None"],
   ["repetition_detection null", { repetition_detection: null }, "repetition_detection: ... | None"],
   ["empty stream_options without stream", { stream_options: {} }, "only a truthy stream_options needs stream"],
+  [
+    "stream_options members null",
+    { stream: true, stream_options: { include_usage: null, continuous_usage_stats: null } },
+    "StreamOptions members are bool | None",
+    "vllm/entrypoints/openai/engine/protocol.py (StreamOptions)",
+  ],
   ["top_logprobs 0 without logprobs", { top_logprobs: 0 }, "only top_logprobs > 0 or -1 needs logprobs"],
   ["top_logprobs -1 with logprobs", { logprobs: true, top_logprobs: -1 }, "-1 means all"],
   ["prompt_logprobs 0 with stream", { stream: true, prompt_logprobs: 0 }, "only > 0 or -1 is refused with stream"],

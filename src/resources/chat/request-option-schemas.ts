@@ -56,7 +56,7 @@ export const responseFormatJSONSchemaSchema = z.looseObject({
   json_schema: z.looseObject({
     name: z.string(),
     description: z.nullish(z.string()),
-    schema: z.optional(z.record(z.string(), z.unknown())),
+    schema: z.nullish(z.record(z.string(), z.unknown())),
     strict: z.nullish(z.boolean()),
   }),
 });
@@ -107,8 +107,9 @@ export type ResponseFormat = z.input<typeof responseFormatSchema>;
  * chatCompletionStreamOptionsSchema.parse({ include_usage: true, continuous_usage_stats: false });
  */
 export const chatCompletionStreamOptionsSchema = z.strictObject({
-  include_usage: z.optional(z.boolean()),
-  continuous_usage_stats: z.optional(z.boolean()),
+  include_usage: z.nullish(z.boolean()),
+  continuous_usage_stats: z.nullish(z.boolean()),
+  include_obfuscation: z.nullish(z.boolean()),
 });
 /**
  * A stream options of a chat completion request.
