@@ -11,7 +11,7 @@ import type { UnknownKeyHint } from "./validate.js";
  */
 export function closestName(key: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
-  let bestDistance = 3;
+  let bestDistance = 3; // farther than 2 edits is a different word, not a typo
   for (const name of known) {
     const d = editDistance(key, name, bestDistance);
     if (d < bestDistance) {
