@@ -100,6 +100,7 @@ export class Inferloop {
       idleTimeout: this.idleTimeout,
       maxRetries: this.maxRetries,
       defaultHeaders: options.defaultHeaders ?? {},
+      extraBody: options.extraBody,
       transport: this.#transport,
       log: new Log(options.logger ?? console, logLevel, redactor),
       redactor,

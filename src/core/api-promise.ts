@@ -10,6 +10,10 @@
 export interface ResponseInfo {
   status: number;
   headers: Headers;
+  /**
+   * The response's `x-request-id`. vLLM sends none unless started with
+   * `--enable-request-id-headers` (the body's `id`, `chatcmpl-<request id>`, is always there).
+   */
   requestId: string | undefined;
 }
 

@@ -9,6 +9,7 @@ import {
   InferloopError,
   ResponseParseError,
 } from "./errors.js";
+import { withExtraBody } from "./extra-body.js";
 import type { Log } from "./log.js";
 import { checkOptions } from "./option-checks.js";
 import type { RequestOptions } from "./options.js";
@@ -52,6 +53,8 @@ export interface HttpConfig {
   idleTimeout: number;
   maxRetries: number;
   defaultHeaders: Record<string, string | null | undefined>;
+  /** Fields merged into every JSON body after validation (the client's `extraBody`). */
+  extraBody?: Record<string, unknown> | undefined;
   transport: Transport;
   log: Log;
   redactor: Redactor;
@@ -127,7 +130,8 @@ export class HttpClient {
     const idleTimeout = options?.idleTimeout ?? cfg.idleTimeout;
     const signal = options?.signal;
     const headers = this.#headers(spec, options);
-    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const body =
+      spec.body === undefined ? undefined : JSON.stringify(withExtraBody(spec.body, cfg.extraBody, options?.extraBody));
     const path = base.prefix + spec.path;
     const mayRepeat = spec.retry === "safe" || options?.idempotencyKey !== undefined;
     const log = cfg.log;

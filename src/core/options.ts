@@ -47,6 +47,12 @@ export interface ClientOptions {
   logger?: Logger | undefined;
   /** Default: env `INFERLOOP_LOG`, else `"off"`. */
   logLevel?: LogLevel | undefined;
+  /**
+   * Fields merged into the top level of every JSON request body after validation, unvalidated,
+   * overriding; a request's own `extraBody` is merged over these. For fields the SDK does not
+   * know yet (newer vLLM fields such as `thinking_token_budget`, `session_id`).
+   */
+  extraBody?: Record<string, unknown> | undefined;
 }
 
 /**
@@ -75,4 +81,15 @@ export interface RequestOptions {
   /** Sent as `Idempotency-Key` on every attempt; lets non-idempotent operations be retried.
    * A non-blank string without control characters, one per logical operation. */
   idempotencyKey?: string | undefined;
+  /**
+   * Fields merged into the top level of the JSON body after validation, unvalidated,
+   * overriding the body's own and the client's `extraBody`: the explicit way to send a field
+   * the SDK does not know yet. Ignored by `models.list` (no body).
+   *
+   * @example
+   * ```ts
+   * await client.chat.completions.create({ model, messages }, { extraBody: { thinking_token_budget: 256 } });
+   * ```
+   */
+  extraBody?: Record<string, unknown> | undefined;
 }

@@ -18,11 +18,15 @@ type TaggedOption = z.ZodMiniObject<z.core.$ZodLooseShape, z.core.$ZodObjectConf
  * ]);
  * part.safeParse({ type: "video" }).error?.issues[0]?.path; // ["type"]
  * ```
+ *
+ * With `fallback`, a value whose tag is a string none of the options names is checked by it
+ * instead (vLLM's message with any other `role`).
  */
-export function taggedUnion<const T extends readonly TaggedOption[]>(
+export function taggedUnion<const T extends readonly TaggedOption[], F extends z.ZodMiniType = z.ZodMiniNever>(
   key: string,
   options: T,
-): z.ZodMiniType<z.output<T[number]>, z.input<T[number]>> {
+  fallback?: F,
+): z.ZodMiniType<z.output<T[number]> | z.output<F>, z.input<T[number]> | z.input<F>> {
   const byTag = new Map<unknown, T[number]>();
   for (const option of options) {
     const tag = option.def.shape[key] as z.ZodMiniLiteral;
@@ -36,12 +40,12 @@ export function taggedUnion<const T extends readonly TaggedOption[]>(
       return;
     }
     const tag = (value as Record<string, unknown>)[key];
-    const option = byTag.get(tag);
+    const option = byTag.get(tag) ?? (fallback !== undefined && typeof tag === "string" ? fallback : undefined);
     if (option === undefined) {
       ctx.issues.push({ code: "invalid_value", values: tags, input: tag, path: [key] });
       return;
     }
     const result = safeParse(option, value);
     if (!result.success) ctx.issues.push(...(result.error.issues as z.core.$ZodRawIssue[]));
-  }) as unknown as z.ZodMiniType<z.output<T[number]>, z.input<T[number]>>;
+  }) as unknown as z.ZodMiniType<z.output<T[number]> | z.output<F>, z.input<T[number]> | z.input<F>>;
 }

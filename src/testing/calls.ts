@@ -27,6 +27,8 @@ const FILTER_LISTS = [
   "turn_ids",
   "svc_run_ids",
   "svc_user_ids",
+  "wb_run_ids",
+  "wb_user_ids",
 ] as const;
 
 const MAX_FILTER_LENGTH = 1000;
@@ -38,12 +40,15 @@ const nonNegative: Check = (value, loc, issues) => {
   }
 };
 
+// Current Weave request models ignore unknown keys (with a log line) rather than refusing them,
+// so a misspelt filter key, or the spec's svc_* on a real server, widens the result silently.
+// The fake does the same for unknown keys (it does filter by svc_*, the spec's names).
 const filterCheck = obj(
   {
     ...Object.fromEntries(FILTER_LISTS.map((name) => [name, { check: nullable(list(str())) }])),
     trace_roots_only: { check: nullable(bool()) },
   },
-  "forbid",
+  "allow",
 );
 
 const queryRequestCheck = obj(
@@ -63,6 +68,9 @@ const queryRequestCheck = obj(
       ),
     },
     query: { check: () => {} },
+    // Weave's own Python client always sends it; the fake keeps one version of each call, so
+    // every call is the latest and the flag changes nothing.
+    latest_only: { check: nullable(bool()) },
     include_costs: { check: nullable(bool()) },
     include_feedback: { check: nullable(bool()) },
     include_storage_size: { check: nullable(bool()) },
@@ -72,7 +80,7 @@ const queryRequestCheck = obj(
     expand_columns: { check: nullable(list(str())) },
     return_expanded_column_values: { check: nullable(bool()) },
   },
-  "forbid",
+  "allow",
 );
 
 /** The validated body of a call query. */
@@ -116,8 +124,12 @@ function filterMatches(filter: NonNullable<CallsQuery["filter"]>, record: CallRe
   if (!inList(filter.parent_ids, record["parent_id"])) return false;
   if (!inList(filter.thread_ids, record["thread_id"])) return false;
   if (!inList(filter.turn_ids, record["turn_id"])) return false;
+  // The spec's svc_* and Weave's wb_* names filter the same fields (a real Weave server reads
+  // only wb_* and ignores svc_*; the fake serves users of both).
   if (!inList(filter.svc_user_ids, record["wb_user_id"])) return false;
   if (!inList(filter.svc_run_ids, record["wb_run_id"])) return false;
+  if (!inList(filter.wb_user_ids, record["wb_user_id"])) return false;
+  if (!inList(filter.wb_run_ids, record["wb_run_id"])) return false;
   if (filter.op_names != null && !opNameMatches(record.op_name, filter.op_names)) return false;
   if (filter.input_refs != null) {
     const refs = collectRefs(record.inputs, new Set());

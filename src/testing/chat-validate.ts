@@ -2,7 +2,11 @@
  * Request validation of `POST /v1/chat/completions`, refusing what vLLM refuses with its 400
  * envelope `{"error":{"message","type":"BadRequestError","param","code":400}}` (messages
  * contain vLLM's wording, so tests can match by substring), and 404 `NotFoundError` for a model
- * that is not in the model list.
+ * that is not in the model list. Everything vLLM's request model accepts is accepted (both
+ * `engine_xargs` and `vllm_xargs`, unknown top-level fields, any role, nulls); the rules follow
+ * `vllm/entrypoints/openai/chat_completion/protocol.py` and `vllm/sampling_params.py`. The fake
+ * behaves as a server started with `--enable-auto-tool-choice`: `tools` without `tool_choice`
+ * (or with `"auto"`) may produce tool calls.
  */
 import { openAiError } from "./responses.js";
 import type { ModelEntry, ResponsePlan } from "./types.js";
@@ -43,13 +47,13 @@ export interface ChatParams {
   prompt_logprobs?: number | null;
   return_token_ids?: boolean | null;
   return_tokens_as_token_ids?: boolean | null;
-  reasoning_effort?: "low" | "medium" | "high" | null;
+  reasoning_effort?: string | null;
   include_reasoning?: boolean;
   tools?: Array<{
     type: string;
     function: { name: string; description?: string; parameters?: Record<string, unknown> };
   }> | null;
-  tool_choice?: string | null;
+  tool_choice?: string | { type?: string; function?: { name?: string } } | null;
   seed?: number | null;
   echo?: boolean;
   add_generation_prompt?: boolean;
@@ -113,6 +117,7 @@ const FIELD_TYPES: Record<string, Kind> = {
   cache_salt: "string",
   kv_transfer_params: "object",
   engine_xargs: "object",
+  vllm_xargs: "object",
   repetition_detection: "object",
 };
 
@@ -142,7 +147,15 @@ const KIND_MESSAGES: Record<Kind, string> = {
   array: "Input should be a valid list",
 };
 
-const INT64_BOUND = 9223372036854776000;
+// vLLM bounds seed to int64; a double at or beyond ±2^63 is out (see the SDK's request schema).
+const TWO_POW_63 = 2 ** 63;
+const REASONING_EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh", "max"];
+const STRUCTURED_CONSTRAINTS = ["json", "regex", "choice", "grammar", "json_object", "structural_tag"];
+const FORMAT_CONSTRAINT: Record<string, string> = {
+  json_object: "json_object",
+  json_schema: "json",
+  structural_tag: "structural_tag",
+};
 
 function hasKind(value: unknown, kind: Kind): boolean {
   switch (kind) {
@@ -190,7 +203,7 @@ function checkTypes(body: Record<string, unknown>): ResponsePlan | undefined {
     if (!(field in body)) continue;
     const value = body[field];
     if (value === null && !NOT_NULL.has(field)) continue;
-    if (field === "stop" || field === "tool_choice") continue;
+    if (field === "stop" || field === "tool_choice" || field === "reasoning_effort") continue;
     if (!hasKind(value, kind)) return typeError(field, kind);
   }
   const stop = body["stop"];
@@ -232,7 +245,22 @@ function checkMessages(messages: unknown): ResponsePlan | undefined {
   return undefined;
 }
 
-function checkRules(body: Record<string, unknown>): ResponsePlan | undefined {
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+// vLLM reads integers from the JSON text exactly, where JSON.parse rounds them to doubles:
+// 9223372036854775807 is in range though it parses to 2^63. So the literal of a top-level
+// field is found in the raw body and compared as a BigInt; without it, the double decides.
+function outsideInt64(raw: string | undefined, field: string, value: number): boolean {
+  const literal = raw?.match(new RegExp(`"${field}"\\s*:\\s*(-?\\d+)\\s*[,}]`))?.[1];
+  if (literal !== undefined && Number(literal) === value) {
+    const exact = BigInt(literal);
+    return exact < INT64_MIN || exact > INT64_MAX;
+  }
+  return Math.abs(value) >= TWO_POW_63;
+}
+
+function checkRules(body: Record<string, unknown>, raw?: string): ResponsePlan | undefined {
   const num = (k: string): number | undefined => (typeof body[k] === "number" ? (body[k] as number) : undefined);
   const n = num("n");
   if (n !== undefined && n < 1) return invalid(`n must be at least 1, got ${n}.`, "n");
@@ -241,7 +269,8 @@ function checkRules(body: Record<string, unknown>): ResponsePlan | undefined {
     const v = num(k);
     if (v !== undefined && v < 1) return invalid(`max_tokens must be at least 1, got ${v}.`, k);
   }
-  if (body["stream_options"] != null && body["stream"] !== true) {
+  const streamOptions = body["stream_options"];
+  if (isRecord(streamOptions) && Object.keys(streamOptions).length > 0 && body["stream"] !== true) {
     return invalid("Stream options can only be defined when `stream=True`.", "stream_options");
   }
   const top = num("top_logprobs");
@@ -255,7 +284,7 @@ function checkRules(body: Record<string, unknown>): ResponsePlan | undefined {
   const promptLogprobs = num("prompt_logprobs");
   if (promptLogprobs !== undefined) {
     if (promptLogprobs < -1) return invalid("`prompt_logprobs` must be a positive value or -1.", "prompt_logprobs");
-    if (promptLogprobs > 0 && body["stream"] === true)
+    if ((promptLogprobs > 0 || promptLogprobs === -1) && body["stream"] === true)
       return invalid("`prompt_logprobs` are not available when `stream=True`.", "prompt_logprobs");
   }
   if (body["continue_final_message"] === true && body["add_generation_prompt"] !== false) {
@@ -264,23 +293,20 @@ function checkRules(body: Record<string, unknown>): ResponsePlan | undefined {
       "continue_final_message",
     );
   }
-  const toolChoice = body["tool_choice"];
-  if (toolChoice !== undefined && toolChoice !== null && toolChoice !== "none") {
-    return invalid(
-      `Invalid value for \`tool_choice\`: ${JSON.stringify(toolChoice)}! Only "none" is supported.`,
-      "tool_choice",
-    );
-  }
+  const toolError = checkTools(body);
+  if (toolError) return toolError;
   const effort = body["reasoning_effort"];
-  if (effort != null && !["low", "medium", "high"].includes(effort as string)) {
-    return invalid("Input should be 'low', 'medium' or 'high'", "reasoning_effort");
+  if (effort != null && !REASONING_EFFORTS.includes(effort as string)) {
+    return invalid(`Input should be ${REASONING_EFFORTS.map((e) => `'${e}'`).join(", ")}`, "reasoning_effort");
   }
   const seed = num("seed");
-  if (seed !== undefined && Math.abs(seed) > INT64_BOUND)
-    return invalid("seed must be within the int64 range.", "seed");
+  if (seed !== undefined && outsideInt64(raw, "seed", seed))
+    return invalid("Input should be less than or equal to 9223372036854775807", "seed");
   const truncate = num("truncate_prompt_tokens");
   if (truncate !== undefined && truncate < -1)
     return invalid("Input should be greater than or equal to -1", "truncate_prompt_tokens");
+  if (truncate !== undefined && outsideInt64(raw, "truncate_prompt_tokens", truncate))
+    return invalid("Input should be less than or equal to 9223372036854775807", "truncate_prompt_tokens");
   const temperature = num("temperature");
   if (temperature !== undefined && (temperature < 0 || temperature > 2))
     return invalid("temperature must be in [0, 2]", "temperature");
@@ -290,13 +316,73 @@ function checkRules(body: Record<string, unknown>): ResponsePlan | undefined {
     const v = num(k);
     if (v !== undefined && (v < -2 || v > 2)) return invalid(`${k} must be in [-2, 2], got ${v}.`, k);
   }
-  const structured = body["structured_outputs"];
-  if (isRecord(structured) && ["json", "regex", "choice"].filter((k) => structured[k] != null).length > 1) {
+  return checkStructuredOutputs(body) ?? checkCacheSalt(body["cache_salt"]) ?? checkRepetition(body);
+}
+
+// vLLM's check_tool_usage: tool_choice other than "none" needs tools, and a named one must
+// name one of them. An empty tools list is refused by the current request model.
+function checkTools(body: Record<string, unknown>): ResponsePlan | undefined {
+  const tools = body["tools"];
+  if (Array.isArray(tools) && tools.length === 0) return invalid("`tools` must contain at least one tool.", "tools");
+  const choice = body["tool_choice"];
+  if (choice == null || choice === "none") return undefined;
+  if (!Array.isArray(tools)) return invalid("When using `tool_choice`, `tools` must be set.", "tool_choice");
+  if (choice === "auto" || choice === "required") return undefined;
+  if (!isRecord(choice))
     return invalid(
-      "You can only use one kind of constraints for structured outputs ('json', 'regex' or 'choice').",
+      `Invalid value for \`tool_choice\`: ${JSON.stringify(choice)}! Only named tools, "none", "auto" or "required" are supported.`,
+      "tool_choice",
+    );
+  const name = isRecord(choice["function"]) ? choice["function"]["name"] : undefined;
+  if (!tools.some((t) => isRecord(t) && isRecord(t["function"]) && t["function"]["name"] === name))
+    return invalid("The tool specified in `tool_choice` does not match any of the specified `tools`", "tool_choice");
+  return undefined;
+}
+
+// StructuredOutputsParams.__post_init__: exactly one non-null constraint, counting the one
+// response_format adds (ChatCompletionRequest.to_sampling_params merges it in).
+function checkStructuredOutputs(body: Record<string, unknown>): ResponsePlan | undefined {
+  const structured = body["structured_outputs"];
+  if (!isRecord(structured)) return undefined;
+  const kinds = new Set(STRUCTURED_CONSTRAINTS.filter((k) => structured[k] != null));
+  const format = body["response_format"];
+  const fromFormat = isRecord(format) ? FORMAT_CONSTRAINT[String(format["type"])] : undefined;
+  if (kinds.size === 1 && fromFormat !== undefined) kinds.add(fromFormat);
+  if (kinds.size === 0)
+    return invalid(
+      "You must use one kind of structured outputs constraint but none are specified.",
       "structured_outputs",
     );
-  }
+  if (kinds.size > 1)
+    return invalid(
+      `You can only use one kind of structured outputs constraint but multiple are specified: ${[...kinds].join(", ")}.`,
+      "structured_outputs",
+    );
+  return undefined;
+}
+
+function checkCacheSalt(salt: unknown): ResponsePlan | undefined {
+  if (typeof salt !== "string") return undefined;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is one of the refused characters
+  if (salt.length === 0 || salt.length > 128 || /[@/\\\u0000]/.test(salt))
+    return invalid(
+      "Parameter 'cache_salt' must be a non-empty string of at most 128 characters without '@', '/', '\\' or NUL.",
+      "cache_salt",
+    );
+  return undefined;
+}
+
+// RepetitionDetectionParams.__post_init__ (absent members are 0).
+function checkRepetition(body: Record<string, unknown>): ResponsePlan | undefined {
+  const rd = body["repetition_detection"];
+  if (!isRecord(rd)) return undefined;
+  const n = (k: string) => (typeof rd[k] === "number" ? (rd[k] as number) : 0);
+  if (n("max_pattern_size") < 0 || n("min_pattern_size") < 0 || n("min_pattern_size") > n("max_pattern_size"))
+    return invalid(
+      "max_pattern_size, min_pattern_size must be >=0, with min_pattern_size <= max_pattern_size.",
+      "repetition_detection",
+    );
+  if (n("min_count") < 2) return invalid("min_count must be >= 2.", "repetition_detection");
   return undefined;
 }
 
@@ -312,13 +398,14 @@ function checkRules(body: Record<string, unknown>): ResponsePlan | undefined {
 export function checkChatRequest(
   body: unknown,
   models: ModelEntry[],
+  raw?: string,
 ): { ok: true; params: ChatParams } | { ok: false; error: ResponsePlan } {
   if (!isRecord(body))
     return {
       ok: false,
       error: openAiError(400, "BadRequestError", "JSON decode error: the body must be a JSON object", null),
     };
-  const error = checkMessages(body["messages"]) ?? checkTypes(body) ?? checkRules(body);
+  const error = checkMessages(body["messages"]) ?? checkTypes(body) ?? checkRules(body, raw);
   if (error !== undefined) return { ok: false, error };
   const requested = body["model"];
   const model = typeof requested === "string" ? requested : models[0]?.id;

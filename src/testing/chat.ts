@@ -245,7 +245,7 @@ export function handleChat(req: FakeRequest, models: ModelEntry[]): ResponsePlan
       null,
     );
   }
-  const checked = checkChatRequest(req.json, models);
+  const checked = checkChatRequest(req.json, models, req.body);
   if (!checked.ok) return checked.error;
   const completion = buildCompletion(checked.params, checked.params.request_id);
   if (checked.params.stream !== true) return jsonResponse(200, completionJson(completion));

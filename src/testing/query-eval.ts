@@ -18,11 +18,39 @@ function issue(issues: ValidationIssue[], loc: Loc, msg: string, type = "value_e
   issues.push({ loc, msg, type });
 }
 
+// Weave's LiteralOperation: a scalar, or a list/dict whose every member is itself a
+// `{"$literal": ...}` operand (weave/trace_server/interface/query.py). A bare array or object is
+// a 422 whose detail lists the union's alternatives, as pydantic reports it.
 function validateLiteral(value: unknown, loc: Loc, issues: ValidationIssue[]): void {
   if (value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean") return;
-  if (Array.isArray(value)) return value.forEach((v, i) => validateLiteral(v, [...loc, i], issues));
-  if (isRecord(value)) return Object.entries(value).forEach(([k, v]) => validateLiteral(v, [...loc, k], issues));
-  issue(issues, loc, "Input should be a valid literal", "literal_error");
+  const members: [string | number, unknown][] = Array.isArray(value)
+    ? value.map((v, i) => [i, v])
+    : isRecord(value)
+      ? Object.entries(value)
+      : [];
+  if (!Array.isArray(value) && !isRecord(value)) {
+    issue(issues, loc, "Input should be a valid literal", "literal_error");
+    return;
+  }
+  for (const [k, member] of members) {
+    const at = [...loc, Array.isArray(value) ? "list[LiteralOperation]" : "dict[str,LiteralOperation]", k];
+    if (!isRecord(member) || Object.keys(member).length !== 1 || !("$literal" in member)) {
+      issue(issues, at, "Input should be a valid dictionary or instance of LiteralOperation", "model_type");
+      continue;
+    }
+    validateLiteral(member["$literal"], [...at, "$literal"], issues);
+  }
+}
+
+// The plain value of a validated `$literal`: nested operands unwrapped at every depth.
+function literalValue(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((v) => literalValue((v as { $literal: unknown }).$literal));
+  if (isRecord(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = literalValue((v as { $literal: unknown }).$literal);
+    return out;
+  }
+  return value;
 }
 
 function validateOperand(node: unknown, loc: Loc, issues: ValidationIssue[]): void {
@@ -191,7 +219,7 @@ export function evaluate(node: unknown, record: unknown): unknown {
   const arg = node[op!];
   switch (op) {
     case "$literal":
-      return arg;
+      return literalValue(arg);
     case "$getField": {
       const value = getPath(record, String(arg));
       return value === undefined ? null : value;

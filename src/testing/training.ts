@@ -71,6 +71,7 @@ const experimentalConfigCheck = obj(
     epsilon: numberOrNull,
     epsilon_high: numberOrNull,
     variant_k2_tau: numberOrNull,
+    kimi_k2_tau: numberOrNull,
     learning_rate: numberOrNull,
     max_negative_advantage_importance_sampling_weight: numberOrNull,
     mask_prob_ratio: boolOrNull,

@@ -132,14 +132,14 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 /**
  * Reads a dotted path (`summary.weave.latency_ms`, `inputs.messages.0.content`); integer parts
- * index lists, as the trace server's `$getField` does. Missing parts give `undefined`.
+ * index lists, as the trace server's `$getField` does; `a\\.b` is the key `a.b`. Missing parts give `undefined`.
  *
  * @example
  * getPath({ a: [{ b: 1 }] }, "a.0.b"); // 1
  */
 export function getPath(value: unknown, path: string): unknown {
   let current: unknown = value;
-  for (const part of path.split(".")) {
+  for (const part of splitPath(path)) {
     if (current === null || current === undefined) return undefined;
     if (Array.isArray(current)) {
       if (!/^-?\d+$/.test(part)) return undefined;
@@ -151,6 +151,12 @@ export function getPath(value: unknown, path: string): unknown {
     }
   }
   return current;
+}
+
+// Weave addresses a key that holds a dot as `a\\.b`: split on the other dots only.
+function splitPath(path: string): string[] {
+  if (!path.includes("\\")) return path.split(".");
+  return path.split(/(?<!\\)\./).map((part) => part.replace(/\\\./g, "."));
 }
 
 /**

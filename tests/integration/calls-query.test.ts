@@ -229,6 +229,73 @@ describe("filters, sorting and query expressions are evaluated by the server", (
     );
   });
 
+  it("filters by user and run under Weave's wb_* names exactly as under the spec's svc_*", async () => {
+    const records = stored();
+    const someUser = records.find((r) => typeof r.wb_user_id === "string")!.wb_user_id as string;
+    const someRun = records.find((r) => typeof r.wb_run_id === "string")!.wb_run_id as string;
+    const byUser = records.filter((r) => r.wb_user_id === someUser).map((r) => r.id);
+    const byRun = records.filter((r) => r.wb_run_id === someRun).map((r) => r.id);
+    expect(byUser.length).toBeGreaterThan(0);
+    expect(byUser.length).toBeLessThan(records.length);
+    expect(await ids(client.calls.query({ project_id: PROJECT, filter: { wb_user_ids: [someUser] } }))).toEqual(byUser);
+    expect(await ids(client.calls.query({ project_id: PROJECT, filter: { svc_user_ids: [someUser] } }))).toEqual(
+      byUser,
+    );
+    expect(await ids(client.calls.query({ project_id: PROJECT, filter: { wb_run_ids: [someRun] } }))).toEqual(byRun);
+    expect(await ids(client.calls.query({ project_id: PROJECT, filter: { svc_run_ids: [someRun] } }))).toEqual(byRun);
+    // Sent as written: the name the user chose reaches the server.
+    const filters = svc.requests.map((r) => Object.keys((r.json as CallsQueryParams).filter ?? {}));
+    expect(filters).toEqual([["wb_user_ids"], ["svc_user_ids"], ["wb_run_ids"], ["svc_run_ids"]]);
+  });
+
+  it("accepts latest_only and null wb_* filters, as Weave's Python client sends them", async () => {
+    const got = await client.calls
+      .query({ project_id: PROJECT, latest_only: true, filter: { wb_user_ids: null, wb_run_ids: null } })
+      .toArray();
+    expect(got).toHaveLength(304);
+    expect((svc.requests[0]!.json as CallsQueryParams).latest_only).toBe(true);
+  });
+
+  it("q.literal lists are sent nested and evaluated as lists", async () => {
+    const some = stored()
+      .slice(0, 3)
+      .map((r) => r.op_name);
+    const query = q.where(q.in(q.field("op_name"), some));
+    const expected = stored()
+      .filter((r) => some.includes(r.op_name))
+      .map((r) => r.id);
+    expect(await ids(client.calls.query({ project_id: PROJECT, query }))).toEqual(expected);
+    const nested = q.where(q.eq(q.literal(["x", 1]), q.literal(["x", 1])));
+    expect((await client.calls.query({ project_id: PROJECT, query: nested }).toArray()).length).toBe(304);
+    expect((svc.requests[1]!.json as CallsQueryParams).query).toStrictEqual({
+      $expr: {
+        $eq: [{ $literal: [{ $literal: "x" }, { $literal: 1 }] }, { $literal: [{ $literal: "x" }, { $literal: 1 }] }],
+      },
+    });
+  });
+
+  it("refuses a bare array inside $literal before sending, showing the nested form", async () => {
+    const err = await caught(() =>
+      client.calls
+        .query({
+          project_id: PROJECT,
+          query: { $expr: { $eq: [{ $getField: "op_name" }, { $literal: ["a"] as never }] } },
+        })
+        .toArray(),
+    );
+    expect(err).toBeInstanceOf(RequestValidationError);
+    expect((err as Error).message).toContain('{"$literal":[{"$literal":"a"}]}');
+    expect(svc.requests).toHaveLength(0);
+  });
+
+  it("a misspelt field gets a did-you-mean and extraBody carries what the SDK does not know", async () => {
+    const err = await caught(() => client.calls.query({ project_id: PROJECT, latest_onyl: true } as never).toArray());
+    expect((err as Error).message).toMatch(/latest_onyl.*did you mean "latest_only".*extraBody/);
+    expect(svc.requests).toHaveLength(0);
+    await client.calls.query({ project_id: PROJECT, limit: 1 }, { extraBody: { future_flag: true } }).toArray();
+    expect((svc.requests[0]!.json as Record<string, unknown>).future_flag).toBe(true);
+  });
+
   it("keeps other projects out", async () => {
     const got = await client.calls.query({ project_id: "acme/other-project" }).toArray();
     expect(got).toHaveLength(12);
@@ -327,7 +394,7 @@ describe("failures", () => {
     ["negative limit", { project_id: PROJECT, limit: -1 }, {}, "limit"],
     ["fractional offset", { project_id: PROJECT, offset: 1.5 }, {}, "offset"],
     ["unknown field", { project_id: PROJECT, limt: 5 }, {}, "limt"],
-    ["unknown filter key", { project_id: PROJECT, filter: { wb_user_ids: ["x"] } }, {}, "filter.wb_user_ids"],
+    ["unknown filter key", { project_id: PROJECT, filter: { user_ids: ["x"] } }, {}, "filter.user_ids"],
     [
       "sort direction",
       { project_id: PROJECT, sort_by: [{ field: "started_at", direction: "up" }] },

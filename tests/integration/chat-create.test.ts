@@ -148,21 +148,27 @@ describe("chat.completions.create", () => {
     expect((completion as unknown as Record<string, unknown>).extra_server_field).toEqual({ kept: true });
   });
 
-  it("returns tool calls with parsed-able arguments", async () => {
-    const completion = await client.chat.completions.create({
-      model: MODEL,
-      messages: user("Please call get_weather for Paris"),
-      tools: [
-        {
-          type: "function",
-          function: {
-            name: "get_weather",
-            description: "Weather of a city",
-            parameters: { type: "object", properties: { city: { type: "string" }, days: { type: "integer" } } },
+  it("returns tool calls with parsed-able arguments (tool_choice auto through extraBody)", async () => {
+    // The spec only knows tool_choice "none"; a server with auto tool choice is reached
+    // through extraBody, which overrides the "none" the SDK sends by default.
+    const completion = await client.chat.completions.create(
+      {
+        model: MODEL,
+        messages: user("Please call get_weather for Paris"),
+        tools: [
+          {
+            type: "function",
+            function: {
+              name: "get_weather",
+              description: "Weather of a city",
+              parameters: { type: "object", properties: { city: { type: "string" }, days: { type: "integer" } } },
+            },
           },
-        },
-      ],
-    });
+        ],
+      },
+      { extraBody: { tool_choice: "auto" } },
+    );
+    expect((svc.requests[0]!.json as { tool_choice: unknown }).tool_choice).toBe("auto");
     const choice = completion.choices[0]!;
     expect(choice.finish_reason).toBe("tool_calls");
     const calls = choice.message.tool_calls!;
@@ -258,7 +264,7 @@ describe("invalid requests are refused before anything is sent", () => {
     ["messages missing", { model: MODEL }, "messages"],
     ["messages empty", { ...ok, messages: [] }, "messages"],
     ["messages not an array", { ...ok, messages: "hi" }, "messages"],
-    ["unknown role", { ...ok, messages: [{ role: "bot", content: "x" }] }, "messages.0.role"],
+    ["role not a string", { ...ok, messages: [{ role: 5, content: "x" }] }, "messages.0.role"],
     ["user content a number", { ...ok, messages: [{ role: "user", content: 5 }] }, "messages.0.content"],
     [
       "unknown content part type",
@@ -270,7 +276,7 @@ describe("invalid requests are refused before anything is sent", () => {
       { ...ok, messages: [{ role: "user", content: [{ type: "image_url", image_url: {} }] }] },
       "messages.0.content.0.image_url.url",
     ],
-    ["assistant message with nothing", { ...ok, messages: [{ role: "assistant" }] }, "messages.0.content"],
+    ["tools empty", { ...ok, tools: [] }, "tools"],
     [
       "tool message without tool_call_id",
       { ...ok, messages: [{ role: "tool", content: "18C" }] },
@@ -304,7 +310,7 @@ describe("invalid requests are refused before anything is sent", () => {
     ],
     ["misspelt top-level field", { ...ok, max_completion_token: 5 }, "max_completion_token"],
     ["top_logprobs below -1", { ...ok, logprobs: true, top_logprobs: -2 }, "top_logprobs"],
-    ["stop as a bare string", { ...ok, stop: "x" }, "stop"],
+    ["stop a list holding a number", { ...ok, stop: ["x", 1] }, "stop.1"],
     ["logit_bias value not a number", { ...ok, logit_bias: { "1": "a" } }, "logit_bias.1"],
     ["tool without a name", { ...ok, tools: [{ type: "function", function: {} }] }, "tools.0.function.name"],
     ["tool of another type", { ...ok, tools: [{ type: "retrieval", function: { name: "x" } }] }, "tools.0.type"],
@@ -312,7 +318,7 @@ describe("invalid requests are refused before anything is sent", () => {
     [
       "two structured_outputs constraints",
       { ...ok, structured_outputs: { regex: "a+", choice: ["b"] } },
-      "structured_outputs.choice",
+      "structured_outputs",
     ],
     ["engine_xargs value an object", { ...ok, engine_xargs: { a: { b: 1 } } }, "engine_xargs.a"],
     ["min_tokens negative", { ...ok, min_tokens: -1 }, "min_tokens"],
@@ -354,6 +360,82 @@ describe("invalid requests are refused before anything is sent", () => {
     const viaWithResponse = await caught(() => client.chat.completions.create({ ...ok, n: 0 }).withResponse());
     expect(viaWithResponse).toBeInstanceOf(RequestValidationError);
     expect(svc.requests).toHaveLength(0);
+  });
+});
+
+describe("talking to vLLM as it is: names, extraBody and explicit defaults", () => {
+  const sent = (i = 0) => svc.requests[i]!.json as Record<string, unknown>;
+
+  it("sends vllm_xargs and engine_xargs as written", async () => {
+    await client.chat.completions.create({ model: MODEL, messages: user("hi"), vllm_xargs: { ext: "on" } });
+    await client.chat.completions.create({ model: MODEL, messages: user("hi"), engine_xargs: { ext: "on" } });
+    expect(sent(0).vllm_xargs).toEqual({ ext: "on" });
+    expect(sent(0)).not.toHaveProperty("engine_xargs");
+    expect(sent(1).engine_xargs).toEqual({ ext: "on" });
+    expect(sent(1)).not.toHaveProperty("vllm_xargs");
+  });
+
+  it("merges extraBody after validation, unvalidated, overriding: per call over the client default", async () => {
+    const withDefault = client.withOptions({ extraBody: { session_id: "s-1", thinking_token_budget: 64 } });
+    await withDefault.chat.completions.create(
+      { model: MODEL, messages: user("hi"), temperature: 0.5 },
+      { extraBody: { thinking_token_budget: 128, temperature: 0.2 } },
+    );
+    expect(sent()).toStrictEqual({
+      model: MODEL,
+      messages: user("hi"),
+      temperature: 0.2,
+      session_id: "s-1",
+      thinking_token_budget: 128,
+    });
+  });
+
+  it("an unknown field is refused with a did-you-mean and a pointer to extraBody, nothing sent", async () => {
+    const err = await caught(() =>
+      client.chat.completions.create({ model: MODEL, messages: user("hi"), max_completion_token: 64 } as never),
+    );
+    expect(err).toBeInstanceOf(RequestValidationError);
+    expect((err as Error).message).toMatch(/did you mean "max_completion_tokens"\?\); .*extraBody/);
+    expect(svc.requests).toHaveLength(0);
+  });
+
+  it("an extraBody that is not a plain object is refused, nothing sent", async () => {
+    const err = await caught(() =>
+      client.chat.completions.create({ model: MODEL, messages: user("hi") }, { extraBody: ["x"] as never }),
+    );
+    expect(err).toBeInstanceOf(RequestValidationError);
+    expect(svc.requests).toHaveLength(0);
+  });
+
+  it('tools without tool_choice also send tool_choice "none" (vLLM would pick "auto")', async () => {
+    const tools = [{ type: "function" as const, function: { name: "get_weather" } }];
+    const completion = await client.chat.completions.create({
+      model: MODEL,
+      messages: user("Please call get_weather for Paris"),
+      tools,
+    });
+    expect(sent().tool_choice).toBe("none");
+    expect(completion.choices[0]!.finish_reason).toBe("stop");
+  });
+
+  it("accepts the forms vLLM accepts: stop string, nulls, custom roles, assistant null content, every effort", async () => {
+    const completion = await client.chat.completions.create({
+      model: MODEL,
+      messages: [
+        { role: "user", content: "hi" },
+        { role: "assistant", content: null },
+        { role: "ipython", content: "42" },
+        { role: "user", content: "again" },
+      ],
+      stop: "\n\n",
+      logit_bias: null,
+      response_format: null,
+      structured_outputs: null,
+      reasoning_effort: "xhigh",
+    });
+    expect(completion.choices).toHaveLength(1);
+    expect(sent().stop).toBe("\n\n");
+    expect(sent().logit_bias).toBeNull();
   });
 });
 

@@ -180,8 +180,10 @@ describe("finalCompletion()", () => {
         },
       ],
     });
-    const plain = await client.chat.completions.create(params);
-    const stream = await client.chat.completions.create({ ...params, stream: true });
+    // tool_choice "auto" goes through extraBody: the spec's only value is "none".
+    const auto = { extraBody: { tool_choice: "auto" } };
+    const plain = await client.chat.completions.create(params, auto);
+    const stream = await client.chat.completions.create({ ...params, stream: true }, auto);
     const chunks = await collect(stream);
     const argFragments = chunks.filter((c) => c.choices[0]?.delta.tool_calls?.[0]?.function?.arguments !== undefined);
     expect(argFragments.length).toBeGreaterThan(1);

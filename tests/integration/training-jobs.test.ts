@@ -72,6 +72,25 @@ describe("trainingJobs.create", () => {
     expect(svc.requests[0]!.headers["idempotency-key"]).toBeUndefined();
   });
 
+  it("sends ART's kimi_k2_tau and the spec's variant_k2_tau as written", async () => {
+    const art = params({ experimental_config: { kimi_k2_tau: 0.5 } });
+    await client.trainingJobs.create(art);
+    const spec = params({ experimental_config: { variant_k2_tau: 0.5 } });
+    await client.trainingJobs.create(spec);
+    expect(svc.requests[0]!.json).toStrictEqual(art);
+    expect(svc.requests[1]!.json).toStrictEqual(spec);
+  });
+
+  it("merges extraBody over the validated body, unvalidated, overriding", async () => {
+    const body = params();
+    await client.trainingJobs.create(body, { extraBody: { experimental_config: { kimi_k2_tau: 0.25 } } });
+    expect(svc.requests[0]!.json).toStrictEqual({ ...body, experimental_config: { kimi_k2_tau: 0.25 } });
+    // Unvalidated: the server, not the SDK, judges what extraBody carries.
+    const err = await caught(() => client.trainingJobs.create(body, { extraBody: { request_id: "r-1" } }));
+    expect(err).toBeInstanceOf(UnprocessableEntityError);
+    expect(svc.requests).toHaveLength(2);
+  });
+
   const invalid: Array<[string, unknown, string]> = [
     ["non-UUID model_id", params({ model_id: "my-model" }), "model_id"],
     ["missing model_id", { trajectory_groups: [] }, "model_id"],
@@ -111,9 +130,9 @@ describe("trainingJobs.create", () => {
       "experimental_config.learning_rte",
     ],
     [
-      "wb-era name in experimental_config",
-      params({ experimental_config: { kimi_k2_tau: 1 } as never }),
-      "experimental_config.kimi_k2_tau",
+      "a tau name neither the spec nor ART uses",
+      params({ experimental_config: { k2_tau: 1 } as never }),
+      "experimental_config.k2_tau",
     ],
     [
       "experimental_config value of the wrong type",

@@ -14,7 +14,8 @@ import { clientFor, guardProcess, settle, within } from "./harness.js";
 guardProcess();
 
 const RUNS = 100;
-const INT64_MAX = 9223372036854776000;
+// The widest doubles vLLM's int64 bound lets through (2^63 - 1024).
+const INT64_MAX = 9223372036854775000;
 
 let svc: FakeService;
 let client: Inferloop;
@@ -77,6 +78,8 @@ const chatRequest = fc
     const out: Record<string, unknown> = { ...r };
     if (r.stream === true) out.stream_options = { include_usage: true };
     if (r.continue_final_message === true) out.add_generation_prompt = false;
+    // vLLM refuses top_logprobs without logprobs.
+    if (r.top_logprobs !== undefined && r.top_logprobs > 0) out.logprobs = true;
     return out;
   });
 
@@ -279,7 +282,9 @@ const chatMutations: Mutation<Record<string, any>>[] = [
   ["seed above int64", (r) => ({ ...r, seed: INT64_MAX * 2 })],
   ["seed not an integer", (r) => ({ ...r, seed: 1.5 })],
   ['tool_choice "auto"', (r) => ({ ...r, tool_choice: "auto" })],
-  ["unknown role", (r) => ({ ...r, messages: [{ role: "robot", content: "hi" }, ...r.messages] })],
+  ["role not a string", (r) => ({ ...r, messages: [{ role: 7, content: "hi" }, ...r.messages] })],
+  ["top_logprobs without logprobs", (r) => ({ ...r, logprobs: false, top_logprobs: 3 })],
+  ["empty cache_salt", (r) => ({ ...r, cache_salt: "" })],
   ["no messages", (r) => ({ ...r, messages: [] })],
   ["n = 0", (r) => ({ ...r, n: 0 })],
   ["NaN temperature", (r) => ({ ...r, temperature: Number.NaN })],
@@ -300,7 +305,7 @@ const callsMutations: Mutation<Record<string, any>>[] = [
   ["fractional limit", (p) => ({ params: { ...p, limit: 2.5 } })],
   ["negative offset", (p) => ({ params: { ...p, offset: -3 } })],
   ["empty project_id", (p) => ({ params: { ...p, project_id: "" } })],
-  ["unknown filter key", (p) => ({ params: { ...p, filter: { ...p.filter, wb_user_ids: ["u"] } } })],
+  ["unknown filter key", (p) => ({ params: { ...p, filter: { ...p.filter, user_ids: ["u"] } } })],
   ["bad sort direction", (p) => ({ params: { ...p, sort_by: [{ field: "id", direction: "up" }] } })],
   ["unknown top-level key", (p) => ({ params: { ...p, limt: 5 } })],
   ["malformed query expression", (p) => ({ params: { ...p, query: { $expr: { $eq: [{ $getField: "id" }] } } } })],

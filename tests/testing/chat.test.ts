@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeService, tokenize } from "../../src/testing/index.js";
 import type { FakeService } from "../../src/testing/index.js";
-import { chat, readStream } from "./helpers.js";
+import { bearer, chat, postJson, readStream } from "./helpers.js";
 import type { Chunk } from "./helpers.js";
 
 let svc: FakeService;
@@ -236,8 +236,8 @@ describe("chat, validation errors as vLLM sends them", () => {
     ["a wrongly typed field", { ...user("hi"), n: "two" }, "Input should be a valid integer", "n"],
     [
       "reasoning_effort out of the enum",
-      { ...user("hi"), reasoning_effort: "max" },
-      "'low', 'medium' or 'high'",
+      { ...user("hi"), reasoning_effort: "extreme" },
+      "'none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'",
       "reasoning_effort",
     ],
     [
@@ -274,6 +274,21 @@ describe("chat, validation errors as vLLM sends them", () => {
     });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { code: number } }).error.code).toBe(400);
+  });
+});
+
+describe("chat, int64 fields judged on the JSON text, as vLLM reads them", () => {
+  // JSON.parse rounds all four to ±2^63; vLLM reads the integers exactly.
+  it.each([
+    ["9223372036854775807", 200],
+    ["-9223372036854775808", 200],
+    ["9223372036854775808", 400],
+    ["-9223372036854775809", 400],
+  ])("seed %s → %i", async (seed, status) => {
+    const body = `{"model":"Qwen/Qwen3-8B","messages":[{"role":"user","content":"hi"}],"seed":${seed}}`;
+    const res = await postJson(svc, "/v1/chat/completions", body, bearer(svc));
+    expect(res.status).toBe(status);
+    await res.body?.cancel();
   });
 });
 

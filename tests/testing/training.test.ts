@@ -100,9 +100,9 @@ describe("training jobs", () => {
       "bool_type",
     ],
     [
-      "an unknown experimental_config member (kimi_k2_tau)",
-      { ...valid, experimental_config: { kimi_k2_tau: 0.1 } },
-      ["body", "experimental_config", "kimi_k2_tau"],
+      "an unknown experimental_config member (k2_tau)",
+      { ...valid, experimental_config: { k2_tau: 0.1 } },
+      ["body", "experimental_config", "k2_tau"],
       "extra_forbidden",
     ],
   ];

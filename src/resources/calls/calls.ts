@@ -1,6 +1,7 @@
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
-import { validateInput, validateRequestBody } from "../../core/validate.js";
+import { topLevelFieldHint } from "../../core/field-hint.js";
+import { inputIssues, validateInput, validateRequestBody } from "../../core/validate.js";
 import { CallQuery } from "./call-query.js";
 import {
   callsQueryOptionsSchema,
@@ -8,6 +9,8 @@ import {
   type CallsQueryOptions,
   type CallsQueryParams,
 } from "./request-schema.js";
+
+const queryKeyHint = topLevelFieldHint(Object.keys(callsQueryParamsSchema.shape));
 
 /**
  * The call query of the tracing store (`POST /calls/stream_query`, Basic auth, `traceBaseURL`).
@@ -42,7 +45,9 @@ export class Calls extends APIResource {
     // What is sent is this copy, never `params` itself: see validateRequestBody.
     let body: CallsQueryParams = {} as CallsQueryParams;
     try {
-      body = validateRequestBody(callsQueryParamsSchema, params, "call query");
+      body = validateRequestBody(callsQueryParamsSchema, params, "call query", (issues) =>
+        inputIssues(issues, queryKeyHint),
+      );
       validateInput(callsQueryOptionsSchema, options ?? {}, "call query options");
     } catch (err) {
       invalid = err as Error;

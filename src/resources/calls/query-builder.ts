@@ -11,6 +11,7 @@ import {
   type InOperation,
   type LiteralOperand,
   type LiteralValue,
+  nestLiteral,
   type LteOperation,
   type LtOperation,
   type NotOperation,
@@ -70,7 +71,7 @@ function isOperandNode(value: unknown): value is Operand {
 }
 
 function toOperand(value: OperandInput): Operand {
-  return isOperandNode(value) ? value : { $literal: value };
+  return isOperandNode(value) ? value : { $literal: nestLiteral(value) };
 }
 
 function convert(input: OperandInput, to: ConvertTarget): ConvertOperand {
@@ -124,26 +125,31 @@ export const queryBuilder = {
   },
 
   /**
-   * A field of the call record by dotted path; `.as(to)` casts it.
+   * A field of the call record by dotted path; `.as(to)` casts it. A key that itself holds a
+   * dot is written with the dot escaped: `"attributes.a\\.b"` reads the key `a.b`.
    *
    * @example
    * ```ts
    * q.field("summary.weave.latency_ms"); // { $getField: "summary.weave.latency_ms" }
    * q.field("summary.weave.latency_ms").as("double");
+   * q.field("attributes.model\\.name"); // the key "model.name" of attributes
    * ```
    */
   field,
 
   /**
-   * A literal, explicitly. Needed only for an object that looks like an operator node.
+   * A literal, explicitly: needed for an object that looks like an operator node. Lists and
+   * objects are nested the way Weave parses them, `$literal` around each element and value at
+   * every depth (every builder that takes a value does the same).
    *
    * @example
    * ```ts
-   * q.literal({ $eq: "just data" }); // { $literal: { $eq: "just data" } }
+   * q.literal(["a", "b"]); // { $literal: [{ $literal: "a" }, { $literal: "b" }] }
+   * q.literal({ $eq: "just data" }); // { $literal: { $eq: { $literal: "just data" } } }
    * ```
    */
   literal(value: LiteralValue): LiteralOperand {
-    return { $literal: value };
+    return { $literal: nestLiteral(value) };
   },
 
   /**

@@ -4,8 +4,9 @@ import { ensureZodDefaults } from "../zod-defaults.js";
 ensureZodDefaults();
 
 /**
- * A JSON value as carried by `$literal`: string, number, boolean, null, or arrays and objects of
- * those.
+ * A plain JSON value, as the builder `q` takes it: string, number, boolean, null, or arrays and
+ * objects of those. On the wire the builder nests `$literal` around every element and value
+ * (see {@link LiteralOperandValue}).
  *
  * @example
  * ```ts
@@ -41,7 +42,27 @@ export const CONVERT_TARGETS = [
 ] as const satisfies readonly ConvertTarget[];
 
 /**
- * A constant operand: `{ $literal: value }`.
+ * What `$literal` holds as Weave parses it (`LiteralOperation` in
+ * `weave/trace_server/interface/query.py`): a string, number, boolean or null, or a list or
+ * object whose every element or value is itself a `$literal` operand. A bare array or object
+ * is a 422 on a real Weave server.
+ *
+ * @example
+ * ```ts
+ * const tags: LiteralOperandValue = [{ $literal: "a" }, { $literal: "b" }];
+ * ```
+ */
+export type LiteralOperandValue =
+  | string
+  | number
+  | boolean
+  | null
+  | LiteralOperand[]
+  | { [key: string]: LiteralOperand };
+
+/**
+ * A constant operand: `{ $literal: value }`. Arrays and objects nest: `q.literal(["a"])` is
+ * `{ $literal: [{ $literal: "a" }] }`.
  *
  * @example
  * ```ts
@@ -49,12 +70,47 @@ export const CONVERT_TARGETS = [
  * ```
  */
 export interface LiteralOperand {
-  $literal: LiteralValue;
+  $literal: LiteralOperandValue;
 }
 
 /**
+ * The wire form of a plain value: `$literal` nested around each element of an array and each
+ * value of an object, at every depth, as Weave parses it. Members already written as
+ * `{ $literal: ... }` are kept as they are.
+ *
+ * @example
+ * ```ts
+ * nestLiteral(["a", { n: 1 }]); // [{ $literal: "a" }, { $literal: { n: { $literal: 1 } } }]
+ * ```
+ */
+export function nestLiteral(value: LiteralValue): LiteralOperandValue {
+  if (typeof value !== "object" || value === null) return value;
+  const wrap = (m: LiteralValue): LiteralOperand =>
+    m !== null && typeof m === "object" && !Array.isArray(m) && "$literal" in m && Object.keys(m).length === 1
+      ? { $literal: nestLiteral(m.$literal!) }
+      : { $literal: nestLiteral(m) };
+  return Array.isArray(value)
+    ? value.map(wrap)
+    : Object.fromEntries(Object.entries(value).map(([k, m]) => [k, wrap(m)]));
+}
+
+// A bare array or object inside `$literal` is refused, with the nested form to write instead.
+const literalValueSchema = z.unknown().check((ctx) => {
+  const v = ctx.value;
+  const nested = JSON.stringify({ $literal: nestLiteral(v as LiteralValue) });
+  if (v !== undefined && (typeof v !== "number" || Number.isFinite(v)) && nested === JSON.stringify({ $literal: v }))
+    return;
+  ctx.issues.push({
+    code: "custom",
+    input: v,
+    message: `needs JSON with $literal on each list item and object value, as in ${nested?.slice(0, 200)}`,
+  });
+});
+
+/**
  * A field of the call record, by dotted path (`"summary.weave.latency_ms"`). Integer-looking path
- * parts index into lists; a key that itself contains a dot cannot be addressed.
+ * parts index into lists; a key that itself contains a dot is written with the dot escaped,
+ * `"attributes.a\\.b"` (the key `a.b` of `attributes`), as Weave reads it.
  *
  * @example
  * ```ts
@@ -294,7 +350,7 @@ const operationShape = {
 };
 
 const operandOnlyShape = {
-  $literal: z.exactOptional(z.json()),
+  $literal: z.exactOptional(literalValueSchema),
   $getField: z.exactOptional(z.string()),
   $convert: z.exactOptional(z.strictObject({ input: lazyOperand, to: z.enum(CONVERT_TARGETS) })),
 };

@@ -11,8 +11,12 @@ const count = z.nullish(z.int().check(z.nonnegative()));
 /**
  * The `filter` member of a call query. Every member narrows the result to calls whose field is
  * in the list; `trace_roots_only` keeps calls without a parent. Strict: an unknown key is refused
- * (the server would answer 422). The spec's `svc_user_ids`/`svc_run_ids` are sent under these
- * names.
+ * before sending (current Weave servers drop unknown keys silently, so a typo would widen the
+ * result). Both names of the user and run filters are accepted and sent as written:
+ * `wb_user_ids`/`wb_run_ids` are the names a real Weave server reads
+ * (`weave/trace_server/trace_server_interface.py`, `CallsFilter`); the spec's
+ * `svc_user_ids`/`svc_run_ids` are **ignored by a real Weave server**, which then answers
+ * unfiltered, with records of every user. Use `svc_*` only with a service that implements the spec.
  *
  * @example
  * ```ts
@@ -28,8 +32,14 @@ export const callsFilterSchema = z.strictObject({
   thread_ids: idList,
   trace_ids: idList,
   turn_ids: idList,
+  /** The spec's name. A real Weave server ignores it: write `wb_run_ids` there. */
   svc_run_ids: idList,
+  /** The spec's name. A real Weave server ignores it and returns every user's calls: write `wb_user_ids` there. */
   svc_user_ids: idList,
+  /** Weave's name of the run filter. */
+  wb_run_ids: idList,
+  /** Weave's name of the user filter. */
+  wb_user_ids: idList,
   trace_roots_only: flag,
 });
 
@@ -77,6 +87,8 @@ export const callsQueryParamsSchema = z.strictObject({
   include_usernames: flag,
   limit: count,
   offset: count,
+  /** Weave's `latest_only`: only the latest version of each call (its Python client always sends it). */
+  latest_only: flag,
   query: z.nullish(queryExpressionSchema),
   return_expanded_column_values: flag,
   sort_by: z.nullish(z.array(callsSortBySchema)),

@@ -163,9 +163,9 @@ export const chatCompletionUserMessageParamSchema = z.looseObject({
 export type ChatCompletionUserMessageParam = z.input<typeof chatCompletionUserMessageParamSchema>;
 
 /**
- * An assistant message. `content` may be null or absent only when the message carries
- * something else: `tool_calls`, `function_call`, `refusal` or `reasoning`. The nullable
- * fields accept a reply message as returned by the server, so it can be sent back as is.
+ * An assistant message. `content` may be null or absent, with or without `tool_calls`, as
+ * vLLM and OpenAI accept (a prefill or an empty turn). The nullable fields accept a reply
+ * message as returned by the server, so it can be sent back as is.
  * @example
  * chatCompletionAssistantMessageParamSchema.parse({
  *   role: "assistant",
@@ -173,36 +173,17 @@ export type ChatCompletionUserMessageParam = z.input<typeof chatCompletionUserMe
  *   tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: "{}" } }],
  * });
  */
-export const chatCompletionAssistantMessageParamSchema = z
-  .looseObject({
-    role: z.literal("assistant"),
-    content: z.nullish(z.union([z.string(), z.array(chatCompletionAssistantContentPartSchema)])),
-    name: z.optional(z.string()),
-    refusal: z.nullish(z.string()),
-    tool_calls: z.nullish(z.array(chatCompletionMessageToolCallParamSchema)),
-    function_call: z.nullish(z.looseObject({ name: z.string(), arguments: z.string() })),
-    reasoning: z.nullish(z.string()),
-    reasoning_content: z.nullish(z.string()),
-    audio: z.nullish(z.looseObject({ id: z.string() })),
-  })
-  .check(
-    z.superRefine((m, ctx) => {
-      if (
-        m.content == null &&
-        m.tool_calls == null &&
-        m.function_call == null &&
-        m.refusal == null &&
-        m.reasoning == null &&
-        m.reasoning_content == null
-      ) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["content"],
-          message: "assistant message needs content unless it has tool_calls, function_call, refusal or reasoning",
-        });
-      }
-    }),
-  );
+export const chatCompletionAssistantMessageParamSchema = z.looseObject({
+  role: z.literal("assistant"),
+  content: z.nullish(z.union([z.string(), z.array(chatCompletionAssistantContentPartSchema)])),
+  name: z.optional(z.string()),
+  refusal: z.nullish(z.string()),
+  tool_calls: z.nullish(z.array(chatCompletionMessageToolCallParamSchema)),
+  function_call: z.nullish(z.looseObject({ name: z.string(), arguments: z.string() })),
+  reasoning: z.nullish(z.string()),
+  reasoning_content: z.nullish(z.string()),
+  audio: z.nullish(z.looseObject({ id: z.string() })),
+});
 /**
  * A assistant message param of a chat completion request.
  *
@@ -251,7 +232,8 @@ export type ChatCompletionFunctionMessageParam = z.input<typeof chatCompletionFu
 /**
  * The spec's "custom" message kind: role `"custom"`, any content (or null), plus the
  * per-message fields vLLM's free-form message carries (`tool_call_id`, `tool_calls`,
- * `reasoning`). Unknown roles stay refused: the role must literally be `"custom"`.
+ * `reasoning`). A message with any other role vLLM does not name (`ipython`, ...) has the same
+ * shape: see {@link chatCompletionCustomRoleMessageParamSchema}.
  * @example
  * chatCompletionCustomMessageParamSchema.parse({ role: "custom", content: "state: ready" });
  */
@@ -290,22 +272,61 @@ export const chatCompletionGenericMessageParamSchema = z.looseObject({
 export type ChatCompletionGenericMessageParam = z.input<typeof chatCompletionGenericMessageParamSchema>;
 
 /**
+ * A message with a role the SDK does not name (`ipython`, `environment`, ...): vLLM's
+ * free-form message, with any content (or null) and the per-message fields it reads. This is
+ * the spec's "custom" message kind under the role the chat template expects.
+ * @example
+ * chatCompletionCustomRoleMessageParamSchema.parse({ role: "ipython", content: "42" });
+ */
+export const chatCompletionCustomRoleMessageParamSchema = z.looseObject({
+  ...chatCompletionCustomMessageParamSchema.shape,
+  role: z.string(),
+});
+/**
+ * A message with any other role (for example `ipython`), sent as written.
+ *
+ * @example
+ * const m: ChatCompletionCustomRoleMessageParam = { role: "ipython", content: "42" };
+ */
+export type ChatCompletionCustomRoleMessageParam = Omit<
+  z.input<typeof chatCompletionCustomRoleMessageParamSchema>,
+  "role"
+> & {
+  // `string & {}` keeps editor completion of the named roles in the union while taking any other.
+  role: string & {};
+};
+
+/**
  * Any message of `messages`, chosen by `role`. Roles: developer, system, user, assistant,
- * tool, function, custom, generic. Any other role is refused (issue path ends in `role`).
+ * tool, function, custom, generic, and any other role string as a custom-role message
+ * (vLLM passes it to the chat template). A role that is not a string is refused.
  * @example
  * chatCompletionMessageParamSchema.parse({ role: "user", content: "Hi" });
  */
-export const chatCompletionMessageParamSchema = taggedUnion("role", [
-  chatCompletionDeveloperMessageParamSchema,
-  chatCompletionSystemMessageParamSchema,
-  chatCompletionUserMessageParamSchema,
-  chatCompletionAssistantMessageParamSchema,
-  chatCompletionToolMessageParamSchema,
-  chatCompletionFunctionMessageParamSchema,
-  chatCompletionCustomMessageParamSchema,
-  chatCompletionGenericMessageParamSchema,
-]);
+export const chatCompletionMessageParamSchema = taggedUnion(
+  "role",
+  [
+    chatCompletionDeveloperMessageParamSchema,
+    chatCompletionSystemMessageParamSchema,
+    chatCompletionUserMessageParamSchema,
+    chatCompletionAssistantMessageParamSchema,
+    chatCompletionToolMessageParamSchema,
+    chatCompletionFunctionMessageParamSchema,
+    chatCompletionCustomMessageParamSchema,
+    chatCompletionGenericMessageParamSchema,
+  ],
+  chatCompletionCustomRoleMessageParamSchema,
+);
 /** Any message of `messages`. @example const msgs: ChatCompletionMessageParam[] = [{ role: "user", content: "Hi" }]; */
-export type ChatCompletionMessageParam = z.input<typeof chatCompletionMessageParamSchema>;
+export type ChatCompletionMessageParam =
+  | ChatCompletionDeveloperMessageParam
+  | ChatCompletionSystemMessageParam
+  | ChatCompletionUserMessageParam
+  | ChatCompletionAssistantMessageParam
+  | ChatCompletionToolMessageParam
+  | ChatCompletionFunctionMessageParam
+  | ChatCompletionCustomMessageParam
+  | ChatCompletionGenericMessageParam
+  | ChatCompletionCustomRoleMessageParam;
 /** The `role` values accepted in `messages`. @example const r: ChatCompletionRole = "assistant"; */
 export type ChatCompletionRole = ChatCompletionMessageParam["role"];

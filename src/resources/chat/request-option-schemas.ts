@@ -10,6 +10,7 @@
 import * as z from "zod/mini";
 import { taggedUnion } from "../tagged-union.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
+import { STRUCTURED_OUTPUTS_CONSTRAINTS, structuredOutputsConstraints } from "./structured-outputs.js";
 
 // English messages, as classic zod gave them, before the first schema below is built.
 ensureZodDefaults();
@@ -55,7 +56,7 @@ export const responseFormatJSONSchemaSchema = z.looseObject({
   json_schema: z.looseObject({
     name: z.string(),
     description: z.nullish(z.string()),
-    schema: z.optional(z.record(z.string(), z.unknown())),
+    schema: z.nullish(z.record(z.string(), z.unknown())),
     strict: z.nullish(z.boolean()),
   }),
 });
@@ -106,8 +107,9 @@ export type ResponseFormat = z.input<typeof responseFormatSchema>;
  * chatCompletionStreamOptionsSchema.parse({ include_usage: true, continuous_usage_stats: false });
  */
 export const chatCompletionStreamOptionsSchema = z.strictObject({
-  include_usage: z.optional(z.boolean()),
-  continuous_usage_stats: z.optional(z.boolean()),
+  include_usage: z.nullish(z.boolean()),
+  continuous_usage_stats: z.nullish(z.boolean()),
+  include_obfuscation: z.nullish(z.boolean()),
 });
 /**
  * A stream options of a chat completion request.
@@ -117,43 +119,39 @@ export const chatCompletionStreamOptionsSchema = z.strictObject({
  */
 export type ChatCompletionStreamOptions = z.input<typeof chatCompletionStreamOptionsSchema>;
 
-const STRUCTURED_CONSTRAINTS = ["json", "regex", "choice", "grammar", "json_object", "structural_tag"] as const;
-
 /**
- * `structured_outputs`: exactly one constraint kind among json, regex, choice, grammar,
- * json_object and structural_tag (the server refuses several), plus tuning flags.
- * `json` also accepts a schema object, as vLLM does.
+ * `structured_outputs`: exactly one constraint among json, regex, choice, grammar,
+ * json_object and structural_tag (vLLM refuses none and several; a non-null value counts,
+ * `json_object: false` included), plus tuning flags. `json` also accepts a schema object, as
+ * vLLM does. `disable_fallback`, `_backend` and `_backend_was_auto` are the spec's; current
+ * vLLM drops them silently.
  * @example
  * structuredOutputsParamsSchema.parse({ choice: ["yes", "no"] });
  */
 export const structuredOutputsParamsSchema = z
   .strictObject({
-    json: z.optional(z.union([z.string(), z.record(z.string(), z.unknown())])),
-    regex: z.optional(z.string()),
-    choice: z.optional(z.array(z.string())),
-    grammar: z.optional(z.string()),
-    json_object: z.optional(z.boolean()),
+    json: z.nullish(z.union([z.string(), z.record(z.string(), z.unknown())])),
+    regex: z.nullish(z.string()),
+    choice: z.nullish(z.array(z.string())),
+    grammar: z.nullish(z.string()),
+    json_object: z.nullish(z.boolean()),
     disable_fallback: z.optional(z.boolean()),
     disable_any_whitespace: z.optional(z.boolean()),
     disable_additional_properties: z.optional(z.boolean()),
-    whitespace_pattern: z.optional(z.string()),
-    structural_tag: z.optional(z.string()),
-    _backend: z.optional(z.string()),
+    whitespace_pattern: z.nullish(z.string()),
+    structural_tag: z.nullish(z.string()),
+    _backend: z.nullish(z.string()),
     _backend_was_auto: z.optional(z.boolean()),
   })
   .check(
     z.superRefine((so, ctx) => {
-      // json_object: false is "not set" for the server, so only true counts.
-      const set = STRUCTURED_CONSTRAINTS.filter((k) =>
-        k === "json_object" ? so.json_object === true : so[k] !== undefined,
-      );
-      if (set.length > 1) {
+      const set = structuredOutputsConstraints(so);
+      if (set.length !== 1)
         ctx.addIssue({
           code: "custom",
-          path: [set[1]!],
-          message: `only one kind of structured outputs constraint may be set, got ${set.join(", ")}`,
+          path: [],
+          message: `needs exactly one of ${STRUCTURED_OUTPUTS_CONSTRAINTS.join(", ")}, got ${set.join(", ") || "none"}`,
         });
-      }
     }),
   );
 /**
@@ -165,15 +163,25 @@ export const structuredOutputsParamsSchema = z
 export type StructuredOutputsParams = z.input<typeof structuredOutputsParamsSchema>;
 
 /**
- * `repetition_detection`: stop early when an n-gram pattern repeats in the output.
+ * `repetition_detection`: stop early when an n-gram pattern repeats in the output. vLLM
+ * refuses `min_count < 2` and `min_pattern_size > max_pattern_size` (absent sizes are 0).
  * @example
  * repetitionDetectionParamsSchema.parse({ min_pattern_size: 2, max_pattern_size: 16, min_count: 4 });
  */
-export const repetitionDetectionParamsSchema = z.strictObject({
-  max_pattern_size: z.optional(z.int()),
-  min_pattern_size: z.optional(z.int()),
-  min_count: z.optional(z.int()),
-});
+export const repetitionDetectionParamsSchema = z
+  .strictObject({
+    max_pattern_size: z.optional(z.int().check(z.gte(0))),
+    min_pattern_size: z.optional(z.int().check(z.gte(0))),
+    min_count: z.optional(z.int()),
+  })
+  .check(
+    z.superRefine((rd, ctx) => {
+      // Absent members take vLLM's defaults (0), as in RepetitionDetectionParams.__post_init__.
+      if ((rd.min_count ?? 0) < 2) ctx.addIssue({ code: "custom", path: ["min_count"], message: "must be at least 2" });
+      if ((rd.min_pattern_size ?? 0) > (rd.max_pattern_size ?? 0))
+        ctx.addIssue({ code: "custom", path: ["min_pattern_size"], message: "must not exceed max_pattern_size" });
+    }),
+  );
 /**
  * A repetition detection params of a chat completion request.
  *
@@ -183,7 +191,9 @@ export const repetitionDetectionParamsSchema = z.strictObject({
 export type RepetitionDetectionParams = z.input<typeof repetitionDetectionParamsSchema>;
 
 /**
- * `engine_xargs`: extension parameters; values are strings, numbers or lists of them.
+ * `engine_xargs` (the spec's name) or `vllm_xargs` (vLLM's): extension parameters; values are
+ * strings, numbers or lists of them. vLLM reads only `vllm_xargs` (and ignores `engine_xargs`);
+ * the SDK sends whichever name you wrote.
  * @example
  * engineXargsSchema.parse({ my_ext: "on", thresholds: [0.1, 0.2] });
  */

@@ -10,16 +10,22 @@
  * - No defaults and no transforms: a parsed value deep-equals its input, so the body
  *   sent holds exactly what the caller set.
  * - `T|null` in the spec becomes `z.nullable()`; everything is optional except `messages`.
- * - The top-level request is strict (typos such as `max_completion_token` are refused;
- *   `engine_xargs` is the bucket for extensions). Messages, content parts, tools and
- *   response formats are loose: unknown keys are kept, since servers add fields to them.
+ * - The top-level request is strict (typos such as `max_completion_token` are refused with a
+ *   "did you mean" hint); fields the SDK does not know yet go through the `extraBody`
+ *   request option. Messages, content parts, tools and response formats are loose: unknown
+ *   keys are kept, since servers add fields to them.
+ * - What vLLM's request model accepts is accepted (`stop` as a string, `null` on every field
+ *   it types as nullable, any message role); what it always refuses is refused before
+ *   sending (see `requestRules`). Sources: `vllm/entrypoints/openai/chat_completion/protocol.py`
+ *   and `vllm/sampling_params.py`.
  * - Option objects the spec lists in full (`stream_options`, `structured_outputs`,
  *   `repetition_detection`) are strict too, so a typo inside them is not silently ignored.
  *
  * @module
  */
 import * as z from "zod/mini";
-import { inputIssues, type UnknownKeyHint } from "../../core/validate.js";
+import { topLevelFieldHint } from "../../core/field-hint.js";
+import { inputIssues } from "../../core/validate.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 import { chatCompletionMessageParamSchema, chatCompletionToolSchema } from "./message-schemas.js";
 import {
@@ -30,6 +36,7 @@ import {
   responseFormatSchema,
   structuredOutputsParamsSchema,
 } from "./request-option-schemas.js";
+import { structuredOutputsConstraints } from "./structured-outputs.js";
 
 export * from "./content-part-schemas.js";
 export * from "./message-schemas.js";
@@ -38,29 +45,39 @@ export * from "./request-option-schemas.js";
 // English messages, as classic zod gave them, before the first schema below is built.
 ensureZodDefaults();
 
-// The spec writes the int64 bounds as 9223372036854776000, which is 2^63 as a double.
-// zod's `z.int()` stops at Number.MAX_SAFE_INTEGER, so these checks are written by hand.
-const INT64_MAX = 9223372036854776000;
-const INT64_MIN = -9223372036854776000;
+// vLLM bounds seed and truncate_prompt_tokens to int64 and judges the JSON text it receives.
+// The spec's bound 9223372036854776000 is 2^63 as a double: out of range. -2^63 is exact as a
+// double but JSON.stringify writes it as -9223372036854776000, below int64's minimum. So a
+// double is in range only when strictly inside ±2^63; the widest that survive are ±(2^63 - 1024).
+// zod's `z.int()` stops at Number.MAX_SAFE_INTEGER, so the check is written by hand.
+const TWO_POW_63 = 2 ** 63;
+const INT64_SAFE_MAX = TWO_POW_63 - 1024;
 
-function boundedInteger(field: string, min: number, max: number) {
+function int64(min: number) {
+  const low = min > -TWO_POW_63 ? min : -INT64_SAFE_MAX;
   return z.number().check((ctx) => {
     const v = ctx.value;
-    if (!Number.isInteger(v)) {
+    if (!Number.isInteger(v) || v < low || v > INT64_SAFE_MAX)
       ctx.issues.push({
         code: "custom",
         input: v,
-        message: `${field} must be an integer`,
+        message: `must be an integer from ${low} to ${INT64_SAFE_MAX} (int64)`,
       });
-    } else if (v < min || v > max) {
-      ctx.issues.push({
-        code: "custom",
-        input: v,
-        message: `${field} must be between ${min} and ${max} inclusive`,
-      });
-    }
   });
 }
+
+// vLLM's ChatCompletionRequest refuses an empty cache_salt; current models also refuse these
+// characters and more than 128 characters. Standard base64 produces "/": use URL-safe base64.
+const cacheSaltSchema = z.string().check(
+  z.regex(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is one of the refused characters
+    /^[^@/\\\u0000]{1,128}$/,
+    "must be 1-128 characters without @ / \\ NUL (use URL-safe base64)",
+  ),
+);
+
+/** `reasoning_effort` values vLLM accepts. @example REASONING_EFFORTS.includes("none"); // true */
+export const REASONING_EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
 
 // ---------------------------------------------------------------------------
 // The request
@@ -70,23 +87,23 @@ const requestShape = {
   messages: z.array(chatCompletionMessageParamSchema).check(z.minLength(1, "messages must hold at least one message")),
   model: z.nullish(z.string()),
   frequency_penalty: z.nullish(z.number()),
-  logit_bias: z.optional(z.record(z.string(), z.number())),
+  logit_bias: z.nullish(z.record(z.string(), z.number())),
   logprobs: z.nullish(z.boolean()),
   top_logprobs: z.nullish(z.int().check(z.gte(-1))),
   max_tokens: z.nullish(z.int()),
   max_completion_tokens: z.nullish(z.int()),
   n: z.nullish(z.int().check(z.gte(1))),
   presence_penalty: z.nullish(z.number()),
-  response_format: z.optional(responseFormatSchema),
-  seed: z.nullish(boundedInteger("seed", INT64_MIN, INT64_MAX)),
-  stop: z.optional(z.array(z.string())),
+  response_format: z.nullish(responseFormatSchema),
+  seed: z.nullish(int64(-TWO_POW_63)),
+  stop: z.nullish(z.union([z.string(), z.array(z.string())])),
   stream: z.nullish(z.boolean()),
-  stream_options: z.optional(chatCompletionStreamOptionsSchema),
+  stream_options: z.nullish(chatCompletionStreamOptionsSchema),
   temperature: z.nullish(z.number()),
   top_p: z.nullish(z.number()),
-  tools: z.nullish(z.array(chatCompletionToolSchema)),
-  tool_choice: z.optional(z.literal("none", { error: 'tool_choice only accepts "none"' })),
-  reasoning_effort: z.nullish(z.enum(["low", "medium", "high"])),
+  tools: z.nullish(z.array(chatCompletionToolSchema).check(z.minLength(1, "is empty: leave tools out to offer none"))),
+  tool_choice: z.nullish(z.literal("none", { error: 'tool_choice only accepts "none"' })),
+  reasoning_effort: z.nullish(z.enum(REASONING_EFFORTS)),
   include_reasoning: z.optional(z.boolean()),
   parallel_tool_calls: z.nullish(z.boolean()),
   user: z.nullish(z.string()),
@@ -101,7 +118,7 @@ const requestShape = {
   min_tokens: z.optional(z.int().check(z.gte(0))),
   skip_special_tokens: z.optional(z.boolean()),
   spaces_between_special_tokens: z.optional(z.boolean()),
-  truncate_prompt_tokens: z.nullish(boundedInteger("truncate_prompt_tokens", -1, INT64_MAX)),
+  truncate_prompt_tokens: z.nullish(int64(-1)),
   prompt_logprobs: z.nullish(z.int().check(z.gte(-1))),
   allowed_token_ids: z.nullish(z.array(z.int())),
   bad_words: z.optional(z.array(z.string())),
@@ -111,82 +128,75 @@ const requestShape = {
   add_special_tokens: z.optional(z.boolean()),
   documents: z.nullish(z.array(chatCompletionDocumentSchema)),
   chat_template: z.nullish(z.string()),
-  chat_template_kwargs: z.optional(z.record(z.string(), z.unknown())),
-  mm_processor_kwargs: z.optional(z.record(z.string(), z.unknown())),
-  structured_outputs: z.optional(structuredOutputsParamsSchema),
+  chat_template_kwargs: z.nullish(z.record(z.string(), z.unknown())),
+  mm_processor_kwargs: z.nullish(z.record(z.string(), z.unknown())),
+  structured_outputs: z.nullish(structuredOutputsParamsSchema),
   priority: z.optional(z.int()),
   request_id: z.optional(z.string()),
   return_tokens_as_token_ids: z.nullish(z.boolean()),
   return_token_ids: z.nullish(z.boolean()),
-  cache_salt: z.nullish(z.string()),
-  kv_transfer_params: z.optional(z.record(z.string(), z.unknown())),
-  engine_xargs: z.optional(engineXargsSchema),
-  repetition_detection: z.optional(repetitionDetectionParamsSchema),
+  cache_salt: z.nullish(cacheSaltSchema),
+  kv_transfer_params: z.nullish(z.record(z.string(), z.unknown())),
+  engine_xargs: z.nullish(engineXargsSchema),
+  vllm_xargs: z.nullish(engineXargsSchema),
+  repetition_detection: z.nullish(repetitionDetectionParamsSchema),
 };
 
-/** The request's field names, for "did you mean" hints on unknown keys. */
-const KNOWN_FIELDS = Object.keys(requestShape);
+// "Did you mean" and extraBody hints for unknown top-level fields.
+const requestKeyHint = topLevelFieldHint(Object.keys(requestShape));
 
-function closestField(key: string): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 3; // farther than 2 edits is a different word, not a typo
-  for (const field of KNOWN_FIELDS) {
-    const d = editDistance(key, field, bestDistance);
-    if (d < bestDistance) {
-      bestDistance = d;
-      best = field;
-    }
-  }
-  return best;
-}
+const unknownKeyMessage: z.core.$ZodErrorMap = (issue) =>
+  issue.code === "unrecognized_keys"
+    ? `unknown request field ${issue.keys.map((k) => `"${k}"${requestKeyHint(k, [])}`).join(", ")}`
+    : undefined;
 
-function editDistance(a: string, b: string, cap: number): number {
-  if (Math.abs(a.length - b.length) >= cap) return cap;
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
-
-const unknownKeyMessage: z.core.$ZodErrorMap = (issue) => {
-  if (issue.code !== "unrecognized_keys") return undefined;
-  const parts = issue.keys.map((k) => {
-    const near = closestField(k);
-    return near ? `"${k}" (did you mean "${near}"?)` : `"${k}"`;
-  });
-  return `unknown request field ${parts.join(", ")}; put extension parameters in engine_xargs`;
+type RuleInput = {
+  stream?: boolean | null | undefined;
+  stream_options?: object | null | undefined;
+  add_generation_prompt?: boolean | undefined;
+  continue_final_message?: boolean | undefined;
+  logprobs?: boolean | null | undefined;
+  top_logprobs?: number | null | undefined;
+  prompt_logprobs?: number | null | undefined;
+  response_format?: { type?: unknown } | null | undefined;
+  structured_outputs?: Record<string, unknown> | null | undefined;
 };
 
-// The cross-field rules of the spec and of the server, shared by the three request schemas.
-function requestRules(
-  p: {
-    stream?: boolean | null | undefined;
-    stream_options?: object | undefined;
-    add_generation_prompt?: boolean | undefined;
-    continue_final_message?: boolean | undefined;
-  },
-  ctx: z.core.$RefinementCtx,
-): void {
+// response_format becomes one more structured-outputs constraint inside vLLM
+// (ChatCompletionRequest.to_sampling_params), and the merged set must still hold one kind.
+const RESPONSE_FORMAT_CONSTRAINT: Record<string, string> = {
+  json_object: "json_object",
+  json_schema: "json",
+  structural_tag: "structural_tag",
+};
+
+// The cross-field rules of the spec and of vLLM's request model (its `model_validator`s),
+// shared by the three request schemas.
+function requestRules(p: RuleInput, ctx: z.core.$RefinementCtx): void {
+  const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
   if (p.continue_final_message === true && p.add_generation_prompt === true) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["add_generation_prompt"],
-      message:
-        "continue_final_message and add_generation_prompt cannot be combined: set add_generation_prompt to false",
-    });
+    issue("add_generation_prompt", "cannot be combined with continue_final_message: set it to false");
   }
-  // The server refuses only a non-empty stream_options without streaming (Python truthiness).
+  // vLLM refuses only a non-empty stream_options without streaming (Python truthiness).
   if (p.stream_options != null && Object.keys(p.stream_options).length > 0 && p.stream !== true) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["stream_options"],
-      message: "stream_options can only be set when stream is true",
-    });
+    issue("stream_options", "needs stream: true");
+  }
+  const top = p.top_logprobs;
+  if (top != null && (top > 0 || top === -1) && p.logprobs !== true) {
+    issue("top_logprobs", "needs logprobs: true");
+  }
+  const prompt = p.prompt_logprobs;
+  if (prompt != null && (prompt > 0 || prompt === -1) && p.stream === true) {
+    issue("prompt_logprobs", "not available when streaming");
+  }
+  const so = p.structured_outputs;
+  const rfType = p.response_format?.type;
+  const fromFormat = typeof rfType === "string" ? RESPONSE_FORMAT_CONSTRAINT[rfType] : undefined;
+  if (so != null && fromFormat !== undefined) {
+    const own = structuredOutputsConstraints(so);
+    if (own.length === 1 && own[0] !== fromFormat) {
+      issue("structured_outputs", `${own[0]} and response_format ${String(rfType)} are two constraints: keep one`);
+    }
   }
 }
 
@@ -265,14 +275,6 @@ export interface RequestIssue {
   code: string;
 }
 
-// Only a top-level unknown key can be a misspelt request field, and only there is
-// engine_xargs the place extensions belong.
-const requestKeyHint: UnknownKeyHint = (key, path) => {
-  if (path.length > 0) return "";
-  const near = closestField(key);
-  return `${near ? ` (did you mean "${near}"?)` : ""}; put extension parameters in engine_xargs`;
-};
-
 /**
  * Turns zod issues of a request into one issue per problem with a precise path: an unknown
  * key gets the key in its path (with a "did you mean" hint at top level), and a union
@@ -287,17 +289,22 @@ export function requestIssues(issues: readonly z.core.$ZodIssue[]): RequestIssue
 }
 
 /**
- * Returns the body to send for validated `params`. When `continue_final_message` is true
- * and `add_generation_prompt` is not set, the server's default (true) would make it refuse
- * the request, so a shallow copy with `add_generation_prompt: false` is returned. Otherwise
- * `params` itself is returned (no allocation).
+ * Returns the body to send for validated `params`, with the spec's defaults made explicit where
+ * vLLM's differ (a shallow copy then; otherwise `params` itself, no allocation):
+ * - `continue_final_message: true` without `add_generation_prompt` also sends
+ *   `add_generation_prompt: false` (vLLM defaults it to true and refuses the pair);
+ * - `tools` without `tool_choice` also sends `tool_choice: "none"` (vLLM would pick `"auto"`,
+ *   a 400 on a server started without `--enable-auto-tool-choice`).
  * @example
  * prepareChatRequest({ messages: [{ role: "assistant", content: "Once upon" }], continue_final_message: true });
  * // => { ..., continue_final_message: true, add_generation_prompt: false }
  */
 export function prepareChatRequest<P extends ChatCompletionCreateParamsBase>(params: P): P {
-  if (params.continue_final_message === true && params.add_generation_prompt === undefined) {
-    return { ...params, add_generation_prompt: false };
-  }
-  return params;
+  const addPrompt = params.continue_final_message === true && params.add_generation_prompt === undefined;
+  const addChoice = params.tools != null && params.tool_choice === undefined;
+  if (!addPrompt && !addChoice) return params;
+  const out: P = { ...params };
+  if (addPrompt) out.add_generation_prompt = false;
+  if (addChoice) out.tool_choice = "none";
+  return out;
 }

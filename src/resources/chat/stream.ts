@@ -51,7 +51,10 @@ interface StreamSource {
 export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> {
   /** Status and headers of the HTTP response. */
   readonly response: StreamResponseInfo;
-  /** `x-request-id` of the response. */
+  /**
+   * `x-request-id` of the response; `undefined` from a vLLM server not started with
+   * `--enable-request-id-headers` (each chunk's `id` still carries the request id).
+   */
   readonly requestId: string | undefined;
 
   readonly #source: AsyncIterator<ChatCompletionChunk[]>;

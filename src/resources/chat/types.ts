@@ -173,7 +173,12 @@ export interface ChatCompletionMessage {
   role: "assistant";
   content: string | null;
   refusal?: string | null;
-  annotations?: ChatCompletionAnnotation[] | null;
+  /**
+   * vLLM declares this as one annotation object (`ChatMessage.annotations` in
+   * `vllm/entrypoints/openai/chat_completion/protocol.py`) and sends `null` in practice;
+   * OpenAI sends a list. Both shapes are typed.
+   */
+  annotations?: ChatCompletionAnnotation | ChatCompletionAnnotation[] | null;
   audio?: ChatCompletionAudio | null;
   function_call?: ChatCompletionFunctionCall | null;
   tool_calls?: ChatCompletionMessageToolCall[] | null;
@@ -204,6 +209,11 @@ export interface ChatCompletionChoice {
   stop_reason?: number | string | null;
   /** Generated token ids, with `return_token_ids`. */
   token_ids?: number[] | null;
+  /**
+   * Newer vLLM, mixture-of-experts models asked for it: the experts routed to, per token, per
+   * layer (`[tokens][layers][top_k]`); `null` otherwise.
+   */
+  routed_experts?: number[][][] | null;
   [key: string]: unknown;
 }
 
@@ -227,6 +237,9 @@ export interface ChatCompletion {
   prompt_token_ids?: number[] | null;
   prompt_text?: string | null;
   kv_transfer_params?: Record<string, unknown> | null;
+  /** Newer vLLM: encoder-cache transfer parameters for disaggregated serving; `null` when unused. */
+  ec_transfer_params?: Record<string, unknown> | null;
+  /** Newer vLLM: per-request metrics when the server reports them; `null` otherwise. */
   metrics?: Record<string, unknown> | null;
   [key: string]: unknown;
 }

@@ -38,8 +38,8 @@ export interface Model {
   /** Unix seconds; some servers send 0. */
   created: number;
   owned_by: string;
-  /** The base model (for a LoRA adapter, the model it sits on). */
-  root: string;
+  /** The base model (for a LoRA adapter, the model it sits on); vLLM may send `null`. */
+  root: string | null;
   /** vLLM: the model this one derives from, or null. */
   parent?: string | null;
   /** vLLM: the context length in tokens. */

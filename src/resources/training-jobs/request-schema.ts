@@ -168,7 +168,9 @@ const switchable = z.nullish(z.boolean());
 
 /**
  * Loss and optimizer settings; each member null or absent means the server's default. Strict:
- * a misspelt setting would otherwise be ignored without notice.
+ * a misspelt setting would otherwise be ignored without notice. The spec's `variant_k2_tau` is
+ * ART's `kimi_k2_tau`: both names are accepted and sent as written (an ART server reads
+ * `kimi_k2_tau`).
  *
  * @example
  * ```ts
@@ -179,7 +181,10 @@ export const experimentalConfigSchema = z.strictObject({
   advantage_balance: tuning,
   epsilon: tuning,
   epsilon_high: tuning,
+  /** The spec's name of ART's `kimi_k2_tau`. */
   variant_k2_tau: tuning,
+  /** ART's name of the same setting. */
+  kimi_k2_tau: tuning,
   learning_rate: tuning,
   max_negative_advantage_importance_sampling_weight: tuning,
   mask_prob_ratio: switchable,

@@ -15,7 +15,24 @@ describe("query builder: exact JSON per operator", () => {
     ["field", q.field("op_name"), { $getField: "op_name" }],
     ["field.as", q.field("summary.weave.latency_ms").as("double"), { $convert: { input: latency, to: "double" } }],
     ["literal", q.literal("x"), { $literal: "x" }],
-    ["literal of an operator-looking object", q.literal({ $eq: 1 }), { $literal: { $eq: 1 } }],
+    ["literal of an operator-looking object", q.literal({ $eq: 1 }), { $literal: { $eq: { $literal: 1 } } }],
+    [
+      "literal of a list, nested at every depth",
+      q.literal(["a", ["b"], { c: [1] }]),
+      {
+        $literal: [
+          { $literal: "a" },
+          { $literal: [{ $literal: "b" }] },
+          { $literal: { c: { $literal: [{ $literal: 1 }] } } },
+        ],
+      },
+    ],
+    [
+      "in with a list value",
+      q.in(q.field("inputs.tags"), [["a"]]),
+      { $in: [{ $getField: "inputs.tags" }, [{ $literal: [{ $literal: "a" }] }]] },
+    ],
+    ["field with an escaped dot", q.field("attributes.a\\.b"), { $getField: "attributes.a\\.b" }],
     [
       "convert",
       q.convert(q.field("inputs.top_k"), "int"),
@@ -74,12 +91,14 @@ describe("query builder: exact JSON per operator", () => {
     [
       "literal arrays and objects",
       q.eq(q.field("inputs.tags"), ["a", { b: null }]),
-      { $eq: [{ $getField: "inputs.tags" }, { $literal: ["a", { b: null }] }] },
+      {
+        $eq: [{ $getField: "inputs.tags" }, { $literal: [{ $literal: "a" }, { $literal: { b: { $literal: null } } }] }],
+      },
     ],
     [
       "plain object with a non-operator key is a literal",
       q.eq(q.field("inputs.o"), { a: 1 }),
-      { $eq: [{ $getField: "inputs.o" }, { $literal: { a: 1 } }] },
+      { $eq: [{ $getField: "inputs.o" }, { $literal: { a: { $literal: 1 } } }] },
     ],
     ["null literal", q.eq(q.field("parent_id"), null), { $eq: [{ $getField: "parent_id" }, { $literal: null }] }],
     [

@@ -14,6 +14,26 @@ const project_id = "acme/support-bot";
 describe("callsQueryParamsSchema: valid bodies pass unchanged", () => {
   const valid: Array<[string, CallsQueryParams]> = [
     ["only project_id", { project_id }],
+    ["Weave's names of the user and run filters", { project_id, filter: { wb_user_ids: ["u1"], wb_run_ids: ["r1"] } }],
+    ["both name sets side by side", { project_id, filter: { wb_user_ids: ["u1"], svc_user_ids: ["u1"] } }],
+    [
+      "the body Weave's Python client sends (latest_only, null wb_*)",
+      { project_id, filter: { wb_user_ids: null, wb_run_ids: null, op_names: null }, latest_only: false, limit: 10 },
+    ],
+    ["latest_only true", { project_id, latest_only: true }],
+    [
+      "$literal holding nested literal operands",
+      {
+        project_id,
+        query: {
+          $expr: { $eq: [{ $getField: "inputs.t" }, { $literal: { k: { $literal: [{ $literal: "a" }] } } }] },
+        },
+      },
+    ],
+    [
+      "$getField with an escaped dot",
+      { project_id, query: { $expr: { $eq: [{ $getField: "attributes.a\\.b" }, { $literal: 1 }] } } },
+    ],
     [
       "every member set",
       {
@@ -115,7 +135,13 @@ describe("callsQueryParamsSchema: invalid bodies are refused at the right path",
       ["return_expanded_column_values"],
     ],
     ["unknown filter key", { project_id, filter: { op_name: ["x"] } }, ["filter"]],
-    ["wb_user_ids is not the spec's name", { project_id, filter: { wb_user_ids: ["u"] } }, ["filter"]],
+    ["wb_user_ids not a list", { project_id, filter: { wb_user_ids: "u" } }, ["filter", "wb_user_ids"]],
+    ["latest_only not boolean", { project_id, latest_only: "yes" }, ["latest_only"]],
+    [
+      "bare array inside $literal",
+      { project_id, query: { $expr: { $eq: [{ $getField: "inputs.t" }, { $literal: ["a"] }] } } },
+      ["query", "$expr", "$eq", 1, "$literal"],
+    ],
     ["filter ids not strings", { project_id, filter: { call_ids: [1] } }, ["filter", "call_ids", 0]],
     [
       "trace_roots_only not boolean",
@@ -159,6 +185,23 @@ describe("callsQueryParamsSchema: invalid bodies are refused at the right path",
     const result = callsQueryParamsSchema.safeParse(input);
     expect(result.success).toBe(false);
     expect(result.error?.issues.map((issue) => issue.path)).toContainEqual(path);
+  });
+
+  it("says how to nest a bare array inside $literal", () => {
+    const result = callsQueryParamsSchema.safeParse({
+      project_id,
+      query: { $expr: { $in: [{ $getField: "inputs.t" }, [{ $literal: ["a", 1] }]] } },
+    });
+    expect(result.error?.issues[0]?.message).toContain('{"$literal":[{"$literal":"a"},{"$literal":1}]}');
+  });
+
+  it("says how to nest a bare object value inside $literal", () => {
+    const result = callsQueryParamsSchema.safeParse({
+      project_id,
+      query: { $expr: { $eq: [{ $getField: "inputs.o" }, { $literal: { tier: "pro" } }] } },
+    });
+    expect(result.error?.issues[0]?.path).toEqual(["query", "$expr", "$eq", 1, "$literal"]);
+    expect(result.error?.issues[0]?.message).toContain('{"$literal":{"tier":{"$literal":"pro"}}}');
   });
 
   it("names the unknown top-level key", () => {

@@ -13,8 +13,10 @@ import {
   type ChatCompletionMessageParam,
 } from "../../../src/resources/chat/request-schema.js";
 
-const INT64_MAX = 9223372036854776000;
-// The next doubles beyond the spec's bounds (2^63 + 2048).
+// The widest doubles vLLM's int64 bounds let through: 2^63 - 1024, written 9223372036854775000.
+const INT64_MAX = 9223372036854775000;
+// The spec's bound, 9223372036854776000, is 2^63 once a double: out of range for vLLM.
+const SPEC_BOUND = 9223372036854776000;
 const ABOVE_INT64 = 2 ** 63 + 2048;
 const user: ChatCompletionMessageParam[] = [{ role: "user", content: "Hi" }];
 
@@ -25,9 +27,9 @@ const invalid: Invalid[] = [
   ["empty messages", { messages: [] }, ["messages"]],
   ["messages not an array", { messages: "hello" }, ["messages"]],
   ["message not an object", { messages: ["hello"] }, ["messages", 0]],
-  ["unknown role", { messages: [{ role: "bot", content: "x" }] }, ["messages", 0, "role"]],
+  ["role a number", { messages: [{ role: 7, content: "x" }] }, ["messages", 0, "role"]],
   ["missing role", { messages: [{ content: "x" }] }, ["messages", 0, "role"]],
-  ["role in wrong case", { messages: [{ role: "User", content: "x" }] }, ["messages", 0, "role"]],
+  ["custom-role content a number", { messages: [{ role: "ipython", content: 5 }] }, ["messages", 0, "content"]],
   ["user content a number", { messages: [{ role: "user", content: 5 }] }, ["messages", 0, "content"]],
   ["user content missing", { messages: [{ role: "user" }] }, ["messages", 0, "content"]],
   [
@@ -52,7 +54,6 @@ const invalid: Invalid[] = [
     ["messages", 0, "tool_call_id"],
   ],
   ["function message without name", { messages: [{ role: "function", content: "x" }] }, ["messages", 0, "name"]],
-  ["assistant message with nothing", { messages: [{ role: "assistant", content: null }] }, ["messages", 0, "content"]],
   [
     "assistant tool call of wrong type",
     {
@@ -66,6 +67,51 @@ const invalid: Invalid[] = [
   ["seed not an integer", { messages: user, seed: 1.5 }, ["seed"]],
   ["seed above int64", { messages: user, seed: ABOVE_INT64 }, ["seed"]],
   ["seed below int64", { messages: user, seed: -ABOVE_INT64 }, ["seed"]],
+  ["seed at the spec's bound (2^63)", { messages: user, seed: SPEC_BOUND }, ["seed"]],
+  ["seed at -2^63 (written below int64's minimum)", { messages: user, seed: -SPEC_BOUND }, ["seed"]],
+  [
+    "truncate_prompt_tokens at 2^63",
+    { messages: user, truncate_prompt_tokens: SPEC_BOUND },
+    ["truncate_prompt_tokens"],
+  ],
+  ["top_logprobs without logprobs", { messages: user, top_logprobs: 5 }, ["top_logprobs"]],
+  ["top_logprobs -1 with logprobs false", { messages: user, logprobs: false, top_logprobs: -1 }, ["top_logprobs"]],
+  ["prompt_logprobs with stream", { messages: user, stream: true, prompt_logprobs: 1 }, ["prompt_logprobs"]],
+  ["prompt_logprobs -1 with stream", { messages: user, stream: true, prompt_logprobs: -1 }, ["prompt_logprobs"]],
+  ["structured_outputs without a constraint", { messages: user, structured_outputs: {} }, ["structured_outputs"]],
+  [
+    "structured_outputs with tuning flags only",
+    { messages: user, structured_outputs: { disable_any_whitespace: true } },
+    ["structured_outputs"],
+  ],
+  [
+    "structured_outputs with json_object: false next to a constraint",
+    { messages: user, structured_outputs: { choice: ["a"], json_object: false } },
+    ["structured_outputs"],
+  ],
+  [
+    "structured_outputs regex next to response_format json_schema",
+    {
+      messages: user,
+      response_format: { type: "json_schema", json_schema: { name: "a", schema: {} } },
+      structured_outputs: { regex: "a+" },
+    },
+    ["structured_outputs"],
+  ],
+  ["cache_salt empty", { messages: user, cache_salt: "" }, ["cache_salt"]],
+  ["cache_salt with a slash (standard base64)", { messages: user, cache_salt: "ab/c+d==" }, ["cache_salt"]],
+  ["cache_salt over 128 characters", { messages: user, cache_salt: "a".repeat(129) }, ["cache_salt"]],
+  ["tools empty", { messages: user, tools: [] }, ["tools"]],
+  [
+    "repetition_detection min_count below 2",
+    { messages: user, repetition_detection: { max_pattern_size: 8, min_count: 1 } },
+    ["repetition_detection", "min_count"],
+  ],
+  [
+    "repetition_detection min_pattern_size above max_pattern_size",
+    { messages: user, repetition_detection: { min_pattern_size: 9, max_pattern_size: 8, min_count: 3 } },
+    ["repetition_detection", "min_pattern_size"],
+  ],
   ["seed a string", { messages: user, seed: "1" }, ["seed"]],
   ["seed NaN", { messages: user, seed: Number.NaN }, ["seed"]],
   ["truncate_prompt_tokens below -1", { messages: user, truncate_prompt_tokens: -2 }, ["truncate_prompt_tokens"]],
@@ -102,12 +148,11 @@ const invalid: Invalid[] = [
   ["priority not an integer", { messages: user, priority: 0.5 }, ["priority"]],
   ["temperature a string", { messages: user, temperature: "hot" }, ["temperature"]],
   ["stream a string", { messages: user, stream: "true" }, ["stream"]],
-  ["stop a bare string (spec: list)", { messages: user, stop: "\n" }, ["stop"]],
+  ["stop a list with a number", { messages: user, stop: ["a", 1] }, ["stop"]],
   ["stop_token_ids with a float", { messages: user, stop_token_ids: [1.5] }, ["stop_token_ids", 0]],
   ["allowed_token_ids not an array", { messages: user, allowed_token_ids: 5 }, ["allowed_token_ids"]],
   ["bad_words with a number", { messages: user, bad_words: [1] }, ["bad_words", 0]],
   ["logit_bias value a string", { messages: user, logit_bias: { "50256": "x" } }, ["logit_bias", "50256"]],
-  ["logit_bias null (spec: object)", { messages: user, logit_bias: null }, ["logit_bias"]],
   [
     "tools item of wrong type",
     { messages: user, tools: [{ type: "retrieval", function: { name: "f" } }] },
@@ -138,7 +183,7 @@ const invalid: Invalid[] = [
   [
     "structured_outputs with two constraints",
     { messages: user, structured_outputs: { json: "{}", regex: "a+" } },
-    ["structured_outputs", "regex"],
+    ["structured_outputs"],
   ],
   [
     "structured_outputs choice not a list",
@@ -189,13 +234,12 @@ describe("chatCompletionCreateParamsSchema: invalid requests", () => {
     expect((issue as { keys: string[] }).keys).toEqual(["max_completion_token"]);
     expect(issue.message).toContain('"max_completion_token"');
     expect(issue.message).toContain('did you mean "max_completion_tokens"');
-    expect(issue.message).toContain("engine_xargs");
+    expect(issue.message).toContain("extraBody");
   });
 
-  it("refuses a vllm_xargs key (the spec's name is engine_xargs)", () => {
-    const r = chatCompletionCreateParamsSchema.safeParse({ messages: user, vllm_xargs: {} });
-    expect(r.success).toBe(false);
-    expect(r.error!.issues[0]!.message).toContain("vllm_xargs");
+  it("points an unknown field with no near name to extraBody", () => {
+    const r = chatCompletionCreateParamsSchema.safeParse({ messages: user, thinking_token_budget: 64 });
+    expect(r.error!.issues[0]!.message).toMatch(/"thinking_token_budget"; .*extraBody/);
   });
 
   it("says why continue_final_message and add_generation_prompt are refused", () => {
@@ -209,7 +253,7 @@ describe("chatCompletionCreateParamsSchema: invalid requests", () => {
 
   it("says what the seed range is", () => {
     const r = chatCompletionCreateParamsSchema.safeParse({ messages: user, seed: ABOVE_INT64 });
-    expect(r.error!.issues[0]!.message).toContain("-9223372036854776000 and 9223372036854776000");
+    expect(r.error!.issues[0]!.message).toContain("-9223372036854775000 to 9223372036854775000");
   });
 });
 
@@ -319,6 +363,7 @@ const everyField = {
   cache_salt: "c2FsdA==",
   kv_transfer_params: { do_remote_decode: true },
   engine_xargs: { my_ext: "on", weight: 0.5, ids: [1, "two", 3] },
+  vllm_xargs: { my_ext: "on" },
   repetition_detection: { max_pattern_size: 16, min_pattern_size: 2, min_count: 4 },
 };
 
@@ -352,6 +397,19 @@ const nulls = {
   return_tokens_as_token_ids: null,
   return_token_ids: null,
   cache_salt: null,
+  // vLLM types these as nullable too.
+  stop: null,
+  logit_bias: null,
+  response_format: null,
+  stream_options: null,
+  structured_outputs: null,
+  tool_choice: null,
+  chat_template_kwargs: null,
+  kv_transfer_params: null,
+  repetition_detection: null,
+  mm_processor_kwargs: null,
+  engine_xargs: null,
+  vllm_xargs: null,
 };
 
 const valid: [string, Record<string, unknown>][] = [
@@ -365,7 +423,32 @@ const valid: [string, Record<string, unknown>][] = [
   ["add_generation_prompt true alone", { messages: user, add_generation_prompt: true }],
   ["response_format json_object", { messages: user, response_format: { type: "json_object" } }],
   ["response_format text", { messages: user, response_format: { type: "text" } }],
-  ["structured_outputs choice", { messages: user, structured_outputs: { choice: ["yes", "no"], json_object: false } }],
+  ["structured_outputs choice", { messages: user, structured_outputs: { choice: ["yes", "no"], json_object: null } }],
+  [
+    "structured_outputs json next to response_format json_schema (vLLM keeps one json constraint)",
+    {
+      messages: user,
+      response_format: { type: "json_schema", json_schema: { name: "a", schema: {} } },
+      structured_outputs: { json: { type: "object" } },
+    },
+  ],
+  ["stop as one string", { messages: user, stop: "\n" }],
+  ["a custom role (ipython)", { messages: [...user, { role: "ipython", content: "42" }] }],
+  ["a role in another case", { messages: [{ role: "User", content: "x" }] }],
+  ["assistant content null without tool calls", { messages: [...user, { role: "assistant", content: null }] }],
+  ...["none", "minimal", "low", "medium", "high", "xhigh", "max"].map((effort): [string, Record<string, unknown>] => [
+    `reasoning_effort ${effort}`,
+    { messages: user, reasoning_effort: effort },
+  ]),
+  ["vllm_xargs (vLLM's name)", { messages: user, vllm_xargs: { my_ext: "on", ids: [1, 2] } }],
+  ["both xargs names side by side", { messages: user, vllm_xargs: { a: 1 }, engine_xargs: { b: 2 } }],
+  ["cache_salt in URL-safe base64", { messages: user, cache_salt: "q83vEjRWeJA-_w" }],
+  ["top_logprobs 0 without logprobs", { messages: user, top_logprobs: 0 }],
+  ["prompt_logprobs 0 with stream", { messages: user, stream: true, prompt_logprobs: 0 }],
+  [
+    "repetition_detection within the rules",
+    { messages: user, repetition_detection: { max_pattern_size: 8, min_pattern_size: 0, min_count: 2 } },
+  ],
   ["structured_outputs json as an object", { messages: user, structured_outputs: { json: { type: "object" } } }],
   ["empty stream_options without stream", { messages: user, stream_options: {} }],
   ["top_logprobs -1", { messages: user, logprobs: true, top_logprobs: -1 }],
@@ -415,7 +498,8 @@ describe("chatCompletionCreateParamsSchema: valid requests", () => {
 
   it("checks a single message", () => {
     expect(chatCompletionMessageParamSchema.safeParse({ role: "user", content: "x" }).success).toBe(true);
-    expect(chatCompletionMessageParamSchema.safeParse({ role: "robot", content: "x" }).success).toBe(false);
+    expect(chatCompletionMessageParamSchema.safeParse({ role: "robot", content: "x" }).success).toBe(true);
+    expect(chatCompletionMessageParamSchema.safeParse({ role: null, content: "x" }).success).toBe(false);
   });
 });
 
@@ -441,7 +525,7 @@ describe("streaming and non-streaming request schemas", () => {
     expect(chatCompletionCreateParamsStreamingSchema.safeParse({ ...bad, stream: true }).success).toBe(false);
   });
 
-  it("types: literals pick the variant, typos and bad roles do not compile", () => {
+  it("types: literals pick the variant, typos and non-string roles do not compile", () => {
     const ns: ChatCompletionCreateParamsNonStreaming = { messages: [{ role: "user", content: "Hi" }], stream: false };
     const s: ChatCompletionCreateParamsStreaming = { messages: [{ role: "user", content: "Hi" }], stream: true };
     const any: ChatCompletionCreateParams[] = [ns, s];
@@ -453,8 +537,8 @@ describe("streaming and non-streaming request schemas", () => {
     const s2: ChatCompletionCreateParamsStreaming = { messages: [{ role: "user", content: "Hi" }] };
     // @ts-expect-error unknown top-level field
     const typo: ChatCompletionCreateParams = { messages: [], max_completion_token: 5 };
-    // @ts-expect-error unknown role
-    const m: ChatCompletionMessageParam = { role: "robot", content: "x" };
+    // @ts-expect-error a role is a string
+    const m: ChatCompletionMessageParam = { role: 7, content: "x" };
     // @ts-expect-error tool_choice only "none"
     const tc: ChatCompletionCreateParams = { messages: [], tool_choice: "auto" };
     expect([base, s2, typo, m, tc]).toHaveLength(5);
@@ -499,12 +583,12 @@ describe("requestIssues", () => {
       {
         path: ["max_completion_token"],
         message:
-          'unknown field "max_completion_token" (did you mean "max_completion_tokens"?); put extension parameters in engine_xargs',
+          'unknown field "max_completion_token" (did you mean "max_completion_tokens"?); send fields unknown to the SDK with the extraBody option',
         code: "unrecognized_keys",
       },
       {
         path: ["foo"],
-        message: 'unknown field "foo"; put extension parameters in engine_xargs',
+        message: 'unknown field "foo"; send fields unknown to the SDK with the extraBody option',
         code: "unrecognized_keys",
       },
     ]);
@@ -533,7 +617,11 @@ describe("requestIssues", () => {
 
   it("keeps other issues as they are", () => {
     expect(issuesOf({ messages: user, seed: 0.5 })).toEqual([
-      { path: ["seed"], message: "seed must be an integer", code: "custom" },
+      {
+        path: ["seed"],
+        message: "must be an integer from -9223372036854775000 to 9223372036854775000 (int64)",
+        code: "custom",
+      },
     ]);
   });
 });

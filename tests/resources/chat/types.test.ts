@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import type { ChatCompletionMessageParam } from "../../../src/resources/chat/request-schema.js";
 import {
   normalizeChunk,
@@ -99,5 +99,35 @@ describe("a reply sent back", () => {
     const c = completion({ tool_calls: [{ id: "1", type: "function", function: { name: "f", arguments: "{}" } }] });
     const messages: ChatCompletionMessageParam[] = [{ role: "user", content: "Hi" }, c.choices[0]!.message];
     expect(messages).toHaveLength(2);
+  });
+});
+
+describe("responses typed as vLLM sends them", () => {
+  // A non-streamed reply as current vLLM writes it: every optional field present, null when
+  // unset, plus the newer fields the spec lacks and one unknown field.
+  const body = `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m",
+    "choices":[{"index":0,"message":{"role":"assistant","content":"4","refusal":null,"annotations":null,
+      "audio":null,"function_call":null,"tool_calls":[],"reasoning":null},"logprobs":null,
+      "finish_reason":"stop","stop_reason":null,"token_ids":null,"routed_experts":[[[1,2]],[[3,0]]]}],
+    "service_tier":null,"system_fingerprint":null,"usage":{"prompt_tokens":1,"total_tokens":2,"completion_tokens":1,
+      "prompt_tokens_details":null},"prompt_logprobs":null,"prompt_token_ids":null,"prompt_text":null,
+    "kv_transfer_params":null,"ec_transfer_params":null,"metrics":null,"future_field":{"kept":true}}`;
+
+  it("reads nulls, the newer fields and unknown fields without loss", () => {
+    const c = normalizeCompletion(JSON.parse(body) as ChatCompletion);
+    expect(c.ec_transfer_params).toBeNull();
+    expect(c.metrics).toBeNull();
+    expect(c.prompt_text).toBeNull();
+    expect(c.choices[0]!.routed_experts).toEqual([[[1, 2]], [[3, 0]]]);
+    expect(c.choices[0]!.message.annotations).toBeNull();
+    expect(c.future_field).toEqual({ kept: true });
+    expectTypeOf(c.choices[0]!.routed_experts).toEqualTypeOf<number[][][] | null | undefined>();
+    expectTypeOf(c.ec_transfer_params).toEqualTypeOf<Record<string, unknown> | null | undefined>();
+  });
+
+  it("types annotations as vLLM declares it (one object) and as OpenAI sends it (a list)", () => {
+    const one: ChatCompletion["choices"][number]["message"]["annotations"] = { type: "url_citation" };
+    const many: ChatCompletion["choices"][number]["message"]["annotations"] = [{ type: "url_citation" }];
+    expect([one, many]).toHaveLength(2);
   });
 });

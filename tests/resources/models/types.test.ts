@@ -53,3 +53,13 @@ describe("ModelList", () => {
     expect(wrong.data).toEqual([]);
   });
 });
+
+describe("Model.root", () => {
+  it("may be null, as vLLM sends it for some models", () => {
+    const list = JSON.parse(
+      '{"object":"list","data":[{"id":"m","object":"model","created":0,"owned_by":"vllm","root":null}]}',
+    ) as ModelList;
+    expect(list.data[0]!.root).toBeNull();
+    expectTypeOf<Model["root"]>().toEqualTypeOf<string | null>();
+  });
+});

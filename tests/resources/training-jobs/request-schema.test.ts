@@ -66,6 +66,7 @@ const fullConfig: ExperimentalConfig = {
   epsilon: 0.2,
   epsilon_high: 0.28,
   variant_k2_tau: 0.1,
+  kimi_k2_tau: 0.1,
   learning_rate: 5e-6,
   max_negative_advantage_importance_sampling_weight: 2,
   mask_prob_ratio: false,
@@ -207,7 +208,7 @@ describe("trainingJobCreateParamsSchema: invalid bodies are refused at the right
     ],
     [
       "unknown experimental_config key",
-      { model_id, trajectory_groups: [], experimental_config: { kimi_k2_tau: 0.1 } },
+      { model_id, trajectory_groups: [], experimental_config: { k2_tau: 0.1 } },
       ["experimental_config"],
     ],
     [
@@ -253,6 +254,7 @@ describe("sub-schemas and types", () => {
 
   it("types the spec names", () => {
     expectTypeOf<ExperimentalConfig>().toHaveProperty("variant_k2_tau");
+    expectTypeOf<ExperimentalConfig>().toHaveProperty("kimi_k2_tau");
     expectTypeOf<TrainingJobCreateParams["model_id"]>().toEqualTypeOf<string>();
     expectTypeOf<TrainingJobCreateParams["trajectory_groups"]>().toEqualTypeOf<TrajectoryGroup[]>();
     expectTypeOf<Trajectory["reward"]>().toEqualTypeOf<number | undefined>();
