@@ -70,9 +70,19 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return new TextDecoder("utf-8").decode(Buffer.concat(chunks));
 }
 
-async function waitForDrain(res: ServerResponse): Promise<void> {
-  if (res.destroyed) return;
-  await Promise.race([once(res, "drain"), once(res, "close")]);
+/** Resolves on "drain" or "close", whichever comes first, and removes both listeners then: a
+ * long body waits here thousands of times, and a leftover listener per wait would pile up. */
+function waitForDrain(res: ServerResponse): Promise<void> {
+  if (res.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
 }
 
 const FLUSH_BYTES = 64 * 1024;

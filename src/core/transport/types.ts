@@ -60,3 +60,20 @@ export const UNSENT_CODES = new Set([
   "EHOSTUNREACH",
   "ENETUNREACH",
 ]);
+
+/**
+ * The message of an `APIConnectionError`: what could not be reached and why. `origin` is the
+ * scheme, host and port only (the client splits the base URL into `URL.origin` and a path), so
+ * no credentials, path or query string can get in. `"connect"`: no connection was made;
+ * `"send"`: it failed before a response arrived; `"body"`: it broke while the body was read.
+ */
+export function connectionErrorMessage(
+  origin: string,
+  code: string | undefined,
+  phase: "connect" | "send" | "body",
+): string {
+  const cause = code === undefined ? "" : ` (${code})`;
+  if (phase === "connect") return `Could not connect to ${origin}${cause}.`;
+  if (phase === "send") return `The connection to ${origin} failed before a response arrived${cause}.`;
+  return `The connection to ${origin} was lost while reading the response${cause}.`;
+}
