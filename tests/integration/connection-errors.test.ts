@@ -39,7 +39,9 @@ describe.each(transports)("connection errors over %s", (_name, transport) => {
     const err = await caught(() => client.chat.completions.create(chat));
     expect(err).toBeInstanceOf(APIConnectionError);
     expect((err as Error).message).toMatch(
-      new RegExp(`^The connection to ${svc.url.replaceAll(".", "\\.")} failed before a response arrived( \\(\\w+\\))?\\.$`),
+      new RegExp(
+        `^The connection to ${svc.url.replaceAll(".", "\\.")} failed before a response arrived( \\(\\w+\\))?\\.$`,
+      ),
     );
   });
 
