@@ -38,12 +38,18 @@ export * from "./request-option-schemas.js";
 // English messages, as classic zod gave them, before the first schema below is built.
 ensureZodDefaults();
 
-// The spec writes the int64 bounds as 9223372036854776000, which is 2^63 as a double.
-// zod's `z.int()` stops at Number.MAX_SAFE_INTEGER, so these checks are written by hand.
-const INT64_MAX = 9223372036854776000;
-const INT64_MIN = -9223372036854776000;
+// vLLM judges int64 fields on the JSON text it receives. The spec's bound 9223372036854776000
+// is 2^63 once it is a double, and JSON.stringify writes every double from 2^63 up (and -2^63
+// down) that way: out of range. So a number is in range when its magnitude is below 2^63; the
+// widest such doubles are ±(2^63 - 1024), written ±9223372036854775000. zod's `z.int()` stops
+// at Number.MAX_SAFE_INTEGER, so the check is written by hand; its message gives the exact
+// int64 bounds, not a rounded double.
+const TWO_POW_63 = 2 ** 63;
+const INT64_RANGE = "-9223372036854775808..9223372036854775807";
 
-function boundedInteger(field: string, min: number, max: number) {
+/** An integer within int64, or within `min`..int64 max when `min` is given. */
+function boundedInteger(field: string, min?: number) {
+  const range = min === undefined ? INT64_RANGE : `${min}..9223372036854775807`;
   return z.number().check((ctx) => {
     const v = ctx.value;
     if (!Number.isInteger(v)) {
@@ -52,11 +58,14 @@ function boundedInteger(field: string, min: number, max: number) {
         input: v,
         message: `${field} must be an integer`,
       });
-    } else if (v < min || v > max) {
+    } else if (Math.abs(v) >= TWO_POW_63 || (min !== undefined && v < min)) {
+      const rounded = Number.isSafeInteger(v)
+        ? ""
+        : "; JavaScript numbers this large are rounded, and the widest that fit are ±9223372036854775000";
       ctx.issues.push({
         code: "custom",
         input: v,
-        message: `${field} must be between ${min} and ${max} inclusive`,
+        message: `${field} must be an integer in ${range} (int64)${rounded}`,
       });
     }
   });
@@ -78,7 +87,7 @@ const requestShape = {
   n: z.nullish(z.int().check(z.gte(1))),
   presence_penalty: z.nullish(z.number()),
   response_format: z.optional(responseFormatSchema),
-  seed: z.nullish(boundedInteger("seed", INT64_MIN, INT64_MAX)),
+  seed: z.nullish(boundedInteger("seed")),
   stop: z.optional(z.array(z.string())),
   stream: z.nullish(z.boolean()),
   stream_options: z.optional(chatCompletionStreamOptionsSchema),
@@ -101,7 +110,7 @@ const requestShape = {
   min_tokens: z.optional(z.int().check(z.gte(0))),
   skip_special_tokens: z.optional(z.boolean()),
   spaces_between_special_tokens: z.optional(z.boolean()),
-  truncate_prompt_tokens: z.nullish(boundedInteger("truncate_prompt_tokens", -1, INT64_MAX)),
+  truncate_prompt_tokens: z.nullish(boundedInteger("truncate_prompt_tokens", -1)),
   prompt_logprobs: z.nullish(z.int().check(z.gte(-1))),
   allowed_token_ids: z.nullish(z.array(z.int())),
   bad_words: z.optional(z.array(z.string())),

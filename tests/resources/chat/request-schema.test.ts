@@ -13,8 +13,10 @@ import {
   type ChatCompletionMessageParam,
 } from "../../../src/resources/chat/request-schema.js";
 
-const INT64_MAX = 9223372036854776000;
-// The next doubles beyond the spec's bounds (2^63 + 2048).
+// The widest double inside int64 as vLLM reads the JSON text (written 9223372036854775000);
+// the spec's bound 9223372036854776000 is 2^63, which the server refuses.
+const INT64_MAX = 2 ** 63 - 1024;
+// A double well beyond the bounds (2^63 + 2048).
 const ABOVE_INT64 = 2 ** 63 + 2048;
 const user: ChatCompletionMessageParam[] = [{ role: "user", content: "Hi" }];
 
@@ -207,9 +209,22 @@ describe("chatCompletionCreateParamsSchema: invalid requests", () => {
     expect(r.error!.issues[0]!.message).toMatch(/cannot be combined/);
   });
 
-  it("says what the seed range is", () => {
+  it("says what the seed range is, as the exact int64 bounds", () => {
     const r = chatCompletionCreateParamsSchema.safeParse({ messages: user, seed: ABOVE_INT64 });
-    expect(r.error!.issues[0]!.message).toContain("-9223372036854776000 and 9223372036854776000");
+    expect(r.error!.issues[0]!.message).toBe(
+      "seed must be an integer in -9223372036854775808..9223372036854775807 (int64); JavaScript numbers this large are rounded, and the widest that fit are ±9223372036854775000",
+    );
+    const low = chatCompletionCreateParamsSchema.safeParse({ messages: user, truncate_prompt_tokens: -2 });
+    expect(low.error!.issues[0]!.message).toBe(
+      "truncate_prompt_tokens must be an integer in -1..9223372036854775807 (int64)",
+    );
+  });
+
+  it("refuses 2^63 and -2^63 (JSON writes them outside int64) and accepts the widest doubles inside", () => {
+    for (const seed of [2 ** 63, -(2 ** 63)])
+      expect(chatCompletionCreateParamsSchema.safeParse({ messages: user, seed }).success).toBe(false);
+    for (const seed of [2 ** 63 - 1024, -(2 ** 63 - 1024), 0, -1])
+      expect(chatCompletionCreateParamsSchema.safeParse({ messages: user, seed }).success).toBe(true);
   });
 });
 
@@ -357,8 +372,8 @@ const nulls = {
 const valid: [string, Record<string, unknown>][] = [
   ["every field of the spec at once", everyField],
   ["every nullable field as null", nulls],
-  ["seed at the int64 maximum", { messages: user, seed: INT64_MAX }],
-  ["seed at the int64 minimum", { messages: user, seed: -INT64_MAX }],
+  ["seed at the widest double inside int64", { messages: user, seed: INT64_MAX }],
+  ["seed at the widest negative double inside int64", { messages: user, seed: -INT64_MAX }],
   ["truncate_prompt_tokens -1", { messages: user, truncate_prompt_tokens: -1 }],
   ["truncate_prompt_tokens at the maximum", { messages: user, truncate_prompt_tokens: INT64_MAX }],
   ["continue_final_message without add_generation_prompt", { messages: user, continue_final_message: true }],
