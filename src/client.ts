@@ -3,7 +3,6 @@ import { readEnv } from "./core/env.js";
 import { InferloopError } from "./core/errors.js";
 import { HttpClient, parseBase } from "./core/http-client.js";
 import { isLogLevel, Log, type LogLevel } from "./core/log.js";
-import { assertSupportedNode } from "./core/node-version.js";
 import type { ClientOptions } from "./core/options.js";
 import { Redactor } from "./core/secrets.js";
 import { createDefaultTransport } from "./core/transport/default.js";
@@ -84,7 +83,6 @@ export class Inferloop {
   readonly #transport: Transport;
 
   constructor(options: ClientOptions = {}) {
-    assertSupportedNode();
     this.#options = { ...options };
     const baseURL = options.baseURL ?? readEnv("INFERLOOP_BASE_URL");
     if (!baseURL)

@@ -33,7 +33,7 @@ export function parseBase(url: string, option: string): Base {
  */
 function doubledV1Hint(status: number, base: Base, path: string): string {
   if (status !== 404 || !/\/v1$/i.test(base.prefix) || !path.startsWith("/v1/")) return "";
-  return ` (the request went to ${base.prefix}${path}: inferloop adds /v1 itself; set baseURL to the service root, without the trailing /v1)`;
+  return ` (${base.prefix}${path}: inferloop adds /v1 itself; set baseURL to the service root)`;
 }
 
 /** Everything the pipeline needs, resolved once by the client. */

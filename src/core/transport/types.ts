@@ -74,6 +74,5 @@ export function connectionErrorMessage(
 ): string {
   const cause = code === undefined ? "" : ` (${code})`;
   if (phase === "connect") return `Could not connect to ${origin}${cause}.`;
-  if (phase === "send") return `The connection to ${origin} failed before a response arrived${cause}.`;
-  return `The connection to ${origin} was lost while reading the response${cause}.`;
+  return `The connection to ${origin} ${phase === "send" ? "failed before a response arrived" : "was lost while reading the response"}${cause}.`;
 }

@@ -61,7 +61,7 @@ function boundedInteger(field: string, min?: number) {
     } else if (Math.abs(v) >= TWO_POW_63 || (min !== undefined && v < min)) {
       const rounded = Number.isSafeInteger(v)
         ? ""
-        : "; JavaScript numbers this large are rounded, and the widest that fit are ±9223372036854775000";
+        : "; numbers this large are rounded, the widest that fit are ±9223372036854775000";
       ctx.issues.push({
         code: "custom",
         input: v,
