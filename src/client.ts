@@ -37,7 +37,7 @@ function resolveLogLevel(option: LogLevel | undefined): LogLevel {
   if (value === undefined) return "off";
   if (!isLogLevel(value))
     throw new InferloopError(
-      `${source} is ${JSON.stringify(String(value))}, which is not a log level: use one of off, error, warn, info, debug.`,
+      `${source} is "${value}", which is not a log level: use one of off, error, warn, info, debug.`,
     );
   return value;
 }

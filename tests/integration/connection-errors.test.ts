@@ -34,18 +34,18 @@ describe.each(transports)("connection errors over %s", (_name, transport) => {
     client = new Inferloop({ baseURL: s.url, apiKey: s.apiKey, maxRetries: 0, ...transport });
   });
 
-  it("a connection dropped before the response says it failed before a response, and where", async () => {
+  it("a connection dropped before the response says so, and where", async () => {
     svc.inject(faults.reset());
     const err = await caught(() => client.chat.completions.create(chat));
     expect(err).toBeInstanceOf(APIConnectionError);
     expect((err as Error).message).toMatch(
       new RegExp(
-        `^The connection to ${svc.url.replaceAll(".", "\\.")} failed before a response arrived( \\(\\w+\\))?\\.$`,
+        `^Connection to ${svc.url.replaceAll(".", "\\.")} failed before a response( \\(\\w+\\))?\\.$`,
       ),
     );
   });
 
-  it("a connection dropped mid-stream says it was lost while reading, and where", async () => {
+  it("a connection dropped mid-stream says it was lost mid-response, and where", async () => {
     svc.inject(faults.reset({ afterChunks: 2 }));
     const stream = await client.chat.completions.create({ ...chat, stream: true });
     const err = await caught(async () => {
@@ -55,7 +55,7 @@ describe.each(transports)("connection errors over %s", (_name, transport) => {
     });
     expect(err).toBeInstanceOf(APIConnectionError);
     expect((err as Error).message).toMatch(
-      new RegExp(`^The connection to ${svc.url.replaceAll(".", "\\.")} was lost while reading the response`),
+      new RegExp(`^Connection to ${svc.url.replaceAll(".", "\\.")} lost mid-response`),
     );
   });
 });

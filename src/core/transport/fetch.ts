@@ -1,12 +1,5 @@
-import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "../errors.js";
-import {
-  connectionErrorMessage,
-  markUnsent,
-  UNSENT_CODES,
-  type Transport,
-  type TransportRequest,
-  type TransportResponse,
-} from "./types.js";
+import { APIConnectionTimeoutError, APIUserAbortError } from "../errors.js";
+import { connectionError, type Transport, type TransportRequest, type TransportResponse } from "./types.js";
 
 /** The part of `fetch` the SDK uses, so any standard implementation fits.
  *
@@ -63,12 +56,7 @@ export class FetchTransport implements Transport {
       if (reason === "user" || userSignal?.aborted) return new APIUserAbortError(undefined, { cause: err });
       // Node's fetch (undici) keeps the socket error as `cause`; browsers give a bare TypeError.
       const code = (err as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-      const known = typeof code === "string" ? code : undefined;
-      const unsent = phase === "request" && known !== undefined && UNSENT_CODES.has(known);
-      const stage = unsent ? "connect" : phase === "request" ? "send" : "body";
-      const error = new APIConnectionError(connectionErrorMessage(request.origin, known, stage), { cause: err });
-      // A refused connection or a failed DNS lookup means nothing was sent, as in the undici transport.
-      return unsent ? markUnsent(error) : error;
+      return connectionError(request.origin, code, phase === "body", err);
     };
 
     let res: Response;

@@ -1,13 +1,6 @@
 import type { Dispatcher } from "undici";
-import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "../errors.js";
-import {
-  connectionErrorMessage,
-  markUnsent,
-  UNSENT_CODES,
-  type Transport,
-  type TransportRequest,
-  type TransportResponse,
-} from "./types.js";
+import { APIConnectionTimeoutError, APIUserAbortError } from "../errors.js";
+import { connectionError, type Transport, type TransportRequest, type TransportResponse } from "./types.js";
 
 type UndiciModule = typeof import("undici");
 // Loaded on first use, so `import "inferloop"` stays cheap for apps that never send.
@@ -28,10 +21,7 @@ function toSdkError(err: unknown, request: TransportRequest, phase: "request" | 
     return new APIConnectionTimeoutError(`No response headers within ${request.timeout} ms.`);
   if (code === "UND_ERR_BODY_TIMEOUT")
     return new APIConnectionTimeoutError(`No response data for ${request.idleTimeout} ms (idleTimeout).`);
-  const unsent = phase === "request" && code !== undefined && UNSENT_CODES.has(code);
-  const stage = unsent ? "connect" : phase === "request" ? "send" : "body";
-  const error = new APIConnectionError(connectionErrorMessage(request.origin, code, stage), { cause: err });
-  return unsent ? markUnsent(error) : error;
+  return connectionError(request.origin, code, phase === "body", err);
 }
 
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -59,9 +59,7 @@ function boundedInteger(field: string, min?: number) {
         message: `${field} must be an integer`,
       });
     } else if (Math.abs(v) >= TWO_POW_63 || (min !== undefined && v < min)) {
-      const rounded = Number.isSafeInteger(v)
-        ? ""
-        : "; numbers this large are rounded, the widest that fit are ±9223372036854775000";
+      const rounded = Number.isSafeInteger(v) ? "" : "; JavaScript numbers beyond ±9223372036854775000 are inexact";
       ctx.issues.push({
         code: "custom",
         input: v,

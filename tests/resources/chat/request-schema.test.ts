@@ -212,7 +212,7 @@ describe("chatCompletionCreateParamsSchema: invalid requests", () => {
   it("says what the seed range is, as the exact int64 bounds", () => {
     const r = chatCompletionCreateParamsSchema.safeParse({ messages: user, seed: ABOVE_INT64 });
     expect(r.error!.issues[0]!.message).toBe(
-      "seed must be an integer in -9223372036854775808..9223372036854775807 (int64); numbers this large are rounded, the widest that fit are ±9223372036854775000",
+      "seed must be an integer in -9223372036854775808..9223372036854775807 (int64); JavaScript numbers beyond ±9223372036854775000 are inexact",
     );
     const low = chatCompletionCreateParamsSchema.safeParse({ messages: user, truncate_prompt_tokens: -2 });
     expect(low.error!.issues[0]!.message).toBe(
