@@ -45,7 +45,7 @@ export interface ClientOptions {
   dispatcher?: Dispatcher | undefined;
   /** Where log lines go. Default: `console`. */
   logger?: Logger | undefined;
-  /** Default: env `INFERLOOP_LOG`, else `"off"`. Anything else than `off`, `error`, `warn`, `info` or
+  /** Default: env `INFERLOOP_LOG`, else `"off"`. Anything other than `off`, `error`, `warn`, `info` or
    * `debug`, here or in `INFERLOOP_LOG`, throws an `InferloopError` listing them. */
   logLevel?: LogLevel | undefined;
 }

@@ -6,8 +6,8 @@ ensureZodDefaults();
 /**
  * `<entity>/<project>`: two non-empty segments, no further slash, no whitespace. The hosted
  * trace server resolves every `project_id` it receives (calls, annotation queues) as an entity
- * and a project; a bare project name finds no project, so a query for it would come back empty
- * instead of failing.
+ * and a project, and Weave's own clients always send that form; a bare project name names no
+ * project, and a call query for it could only come back empty.
  *
  * @example
  * ```ts
