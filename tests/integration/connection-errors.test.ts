@@ -39,9 +39,7 @@ describe.each(transports)("connection errors over %s", (_name, transport) => {
     const err = await caught(() => client.chat.completions.create(chat));
     expect(err).toBeInstanceOf(APIConnectionError);
     expect((err as Error).message).toMatch(
-      new RegExp(
-        `^Connection to ${svc.url.replaceAll(".", "\\.")} failed before a response( \\(\\w+\\))?\\.$`,
-      ),
+      new RegExp(`^Connection to ${svc.url.replaceAll(".", "\\.")} failed before a response( \\(\\w+\\))?\\.$`),
     );
   });
 
