@@ -3,7 +3,7 @@
 //
 // TypeScript 7 has no JavaScript compiler API, so this uses the TypeScript 6 one
 // (`@typescript/typescript6`, a dev dependency). It walks the exports of every entry point,
-// writes one Markdown page per area into docs/api/ (generated, gitignored), and exits 1 when an
+// writes one Markdown page per area into docs/api/ (committed; CI checks it is current), and exits 1 when an
 // export has no TSDoc or no `@example`, listing them.
 //
 //   node scripts/api-docs.mjs            write docs/api/, fail on gaps

@@ -23,6 +23,20 @@ const DEFAULT_MAX_RETRIES = 2;
 const sharedTransport = Symbol("sharedTransport");
 
 /**
+ * The option wins over `INFERLOOP_LOG`. Both refuse what is not a level, the same way: a
+ * misspelt variable that silently meant "off" would hide the very logs it asked for.
+ */
+function resolveLogLevel(option: LogLevel | undefined): LogLevel {
+  const [source, value] = option !== undefined ? ["`logLevel`", option] : ["INFERLOOP_LOG", readEnv("INFERLOOP_LOG")];
+  if (value === undefined) return "off";
+  if (!isLogLevel(value))
+    throw new InferloopError(
+      `${source} is "${value}", which is not a log level: use one of off, error, warn, info, debug.`,
+    );
+  return value;
+}
+
+/**
  * The client for the whole service: chat generation, the model list, the call query of the
  * tracing store, annotation-queue progress and RL training jobs.
  *
@@ -74,9 +88,7 @@ export class Inferloop {
     const apiKey = options.apiKey ?? readEnv("INFERLOOP_API_KEY");
     const username = options.username ?? readEnv("INFERLOOP_USERNAME") ?? "api";
     const password = options.password ?? readEnv("INFERLOOP_PASSWORD") ?? apiKey;
-    const envLevel = readEnv("INFERLOOP_LOG");
-    const logLevel = options.logLevel ?? (isLogLevel(envLevel) ? envLevel : "off");
-    if (!isLogLevel(logLevel)) throw new InferloopError(`\`logLevel\` must be one of off, error, warn, info, debug.`);
+    const logLevel = resolveLogLevel(options.logLevel);
 
     this.baseURL = baseURL;
     this.traceBaseURL = options.traceBaseURL ?? baseURL;

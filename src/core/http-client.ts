@@ -42,6 +42,15 @@ export function parseBase(url: string, option: string): Base {
   return { origin: u.origin, prefix: u.pathname.replace(/\/+$/, "") };
 }
 
+/**
+ * The openai habit of a base URL ending in `/v1` doubles the version segment
+ * (`/v1/v1/chat/completions`), and the server's 404 alone does not say why.
+ */
+function doubledV1Hint(status: number, base: Base, path: string): string {
+  if (status !== 404 || !/\/v1$/i.test(base.prefix) || !path.startsWith("/v1/")) return "";
+  return ` (${base.prefix}${path}: inferloop adds /v1 itself; set baseURL to the service root)`;
+}
+
 /** Everything the pipeline needs, resolved once by the client. */
 export interface HttpConfig {
   api: Base;
@@ -180,7 +189,7 @@ export class HttpClient {
             retryable = true;
           }
         } else {
-          failure = await this.#errorFrom(res);
+          failure = await this.#errorFrom(res, doubledV1Hint(res.status, base, spec.path));
           const hint = serverRetryHint(res.headers);
           // A non-idempotent request that got an answer was received: sending it again could
           // do the work twice, whatever the status says.
@@ -212,7 +221,7 @@ export class HttpClient {
     return out;
   }
 
-  async #errorFrom(res: TransportResponse): Promise<APIError> {
+  async #errorFrom(res: TransportResponse, hint = ""): Promise<APIError> {
     let text = "";
     try {
       text = await res.text();
@@ -225,6 +234,7 @@ export class HttpClient {
     const parsed = redactor.value(parseErrorBody(res.status, redactor.text(text), res.headers["content-type"]));
     return apiErrorFor({
       ...parsed,
+      message: parsed.message + hint,
       // Scrubbed too: a proxy may echo the request's credentials back in a header.
       headers: new Headers(redactor.headers(res.headers)),
       retryAfter: res.status === 429 ? retryAfterMs(res.headers) : undefined,

@@ -45,7 +45,8 @@ export interface ClientOptions {
   dispatcher?: Dispatcher | undefined;
   /** Where log lines go. Default: `console`. */
   logger?: Logger | undefined;
-  /** Default: env `INFERLOOP_LOG`, else `"off"`. */
+  /** Default: env `INFERLOOP_LOG`, else `"off"`. Anything other than `off`, `error`, `warn`, `info` or
+   * `debug`, here or in `INFERLOOP_LOG`, throws an `InferloopError` listing them. */
   logLevel?: LogLevel | undefined;
   /**
    * Fields merged into the top level of every JSON request body after validation, unvalidated,

@@ -70,16 +70,19 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return new TextDecoder("utf-8").decode(Buffer.concat(chunks));
 }
 
-async function waitForDrain(res: ServerResponse): Promise<void> {
-  if (res.destroyed) return;
-  // Both listeners go once either fires: a body that waits for drain many times (a client that
-  // stopped reading) must not pile up "close" listeners on the response.
-  const done = new AbortController();
-  try {
-    await Promise.race([once(res, "drain", { signal: done.signal }), once(res, "close", { signal: done.signal })]);
-  } finally {
-    done.abort();
-  }
+/** Resolves on "drain" or "close", whichever comes first, and removes both listeners then: a
+ * long body waits here thousands of times, and a leftover listener per wait would pile up. */
+function waitForDrain(res: ServerResponse): Promise<void> {
+  if (res.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
 }
 
 const FLUSH_BYTES = 64 * 1024;

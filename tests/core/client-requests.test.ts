@@ -1,6 +1,6 @@
 import { http, HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
-import { InferloopError, MissingCredentialsError } from "../../src/index.js";
+import { InferloopError, type LogLevel, MissingCredentialsError } from "../../src/index.js";
 import {
   BASE,
   chatParams,
@@ -137,12 +137,24 @@ describe("environment defaults", () => {
     expect(seen[0]!.headers.get("authorization")).toBe(`Bearer ${KEY}`);
   });
 
-  it("reads INFERLOOP_LOG as the log level", () => {
+  it("reads INFERLOOP_LOG as the log level; the option wins", () => {
     process.env.INFERLOOP_LOG = "debug";
     expect(makeClient().logLevel).toBe("debug");
-    process.env.INFERLOOP_LOG = "nonsense";
-    expect(makeClient().logLevel).toBe("off");
     expect(makeClient({ logLevel: "warn" }).logLevel).toBe("warn");
+  });
+
+  it("refuses a level that does not exist the same way from INFERLOOP_LOG and from logLevel", () => {
+    const levels = "use one of off, error, warn, info, debug.";
+    process.env.INFERLOOP_LOG = "verbose";
+    expect(() => makeClient()).toThrow(
+      new InferloopError(`INFERLOOP_LOG is "verbose", which is not a log level: ${levels}`),
+    );
+    // The option wins over the variable, so a valid option makes a bad variable irrelevant.
+    expect(makeClient({ logLevel: "info" }).logLevel).toBe("info");
+    delete process.env.INFERLOOP_LOG;
+    expect(() => makeClient({ logLevel: "verbose" as LogLevel })).toThrow(
+      new InferloopError(`\`logLevel\` is "verbose", which is not a log level: ${levels}`),
+    );
   });
 
   it("without any base URL, throws a clear error naming INFERLOOP_BASE_URL", () => {

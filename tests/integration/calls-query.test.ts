@@ -402,6 +402,8 @@ describe("failures", () => {
       "sort_by.0.direction",
     ],
     ["bad query operator", { project_id: PROJECT, query: { $expr: { $regex: ["a", "b"] } } }, {}, "query.$expr"],
+    ["project_id without entity", { project_id: "support-bot" }, {}, "project_id"],
+    ["project_id with three parts", { project_id: "a/b/c" }, {}, "project_id"],
     ["pageSize zero", { project_id: PROJECT }, { pageSize: 0 }, "pageSize"],
     ["empty accept", { project_id: PROJECT }, { accept: "" }, "accept"],
   ];

@@ -267,6 +267,8 @@ describe("ending a stream early", () => {
         break;
       }
       expect(seen).toBe(1);
+      // The break threw nothing (we got here); the unread rest makes a later finalCompletion() reject.
+      await expect(stream.finalCompletion()).rejects.toBeInstanceOf(APIUserAbortError);
       // Both ends close: the client destroyed the request, the server saw it go.
       expect(await eventually(() => openSockets() <= idle)).toBe(true);
       const after = await ownClient.chat.completions.create(base());

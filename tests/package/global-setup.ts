@@ -45,7 +45,10 @@ export default function setup(project: TestProject): () => void {
       throw new Error(`dist/${file} is missing: run \`npm run build\` first (npm run test:package does)`);
   }
   const root = mkdtempSync(join(tmpdir(), "inferloop-package-"));
-  const packed = JSON.parse(npm(["pack", "--json", "--pack-destination", root], repo)) as Array<{ filename: string }>;
+  // `--ignore-scripts`: dist was just built (checked above), so `prepack` need not build again.
+  const packed = JSON.parse(npm(["pack", "--json", "--ignore-scripts", "--pack-destination", root], repo)) as Array<{
+    filename: string;
+  }>;
   const tarball = join(root, packed[0]!.filename);
 
   const app = join(root, "app");

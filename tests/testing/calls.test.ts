@@ -325,6 +325,36 @@ describe("calls: large result sets", () => {
     }
   }, 180_000);
 
+  it("a 200k-record query written under backpressure leaks no listeners (no MaxListenersExceededWarning)", async () => {
+    const big = await startFakeService({ seedCalls: false, syntheticCalls: 200_000 });
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => {
+      warnings.push(w.name);
+    };
+    process.on("warning", onWarning);
+    try {
+      const res = await queryCalls(big, { project_id: "acme/synthetic" });
+      const reader = res.body!.getReader();
+      let bytes = 0;
+      let reads = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        bytes += value.byteLength;
+        // A reader slower than the server: the socket fills and the server waits for "drain"
+        // again and again, the pattern that used to leave one "close" listener per wait.
+        if (++reads % 4 === 0) await new Promise((r) => setImmediate(r));
+      }
+      expect(bytes).toBeGreaterThan(20 * 1024 * 1024);
+      // Warnings are emitted on the next tick.
+      await new Promise((r) => setImmediate(r));
+      expect(warnings).not.toContain("MaxListenersExceededWarning");
+    } finally {
+      process.off("warning", onWarning);
+      await big.close();
+    }
+  }, 180_000);
+
   it("accepts bulk inserts from a generator and pages through them", async () => {
     const { generateCalls } = await import("../../src/testing/index.js");
     const bulk = await startFakeService({ seedCalls: false });

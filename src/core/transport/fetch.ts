@@ -1,5 +1,5 @@
-import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "../errors.js";
-import { markUnsent, UNSENT_CODES, type Transport, type TransportRequest, type TransportResponse } from "./types.js";
+import { APIConnectionTimeoutError, APIUserAbortError } from "../errors.js";
+import { connectionError, type Transport, type TransportRequest, type TransportResponse } from "./types.js";
 
 /** The part of `fetch` the SDK uses, so any standard implementation fits.
  *
@@ -48,13 +48,15 @@ export class FetchTransport implements Transport {
       clearTimeout(idleTimer);
       userSignal?.removeEventListener("abort", onUserAbort);
     };
-    const mapError = (err: unknown): Error => {
+    const mapError = (err: unknown, phase: "request" | "body"): Error => {
       if (reason === HEADERS_TIMEOUT)
         return new APIConnectionTimeoutError(`No response headers within ${request.timeout} ms.`);
       if (reason === IDLE_TIMEOUT)
         return new APIConnectionTimeoutError(`No response data for ${request.idleTimeout} ms (idleTimeout).`);
       if (reason === "user" || userSignal?.aborted) return new APIUserAbortError(undefined, { cause: err });
-      return new APIConnectionError("Connection error.", { cause: err });
+      // Node's fetch (undici) keeps the socket error as `cause`; browsers give a bare TypeError.
+      const code = (err as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+      return connectionError(request.origin, code, phase === "body", err);
     };
 
     let res: Response;
@@ -67,12 +69,7 @@ export class FetchTransport implements Transport {
       });
     } catch (err) {
       cleanup();
-      const error = mapError(err);
-      // Node's fetch (undici) keeps the socket error as `cause`: a refused connection or a
-      // failed DNS lookup means nothing was sent, as in the undici transport.
-      const code = (err as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-      if (reason === undefined && typeof code === "string" && UNSENT_CODES.has(code)) markUnsent(error);
-      throw error;
+      throw mapError(err, "request");
     }
     clearTimeout(headersTimer);
 
@@ -122,7 +119,7 @@ export class FetchTransport implements Transport {
           yield value;
         }
       } catch (err) {
-        throw mapError(err);
+        throw mapError(err, "body");
       } finally {
         if (!done) {
           // Early exit (break) or failure: release the stream before the controller goes.

@@ -1,3 +1,5 @@
+import { APIConnectionError } from "../errors.js";
+
 /**
  * The one small interface between the request pipeline and the network. Two implementations:
  * undici in Node (fast, keep-alive pool, native timeouts) and standard `fetch` everywhere else.
@@ -60,3 +62,22 @@ export const UNSENT_CODES = new Set([
   "EHOSTUNREACH",
   "ENETUNREACH",
 ]);
+
+/**
+ * The `APIConnectionError` for a request that got no complete response: its message names
+ * what could not be reached and the cause. `origin` is the scheme, host and port only (the
+ * client splits the base URL into `URL.origin` and a path), so no credentials, path or query
+ * string can get in. A failure to connect with a code from {@link UNSENT_CODES} is marked
+ * unsent; `inBody`: it broke while the body was read.
+ */
+export function connectionError(origin: string, code: unknown, inBody: boolean, cause: unknown): APIConnectionError {
+  const detail = typeof code === "string" ? ` (${code})` : "";
+  const unsent = !inBody && UNSENT_CODES.has(code as string);
+  const error = new APIConnectionError(
+    unsent
+      ? `Could not connect to ${origin}${detail}.`
+      : `Connection to ${origin} ${inBody ? "lost mid-response" : "failed before a response"}${detail}.`,
+    { cause },
+  );
+  return unsent ? markUnsent(error) : error;
+}

@@ -1,6 +1,6 @@
 import type { Dispatcher } from "undici";
-import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "../errors.js";
-import { markUnsent, UNSENT_CODES, type Transport, type TransportRequest, type TransportResponse } from "./types.js";
+import { APIConnectionTimeoutError, APIUserAbortError } from "../errors.js";
+import { connectionError, type Transport, type TransportRequest, type TransportResponse } from "./types.js";
 
 type UndiciModule = typeof import("undici");
 // Loaded on first use, so `import "inferloop"` stays cheap for apps that never send.
@@ -14,17 +14,14 @@ function errorCode(err: unknown): string | undefined {
 }
 
 /** Translate whatever undici or the socket threw into the SDK's connection errors. */
-function toSdkError(err: unknown, request: TransportRequest, phase: "connect" | "body"): Error {
+function toSdkError(err: unknown, request: TransportRequest, phase: "request" | "body"): Error {
   if (request.signal?.aborted) return new APIUserAbortError(undefined, { cause: err });
   const code = errorCode(err);
   if (code === "UND_ERR_HEADERS_TIMEOUT")
     return new APIConnectionTimeoutError(`No response headers within ${request.timeout} ms.`);
   if (code === "UND_ERR_BODY_TIMEOUT")
     return new APIConnectionTimeoutError(`No response data for ${request.idleTimeout} ms (idleTimeout).`);
-  const detail = code ? ` (${code})` : "";
-  const where = phase === "body" ? "Connection lost while reading the response" : "Connection error";
-  const error = new APIConnectionError(`${where}${detail}.`, { cause: err });
-  return phase === "connect" && code !== undefined && UNSENT_CODES.has(code) ? markUnsent(error) : error;
+  return connectionError(request.origin, code, phase === "body", err);
 }
 
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -70,7 +67,7 @@ export class UndiciTransport implements Transport {
         bodyTimeout: request.idleTimeout,
       });
     } catch (err) {
-      throw toSdkError(err, request, "connect");
+      throw toSdkError(err, request, "request");
     }
     const body = res.body;
     return {

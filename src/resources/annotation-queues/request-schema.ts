@@ -1,5 +1,8 @@
 import * as z from "zod/mini";
+import { projectIdSchema } from "../project-id.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
+
+export { PROJECT_ID_PATTERN } from "../project-id.js";
 
 ensureZodDefaults();
 
@@ -15,17 +18,6 @@ ensureZodDefaults();
 export const ANNOTATION_STATES_SETTABLE = ["in_progress", "completed", "skipped"] as const;
 
 /**
- * `<entity>/<project>`: two non-empty segments, no further slash, no whitespace.
- *
- * @example
- * ```ts
- * PROJECT_ID_PATTERN.test("acme/support-bot"); // true
- * PROJECT_ID_PATTERN.test("acme/support-bot/extra"); // false
- * ```
- */
-export const PROJECT_ID_PATTERN = /^[^/\s]+\/[^/\s]+$/;
-
-/**
  * Body of `POST /annotation_queues/{queue_id}/items/{item_id}/progress`.
  *
  * @example
@@ -37,11 +29,7 @@ export const annotationQueueItemProgressParamsSchema = z.strictObject({
   annotation_state: z.enum(ANNOTATION_STATES_SETTABLE, {
     error: `annotation_state must be one of ${ANNOTATION_STATES_SETTABLE.join(", ")}`,
   }),
-  project_id: z.string().check(
-    z.regex(PROJECT_ID_PATTERN, {
-      error: 'project_id must be "<entity>/<project>"',
-    }),
-  ),
+  project_id: projectIdSchema,
 });
 
 /**

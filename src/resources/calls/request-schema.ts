@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { projectIdSchema } from "../project-id.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 import { queryExpressionSchema } from "./query-expression.js";
 
@@ -76,7 +77,7 @@ export const callsSortBySchema = z.strictObject({
  * ```
  */
 export const callsQueryParamsSchema = z.strictObject({
-  project_id: z.string().check(z.minLength(1)),
+  project_id: projectIdSchema,
   columns: z.nullish(z.array(z.string())),
   expand_columns: z.nullish(z.array(z.string())),
   filter: z.nullish(callsFilterSchema),

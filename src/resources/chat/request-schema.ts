@@ -45,24 +45,34 @@ export * from "./request-option-schemas.js";
 // English messages, as classic zod gave them, before the first schema below is built.
 ensureZodDefaults();
 
-// vLLM bounds seed and truncate_prompt_tokens to int64 and judges the JSON text it receives.
-// The spec's bound 9223372036854776000 is 2^63 as a double: out of range. -2^63 is exact as a
-// double but JSON.stringify writes it as -9223372036854776000, below int64's minimum. So a
-// double is in range only when strictly inside ±2^63; the widest that survive are ±(2^63 - 1024).
-// zod's `z.int()` stops at Number.MAX_SAFE_INTEGER, so the check is written by hand.
+// vLLM judges int64 fields on the JSON text it receives. The spec's bound 9223372036854776000
+// is 2^63 once it is a double, and JSON.stringify writes every double from 2^63 up (and -2^63
+// down) that way: out of range. So a number is in range when its magnitude is below 2^63; the
+// widest such doubles are ±(2^63 - 1024), written ±9223372036854775000. zod's `z.int()` stops
+// at Number.MAX_SAFE_INTEGER, so the check is written by hand; its message gives the exact
+// int64 bounds, not a rounded double.
 const TWO_POW_63 = 2 ** 63;
-const INT64_SAFE_MAX = TWO_POW_63 - 1024;
+const INT64_RANGE = "-9223372036854775808..9223372036854775807";
 
-function int64(min: number) {
-  const low = min > -TWO_POW_63 ? min : -INT64_SAFE_MAX;
+/** An integer within int64, or within `min`..int64 max when `min` is given. */
+function boundedInteger(field: string, min?: number) {
+  const range = min === undefined ? INT64_RANGE : `${min}..9223372036854775807`;
   return z.number().check((ctx) => {
     const v = ctx.value;
-    if (!Number.isInteger(v) || v < low || v > INT64_SAFE_MAX)
+    if (!Number.isInteger(v)) {
       ctx.issues.push({
         code: "custom",
         input: v,
-        message: `must be an integer from ${low} to ${INT64_SAFE_MAX} (int64)`,
+        message: `${field} must be an integer`,
       });
+    } else if (Math.abs(v) >= TWO_POW_63 || (min !== undefined && v < min)) {
+      const rounded = Number.isSafeInteger(v) ? "" : "; JavaScript numbers beyond ±9223372036854775000 are inexact";
+      ctx.issues.push({
+        code: "custom",
+        input: v,
+        message: `${field} must be an integer in ${range} (int64)${rounded}`,
+      });
+    }
   });
 }
 
@@ -95,7 +105,7 @@ const requestShape = {
   n: z.nullish(z.int().check(z.gte(1))),
   presence_penalty: z.nullish(z.number()),
   response_format: z.nullish(responseFormatSchema),
-  seed: z.nullish(int64(-TWO_POW_63)),
+  seed: z.nullish(boundedInteger("seed")),
   stop: z.nullish(z.union([z.string(), z.array(z.string())])),
   stream: z.nullish(z.boolean()),
   stream_options: z.nullish(chatCompletionStreamOptionsSchema),
@@ -118,7 +128,7 @@ const requestShape = {
   min_tokens: z.optional(z.int().check(z.gte(0))),
   skip_special_tokens: z.optional(z.boolean()),
   spaces_between_special_tokens: z.optional(z.boolean()),
-  truncate_prompt_tokens: z.nullish(int64(-1)),
+  truncate_prompt_tokens: z.nullish(boundedInteger("truncate_prompt_tokens", -1)),
   prompt_logprobs: z.nullish(z.int().check(z.gte(-1))),
   allowed_token_ids: z.nullish(z.array(z.int())),
   bad_words: z.optional(z.array(z.string())),

@@ -118,6 +118,8 @@ describe("callsQueryParamsSchema: invalid bodies are refused at the right path",
   const invalid: Array<[string, unknown, PropertyKey[]]> = [
     ["missing project_id", {}, ["project_id"]],
     ["empty project_id", { project_id: "" }, ["project_id"]],
+    ["project_id without entity", { project_id: "support-bot" }, ["project_id"]],
+    ["project_id with whitespace", { project_id: "acme/support bot" }, ["project_id"]],
     ["project_id not a string", { project_id: 7 }, ["project_id"]],
     ["unknown top-level key (typo)", { project_id, limt: 5 }, []],
     ["negative limit", { project_id, limit: -1 }, ["limit"]],
@@ -207,6 +209,13 @@ describe("callsQueryParamsSchema: invalid bodies are refused at the right path",
   it("names the unknown top-level key", () => {
     const result = callsQueryParamsSchema.safeParse({ project_id, limt: 5 });
     expect(result.error?.issues[0]).toMatchObject({ code: "unrecognized_keys", keys: ["limt"] });
+  });
+});
+
+describe("callsQueryParamsSchema: project_id", () => {
+  it('gives the same message as annotation progress for a bare project name: "<entity>/<project>"', () => {
+    const result = callsQueryParamsSchema.safeParse({ project_id: "support-bot" });
+    expect(result.error?.issues.map((issue) => issue.message)).toEqual(['project_id must be "<entity>/<project>"']);
   });
 });
 

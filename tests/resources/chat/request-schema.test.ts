@@ -251,9 +251,22 @@ describe("chatCompletionCreateParamsSchema: invalid requests", () => {
     expect(r.error!.issues[0]!.message).toMatch(/cannot be combined/);
   });
 
-  it("says what the seed range is", () => {
+  it("says what the seed range is, as the exact int64 bounds", () => {
     const r = chatCompletionCreateParamsSchema.safeParse({ messages: user, seed: ABOVE_INT64 });
-    expect(r.error!.issues[0]!.message).toContain("-9223372036854775000 to 9223372036854775000");
+    expect(r.error!.issues[0]!.message).toBe(
+      "seed must be an integer in -9223372036854775808..9223372036854775807 (int64); JavaScript numbers beyond ±9223372036854775000 are inexact",
+    );
+    const low = chatCompletionCreateParamsSchema.safeParse({ messages: user, truncate_prompt_tokens: -2 });
+    expect(low.error!.issues[0]!.message).toBe(
+      "truncate_prompt_tokens must be an integer in -1..9223372036854775807 (int64)",
+    );
+  });
+
+  it("refuses 2^63 and -2^63 (JSON writes them outside int64) and accepts the widest doubles inside", () => {
+    for (const seed of [2 ** 63, -(2 ** 63)])
+      expect(chatCompletionCreateParamsSchema.safeParse({ messages: user, seed }).success).toBe(false);
+    for (const seed of [2 ** 63 - 1024, -(2 ** 63 - 1024), 0, -1])
+      expect(chatCompletionCreateParamsSchema.safeParse({ messages: user, seed }).success).toBe(true);
   });
 });
 
@@ -415,8 +428,8 @@ const nulls = {
 const valid: [string, Record<string, unknown>][] = [
   ["every field of the spec at once", everyField],
   ["every nullable field as null", nulls],
-  ["seed at the int64 maximum", { messages: user, seed: INT64_MAX }],
-  ["seed at the int64 minimum", { messages: user, seed: -INT64_MAX }],
+  ["seed at the widest double inside int64", { messages: user, seed: INT64_MAX }],
+  ["seed at the widest negative double inside int64", { messages: user, seed: -INT64_MAX }],
   ["truncate_prompt_tokens -1", { messages: user, truncate_prompt_tokens: -1 }],
   ["truncate_prompt_tokens at the maximum", { messages: user, truncate_prompt_tokens: INT64_MAX }],
   ["continue_final_message without add_generation_prompt", { messages: user, continue_final_message: true }],
