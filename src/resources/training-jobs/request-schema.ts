@@ -229,14 +229,14 @@ export type TrainingJobCreateParams = z.input<typeof trainingJobCreateParamsSche
 export type TrajectoryGroup = z.input<typeof trajectoryGroupSchema>;
 
 /**
- * One rollout with its reward.
+ * One rollout with its reward, as the training API takes it (what `Trajectory#toJSON()` gives).
  *
  * @example
  * ```ts
- * const trajectory: Trajectory = { messages_and_choices: [{ role: "user", content: "hi" }], reward: 0.5 };
+ * const trajectory: TrajectoryParams = { messages_and_choices: [{ role: "user", content: "hi" }], reward: 0.5 };
  * ```
  */
-export type Trajectory = z.input<typeof trajectorySchema>;
+export type TrajectoryParams = z.input<typeof trajectorySchema>;
 
 /**
  * A plain message inside `messages_and_choices`.

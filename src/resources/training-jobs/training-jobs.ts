@@ -1,10 +1,25 @@
 import { APIPromise } from "../../core/api-promise.js";
 import { readJSON } from "../../core/http-client.js";
+import type { Log } from "../../core/log.js";
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
-import { validateInput } from "../../core/validate.js";
-import { trainingJobCreateParamsSchema, type TrainingJobCreateParams } from "./request-schema.js";
+import { trainingJobBody } from "./job-body.js";
+import type { TrainingJobCreateParams } from "./request-schema.js";
+import { checkTrajectoryGroups, type TrainingWarning } from "./trajectory-checks.js";
 import type { TrainingJobCreateResponse } from "./types.js";
+
+const SHOWN_PATHS = 3;
+
+/** One line per kind of finding, so 64 flat groups make one warning, not 64. */
+function logWarnings(log: Log, warnings: TrainingWarning[]): void {
+  const byCode = new Map<string, TrainingWarning[]>();
+  for (const w of warnings) byCode.set(w.code, [...(byCode.get(w.code) ?? []), w]);
+  for (const [code, list] of byCode) {
+    const paths = list.slice(0, SHOWN_PATHS).map((w) => w.path);
+    const more = list.length > SHOWN_PATHS ? ` and ${list.length - SHOWN_PATHS} more` : "";
+    log.write("warn", `training job: ${list[0]!.message} [${code} at ${paths.join(", ")}${more}]`);
+  }
+}
 
 /**
  * Reinforcement-learning training jobs (`/v1/preview`, Bearer auth).
@@ -16,7 +31,14 @@ import type { TrainingJobCreateResponse } from "./types.js";
  */
 export class TrainingJobs extends APIResource {
   /**
-   * Create a training job from trajectory groups.
+   * Create a training job from trajectory groups. A group's trajectories may be wire objects
+   * or `Trajectory` objects (sent as their `toJSON()`), and groups may come straight from
+   * `gatherTrajectoryGroups`.
+   *
+   * Before sending, `checkTrajectoryGroups` looks for training that would be wasted (groups
+   * with equal rewards, trajectories without a reward, token/logprob counts that disagree,
+   * choices without logprobs among others with them); its findings are logged at `warn` and
+   * the job is still sent.
    *
    * Never creates a job twice: without `idempotencyKey`, a failed create is retried only when
    * the request provably never reached the server (connection refused, DNS failure). With
@@ -34,10 +56,12 @@ export class TrainingJobs extends APIResource {
   create(params: TrainingJobCreateParams, options?: RequestOptions): APIPromise<TrainingJobCreateResponse> {
     let body: TrainingJobCreateParams;
     try {
-      body = validateInput(trainingJobCreateParamsSchema, params, "training job");
+      body = trainingJobBody(params);
     } catch (err) {
       return new APIPromise(Promise.reject(err));
     }
+    const log = this._http.config.log;
+    if (log.enabled("warn")) logWarnings(log, checkTrajectoryGroups(body.trajectory_groups));
     return new APIPromise(
       this._http.request(
         { method: "POST", path: "/v1/preview/training-jobs", base: "api", auth: "bearer", body, retry: "unsent-only" },
