@@ -60,11 +60,12 @@ export interface GatherOptions {
  * const e: RolloutException = { type: "RateLimitError", message: "429 Too Many Requests", traceback: "RateLimitError: ..." };
  * ```
  */
-export interface RolloutException {
+export type RolloutException = {
+  // A type alias, not an interface: the wire group type (with an index signature) accepts it.
   type: string;
   message: string;
   traceback: string;
-}
+};
 
 /**
  * A gathered group: its successful trajectories in input order, and the failures. Pass it as
@@ -76,10 +77,10 @@ export interface RolloutException {
  * console.log(group.trajectories.length, group.exceptions.length);
  * ```
  */
-export interface GatheredTrajectoryGroup {
+export type GatheredTrajectoryGroup = {
   trajectories: Trajectory[];
   exceptions: RolloutException[];
-}
+};
 
 /**
  * The gather rejected because more rollouts failed than `maxExceptions` allows. `failures`
@@ -107,10 +108,9 @@ export class RolloutsFailedError extends InferloopError {
   constructor(failures: unknown[], maxExceptions: number) {
     const last = failures[failures.length - 1];
     const why = last instanceof Error ? `${last.name}: ${last.message}` : String(last);
-    super(
-      `${failures.length} rollout(s) failed, more than maxExceptions (${maxExceptions}) allows; the last: ${why}`,
-      { cause: last },
-    );
+    super(`${failures.length} rollout(s) failed, more than maxExceptions (${maxExceptions}) allows; the last: ${why}`, {
+      cause: last,
+    });
     this.failures = failures;
   }
 }

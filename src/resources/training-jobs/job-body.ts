@@ -79,7 +79,8 @@ function splitTrajectory(input: unknown, state: { tokensOk: boolean }): { body: 
 
 function split(params: unknown): Split {
   const state = { tokensOk: true };
-  if (!isObject(params) || !Array.isArray(params["trajectory_groups"])) return { body: params, view: params, tokensOk: true };
+  if (!isObject(params) || !Array.isArray(params["trajectory_groups"]))
+    return { body: params, view: params, tokensOk: true };
   const bodyGroups: unknown[] = [];
   const viewGroups: unknown[] = [];
   for (const group of params["trajectory_groups"] as unknown[]) {

@@ -1,5 +1,5 @@
 import type { TrajectoryChoice, TrajectoryGroup, TrajectoryParams } from "./request-schema.js";
-import { isTrajectoryChoice, Trajectory, type TrajectoryItem } from "./trajectory.js";
+import { isTrajectoryChoice, type Trajectory, type TrajectoryItem } from "./trajectory.js";
 
 /**
  * What a {@link TrainingWarning} is about:
@@ -72,7 +72,9 @@ function hasLogprobs(choice: TrajectoryChoice): boolean {
  * for (const w of checkTrajectoryGroups(groups)) console.warn(`${w.path}: ${w.message}`);
  * ```
  */
-export function checkTrajectoryGroups(groups: readonly (CheckedTrajectoryGroup | TrajectoryGroup)[]): TrainingWarning[] {
+export function checkTrajectoryGroups(
+  groups: readonly (CheckedTrajectoryGroup | TrajectoryGroup)[],
+): TrainingWarning[] {
   const warnings: TrainingWarning[] = [];
   const choices: ChoiceAt[] = [];
   groups.forEach((group, g) => {
