@@ -75,7 +75,7 @@ describe("trainingJobBody", () => {
     expect(result).toContain("trajectory_groups.1.trajectories.0.messages_and_choices.1");
   });
 
-  it("matches the schema on arbitrary token entries", () => {
+  it("matches the schema on arbitrary token entries", async () => {
     const value = fc.oneof(
       fc.string(),
       fc.double(),
@@ -93,7 +93,7 @@ describe("trainingJobBody", () => {
       },
       { requiredKeys: [] },
     );
-    fc.assert(
+    await fc.assert(
       fc.property(entry, (e) => {
         const params = job(e);
         expect(byBody(params)).toBe(bySchema(params));
