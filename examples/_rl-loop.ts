@@ -48,7 +48,10 @@ export async function runRlLoop(service: ExampleService, say: (line: string) => 
         );
         const reply = completion.choices[0]?.message.content ?? "";
         t.reward = reward(reply);
-        t.metrics = { words: reply.split(/\s+/).filter(Boolean).length };
+        t.metrics = {
+          words: reply.split(/\s+/).filter(Boolean).length,
+          completion_tokens: completion.usage?.completion_tokens ?? 0,
+        };
         return t;
       }),
     ),
@@ -66,9 +69,7 @@ export async function runRlLoop(service: ExampleService, say: (line: string) => 
     say("training skipped: no model id (pass --training-model=UUID)");
   } else {
     const job = await logged.trainingJobs.create({ model_id: trainingModelId, trajectory_groups: groups });
-    const tokens = groups
-      .flatMap((g) => g.trajectories)
-      .reduce((n, t) => n + (t.messages_and_choices.at(-1) as { token_ids?: number[] }).token_ids!.length, 0);
+    const tokens = groups.flatMap((g) => g.trajectories).reduce((n, t) => n + Number(t.metrics.completion_tokens), 0);
     say(`created RL training job ${job.id} from ${groups.length} groups, ${tokens} sampled tokens`);
     if (fake) {
       const kept = fake.trainingJobs.find((j) => j.id === job.id);
