@@ -13,7 +13,11 @@ const SHOWN_PATHS = 3;
 /** One line per kind of finding, so 64 flat groups make one warning, not 64. */
 function logWarnings(log: Log, warnings: TrainingWarning[]): void {
   const byCode = new Map<string, TrainingWarning[]>();
-  for (const w of warnings) byCode.set(w.code, [...(byCode.get(w.code) ?? []), w]);
+  for (const w of warnings) {
+    const list = byCode.get(w.code);
+    if (list === undefined) byCode.set(w.code, [w]);
+    else list.push(w);
+  }
   for (const [code, list] of byCode) {
     const paths = list.slice(0, SHOWN_PATHS).map((w) => w.path);
     const more = list.length > SHOWN_PATHS ? ` and ${list.length - SHOWN_PATHS} more` : "";
