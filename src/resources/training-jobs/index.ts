@@ -2,13 +2,8 @@
 // RL loop (trajectories, their checks, gathering rollouts).
 export * from "./request-schema.js";
 export type * from "./types.js";
-export {
-  Trajectory,
-  type ChatSampler,
-  type TrajectoryInit,
-  type TrajectoryItem,
-  type TrajectorySampleParams,
-} from "./trajectory.js";
+export { Trajectory, type ChatSampler, type TrajectoryInit, type TrajectorySampleParams } from "./trajectory.js";
+export { isTrajectoryChoice, type TrajectoryItem } from "./trajectory-item.js";
 export {
   checkTrajectoryGroups,
   type CheckedTrajectoryGroup,

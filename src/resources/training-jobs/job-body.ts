@@ -7,7 +7,6 @@
 // is exactly the one the schema gives.
 import { validateInput } from "../../core/validate.js";
 import { trainingJobCreateParamsSchema, type TrainingJobCreateParams } from "./request-schema.js";
-import { Trajectory } from "./trajectory.js";
 
 type Obj = Record<string, unknown>;
 
@@ -65,7 +64,9 @@ function splitItems(items: unknown, state: { tokensOk: boolean }): unknown {
 }
 
 function splitTrajectory(input: unknown, state: { tokensOk: boolean }): { body: unknown; view: unknown } {
-  const body = input instanceof Trajectory ? input.toJSON() : input;
+  // `Trajectory` objects (and anything else with a toJSON, as JSON.stringify would) go as
+  // their wire shape. Not `instanceof`: that would put the class in every client bundle.
+  const body = isObject(input) && typeof input["toJSON"] === "function" ? (input["toJSON"] as () => unknown)() : input;
   if (!isObject(body)) return { body, view: body };
   const view: Obj = { ...body, messages_and_choices: splitItems(body["messages_and_choices"], state) };
   const histories = body["additional_histories"];

@@ -1,5 +1,6 @@
 import type { TrajectoryChoice, TrajectoryGroup, TrajectoryParams } from "./request-schema.js";
-import { isTrajectoryChoice, type Trajectory, type TrajectoryItem } from "./trajectory.js";
+import type { Trajectory } from "./trajectory.js";
+import { isTrajectoryChoice, type TrajectoryItem } from "./trajectory-item.js";
 
 /**
  * What a {@link TrainingWarning} is about:

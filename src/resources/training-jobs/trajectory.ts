@@ -4,24 +4,8 @@ import type { Completions } from "../chat/completions.js";
 import type { ChatCompletionMessageParam } from "../chat/message-schemas.js";
 import type { ChatCompletionCreateParamsNonStreaming } from "../chat/request-schema.js";
 import type { ChatCompletion, ChatCompletionChoice } from "../chat/types.js";
-import type {
-  TrajectoryChoice,
-  TrajectoryHistory,
-  TrajectoryMessage,
-  TrajectoryParams,
-  TrajectoryTool,
-} from "./request-schema.js";
-
-/**
- * One entry of `messages_and_choices`: a message the model saw (context), or a choice it
- * sampled (a trainable turn).
- *
- * @example
- * ```ts
- * const items: TrajectoryItem[] = [{ role: "user", content: "What is 2+2?" }, completion.choices[0]!];
- * ```
- */
-export type TrajectoryItem = TrajectoryMessage | TrajectoryChoice;
+import type { TrajectoryChoice, TrajectoryHistory, TrajectoryParams, TrajectoryTool } from "./request-schema.js";
+import { isTrajectoryChoice, type TrajectoryItem } from "./trajectory-item.js";
 
 /**
  * What a {@link Trajectory} starts from: every field optional, `start_time` a string or a `Date`.
@@ -66,11 +50,6 @@ export type TrajectorySampleParams = Omit<ChatCompletionCreateParamsNonStreaming
  */
 export interface ChatSampler {
   chat: { completions: Pick<Completions, "create"> };
-}
-
-/** A choice carries `message` and `finish_reason`; a message carries `role` at the top. */
-export function isTrajectoryChoice(item: unknown): item is TrajectoryChoice {
-  return typeof item === "object" && item !== null && "message" in item && !("role" in item);
 }
 
 function assistantMessage(choice: TrajectoryChoice): ChatCompletionMessageParam {
