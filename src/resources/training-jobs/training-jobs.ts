@@ -3,8 +3,8 @@ import { readJSON } from "../../core/http-client.js";
 import type { Log } from "../../core/log.js";
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
-import { trainingJobBody } from "./job-body.js";
-import type { TrainingJobCreateParams } from "./request-schema.js";
+import { validateInput } from "../../core/validate.js";
+import { trainingJobCreateParamsSchema, type TrainingJobCreateParams } from "./request-schema.js";
 import { checkTrajectoryGroups, type TrainingWarning } from "./trajectory-checks.js";
 import type { TrainingJobCreateResponse } from "./types.js";
 
@@ -60,7 +60,9 @@ export class TrainingJobs extends APIResource {
   create(params: TrainingJobCreateParams, options?: RequestOptions): APIPromise<TrainingJobCreateResponse> {
     let body: TrainingJobCreateParams;
     try {
-      body = trainingJobBody(params);
+      // `Trajectory` objects pass as they are (their fields are the wire fields), and
+      // JSON.stringify sends each as its toJSON().
+      body = validateInput(trainingJobCreateParamsSchema, params, "training job");
     } catch (err) {
       return new APIPromise(Promise.reject(err));
     }

@@ -188,7 +188,7 @@ describe("trainingJobCreateParamsSchema: invalid bodies are refused at the right
       withTrajectory({
         messages_and_choices: [{ ...choice, logprobs: { content: [{ token: "4", logprob: "low" }] } }],
       }),
-      [...T, "messages_and_choices", 0],
+      [...T, "messages_and_choices", 0, "logprobs", "content", 0, "logprob"],
     ],
     [
       "tool without function name",
