@@ -97,10 +97,14 @@ export function checkTrajectoryGroups(
       );
     });
     if (rewards.length > 0 && rewards.every((r) => r === rewards[0])) {
+      const what =
+        rewards.length === 1
+          ? "the group has a single trajectory"
+          : `all ${rewards.length} trajectories of the group have reward ${rewards[0]}`;
       warnings.push({
         code: "uniform_rewards",
         path: groupPath,
-        message: `all ${rewards.length} trajectories of the group have reward ${rewards[0]}: no learning signal (every advantage is 0); sample more varied rollouts or refine the reward`,
+        message: `${what}: no learning signal (every advantage is 0); sample more varied rollouts or refine the reward`,
       });
     }
   });

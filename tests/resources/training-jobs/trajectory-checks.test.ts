@@ -42,6 +42,16 @@ describe("checkTrajectoryGroups", () => {
     ]);
   });
 
+  it("flags a group of one trajectory: nothing to compare it with", () => {
+    expect(checkTrajectoryGroups([{ trajectories: [rollout(1)] }])).toEqual([
+      {
+        code: "uniform_rewards",
+        path: "trajectory_groups.0",
+        message: expect.stringMatching(/^the group has a single trajectory: no learning signal/),
+      },
+    ]);
+  });
+
   it("flags a trajectory without a reward (and its group, flat at the server's default 0)", () => {
     expect(codes([{ trajectories: [rollout(undefined), rollout(0)] }])).toEqual([
       "missing_reward trajectory_groups.0.trajectories.0",
