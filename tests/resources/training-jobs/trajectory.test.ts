@@ -1,11 +1,12 @@
 /** Trajectory: what it sends next, what it records, and the wire shape it gives. */
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   RequestValidationError,
   Trajectory,
   trajectorySchema,
   type ChatCompletion,
   type ChatCompletionChoice,
+  type TrajectoryChoice,
 } from "../../../src/index.js";
 
 function choice(
@@ -121,5 +122,16 @@ describe("Trajectory.toJSON", () => {
 
   it("leaves out a reward that was never set, so the checks can flag it", () => {
     expect(new Trajectory().toJSON()).not.toHaveProperty("reward");
+  });
+});
+
+describe("Trajectory types", () => {
+  it("types a recorded choice's logprob entries", () => {
+    const t = new Trajectory().record(choice(0, "4"));
+    const item = t.messages_and_choices[0]!;
+    if (!("message" in item)) throw new Error("expected a choice");
+    const first = (item as TrajectoryChoice).logprobs?.content?.[0];
+    expectTypeOf(first?.logprob).toEqualTypeOf<number | undefined>();
+    expect(first?.logprob).toBe(-0.5);
   });
 });
