@@ -45,7 +45,7 @@ export interface GatherOptions {
   concurrency?: number;
   /** Failed rollouts tolerated; one more rejects the gather. Default 0. */
   maxExceptions?: number;
-  /** Called after each rollout ends. */
+  /** Called after each rollout ends; if it throws, the gather rejects with that error. */
   onProgress?: (progress: GatherProgress) => void;
   /** Aborts the gather and every rollout in flight. */
   signal?: AbortSignal;
