@@ -18,9 +18,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const FLAT_ROUNDS = Number(process.env.BENCH_FLAT_ROUNDS ?? 3);
 const CONTENDERS = ["inferloop", "openai", "floor"];
 const supports = {
-  inferloop: ["chat", "stream", "query"],
+  inferloop: ["chat", "stream", "query", "train"],
   openai: ["chat", "stream"],
-  floor: ["chat", "stream", "query"],
+  floor: ["chat", "stream", "query", "train"],
 };
 
 const started = Date.now();

@@ -2,6 +2,7 @@
 // query) the same way and checks what came back, so a contender that skips work fails
 // instead of looking fast.
 import { sseContentLength } from "./fixtures.mjs";
+import { trainingJobParams } from "./training-fixture.mjs";
 
 const MESSAGES = [
   { role: "system", content: "You are a concise support assistant." },
@@ -54,6 +55,13 @@ async function query(c, records, pageSize) {
   expect(n === records && bytes === records * 36, `call query of ${records}: got ${n}`);
 }
 
+// Built once per process, during the untimed warm-up: building it is not the client's work.
+let bigJob;
+async function trainingJob(c, params, minBytes) {
+  const { id, bytes } = await c.train(params);
+  expect(typeof id === "string" && bytes >= minBytes, `training job: ${bytes} bytes received`);
+}
+
 function expect(ok, what) {
   if (!ok) throw new Error(`check failed: ${what}`);
 }
@@ -98,6 +106,15 @@ export const SCENARIOS = {
     needs: "query",
     warm: (c) => query(c, 2000, 1000),
     run: (c) => query(c, 100_000, 1000),
+  },
+  "training-64x8x4k": {
+    label: "training job, 64 groups × 8 trajectories × 4,000 tokens",
+    needs: "train",
+    warm: async (c) => {
+      bigJob = trainingJobParams(64, 8, 4000);
+      await trainingJob(c, trainingJobParams(2, 8, 4000), 2 * 8 * 4000 * 40);
+    },
+    run: (c) => trainingJob(c, bigJob, 64 * 8 * 4000 * 40),
   },
   "query-1m-1page": {
     label: "call query, 1M records, 1 page (RSS flatness)",

@@ -24,6 +24,15 @@ export async function startBenchServer() {
 
   const server = createServer(async (req, res) => {
     requests++;
+    if (req.url === "/v1/preview/training-jobs") {
+      // Counted, not parsed: the body is over 100 MB and only the client's cost is measured.
+      let bytes = 0;
+      for await (const c of req) bytes += c.length;
+      if (!(req.headers.authorization ?? "").startsWith("Bearer ")) return deny(res);
+      res.writeHead(200, { "content-type": "application/json", "x-request-id": `req-${requests}` });
+      res.end(JSON.stringify({ id: "0195a3c1-7d2e-7b41-9a0c-3f5e8d1b2a01", bytes }));
+      return;
+    }
     const chunks = [];
     for await (const c of req) chunks.push(c);
     const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : {};

@@ -10,6 +10,7 @@
 import { randomUUID } from "node:crypto";
 import { APIError, q, RequestValidationError, type Logger } from "../src/index.js";
 import { faults } from "../src/testing/index.js";
+import { runRlLoop } from "./_rl-loop.js";
 import { howToSet, runExample, type ExampleService } from "./_service.js";
 
 const isTTY = process.stdout.isTTY === true;
@@ -213,5 +214,7 @@ await runExample(async (service) => {
   await createTrainingJob(service);
   await refuseBadInput(service);
   await retryFault(service);
+  heading("The RL loop: rollouts, rewards, a training job, review");
+  await runRlLoop(service, say);
   console.log(`\n${bold("Done.")}${service.fake ? " The fake service is closed." : ""}`);
 });

@@ -5,10 +5,10 @@
  *   npx tsx examples/training-job.ts [--training-model=UUID]
  */
 import { randomUUID } from "node:crypto";
-import type { TrainingJobCreateParams, Trajectory } from "../src/index.js";
+import type { TrainingJobCreateParams, TrajectoryParams } from "../src/index.js";
 import { howToSet, runExample } from "./_service.js";
 
-function rollout(answer: string, reward: number): Trajectory {
+function rollout(answer: string, reward: number): TrajectoryParams {
   return {
     messages_and_choices: [
       { role: "system", content: "Answer with a number only." },

@@ -73,6 +73,11 @@ export async function createContender(url) {
       }
     },
 
+    async train(params) {
+      const body = await post("/v1/preview/training-jobs", AUTH_BEARER, params);
+      return JSON.parse(await body.text());
+    },
+
     // Same paging rule as the SDK (and Weave's own clients): pages of `pageSize` from offset 0,
     // stop at the first short page.
     async query(projectId, pageSize, onRecord) {

@@ -13,5 +13,6 @@ export async function createContender(url) {
     async query(projectId, pageSize, onRecord) {
       for await (const call of client.calls.query({ project_id: projectId }, { pageSize })) onRecord(call);
     },
+    train: (params) => client.trainingJobs.create(params),
   };
 }

@@ -94,6 +94,12 @@ const createJobCheck = obj(
   "forbid",
 );
 
+// Called after validation, so every group has a `trajectories` list of objects.
+function rewardsOf(body: Record<string, unknown>): (number | null)[][] {
+  const groups = body["trajectory_groups"] as Array<{ trajectories: Array<{ reward?: unknown }> }>;
+  return groups.map((g) => g.trajectories.map((t) => (typeof t.reward === "number" ? t.reward : null)));
+}
+
 /**
  * Training jobs created so far, with the idempotency keys already used.
  *
@@ -150,6 +156,7 @@ export class TrainingJobStore {
       model_id: body.model_id,
       idempotency_key: key === undefined || key === "" ? null : key,
       request: body,
+      rewards: rewardsOf(body),
       created_at: isoMicros(Date.now()),
     };
     this.list.push(job);

@@ -76,6 +76,11 @@ export interface TrainingJob {
   idempotency_key: string | null;
   /** The request body as received (parsed). */
   request: Record<string, unknown>;
+  /**
+   * The reward of each trajectory, group by group (null where a trajectory has none), so a
+   * test can check what its own loop scored: `expect(svc.trainingJobs[0]!.rewards).toEqual([[1, 0]])`.
+   */
+  rewards: (number | null)[][];
   created_at: string;
 }
 

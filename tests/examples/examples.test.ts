@@ -30,6 +30,8 @@ const expected: Record<string, RegExp[]> = {
     /requests the service received meanwhile: 0/,
     /log warn: .*GET \/v1\/models failed \(status 503\); retrying/,
     /succeeded with 4 models after 2 attempts/,
+    /created RL training job [0-9a-f-]{36} from 3 groups/,
+    /annotation items of traced calls marked completed: 4 of 4/,
     /Done\. The fake service is closed\./,
   ],
   "chat-streaming.ts": [
@@ -40,6 +42,12 @@ const expected: Record<string, RegExp[]> = {
   "structured-output.ts": [/parsed: Paris: 18\.5 °C, cloudy/, /refused reply: choice 0: .*celsius/],
   "calls-pages.ts": [/page 1: 10 records \(10 so far\)/, /\d+ matching calls in \d+ pages/],
   "annotation-progress.ts": [/: in_progress/, /: completed at /, /completed → skipped: refused \(400\)/],
+  "rl-loop.ts": [
+    /rewards per prompt \(4 rollouts each\):/,
+    /created RL training job [0-9a-f-]{36} from 3 groups, \d+ sampled tokens/,
+    /the fake service kept the job with the same rewards/,
+    /annotation items of traced calls marked completed: 4 of 4/,
+  ],
   "training-job.ts": [
     /created training job [0-9a-f-]{36}/,
     /same job, nothing duplicated/,
@@ -128,7 +136,9 @@ describe("demo against a service named by INFERLOOP_BASE_URL", () => {
     expect(stdout).toContain(`item ${SEED_ITEM_IDS[1]}`);
     expect(stdout).toMatch(/created job [0-9a-f-]{36}/);
     expect(stdout).toMatch(/skipped: fault injection needs the fake service/);
-    expect(svc.trainingJobs).toHaveLength(1);
+    // One from the training-job step, one from the RL loop at the end.
+    expect(svc.trainingJobs).toHaveLength(2);
+    expect(stdout).toMatch(/annotation items of traced calls marked completed: 1 of 1/);
     // Every request carried the key from the environment.
     expect(
       svc.requests.filter((r) => r.path.startsWith("/v1/")).every((r) => r.headers.authorization === "Bearer env-key"),

@@ -46,6 +46,43 @@ export const tokenLogprobSchema = z.looseObject({
   top_logprobs: z.optional(z.array(z.looseObject(tokenLogprobShape))),
 });
 
+// A choice of a large job holds thousands of token entries; zod walks each one several times
+// slower than JSON.stringify writes it and copies it. A plain loop finds the first entry that
+// tokenLogprobSchema would refuse, and only that entry goes through zod, for the same issues.
+// z.custom plus a refinement, not z.array(...): an array schema runs a schema per entry. Typed
+// as the list of entries it checks.
+const tokenLogprobList = z
+  .custom<z.input<typeof tokenLogprobSchema>[]>((v) => Array.isArray(v), { error: "Invalid input: expected array" })
+  .check(
+    z.superRefine((entries, ctx) => {
+      let at = 0;
+      while (at < entries.length && isTokenLogprob(entries[at], true)) at++;
+      if (at === entries.length) return;
+      const result = z.safeParse(tokenLogprobSchema, entries[at]);
+      for (const issue of result.error?.issues ?? []) ctx.addIssue({ ...issue, path: [at, ...issue.path] });
+    }),
+  );
+
+function isByteList(v: unknown): boolean {
+  if (v === null || v === undefined) return true;
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) if (!Number.isSafeInteger(v[i])) return false;
+  return true;
+}
+
+/** The rules of tokenLogprobSchema (of its `top_logprobs` entries when `withTop` is false). */
+function isTokenLogprob(e: unknown, withTop: boolean): boolean {
+  if (typeof e !== "object" || e === null || Array.isArray(e)) return false;
+  const entry = e as Record<string, unknown>;
+  if (typeof entry["token"] !== "string" || !Number.isFinite(entry["logprob"]) || !isByteList(entry["bytes"]))
+    return false;
+  const top = entry["top_logprobs"];
+  if (!withTop || top === undefined) return true;
+  if (!Array.isArray(top)) return false;
+  for (let i = 0; i < top.length; i++) if (!isTokenLogprob(top[i], false)) return false;
+  return true;
+}
+
 /**
  * A sampled choice inside `messages_and_choices`, as a chat completion returns it: the turns the
  * model is trained on. Request `logprobs: true` when sampling; trainers reject choices without
@@ -66,8 +103,8 @@ export const trajectoryChoiceSchema = z.looseObject({
   index: z.int().check(z.nonnegative()),
   logprobs: z.nullish(
     z.looseObject({
-      content: z.nullish(z.array(tokenLogprobSchema)),
-      refusal: z.nullish(z.array(tokenLogprobSchema)),
+      content: z.nullish(tokenLogprobList),
+      refusal: z.nullish(tokenLogprobList),
     }),
   ),
   message: z.looseObject({
@@ -234,14 +271,14 @@ export type TrainingJobCreateParams = z.input<typeof trainingJobCreateParamsSche
 export type TrajectoryGroup = z.input<typeof trajectoryGroupSchema>;
 
 /**
- * One rollout with its reward.
+ * One rollout with its reward, as the training API takes it (what `Trajectory#toJSON()` gives).
  *
  * @example
  * ```ts
- * const trajectory: Trajectory = { messages_and_choices: [{ role: "user", content: "hi" }], reward: 0.5 };
+ * const trajectory: TrajectoryParams = { messages_and_choices: [{ role: "user", content: "hi" }], reward: 0.5 };
  * ```
  */
-export type Trajectory = z.input<typeof trajectorySchema>;
+export type TrajectoryParams = z.input<typeof trajectorySchema>;
 
 /**
  * A plain message inside `messages_and_choices`.

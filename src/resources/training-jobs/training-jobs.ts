@@ -1,11 +1,30 @@
 import { APIPromise } from "../../core/api-promise.js";
 import { readJSON } from "../../core/http-client.js";
 import { expectObject, shapeError } from "../../core/response-shape.js";
+import type { Log } from "../../core/log.js";
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
 import { validateRequestBody } from "../../core/validate.js";
 import { trainingJobCreateParamsSchema, type TrainingJobCreateParams } from "./request-schema.js";
+import { checkTrajectoryGroups, type TrainingWarning } from "./trajectory-checks.js";
 import type { TrainingJobCreateResponse } from "./types.js";
+
+const SHOWN_PATHS = 3;
+
+/** One line per kind of finding, so 64 flat groups make one warning, not 64. */
+function logWarnings(log: Log, warnings: TrainingWarning[]): void {
+  const byCode = new Map<string, TrainingWarning[]>();
+  for (const w of warnings) {
+    const list = byCode.get(w.code);
+    if (list === undefined) byCode.set(w.code, [w]);
+    else list.push(w);
+  }
+  for (const [code, list] of byCode) {
+    const paths = list.slice(0, SHOWN_PATHS).map((w) => w.path);
+    const more = list.length > SHOWN_PATHS ? ` and ${list.length - SHOWN_PATHS} more` : "";
+    log.write("warn", `training job: ${list[0]!.message} [${code} at ${paths.join(", ")}${more}]`);
+  }
+}
 
 /**
  * Reinforcement-learning training jobs (`/v1/preview`, Bearer auth).
@@ -17,7 +36,14 @@ import type { TrainingJobCreateResponse } from "./types.js";
  */
 export class TrainingJobs extends APIResource {
   /**
-   * Create a training job from trajectory groups.
+   * Create a training job from trajectory groups. A group's trajectories may be wire objects
+   * or `Trajectory` objects (sent as their `toJSON()`), and groups may come straight from
+   * `gatherTrajectoryGroups`.
+   *
+   * Before sending, `checkTrajectoryGroups` looks for training that would be wasted (groups
+   * with equal rewards, trajectories without a reward, token/logprob counts that disagree,
+   * choices without logprobs among others with them); its findings are logged at `warn` and
+   * the job is still sent.
    *
    * Never creates a job twice: without `idempotencyKey`, a failed create is retried only when
    * the request provably never reached the server (connection refused, DNS failure). With
@@ -35,10 +61,13 @@ export class TrainingJobs extends APIResource {
   create(params: TrainingJobCreateParams, options?: RequestOptions): APIPromise<TrainingJobCreateResponse> {
     let body: TrainingJobCreateParams;
     try {
+      // `Trajectory` objects pass as they are: the copy reads each through its toJSON().
       body = validateRequestBody(trainingJobCreateParamsSchema, params, "training job");
     } catch (err) {
       return new APIPromise(Promise.reject(err));
     }
+    const log = this._http.config.log;
+    if (log.enabled("warn")) logWarnings(log, checkTrajectoryGroups(body.trajectory_groups));
     return new APIPromise(
       this._http.request(
         { method: "POST", path: "/v1/preview/training-jobs", base: "api", auth: "bearer", body, retry: "unsent-only" },

@@ -7,7 +7,7 @@ import {
   type ExperimentalConfig,
   type TrainingJobCreateParams,
   type TrainingJobCreateResponse,
-  type Trajectory,
+  type TrajectoryParams,
   type TrajectoryGroup,
 } from "../../../src/resources/training-jobs/index.js";
 
@@ -33,7 +33,7 @@ const choice = {
   message: { role: "assistant" as const, content: "4", refusal: null, tool_calls: null },
 };
 
-const fullTrajectory: Trajectory = {
+const fullTrajectory: TrajectoryParams = {
   messages_and_choices: [
     { role: "system", content: "Answer with a number." },
     { role: "user", content: [{ type: "text", text: "What is 2+2?" }] },
@@ -189,7 +189,7 @@ describe("trainingJobCreateParamsSchema: invalid bodies are refused at the right
       withTrajectory({
         messages_and_choices: [{ ...choice, logprobs: { content: [{ token: "4", logprob: "low" }] } }],
       }),
-      [...T, "messages_and_choices", 0],
+      [...T, "messages_and_choices", 0, "logprobs", "content", 0, "logprob"],
     ],
     [
       "tool without function name",
@@ -257,7 +257,7 @@ describe("sub-schemas and types", () => {
     expectTypeOf<ExperimentalConfig>().toHaveProperty("kimi_k2_tau");
     expectTypeOf<TrainingJobCreateParams["model_id"]>().toEqualTypeOf<string>();
     expectTypeOf<TrainingJobCreateParams["trajectory_groups"]>().toEqualTypeOf<TrajectoryGroup[]>();
-    expectTypeOf<Trajectory["reward"]>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<TrajectoryParams["reward"]>().toEqualTypeOf<number | undefined>();
     expectTypeOf<TrainingJobCreateResponse["id"]>().toEqualTypeOf<string>();
   });
 });

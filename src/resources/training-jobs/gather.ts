@@ -1,0 +1,230 @@
+import { APIUserAbortError, InferloopError } from "../../core/errors.js";
+import type { Trajectory } from "./trajectory.js";
+
+/**
+ * One rollout: a function that runs it (and should stop when `signal` aborts, e.g. by passing
+ * it to its chat calls), or a promise of one already running.
+ *
+ * @example
+ * ```ts
+ * const rollout: Rollout = async (signal) => {
+ *   const t = new Trajectory({ messages_and_choices: [{ role: "user", content: prompt }] });
+ *   await t.sample(client, { model }, { signal });
+ *   t.reward = score(t);
+ *   return t;
+ * };
+ * ```
+ */
+export type Rollout = ((signal: AbortSignal) => Trajectory | PromiseLike<Trajectory>) | PromiseLike<Trajectory>;
+
+/**
+ * Counts passed to `onProgress` after each rollout ends: `done` rollouts ended (`failed` of
+ * them with an error) out of `total`.
+ *
+ * @example
+ * ```ts
+ * const onProgress = ({ done, failed, total }: GatherProgress) => console.log(`${done}/${total} (${failed} failed)`);
+ * ```
+ */
+export interface GatherProgress {
+  done: number;
+  failed: number;
+  total: number;
+}
+
+/**
+ * Options of {@link gatherTrajectoryGroups}.
+ *
+ * @example
+ * ```ts
+ * const options: GatherOptions = { concurrency: 16, maxExceptions: 2, onProgress: console.log, signal };
+ * ```
+ */
+export interface GatherOptions {
+  /** Rollouts running at once, across all groups. Default 32. */
+  concurrency?: number;
+  /** Failed rollouts tolerated; one more rejects the gather. Default 0. */
+  maxExceptions?: number;
+  /** Called after each rollout ends; if it throws, the gather rejects with that error. */
+  onProgress?: (progress: GatherProgress) => void;
+  /** Aborts the gather and every rollout in flight. */
+  signal?: AbortSignal;
+}
+
+/**
+ * A failed rollout kept in its group, in the shape of ART's `exceptions` (`traceback` is the
+ * JavaScript stack).
+ *
+ * @example
+ * ```ts
+ * const e: RolloutException = { type: "RateLimitError", message: "429 Too Many Requests", traceback: "RateLimitError: ..." };
+ * ```
+ */
+export type RolloutException = {
+  // A type alias, not an interface: the wire group type (with an index signature) accepts it.
+  type: string;
+  message: string;
+  traceback: string;
+};
+
+/**
+ * A gathered group: its successful trajectories in input order, and the failures. Pass it as
+ * is in `trajectory_groups`.
+ *
+ * @example
+ * ```ts
+ * const [group] = await gatherTrajectoryGroups([rollouts]);
+ * console.log(group.trajectories.length, group.exceptions.length);
+ * ```
+ */
+export type GatheredTrajectoryGroup = {
+  trajectories: Trajectory[];
+  exceptions: RolloutException[];
+};
+
+/**
+ * The gather rejected because more rollouts failed than `maxExceptions` allows. `failures`
+ * holds every error caught until then; `cause` is the one that broke the budget.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await gatherTrajectoryGroups(groups, { maxExceptions: 2 });
+ * } catch (err) {
+ *   if (err instanceof RolloutsFailedError) console.log(err.failures.length, err.cause);
+ * }
+ * ```
+ */
+export class RolloutsFailedError extends InferloopError {
+  override name = "RolloutsFailedError";
+  readonly failures: unknown[];
+
+  /**
+   * @example
+   * ```ts
+   * throw new RolloutsFailedError([err], 0);
+   * ```
+   */
+  constructor(failures: unknown[], maxExceptions: number) {
+    const last = failures[failures.length - 1];
+    const why = last instanceof Error ? `${last.name}: ${last.message}` : String(last);
+    super(`${failures.length} rollout(s) failed, more than maxExceptions (${maxExceptions}) allows; the last: ${why}`, {
+      cause: last,
+    });
+    this.failures = failures;
+  }
+}
+
+function toException(err: unknown): RolloutException {
+  if (err instanceof Error) return { type: err.name, message: err.message, traceback: err.stack ?? "" };
+  return { type: typeof err, message: String(err), traceback: "" };
+}
+
+function checkCount(name: string, value: number, min: number): void {
+  if (!(Number.isInteger(value) || value === Infinity) || value < min)
+    throw new RangeError(`${name} must be an integer >= ${min} (or Infinity), got ${value}`);
+}
+
+/**
+ * Runs rollouts grouped by prompt and resolves to the groups in input order, each with the
+ * trajectories that succeeded (in input order) and the failures. At most `concurrency`
+ * rollouts run at once across groups. A failure is kept in its group's `exceptions` until more
+ * than `maxExceptions` have failed; then the gather rejects with {@link RolloutsFailedError}
+ * and aborts every rollout in flight through the `AbortSignal` each one was handed. Aborting
+ * `signal` does the same and rejects with `APIUserAbortError`.
+ *
+ * @example
+ * ```ts
+ * const groups = await gatherTrajectoryGroups(
+ *   prompts.map((prompt) => Array.from({ length: 4 }, () => (signal: AbortSignal) => rollout(prompt, signal))),
+ *   { concurrency: 8, maxExceptions: 2, onProgress: ({ done, total }) => console.log(`${done}/${total}`) },
+ * );
+ * await client.trainingJobs.create({ model_id, trajectory_groups: groups });
+ * ```
+ */
+export function gatherTrajectoryGroups(
+  groups: readonly (readonly Rollout[])[],
+  options: GatherOptions = {},
+): Promise<GatheredTrajectoryGroup[]> {
+  const concurrency = options.concurrency ?? 32;
+  const maxExceptions = options.maxExceptions ?? 0;
+  try {
+    checkCount("concurrency", concurrency, 1);
+    checkCount("maxExceptions", maxExceptions, 0);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+  const jobs = groups.flatMap((group, g) => group.map((rollout, i) => ({ rollout, g, i })));
+  // A promise further down the queue may reject before its turn comes: mark it handled now so
+  // Node does not report (or crash on) an unhandled rejection; its outcome is read in turn.
+  for (const { rollout } of jobs) if (typeof rollout !== "function") rollout.then(undefined, () => {});
+  const results = groups.map((group) => new Array<Trajectory | undefined>(group.length));
+  const exceptions = groups.map((): RolloutException[] => []);
+  const failures: unknown[] = [];
+  const total = jobs.length;
+  const inner = new AbortController();
+  const userSignal = options.signal;
+  let done = 0;
+  let next = 0;
+  let running = 0;
+
+  return new Promise<GatheredTrajectoryGroup[]>((resolve, reject) => {
+    let settled = false;
+    const finish = (err: unknown): void => {
+      if (settled) return;
+      settled = true;
+      userSignal?.removeEventListener("abort", onUserAbort);
+      if (err === undefined) {
+        resolve(
+          results.map((trajectories, g) => ({
+            trajectories: trajectories.filter((t): t is Trajectory => t !== undefined),
+            exceptions: exceptions[g]!,
+          })),
+        );
+      } else {
+        inner.abort(err);
+        reject(err);
+      }
+    };
+    const onUserAbort = (): void =>
+      finish(new APIUserAbortError("The gather was aborted.", { cause: userSignal?.reason }));
+    if (userSignal?.aborted) return onUserAbort();
+    userSignal?.addEventListener("abort", onUserAbort, { once: true });
+
+    const ended = (g: number, i: number, outcome: { ok: true; value: Trajectory } | { ok: false; error: unknown }) => {
+      running--;
+      if (settled) return;
+      done++;
+      if (outcome.ok) results[g]![i] = outcome.value;
+      else {
+        failures.push(outcome.error);
+        exceptions[g]!.push(toException(outcome.error));
+      }
+      try {
+        options.onProgress?.({ done, failed: failures.length, total });
+      } catch (err) {
+        return finish(err);
+      }
+      if (failures.length > maxExceptions) return finish(new RolloutsFailedError(failures, maxExceptions));
+      pump();
+    };
+    const pump = (): void => {
+      while (!settled && running < concurrency && next < total) {
+        const { rollout, g, i } = jobs[next++]!;
+        running++;
+        let pending: PromiseLike<Trajectory> | Trajectory;
+        try {
+          pending = typeof rollout === "function" ? rollout(inner.signal) : rollout;
+        } catch (error) {
+          pending = Promise.reject(error);
+        }
+        Promise.resolve(pending).then(
+          (value) => ended(g, i, { ok: true, value }),
+          (error: unknown) => ended(g, i, { ok: false, error }),
+        );
+      }
+      if (!settled && running === 0 && next >= total) finish(undefined);
+    };
+    pump();
+  });
+}
