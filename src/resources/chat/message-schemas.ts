@@ -7,6 +7,7 @@
  * @module
  */
 import * as z from "zod/mini";
+import type { Agrees, Check, SchemaOf, Within } from "../schema-agreement.js";
 import { taggedUnion } from "../tagged-union.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 import {
@@ -15,6 +16,22 @@ import {
   chatCompletionContentPartSchema,
   chatCompletionContentPartTextSchema,
 } from "./content-part-schemas.js";
+import type {
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionCustomMessageParam,
+  ChatCompletionDeveloperMessageParam,
+  ChatCompletionFunctionMessageParam,
+  ChatCompletionGenericMessageParam,
+  ChatCompletionMessageParam,
+  ChatCompletionMessageToolCallParam,
+  ChatCompletionSystemMessageParam,
+  ChatCompletionTool,
+  ChatCompletionToolMessageParam,
+  ChatCompletionUserMessageParam,
+  FunctionDefinition,
+} from "./message-types.js";
+
+export type * from "./message-types.js";
 
 // English messages, as classic zod gave them, before the first schema below is built.
 ensureZodDefaults();
@@ -33,6 +50,14 @@ const anyContent = z.union([z.string(), z.array(chatCompletionAnyContentPartSche
 // Tool calls and tools
 // ---------------------------------------------------------------------------
 
+const toolCall = z.looseObject({
+  id: z.string(),
+  type: z.literal("function"),
+  function: z.looseObject({
+    name: z.string(),
+    arguments: z.string(),
+  }),
+});
 /**
  * A tool call inside an assistant message being sent back (for example a replayed reply).
  * @example
@@ -42,22 +67,14 @@ const anyContent = z.union([z.string(), z.array(chatCompletionAnyContentPartSche
  *   function: { name: "get_weather", arguments: "{\"city\":\"Paris\"}" },
  * });
  */
-export const chatCompletionMessageToolCallParamSchema = z.looseObject({
-  id: z.string(),
-  type: z.literal("function"),
-  function: z.looseObject({
-    name: z.string(),
-    arguments: z.string(),
-  }),
-});
-/**
- * A message tool call param of a chat completion request.
- *
- * @example
- * const c: ChatCompletionMessageToolCallParam = { id: "call_1", type: "function", function: { name: "f", arguments: "{}" } };
- */
-export type ChatCompletionMessageToolCallParam = z.input<typeof chatCompletionMessageToolCallParamSchema>;
+export const chatCompletionMessageToolCallParamSchema: SchemaOf<ChatCompletionMessageToolCallParam> = toolCall;
 
+const functionDefinition = z.looseObject({
+  name: z.string(),
+  description: z.optional(z.string()),
+  parameters: z.optional(z.record(z.string(), z.unknown())),
+  strict: z.nullish(z.boolean()),
+});
 /**
  * A function the model may call: name, description and JSON Schema of its parameters.
  * @example
@@ -67,77 +84,52 @@ export type ChatCompletionMessageToolCallParam = z.input<typeof chatCompletionMe
  *   parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
  * });
  */
-export const functionDefinitionSchema = z.looseObject({
-  name: z.string(),
-  description: z.optional(z.string()),
-  parameters: z.optional(z.record(z.string(), z.unknown())),
-  strict: z.nullish(z.boolean()),
-});
-/**
- * A function definition of a chat completion request.
- *
- * @example
- * const f: FunctionDefinition = { name: "get_time", parameters: { type: "object" } };
- */
-export type FunctionDefinition = z.input<typeof functionDefinitionSchema>;
+export const functionDefinitionSchema: SchemaOf<FunctionDefinition> = functionDefinition;
 
+const tool = z.looseObject({
+  type: z.literal("function"),
+  function: functionDefinition,
+});
 /**
  * An item of `tools`: `type` is always `"function"`.
  * @example
  * chatCompletionToolSchema.parse({ type: "function", function: { name: "get_time" } });
  */
-export const chatCompletionToolSchema = z.looseObject({
-  type: z.literal("function"),
-  function: functionDefinitionSchema,
-});
-/**
- * A tool of a chat completion request.
- *
- * @example
- * const t: ChatCompletionTool = { type: "function", function: { name: "get_time" } };
- */
-export type ChatCompletionTool = z.input<typeof chatCompletionToolSchema>;
+export const chatCompletionToolSchema: SchemaOf<ChatCompletionTool> = tool;
 
 // ---------------------------------------------------------------------------
 // Messages
 // ---------------------------------------------------------------------------
 
-/**
- * A developer message (replaces system messages for newer reasoning-style models).
- * @example
- * chatCompletionDeveloperMessageParamSchema.parse({ role: "developer", content: "Answer tersely." });
- */
-export const chatCompletionDeveloperMessageParamSchema = z.looseObject({
+const developerMessage = z.looseObject({
   role: z.literal("developer"),
   content: textContent,
   name: z.optional(z.string()),
 });
 /**
- * A developer message param of a chat completion request.
- *
+ * A developer message (replaces system messages for newer reasoning-style models).
  * @example
- * const m: ChatCompletionDeveloperMessageParam = { role: "developer", content: "Be brief." };
+ * chatCompletionDeveloperMessageParamSchema.parse({ role: "developer", content: "Answer tersely." });
  */
-export type ChatCompletionDeveloperMessageParam = z.input<typeof chatCompletionDeveloperMessageParamSchema>;
+export const chatCompletionDeveloperMessageParamSchema: SchemaOf<ChatCompletionDeveloperMessageParam> = developerMessage;
 
-/**
- * A system message.
- * @example
- * chatCompletionSystemMessageParamSchema.parse({ role: "system", content: "You are helpful." });
- */
-export const chatCompletionSystemMessageParamSchema = z.looseObject({
+const systemMessage = z.looseObject({
   role: z.literal("system"),
   content: textContent,
   name: z.optional(z.string()),
 });
 /**
- * A system message param of a chat completion request.
- *
+ * A system message.
  * @example
- * const m: ChatCompletionSystemMessageParam = { role: "system", content: "You are helpful." };
+ * chatCompletionSystemMessageParamSchema.parse({ role: "system", content: "You are helpful." });
  */
-export type ChatCompletionSystemMessageParam = z.input<typeof chatCompletionSystemMessageParamSchema>;
+export const chatCompletionSystemMessageParamSchema: SchemaOf<ChatCompletionSystemMessageParam> = systemMessage;
 
+const userMessage = z.looseObject({
+  role: z.literal("user"),
+  content: userContent,
+  name: z.optional(z.string()),
+});
 /**
  * A user message: a string, or an array of content parts (text, images, audio, video, files).
  * @example
@@ -149,37 +141,15 @@ export type ChatCompletionSystemMessageParam = z.input<typeof chatCompletionSyst
  *   ],
  * });
  */
-export const chatCompletionUserMessageParamSchema = z.looseObject({
-  role: z.literal("user"),
-  content: userContent,
-  name: z.optional(z.string()),
-});
-/**
- * A user message param of a chat completion request.
- *
- * @example
- * const m: ChatCompletionUserMessageParam = { role: "user", content: "Hi" };
- */
-export type ChatCompletionUserMessageParam = z.input<typeof chatCompletionUserMessageParamSchema>;
+export const chatCompletionUserMessageParamSchema: SchemaOf<ChatCompletionUserMessageParam> = userMessage;
 
-/**
- * An assistant message. `content` may be null or absent only when the message carries
- * something else: `tool_calls`, `function_call`, `refusal` or `reasoning`. The nullable
- * fields accept a reply message as returned by the server, so it can be sent back as is.
- * @example
- * chatCompletionAssistantMessageParamSchema.parse({
- *   role: "assistant",
- *   content: null,
- *   tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: "{}" } }],
- * });
- */
-export const chatCompletionAssistantMessageParamSchema = z
+const assistantMessage = z
   .looseObject({
     role: z.literal("assistant"),
     content: z.nullish(z.union([z.string(), z.array(chatCompletionAssistantContentPartSchema)])),
     name: z.optional(z.string()),
     refusal: z.nullish(z.string()),
-    tool_calls: z.nullish(z.array(chatCompletionMessageToolCallParamSchema)),
+    tool_calls: z.nullish(z.array(toolCall)),
     function_call: z.nullish(z.looseObject({ name: z.string(), arguments: z.string() })),
     reasoning: z.nullish(z.string()),
     reasoning_content: z.nullish(z.string()),
@@ -203,51 +173,53 @@ export const chatCompletionAssistantMessageParamSchema = z
       }
     }),
   );
-/**
- * A assistant message param of a chat completion request.
- *
- * @example
- * const m: ChatCompletionAssistantMessageParam = { role: "assistant", content: "Hello!" };
- */
-export type ChatCompletionAssistantMessageParam = z.input<typeof chatCompletionAssistantMessageParamSchema>;
 
 /**
- * A tool result, answering the assistant tool call with the same `tool_call_id`.
+ * An assistant message. `content` may be null or absent only when the message carries
+ * something else: `tool_calls`, `function_call`, `refusal` or `reasoning`. The nullable
+ * fields accept a reply message as returned by the server, so it can be sent back as is.
  * @example
- * chatCompletionToolMessageParamSchema.parse({ role: "tool", tool_call_id: "call_1", content: "18°C" });
+ * chatCompletionAssistantMessageParamSchema.parse({
+ *   role: "assistant",
+ *   content: null,
+ *   tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: "{}" } }],
+ * });
  */
-export const chatCompletionToolMessageParamSchema = z.looseObject({
+export const chatCompletionAssistantMessageParamSchema: SchemaOf<ChatCompletionAssistantMessageParam> = assistantMessage;
+
+const toolMessage = z.looseObject({
   role: z.literal("tool"),
   content: textContent,
   tool_call_id: z.string(),
   name: z.optional(z.string()),
 });
 /**
- * A tool message param of a chat completion request.
- *
+ * A tool result, answering the assistant tool call with the same `tool_call_id`.
  * @example
- * const m: ChatCompletionToolMessageParam = { role: "tool", tool_call_id: "call_1", content: "42" };
+ * chatCompletionToolMessageParamSchema.parse({ role: "tool", tool_call_id: "call_1", content: "18°C" });
  */
-export type ChatCompletionToolMessageParam = z.input<typeof chatCompletionToolMessageParamSchema>;
+export const chatCompletionToolMessageParamSchema: SchemaOf<ChatCompletionToolMessageParam> = toolMessage;
 
-/**
- * A function result (deprecated form of tool messages): `name` is the function's name.
- * @example
- * chatCompletionFunctionMessageParamSchema.parse({ role: "function", name: "get_time", content: "12:00" });
- */
-export const chatCompletionFunctionMessageParamSchema = z.looseObject({
+const functionMessage = z.looseObject({
   role: z.literal("function"),
   name: z.string(),
   content: z.nullable(z.string()),
 });
 /**
- * A function message param of a chat completion request.
- *
+ * A function result (deprecated form of tool messages): `name` is the function's name.
  * @example
- * const m: ChatCompletionFunctionMessageParam = { role: "function", name: "f", content: "42" };
+ * chatCompletionFunctionMessageParamSchema.parse({ role: "function", name: "get_time", content: "12:00" });
  */
-export type ChatCompletionFunctionMessageParam = z.input<typeof chatCompletionFunctionMessageParamSchema>;
+export const chatCompletionFunctionMessageParamSchema: SchemaOf<ChatCompletionFunctionMessageParam> = functionMessage;
 
+const customMessage = z.looseObject({
+  role: z.literal("custom"),
+  content: z.nullish(anyContent),
+  name: z.optional(z.string()),
+  tool_call_id: z.optional(z.string()),
+  tool_calls: z.nullish(z.array(toolCall)),
+  reasoning: z.nullish(z.string()),
+});
 /**
  * The spec's "custom" message kind: role `"custom"`, any content (or null), plus the
  * per-message fields vLLM's free-form message carries (`tool_call_id`, `tool_calls`,
@@ -255,57 +227,54 @@ export type ChatCompletionFunctionMessageParam = z.input<typeof chatCompletionFu
  * @example
  * chatCompletionCustomMessageParamSchema.parse({ role: "custom", content: "state: ready" });
  */
-export const chatCompletionCustomMessageParamSchema = z.looseObject({
-  role: z.literal("custom"),
-  content: z.nullish(anyContent),
-  name: z.optional(z.string()),
-  tool_call_id: z.optional(z.string()),
-  tool_calls: z.nullish(z.array(chatCompletionMessageToolCallParamSchema)),
-  reasoning: z.nullish(z.string()),
-});
-/**
- * A custom message param of a chat completion request.
- *
- * @example
- * const m: ChatCompletionCustomMessageParam = { role: "custom", content: "state: ready" };
- */
-export type ChatCompletionCustomMessageParam = z.input<typeof chatCompletionCustomMessageParamSchema>;
+export const chatCompletionCustomMessageParamSchema: SchemaOf<ChatCompletionCustomMessageParam> = customMessage;
 
-/**
- * The spec's "generic" message kind: role `"generic"` with content and an optional name.
- * @example
- * chatCompletionGenericMessageParamSchema.parse({ role: "generic", content: "note" });
- */
-export const chatCompletionGenericMessageParamSchema = z.looseObject({
+const genericMessage = z.looseObject({
   role: z.literal("generic"),
   content: anyContent,
   name: z.optional(z.string()),
 });
 /**
- * A generic message param of a chat completion request.
- *
+ * The spec's "generic" message kind: role `"generic"` with content and an optional name.
  * @example
- * const m: ChatCompletionGenericMessageParam = { role: "generic", content: "note" };
+ * chatCompletionGenericMessageParamSchema.parse({ role: "generic", content: "note" });
  */
-export type ChatCompletionGenericMessageParam = z.input<typeof chatCompletionGenericMessageParamSchema>;
+export const chatCompletionGenericMessageParamSchema: SchemaOf<ChatCompletionGenericMessageParam> = genericMessage;
 
+const message = taggedUnion("role", [
+  developerMessage,
+  systemMessage,
+  userMessage,
+  assistantMessage,
+  toolMessage,
+  functionMessage,
+  customMessage,
+  genericMessage,
+]);
 /**
  * Any message of `messages`, chosen by `role`. Roles: developer, system, user, assistant,
  * tool, function, custom, generic. Any other role is refused (issue path ends in `role`).
  * @example
  * chatCompletionMessageParamSchema.parse({ role: "user", content: "Hi" });
  */
-export const chatCompletionMessageParamSchema = taggedUnion("role", [
-  chatCompletionDeveloperMessageParamSchema,
-  chatCompletionSystemMessageParamSchema,
-  chatCompletionUserMessageParamSchema,
-  chatCompletionAssistantMessageParamSchema,
-  chatCompletionToolMessageParamSchema,
-  chatCompletionFunctionMessageParamSchema,
-  chatCompletionCustomMessageParamSchema,
-  chatCompletionGenericMessageParamSchema,
-]);
-/** Any message of `messages`. @example const msgs: ChatCompletionMessageParam[] = [{ role: "user", content: "Hi" }]; */
-export type ChatCompletionMessageParam = z.input<typeof chatCompletionMessageParamSchema>;
-/** The `role` values accepted in `messages`. @example const r: ChatCompletionRole = "assistant"; */
-export type ChatCompletionRole = ChatCompletionMessageParam["role"];
+export const chatCompletionMessageParamSchema: SchemaOf<ChatCompletionMessageParam> = message;
+
+// Compile-time: each schema accepts exactly what its named type describes.
+type _Agreement = Check<
+  [
+    Agrees<z.input<typeof toolCall>, ChatCompletionMessageToolCallParam>,
+    Agrees<z.input<typeof functionDefinition>, FunctionDefinition>,
+    Agrees<z.input<typeof tool>, ChatCompletionTool>,
+    Agrees<z.input<typeof developerMessage>, ChatCompletionDeveloperMessageParam>,
+    Agrees<z.input<typeof systemMessage>, ChatCompletionSystemMessageParam>,
+    Agrees<z.input<typeof userMessage>, ChatCompletionUserMessageParam>,
+    Agrees<z.input<typeof assistantMessage>, ChatCompletionAssistantMessageParam>,
+    Agrees<z.input<typeof toolMessage>, ChatCompletionToolMessageParam>,
+    Agrees<z.input<typeof functionMessage>, ChatCompletionFunctionMessageParam>,
+    // i12: the schema takes role "custom" only; the type takes any role, as vLLM does.
+    Agrees<z.input<typeof customMessage>, ChatCompletionCustomMessageParam, "role">,
+    Agrees<z.input<typeof genericMessage>, ChatCompletionGenericMessageParam>,
+    // i12: the same difference, seen from the union of all messages.
+    Within<z.input<typeof message>, ChatCompletionMessageParam>,
+  ]
+>;

@@ -453,8 +453,8 @@ describe("streaming and non-streaming request schemas", () => {
     const s2: ChatCompletionCreateParamsStreaming = { messages: [{ role: "user", content: "Hi" }] };
     // @ts-expect-error unknown top-level field
     const typo: ChatCompletionCreateParams = { messages: [], max_completion_token: 5 };
-    // @ts-expect-error unknown role
-    const m: ChatCompletionMessageParam = { role: "robot", content: "x" };
+    // @ts-expect-error misspelt message key
+    const m: ChatCompletionMessageParam = { role: "user", content: "x", nmae: "bob" };
     // @ts-expect-error tool_choice only "none"
     const tc: ChatCompletionCreateParams = { messages: [], tool_choice: "auto" };
     expect([base, s2, typo, m, tc]).toHaveLength(5);
