@@ -29,8 +29,8 @@ type NamedKey<K> = string extends K ? never : number extends K ? never : symbol 
 type HasNamedKeys<T> = [keyof { [K in keyof T as NamedKey<K>]: 0 }] extends [never] ? false : true;
 
 /** `T` without index signatures beside named keys, at every depth. */
-type Named<T> = T extends readonly (infer E)[]
-  ? Named<E>[]
+type Named<T> = T extends readonly unknown[]
+  ? { [K in keyof T]: Named<T[K]> }
   : T extends object
     ? HasNamedKeys<T> extends true
       ? { [K in keyof T as NamedKey<K>]: Named<T[K]> }
@@ -38,8 +38,8 @@ type Named<T> = T extends readonly (infer E)[]
     : T;
 
 /** `T` with every key required, at every depth: tells "absent on one side" from "optional on both". */
-type AllKeys<T> = T extends readonly (infer E)[]
-  ? AllKeys<E>[]
+type AllKeys<T> = T extends readonly unknown[]
+  ? { [K in keyof T]: AllKeys<T[K]> }
   : T extends object
     ? { [K in keyof T]-?: AllKeys<T[K]> }
     : T;
@@ -54,7 +54,8 @@ type Only<T, K extends PropertyKey> = T extends unknown ? Pick<T, Extract<K, key
  * `true` when a schema's input `S` and the interface `T` accept the same values: the same keys at
  * every depth, each with the same type and the same optionality. Keys listed in `Wider` are
  * known differences where the interface already accepts more than the schema (`// i12:` in the
- * schema files): for those only "schema within interface" is required.
+ * schema files): for those only "schema within interface" is required. Keys listed in `Opaque`
+ * hold recursive named types (query expressions) and are compared as they are, without descending.
  *
  * @example
  * ```ts
@@ -62,13 +63,15 @@ type Only<T, K extends PropertyKey> = T extends unknown ? Pick<T, Extract<K, key
  * type Bad = Agrees<{ a?: string }, { a: string }>; // false
  * ```
  */
-export type Agrees<S, T, Wider extends PropertyKey = never> = [
-  Assignable<Without<Named<S>, Wider>, Without<T, Wider>>,
-  Assignable<Without<T, Wider>, Without<Named<S>, Wider>>,
-  Assignable<AllKeys<Without<Named<S>, Wider>>, AllKeys<Without<T, Wider>>>,
-  Assignable<AllKeys<Without<T, Wider>>, AllKeys<Without<Named<S>, Wider>>>,
-  Assignable<Only<Named<S>, Wider>, Only<T, Wider>>,
-] extends [true, true, true, true, true]
+export type Agrees<S, T, Wider extends PropertyKey = never, Opaque extends PropertyKey = never> = [
+  Assignable<Without<Named<Without<S, Opaque>>, Wider>, Without<T, Wider | Opaque>>,
+  Assignable<Without<T, Wider | Opaque>, Without<Named<Without<S, Opaque>>, Wider>>,
+  Assignable<AllKeys<Without<Named<Without<S, Opaque>>, Wider>>, AllKeys<Without<T, Wider | Opaque>>>,
+  Assignable<AllKeys<Without<T, Wider | Opaque>>, AllKeys<Without<Named<Without<S, Opaque>>, Wider>>>,
+  Assignable<Only<Named<Without<S, Opaque>>, Wider>, Only<T, Wider>>,
+  Assignable<Only<S, Opaque>, Only<T, Opaque>>,
+  Assignable<Only<T, Opaque>, Only<S, Opaque>>,
+] extends [true, true, true, true, true, true, true]
   ? true
   : false;
 

@@ -1,6 +1,10 @@
 import * as z from "zod/mini";
+import type { Agrees, Check, SchemaOf } from "../schema-agreement.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 import { queryExpressionSchema } from "./query-expression.js";
+import type { CallsFilter, CallsQueryParams, CallsSortBy } from "./request-types.js";
+
+export type * from "./request-types.js";
 
 ensureZodDefaults();
 
@@ -8,18 +12,7 @@ const idList = z.nullish(z.array(z.string()));
 const flag = z.nullish(z.boolean());
 const count = z.nullish(z.int().check(z.nonnegative()));
 
-/**
- * The `filter` member of a call query. Every member narrows the result to calls whose field is
- * in the list; `trace_roots_only` keeps calls without a parent. Strict: an unknown key is refused
- * (the server would answer 422). The spec's `svc_user_ids`/`svc_run_ids` are sent under these
- * names.
- *
- * @example
- * ```ts
- * callsFilterSchema.parse({ op_names: ["weave:///acme/bot/op/answer:abc"], trace_roots_only: true });
- * ```
- */
-export const callsFilterSchema = z.strictObject({
+const filter = z.strictObject({
   call_ids: idList,
   input_refs: idList,
   op_names: idList,
@@ -32,7 +25,24 @@ export const callsFilterSchema = z.strictObject({
   svc_user_ids: idList,
   trace_roots_only: flag,
 });
+/**
+ * The `filter` member of a call query. Every member narrows the result to calls whose field is
+ * in the list; `trace_roots_only` keeps calls without a parent. Strict: an unknown key is refused
+ * (the server would answer 422). The spec's `svc_user_ids`/`svc_run_ids` are sent under these
+ * names.
+ *
+ * @example
+ * ```ts
+ * callsFilterSchema.parse({ op_names: ["weave:///acme/bot/op/answer:abc"], trace_roots_only: true });
+ * ```
+ */
+export const callsFilterSchema: SchemaOf<CallsFilter> = filter;
 
+const sortBy = z.strictObject({
+  field: z.string().check(z.minLength(1)),
+  // Optional here; `client.calls.query` sends a missing one as "asc", which the server requires.
+  direction: z.optional(z.enum(["asc", "desc"])),
+});
 /**
  * One sort key of a call query: a call field or a dotted path into `attributes`, `inputs`,
  * `output` or `summary` (e.g. `summary.weave.latency_ms`). For stable paging, end with a unique
@@ -43,12 +53,24 @@ export const callsFilterSchema = z.strictObject({
  * callsSortBySchema.parse({ field: "started_at", direction: "desc" });
  * ```
  */
-export const callsSortBySchema = z.strictObject({
-  field: z.string().check(z.minLength(1)),
-  // Optional here; `client.calls.query` sends a missing one as "asc", which the server requires.
-  direction: z.optional(z.enum(["asc", "desc"])),
-});
+export const callsSortBySchema: SchemaOf<CallsSortBy> = sortBy;
 
+const queryParams = z.strictObject({
+  project_id: z.string().check(z.minLength(1)),
+  columns: z.nullish(z.array(z.string())),
+  expand_columns: z.nullish(z.array(z.string())),
+  filter: z.nullish(callsFilterSchema),
+  include_costs: flag,
+  include_feedback: flag,
+  include_storage_size: flag,
+  include_total_storage_size: flag,
+  include_usernames: flag,
+  limit: count,
+  offset: count,
+  query: z.nullish(queryExpressionSchema),
+  return_expanded_column_values: flag,
+  sort_by: z.nullish(z.array(callsSortBySchema)),
+});
 /**
  * Body of `POST /calls/stream_query`. Only `project_id` (`"entity/project"`) is required; every
  * other member is optional and nullable, and the server's defaults apply when it is left out.
@@ -65,52 +87,10 @@ export const callsSortBySchema = z.strictObject({
  * });
  * ```
  */
-export const callsQueryParamsSchema = z.strictObject({
-  project_id: z.string().check(z.minLength(1)),
-  columns: z.nullish(z.array(z.string())),
-  expand_columns: z.nullish(z.array(z.string())),
-  filter: z.nullish(callsFilterSchema),
-  include_costs: flag,
-  include_feedback: flag,
-  include_storage_size: flag,
-  include_total_storage_size: flag,
-  include_usernames: flag,
-  limit: count,
-  offset: count,
-  query: z.nullish(queryExpressionSchema),
-  return_expanded_column_values: flag,
-  sort_by: z.nullish(z.array(callsSortBySchema)),
-});
+export const callsQueryParamsSchema: SchemaOf<CallsQueryParams> = queryParams;
 
-/**
- * Request body of a call query, as the caller writes it.
- *
- * @example
- * ```ts
- * const params: CallsQueryParams = { project_id: "acme/support-bot", limit: 10 };
- * ```
- */
-export type CallsQueryParams = z.input<typeof callsQueryParamsSchema>;
 
-/**
- * The `filter` member of {@link CallsQueryParams}.
- *
- * @example
- * ```ts
- * const filter: CallsFilter = { trace_ids: ["0195a3c1-7d2e-7b41-9a0c-3f5e8d1b2a00"] };
- * ```
- */
-export type CallsFilter = z.input<typeof callsFilterSchema>;
 
-/**
- * One item of `sort_by`.
- *
- * @example
- * ```ts
- * const sort: CallsSortBy = { field: "summary.weave.latency_ms", direction: "desc" };
- * ```
- */
-export type CallsSortBy = z.input<typeof callsSortBySchema>;
 
 /**
  * Records per request when the caller gives no `pageSize`, as the trace server's own SDK does.
@@ -163,3 +143,14 @@ export interface CallsQueryOptions {
   /** The `accept` header. Default `application/jsonl`. */
   accept?: string;
 }
+
+// Compile-time: each schema accepts exactly what its named type describes. i12: the types
+// already take Weave's own `wb_*` filter names and `latest_only`, which the schemas do not yet;
+// for those only "schema within type" is checked.
+type _Agreement = Check<
+  [
+    Agrees<z.input<typeof filter>, CallsFilter, "wb_run_ids" | "wb_user_ids">,
+    Agrees<z.input<typeof sortBy>, CallsSortBy>,
+    Agrees<z.input<typeof queryParams>, CallsQueryParams, "latest_only", "query">,
+  ]
+>;

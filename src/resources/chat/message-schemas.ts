@@ -88,7 +88,7 @@ export const functionDefinitionSchema: SchemaOf<FunctionDefinition> = functionDe
 
 const tool = z.looseObject({
   type: z.literal("function"),
-  function: functionDefinition,
+  function: functionDefinitionSchema,
 });
 /**
  * An item of `tools`: `type` is always `"function"`.
@@ -149,7 +149,7 @@ const assistantMessage = z
     content: z.nullish(z.union([z.string(), z.array(chatCompletionAssistantContentPartSchema)])),
     name: z.optional(z.string()),
     refusal: z.nullish(z.string()),
-    tool_calls: z.nullish(z.array(toolCall)),
+    tool_calls: z.nullish(z.array(chatCompletionMessageToolCallParamSchema)),
     function_call: z.nullish(z.looseObject({ name: z.string(), arguments: z.string() })),
     reasoning: z.nullish(z.string()),
     reasoning_content: z.nullish(z.string()),
@@ -217,7 +217,7 @@ const customMessage = z.looseObject({
   content: z.nullish(anyContent),
   name: z.optional(z.string()),
   tool_call_id: z.optional(z.string()),
-  tool_calls: z.nullish(z.array(toolCall)),
+  tool_calls: z.nullish(z.array(chatCompletionMessageToolCallParamSchema)),
   reasoning: z.nullish(z.string()),
 });
 /**
