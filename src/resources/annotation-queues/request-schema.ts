@@ -1,5 +1,9 @@
 import * as z from "zod/mini";
+import type { Agrees, Check, SchemaOf } from "../schema-agreement.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
+import type { AnnotationQueueItemProgressParams } from "./request-types.js";
+
+export type * from "./request-types.js";
 
 ensureZodDefaults();
 
@@ -25,15 +29,7 @@ export const ANNOTATION_STATES_SETTABLE = ["in_progress", "completed", "skipped"
  */
 export const PROJECT_ID_PATTERN = /^[^/\s]+\/[^/\s]+$/;
 
-/**
- * Body of `POST /annotation_queues/{queue_id}/items/{item_id}/progress`.
- *
- * @example
- * ```ts
- * annotationQueueItemProgressParamsSchema.parse({ annotation_state: "completed", project_id: "acme/support-bot" });
- * ```
- */
-export const annotationQueueItemProgressParamsSchema = z.strictObject({
+const progressParams = z.strictObject({
   annotation_state: z.enum(ANNOTATION_STATES_SETTABLE, {
     error: `annotation_state must be one of ${ANNOTATION_STATES_SETTABLE.join(", ")}`,
   }),
@@ -43,16 +39,15 @@ export const annotationQueueItemProgressParamsSchema = z.strictObject({
     }),
   ),
 });
-
 /**
- * Body of an annotation-progress request.
+ * Body of `POST /annotation_queues/{queue_id}/items/{item_id}/progress`.
  *
  * @example
  * ```ts
- * const params: AnnotationQueueItemProgressParams = { annotation_state: "in_progress", project_id: "acme/support-bot" };
+ * annotationQueueItemProgressParamsSchema.parse({ annotation_state: "completed", project_id: "acme/support-bot" });
  * ```
  */
-export type AnnotationQueueItemProgressParams = z.input<typeof annotationQueueItemProgressParamsSchema>;
+export const annotationQueueItemProgressParamsSchema: SchemaOf<AnnotationQueueItemProgressParams> = progressParams;
 
 /**
  * A path parameter (`queue_id`, `item_id`): a non-empty string. The method encodes it into the
@@ -64,3 +59,6 @@ export type AnnotationQueueItemProgressParams = z.input<typeof annotationQueueIt
  * ```
  */
 export const pathParamSchema = z.string().check(z.minLength(1));
+
+// Compile-time: the schema accepts exactly what its named type describes.
+type _Agreement = Check<[Agrees<z.input<typeof progressParams>, AnnotationQueueItemProgressParams>]>;

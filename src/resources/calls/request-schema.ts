@@ -89,9 +89,6 @@ const queryParams = z.strictObject({
  */
 export const callsQueryParamsSchema: SchemaOf<CallsQueryParams> = queryParams;
 
-
-
-
 /**
  * Records per request when the caller gives no `pageSize`, as the trace server's own SDK does.
  *

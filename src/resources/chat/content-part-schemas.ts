@@ -129,7 +129,8 @@ const imageEmbedsPart = z.looseObject({
  * @example
  * chatCompletionContentPartImageEmbedsSchema.parse({ type: "image_embeds", image_embeds: "k05VTVBZ..." });
  */
-export const chatCompletionContentPartImageEmbedsSchema: SchemaOf<ChatCompletionContentPartImageEmbeds> = imageEmbedsPart;
+export const chatCompletionContentPartImageEmbedsSchema: SchemaOf<ChatCompletionContentPartImageEmbeds> =
+  imageEmbedsPart;
 
 const refusalPart = z.looseObject({
   type: z.literal("refusal"),
@@ -162,10 +163,7 @@ const userPart = taggedUnion("type", userContentParts);
  */
 export const chatCompletionContentPartSchema: SchemaOf<ChatCompletionContentPart> = userPart;
 
-const assistantPart = taggedUnion("type", [
-  textPart,
-  refusalPart,
-]);
+const assistantPart = taggedUnion("type", [textPart, refusalPart]);
 /**
  * A content part of an assistant message: text or refusal.
  * @example
@@ -173,10 +171,7 @@ const assistantPart = taggedUnion("type", [
  */
 export const chatCompletionAssistantContentPartSchema: SchemaOf<ChatCompletionAssistantContentPart> = assistantPart;
 
-const anyPart = taggedUnion("type", [
-  ...userContentParts,
-  refusalPart,
-]);
+const anyPart = taggedUnion("type", [...userContentParts, refusalPart]);
 /**
  * Any content part at all, refusals included: what custom and generic messages may carry.
  * @example

@@ -111,7 +111,8 @@ const developerMessage = z.looseObject({
  * @example
  * chatCompletionDeveloperMessageParamSchema.parse({ role: "developer", content: "Answer tersely." });
  */
-export const chatCompletionDeveloperMessageParamSchema: SchemaOf<ChatCompletionDeveloperMessageParam> = developerMessage;
+export const chatCompletionDeveloperMessageParamSchema: SchemaOf<ChatCompletionDeveloperMessageParam> =
+  developerMessage;
 
 const systemMessage = z.looseObject({
   role: z.literal("system"),
@@ -185,7 +186,8 @@ const assistantMessage = z
  *   tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: "{}" } }],
  * });
  */
-export const chatCompletionAssistantMessageParamSchema: SchemaOf<ChatCompletionAssistantMessageParam> = assistantMessage;
+export const chatCompletionAssistantMessageParamSchema: SchemaOf<ChatCompletionAssistantMessageParam> =
+  assistantMessage;
 
 const toolMessage = z.looseObject({
   role: z.literal("tool"),

@@ -72,12 +72,7 @@ const structuralTagFormat = z.looseObject({ type: z.literal("structural_tag") })
  */
 export const responseFormatStructuralTagSchema: SchemaOf<ResponseFormatStructuralTag> = structuralTagFormat;
 
-const responseFormat = taggedUnion("type", [
-  textFormat,
-  jsonObjectFormat,
-  jsonSchemaFormat,
-  structuralTagFormat,
-]);
+const responseFormat = taggedUnion("type", [textFormat, jsonObjectFormat, jsonSchemaFormat, structuralTagFormat]);
 /**
  * Any `response_format`, chosen by `type`.
  * @example
@@ -149,10 +144,7 @@ const repetitionDetection = z.strictObject({
  */
 export const repetitionDetectionParamsSchema: SchemaOf<RepetitionDetectionParams> = repetitionDetection;
 
-const engineXargs = z.record(
-  z.string(),
-  z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))]),
-);
+const engineXargs = z.record(z.string(), z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))]));
 /**
  * `engine_xargs`: extension parameters; values are strings, numbers or lists of them.
  * @example
@@ -160,10 +152,7 @@ const engineXargs = z.record(
  */
 export const engineXargsSchema: SchemaOf<EngineXargs> = engineXargs;
 
-const document = z.catchall(
-  z.object({ title: z.optional(z.string()), text: z.optional(z.string()) }),
-  z.string(),
-);
+const document = z.catchall(z.object({ title: z.optional(z.string()), text: z.optional(z.string()) }), z.string());
 /**
  * A document for retrieval-augmented templates; it should carry `title` and `text`.
  * @example

@@ -33,7 +33,6 @@ import {
   structuredOutputsParamsSchema,
 } from "./request-option-schemas.js";
 import type {
-  ChatCompletionCreateParams,
   ChatCompletionCreateParamsBase,
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionCreateParamsStreaming,
