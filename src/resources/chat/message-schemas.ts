@@ -243,16 +243,20 @@ const genericMessage = z.looseObject({
  */
 export const chatCompletionGenericMessageParamSchema: SchemaOf<ChatCompletionGenericMessageParam> = genericMessage;
 
-const message = taggedUnion("role", [
-  developerMessage,
-  systemMessage,
-  userMessage,
-  assistantMessage,
-  toolMessage,
-  functionMessage,
-  customMessage,
-  genericMessage,
-]);
+const message = taggedUnion(
+  "role",
+  [
+    developerMessage,
+    systemMessage,
+    userMessage,
+    assistantMessage,
+    toolMessage,
+    functionMessage,
+    customMessage,
+    genericMessage,
+  ],
+  { refuseNearMisses: true },
+);
 /**
  * Any message of `messages`, chosen by `role`. Roles: developer, system, user, assistant,
  * tool, function, custom, generic. Any other role is refused (issue path ends in `role`).
