@@ -260,6 +260,8 @@ const message = taggedUnion(
 /**
  * Any message of `messages`, chosen by `role`. Roles: developer, system, user, assistant,
  * tool, function, custom, generic. Any other role is refused (issue path ends in `role`).
+ * Unknown keys are kept and sent, except a near miss of a key the role knows (`nmae` for
+ * `name`, at most two edits away), which is refused with a "did you mean".
  * @example
  * chatCompletionMessageParamSchema.parse({ role: "user", content: "Hi" });
  */
