@@ -15,6 +15,10 @@
  *   response formats are loose: unknown keys are kept, since servers add fields to them.
  * - Option objects the spec lists in full (`stream_options`, `structured_outputs`,
  *   `repetition_detection`) are strict too, so a typo inside them is not silently ignored.
+ * - A message key within two edits of a key its role knows (`nmae`) is refused with a "did you
+ *   mean"; other unknown message keys are kept.
+ * - Each schema is built under a local name and exported typed by its named interface
+ *   (`*-types.ts`), with a compile-time check that the two agree (`../schema-agreement.ts`).
  *
  * @module
  */
