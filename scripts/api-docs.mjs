@@ -130,11 +130,37 @@ function memberSignature(member) {
   return member.getText().split("\n")[0];
 }
 
-/** Public members of a class, or of an object-literal value such as `queryBuilder`. */
+/** Source text without its comments, on one line: a field's type as a reference lists it. */
+function withoutComments(node) {
+  const sf = node.getSourceFile();
+  return sf.text
+    .slice(node.getStart(sf), node.getEnd())
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/\/\/[^\n]*/g, "")
+    .replace(/\s+/g, " ")
+    .replace(/\s*;\s*}/g, " }")
+    .replace(/{\s+/g, "{ ")
+    .replace(/;$/, "")
+    .trim();
+}
+
+/** The object type literal of a field's type, through `| null` and `[]`, if it has one. */
+function typeLiteralIn(type) {
+  if (ts.isTypeLiteralNode(type)) return type;
+  if (ts.isArrayTypeNode(type)) return typeLiteralIn(type.elementType);
+  if (ts.isParenthesizedTypeNode(type)) return typeLiteralIn(type.type);
+  if (ts.isUnionTypeNode(type)) return type.types.map(typeLiteralIn).find(Boolean);
+  return undefined;
+}
+
+/** Public members of a class, the fields of an interface, or the members of an object-literal
+ * value such as `queryBuilder`. */
 function membersOf(decl) {
   const out = [];
   const add = (node, symbol, signature) => {
-    const d = symbol ? docsOf(symbol) : { summary: "", examples: [], internal: false };
+    // An index signature has no symbol; its comment is read from the node.
+    const own = ts.getTextOfJSDocComment(node.jsDoc?.[0]?.comment) ?? "";
+    const d = symbol ? docsOf(symbol) : { summary: own, examples: [], internal: false };
     if (d.internal) return;
     // `override name = "..."` of every error class: noise in a reference.
     if (ts.isPropertyDeclaration(node) && ts.getCombinedModifierFlags(node) & ts.ModifierFlags.Override && !d.summary)
@@ -164,6 +190,14 @@ function membersOf(decl) {
         : checker.getSymbolAtLocation(decl.name)?.members?.get("__constructor");
       const first = symbol?.declarations?.[0] === member || !symbol;
       add(member, first ? symbol : undefined, memberSignature(member));
+    }
+  } else if (ts.isInterfaceDeclaration(decl) || ts.isTypeLiteralNode(decl)) {
+    for (const member of decl.members) {
+      const symbol = member.name ? checker.getSymbolAtLocation(member.name) : undefined;
+      add(member, symbol, withoutComments(member));
+      // An inline object type (`image_url: { url; detail? }`): its fields, one level down.
+      const literal = member.type && typeLiteralIn(member.type);
+      if (literal) out.at(-1).fields = membersOf(literal);
     }
   } else if (ts.isVariableDeclaration(decl) && decl.initializer) {
     let init = decl.initializer;
@@ -195,8 +229,16 @@ function signatureOf(name, decl) {
     return `${abstract}class ${name}${decl.typeParameters ? `<${decl.typeParameters.map((p) => p.getText(sf)).join(", ")}>` : ""}${heritage ? ` ${heritage}` : ""}`;
   }
   if (ts.isFunctionDeclaration(decl)) return headText(decl, decl.body).replace(/^export\s+(default\s+)?/, "");
-  if (ts.isInterfaceDeclaration(decl) || ts.isTypeAliasDeclaration(decl) || ts.isEnumDeclaration(decl))
-    return decl.getText(sf).replace(/^export\s+/, "");
+  if (ts.isInterfaceDeclaration(decl)) {
+    // The fields are listed below with their docs; the block shows the shape at a glance.
+    const head = sf.text
+      .slice(decl.getStart(sf), decl.members.pos)
+      .replace(/^export\s+/, "")
+      .replace(/\s*\{$/, "");
+    const fields = decl.members.map((m) => `  ${withoutComments(m)};`);
+    return [`${head} {`, ...fields, "}"].join("\n");
+  }
+  if (ts.isTypeAliasDeclaration(decl) || ts.isEnumDeclaration(decl)) return decl.getText(sf).replace(/^export\s+/, "");
   if (ts.isVariableDeclaration(decl)) {
     if (decl.type) return `const ${name}: ${decl.type.getText(sf)}`;
     if (decl.initializer && ts.isIdentifier(decl.initializer)) return `const ${name} = ${decl.initializer.getText(sf)}`;
@@ -302,13 +344,20 @@ function renderItem(item, page) {
   if (item.docs.summary) lines.push(links(item.docs.summary, page), "");
   for (const ex of item.docs.examples) lines.push("**Example**", "", exampleBlock(ex), "");
 
-  const members = item.kind === "class" || item.kind === "const" ? item.decls.flatMap(membersOf) : [];
+  const listed = item.kind === "class" || item.kind === "const" || item.kind === "interface";
+  const members = listed ? item.decls.flatMap(membersOf) : [];
   if (members.length) {
-    lines.push("#### Members", "");
+    lines.push(item.kind === "interface" ? "#### Fields" : "#### Members", "");
+    const field = (m, indent) => {
+      const deprecated = m.deprecated ? `**Deprecated:** ${text(m.deprecated.text)} ` : "";
+      const doc = `${deprecated}${m.summary ? links(m.summary, page) : ""}`.replace(/\s*\n\s*/g, " ").trim();
+      lines.push(`${indent}- \`${m.signature}\`${doc ? `: ${doc}` : ""}`);
+      for (const f of m.fields ?? []) field(f, `${indent}  `);
+    };
     for (const m of members) {
       const oneLine = !m.signature.includes("\n") && !m.signature.includes("`") && m.examples.length === 0;
       if (oneLine) {
-        lines.push(`- \`${m.signature}\`${m.summary ? `: ${links(m.summary, page).replace(/\s*\n\s*/g, " ")}` : ""}`);
+        field(m, "");
         continue;
       }
       lines.push("", "```ts", m.signature, "```", "");

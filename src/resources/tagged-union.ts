@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { safeParse } from "zod/v4/core";
+import { closestName } from "../core/closest-name.js";
 
 /** An object schema whose `key` member is a literal: one option of a {@link taggedUnion}. */
 type TaggedOption = z.ZodMiniObject<z.core.$ZodLooseShape, z.core.$ZodObjectConfig>;
@@ -21,16 +22,23 @@ type TaggedOption = z.ZodMiniObject<z.core.$ZodLooseShape, z.core.$ZodObjectConf
  *
  * With `fallback`, a value whose tag is a string none of the options names is checked by it
  * instead (vLLM's message with any other `role`).
+ *
+ * With `refuseNearMisses`, a key the chosen option does not know but that is within two edits
+ * of one it does (`nmae` for `name`) is refused with a "did you mean"; other unknown keys pass
+ * (loose options keep them), since servers accept fields the SDK does not know yet.
  */
 export function taggedUnion<const T extends readonly TaggedOption[], F extends z.ZodMiniType = z.ZodMiniNever>(
   key: string,
   options: T,
   fallback?: F,
+  { refuseNearMisses = false }: { refuseNearMisses?: boolean } = {},
 ): z.ZodMiniType<z.output<T[number]> | z.output<F>, z.input<T[number]> | z.input<F>> {
   const byTag = new Map<unknown, T[number]>();
+  const knownKeys = new Map<T[number], string[]>();
   for (const option of options) {
     const tag = option.def.shape[key] as z.ZodMiniLiteral;
     byTag.set(tag.def.values[0], option);
+    knownKeys.set(option, Object.keys(option.def.shape));
   }
   const tags = [...byTag.keys()] as z.core.util.Primitive[];
   return z.unknown().check((ctx) => {
@@ -45,7 +53,29 @@ export function taggedUnion<const T extends readonly TaggedOption[], F extends z
       ctx.issues.push({ code: "invalid_value", values: tags, input: tag, path: [key] });
       return;
     }
+    if (refuseNearMisses) nearMisses(value, knownKeys.get(option as T[number]) ?? shapeKeys(option), ctx.issues);
     const result = safeParse(option, value);
     if (!result.success) ctx.issues.push(...(result.error.issues as z.core.$ZodRawIssue[]));
   }) as unknown as z.ZodMiniType<z.output<T[number]> | z.output<F>, z.input<T[number]> | z.input<F>>;
+}
+
+/** The keys an object schema declares (none for a schema that is not an object). */
+function shapeKeys(schema: z.ZodMiniType): string[] {
+  const shape = (schema as { def?: { shape?: object } }).def?.shape;
+  return shape ? Object.keys(shape) : [];
+}
+
+function nearMisses(value: object, known: readonly string[], issues: z.core.$ZodRawIssue[]): void {
+  for (const k of Object.keys(value)) {
+    if (known.includes(k)) continue;
+    const near = closestName(k, known);
+    if (near !== undefined) {
+      issues.push({
+        code: "custom",
+        input: (value as Record<string, unknown>)[k],
+        path: [k],
+        message: `unknown field "${k}" (did you mean "${near}"?); a misspelt field is refused, other unknown fields are sent as written`,
+      });
+    }
+  }
 }

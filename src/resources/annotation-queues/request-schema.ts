@@ -1,6 +1,10 @@
 import * as z from "zod/mini";
 import { projectIdSchema } from "../project-id.js";
+import type { Agrees, Check, SchemaOf } from "../schema-agreement.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
+import type { AnnotationQueueItemProgressParams } from "./request-types.js";
+
+export type * from "./request-types.js";
 
 export { PROJECT_ID_PATTERN } from "../project-id.js";
 
@@ -17,6 +21,12 @@ ensureZodDefaults();
  */
 export const ANNOTATION_STATES_SETTABLE = ["in_progress", "completed", "skipped"] as const;
 
+const progressParams = z.strictObject({
+  annotation_state: z.enum(ANNOTATION_STATES_SETTABLE, {
+    error: `annotation_state must be one of ${ANNOTATION_STATES_SETTABLE.join(", ")}`,
+  }),
+  project_id: projectIdSchema,
+});
 /**
  * Body of `POST /annotation_queues/{queue_id}/items/{item_id}/progress`.
  *
@@ -25,22 +35,7 @@ export const ANNOTATION_STATES_SETTABLE = ["in_progress", "completed", "skipped"
  * annotationQueueItemProgressParamsSchema.parse({ annotation_state: "completed", project_id: "acme/support-bot" });
  * ```
  */
-export const annotationQueueItemProgressParamsSchema = z.strictObject({
-  annotation_state: z.enum(ANNOTATION_STATES_SETTABLE, {
-    error: `annotation_state must be one of ${ANNOTATION_STATES_SETTABLE.join(", ")}`,
-  }),
-  project_id: projectIdSchema,
-});
-
-/**
- * Body of an annotation-progress request.
- *
- * @example
- * ```ts
- * const params: AnnotationQueueItemProgressParams = { annotation_state: "in_progress", project_id: "acme/support-bot" };
- * ```
- */
-export type AnnotationQueueItemProgressParams = z.input<typeof annotationQueueItemProgressParamsSchema>;
+export const annotationQueueItemProgressParamsSchema: SchemaOf<AnnotationQueueItemProgressParams> = progressParams;
 
 /**
  * A path parameter (`queue_id`, `item_id`): a non-empty string. The method encodes it into the
@@ -52,3 +47,6 @@ export type AnnotationQueueItemProgressParams = z.input<typeof annotationQueueIt
  * ```
  */
 export const pathParamSchema = z.string().check(z.minLength(1));
+
+// Compile-time: the schema accepts exactly what its named type describes.
+type _Agreement = Check<[Agrees<z.input<typeof progressParams>, AnnotationQueueItemProgressParams>]>;

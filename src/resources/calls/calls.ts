@@ -10,7 +10,8 @@ import {
   type CallsQueryParams,
 } from "./request-schema.js";
 
-const queryKeyHint = topLevelFieldHint(Object.keys(callsQueryParamsSchema.shape));
+// The schema is published typed by its interface; at run time it is the strict object it was built as.
+const queryKeyHint = topLevelFieldHint(Object.keys((callsQueryParamsSchema as unknown as { shape: object }).shape));
 
 /**
  * The call query of the tracing store (`POST /calls/stream_query`, Basic auth, `traceBaseURL`).

@@ -1,7 +1,11 @@
 import * as z from "zod/mini";
 import { projectIdSchema } from "../project-id.js";
+import type { Agrees, Check, SchemaOf } from "../schema-agreement.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 import { queryExpressionSchema } from "./query-expression.js";
+import type { CallsFilter, CallsQueryParams, CallsSortBy } from "./request-types.js";
+
+export type * from "./request-types.js";
 
 ensureZodDefaults();
 
@@ -9,22 +13,7 @@ const idList = z.nullish(z.array(z.string()));
 const flag = z.nullish(z.boolean());
 const count = z.nullish(z.int().check(z.nonnegative()));
 
-/**
- * The `filter` member of a call query. Every member narrows the result to calls whose field is
- * in the list; `trace_roots_only` keeps calls without a parent. Strict: an unknown key is refused
- * before sending (current Weave servers drop unknown keys silently, so a typo would widen the
- * result). Both names of the user and run filters are accepted and sent as written:
- * `wb_user_ids`/`wb_run_ids` are the names a real Weave server reads
- * (`weave/trace_server/trace_server_interface.py`, `CallsFilter`); the spec's
- * `svc_user_ids`/`svc_run_ids` are **ignored by a real Weave server**, which then answers
- * unfiltered, with records of every user. Use `svc_*` only with a service that implements the spec.
- *
- * @example
- * ```ts
- * callsFilterSchema.parse({ op_names: ["weave:///acme/bot/op/answer:abc"], trace_roots_only: true });
- * ```
- */
-export const callsFilterSchema = z.strictObject({
+const filter = z.strictObject({
   call_ids: idList,
   input_refs: idList,
   op_names: idList,
@@ -43,7 +32,28 @@ export const callsFilterSchema = z.strictObject({
   wb_user_ids: idList,
   trace_roots_only: flag,
 });
+/**
+ * The `filter` member of a call query. Every member narrows the result to calls whose field is
+ * in the list; `trace_roots_only` keeps calls without a parent. Strict: an unknown key is refused
+ * before sending (current Weave servers drop unknown keys silently, so a typo would widen the
+ * result). Both names of the user and run filters are accepted and sent as written:
+ * `wb_user_ids`/`wb_run_ids` are the names a real Weave server reads
+ * (`weave/trace_server/trace_server_interface.py`, `CallsFilter`); the spec's
+ * `svc_user_ids`/`svc_run_ids` are **ignored by a real Weave server**, which then answers
+ * unfiltered, with records of every user. Use `svc_*` only with a service that implements the spec.
+ *
+ * @example
+ * ```ts
+ * callsFilterSchema.parse({ op_names: ["weave:///acme/bot/op/answer:abc"], trace_roots_only: true });
+ * ```
+ */
+export const callsFilterSchema: SchemaOf<CallsFilter> = filter;
 
+const sortBy = z.strictObject({
+  field: z.string().check(z.minLength(1)),
+  // Optional here; `client.calls.query` sends a missing one as "asc", which the server requires.
+  direction: z.optional(z.enum(["asc", "desc"])),
+});
 /**
  * One sort key of a call query: a call field or a dotted path into `attributes`, `inputs`,
  * `output` or `summary` (e.g. `summary.weave.latency_ms`). For stable paging, end with a unique
@@ -54,29 +64,9 @@ export const callsFilterSchema = z.strictObject({
  * callsSortBySchema.parse({ field: "started_at", direction: "desc" });
  * ```
  */
-export const callsSortBySchema = z.strictObject({
-  field: z.string().check(z.minLength(1)),
-  // Optional here; `client.calls.query` sends a missing one as "asc", which the server requires.
-  direction: z.optional(z.enum(["asc", "desc"])),
-});
+export const callsSortBySchema: SchemaOf<CallsSortBy> = sortBy;
 
-/**
- * Body of `POST /calls/stream_query`. Only `project_id` (`"entity/project"`) is required; every
- * other member is optional and nullable, and the server's defaults apply when it is left out.
- * Strict at the top level and in `filter` and `sort_by`: a misspelt key is refused before sending.
- *
- * @example
- * ```ts
- * callsQueryParamsSchema.parse({
- *   project_id: "acme/support-bot",
- *   filter: { trace_roots_only: true },
- *   sort_by: [{ field: "started_at", direction: "desc" }, { field: "id" }],
- *   limit: 50,
- *   include_costs: true,
- * });
- * ```
- */
-export const callsQueryParamsSchema = z.strictObject({
+const queryParams = z.strictObject({
   project_id: projectIdSchema,
   columns: z.nullish(z.array(z.string())),
   expand_columns: z.nullish(z.array(z.string())),
@@ -94,36 +84,23 @@ export const callsQueryParamsSchema = z.strictObject({
   return_expanded_column_values: flag,
   sort_by: z.nullish(z.array(callsSortBySchema)),
 });
-
 /**
- * Request body of a call query, as the caller writes it.
+ * Body of `POST /calls/stream_query`. Only `project_id` (`"entity/project"`) is required; every
+ * other member is optional and nullable, and the server's defaults apply when it is left out.
+ * Strict at the top level and in `filter` and `sort_by`: a misspelt key is refused before sending.
  *
  * @example
  * ```ts
- * const params: CallsQueryParams = { project_id: "acme/support-bot", limit: 10 };
+ * callsQueryParamsSchema.parse({
+ *   project_id: "acme/support-bot",
+ *   filter: { trace_roots_only: true },
+ *   sort_by: [{ field: "started_at", direction: "desc" }, { field: "id" }],
+ *   limit: 50,
+ *   include_costs: true,
+ * });
  * ```
  */
-export type CallsQueryParams = z.input<typeof callsQueryParamsSchema>;
-
-/**
- * The `filter` member of {@link CallsQueryParams}.
- *
- * @example
- * ```ts
- * const filter: CallsFilter = { trace_ids: ["0195a3c1-7d2e-7b41-9a0c-3f5e8d1b2a00"] };
- * ```
- */
-export type CallsFilter = z.input<typeof callsFilterSchema>;
-
-/**
- * One item of `sort_by`.
- *
- * @example
- * ```ts
- * const sort: CallsSortBy = { field: "summary.weave.latency_ms", direction: "desc" };
- * ```
- */
-export type CallsSortBy = z.input<typeof callsSortBySchema>;
+export const callsQueryParamsSchema: SchemaOf<CallsQueryParams> = queryParams;
 
 /**
  * Records per request when the caller gives no `pageSize`, as the trace server's own SDK does.
@@ -176,3 +153,12 @@ export interface CallsQueryOptions {
   /** The `accept` header. Default `application/jsonl`. */
   accept?: string;
 }
+
+// Compile-time: each schema accepts exactly what its named type describes.
+type _Agreement = Check<
+  [
+    Agrees<z.input<typeof filter>, CallsFilter>,
+    Agrees<z.input<typeof sortBy>, CallsSortBy>,
+    Agrees<z.input<typeof queryParams>, CallsQueryParams, never, "query">,
+  ]
+>;

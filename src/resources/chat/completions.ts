@@ -8,7 +8,7 @@ import {
   chatCompletionCreateParamsSchema,
   prepareChatRequest,
   requestIssues,
-  type ChatCompletionCreateParams,
+  type ChatCompletionCreateParamsBase,
   type ChatCompletionCreateParamsNonStreaming,
   type ChatCompletionCreateParamsStreaming,
 } from "./request-schema.js";
@@ -62,15 +62,18 @@ export class Completions extends APIResource {
    */
   create(params: ChatCompletionCreateParamsNonStreaming, options?: RequestOptions): APIPromise<ChatCompletion>;
   create(params: ChatCompletionCreateParamsStreaming, options?: RequestOptions): APIPromise<ChatCompletionStream>;
+  // The last overload takes the base fields with `stream?: boolean | null`, not the union of the
+  // two above: a request that fits neither is then reported against this one, so the compiler
+  // names the field that is wrong (say a widened `type: string`) instead of a missing `stream`.
   create(
-    params: ChatCompletionCreateParams,
+    params: ChatCompletionCreateParamsBase,
     options?: RequestOptions,
   ): APIPromise<ChatCompletion | ChatCompletionStream>;
   create(
-    params: ChatCompletionCreateParams,
+    params: ChatCompletionCreateParamsBase,
     options?: RequestOptions,
   ): APIPromise<ChatCompletion | ChatCompletionStream> {
-    let body: ChatCompletionCreateParams;
+    let body: ChatCompletionCreateParamsBase;
     try {
       body = prepareChatRequest(
         validateRequestBody(chatCompletionCreateParamsSchema, params, "chat completion request", requestIssues),

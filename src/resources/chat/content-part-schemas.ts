@@ -7,29 +7,46 @@
  * @module
  */
 import * as z from "zod/mini";
+import type { Agrees, Check, SchemaOf } from "../schema-agreement.js";
 import { taggedUnion } from "../tagged-union.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
+import type {
+  ChatCompletionAnyContentPart,
+  ChatCompletionAssistantContentPart,
+  ChatCompletionContentPart,
+  ChatCompletionContentPartAudioUrl,
+  ChatCompletionContentPartFile,
+  ChatCompletionContentPartImage,
+  ChatCompletionContentPartImageEmbeds,
+  ChatCompletionContentPartInputAudio,
+  ChatCompletionContentPartRefusal,
+  ChatCompletionContentPartText,
+  ChatCompletionContentPartVideoUrl,
+} from "./content-part-types.js";
+
+export type * from "./content-part-types.js";
 
 // English messages, as classic zod gave them, before the first schema below is built.
 ensureZodDefaults();
 
+const textPart = z.looseObject({
+  type: z.literal("text"),
+  text: z.string(),
+});
 /**
  * A text content part.
  * @example
  * chatCompletionContentPartTextSchema.parse({ type: "text", text: "Hello" });
  */
-export const chatCompletionContentPartTextSchema = z.looseObject({
-  type: z.literal("text"),
-  text: z.string(),
-});
-/**
- * A content part text of a chat completion request.
- *
- * @example
- * const p: ChatCompletionContentPartText = { type: "text", text: "Hi" };
- */
-export type ChatCompletionContentPartText = z.input<typeof chatCompletionContentPartTextSchema>;
+export const chatCompletionContentPartTextSchema: SchemaOf<ChatCompletionContentPartText> = textPart;
 
+const imagePart = z.looseObject({
+  type: z.literal("image_url"),
+  image_url: z.looseObject({
+    url: z.string(),
+    detail: z.optional(z.string()),
+  }),
+});
 /**
  * An image content part, by URL or `data:` URL.
  * @example
@@ -38,21 +55,15 @@ export type ChatCompletionContentPartText = z.input<typeof chatCompletionContent
  *   image_url: { url: "https://example.com/cat.png", detail: "low" },
  * });
  */
-export const chatCompletionContentPartImageSchema = z.looseObject({
-  type: z.literal("image_url"),
-  image_url: z.looseObject({
-    url: z.string(),
-    detail: z.optional(z.string()),
+export const chatCompletionContentPartImageSchema: SchemaOf<ChatCompletionContentPartImage> = imagePart;
+
+const inputAudioPart = z.looseObject({
+  type: z.literal("input_audio"),
+  input_audio: z.looseObject({
+    data: z.string(),
+    format: z.string(),
   }),
 });
-/**
- * A content part image of a chat completion request.
- *
- * @example
- * const p: ChatCompletionContentPartImage = { type: "image_url", image_url: { url: "https://x/y.png" } };
- */
-export type ChatCompletionContentPartImage = z.input<typeof chatCompletionContentPartImageSchema>;
-
 /**
  * An inline audio content part (base64 data).
  * @example
@@ -61,21 +72,12 @@ export type ChatCompletionContentPartImage = z.input<typeof chatCompletionConten
  *   input_audio: { data: "UklGR...", format: "wav" },
  * });
  */
-export const chatCompletionContentPartInputAudioSchema = z.looseObject({
-  type: z.literal("input_audio"),
-  input_audio: z.looseObject({
-    data: z.string(),
-    format: z.string(),
-  }),
-});
-/**
- * A content part input audio of a chat completion request.
- *
- * @example
- * const p: ChatCompletionContentPartInputAudio = { type: "input_audio", input_audio: { data: "...", format: "wav" } };
- */
-export type ChatCompletionContentPartInputAudio = z.input<typeof chatCompletionContentPartInputAudioSchema>;
+export const chatCompletionContentPartInputAudioSchema: SchemaOf<ChatCompletionContentPartInputAudio> = inputAudioPart;
 
+const audioUrlPart = z.looseObject({
+  type: z.literal("audio_url"),
+  audio_url: z.looseObject({ url: z.string() }),
+});
 /**
  * An audio content part by URL (vLLM extension).
  * @example
@@ -84,18 +86,12 @@ export type ChatCompletionContentPartInputAudio = z.input<typeof chatCompletionC
  *   audio_url: { url: "https://example.com/a.wav" },
  * });
  */
-export const chatCompletionContentPartAudioUrlSchema = z.looseObject({
-  type: z.literal("audio_url"),
-  audio_url: z.looseObject({ url: z.string() }),
-});
-/**
- * A content part audio url of a chat completion request.
- *
- * @example
- * const p: ChatCompletionContentPartAudioUrl = { type: "audio_url", audio_url: { url: "https://x/a.wav" } };
- */
-export type ChatCompletionContentPartAudioUrl = z.input<typeof chatCompletionContentPartAudioUrlSchema>;
+export const chatCompletionContentPartAudioUrlSchema: SchemaOf<ChatCompletionContentPartAudioUrl> = audioUrlPart;
 
+const videoUrlPart = z.looseObject({
+  type: z.literal("video_url"),
+  video_url: z.looseObject({ url: z.string() }),
+});
 /**
  * A video content part by URL (vLLM extension).
  * @example
@@ -104,27 +100,9 @@ export type ChatCompletionContentPartAudioUrl = z.input<typeof chatCompletionCon
  *   video_url: { url: "https://example.com/clip.mp4" },
  * });
  */
-export const chatCompletionContentPartVideoUrlSchema = z.looseObject({
-  type: z.literal("video_url"),
-  video_url: z.looseObject({ url: z.string() }),
-});
-/**
- * A content part video url of a chat completion request.
- *
- * @example
- * const p: ChatCompletionContentPartVideoUrl = { type: "video_url", video_url: { url: "https://x/v.mp4" } };
- */
-export type ChatCompletionContentPartVideoUrl = z.input<typeof chatCompletionContentPartVideoUrlSchema>;
+export const chatCompletionContentPartVideoUrlSchema: SchemaOf<ChatCompletionContentPartVideoUrl> = videoUrlPart;
 
-/**
- * A file content part: inline data, an uploaded file id, or both.
- * @example
- * chatCompletionContentPartFileSchema.parse({
- *   type: "file",
- *   file: { file_data: "data:application/pdf;base64,JVBER...", filename: "a.pdf" },
- * });
- */
-export const chatCompletionContentPartFileSchema = z.looseObject({
+const filePart = z.looseObject({
   type: z.literal("file"),
   file: z.looseObject({
     file_data: z.optional(z.string()),
@@ -133,98 +111,87 @@ export const chatCompletionContentPartFileSchema = z.looseObject({
   }),
 });
 /**
- * A content part file of a chat completion request.
- *
+ * A file content part: inline data, an uploaded file id, or both.
  * @example
- * const p: ChatCompletionContentPartFile = { type: "file", file: { file_id: "file-1" } };
+ * chatCompletionContentPartFileSchema.parse({
+ *   type: "file",
+ *   file: { file_data: "data:application/pdf;base64,JVBER...", filename: "a.pdf" },
+ * });
  */
-export type ChatCompletionContentPartFile = z.input<typeof chatCompletionContentPartFileSchema>;
+export const chatCompletionContentPartFileSchema: SchemaOf<ChatCompletionContentPartFile> = filePart;
 
+const imageEmbedsPart = z.looseObject({
+  type: z.literal("image_embeds"),
+  image_embeds: z.union([z.string(), z.record(z.string(), z.string())]),
+});
 /**
  * Precomputed image embeddings (vLLM extension): a base64 tensor or a map of them.
  * @example
  * chatCompletionContentPartImageEmbedsSchema.parse({ type: "image_embeds", image_embeds: "k05VTVBZ..." });
  */
-export const chatCompletionContentPartImageEmbedsSchema = z.looseObject({
-  type: z.literal("image_embeds"),
-  image_embeds: z.union([z.string(), z.record(z.string(), z.string())]),
-});
-/**
- * A content part image embeds of a chat completion request.
- *
- * @example
- * const p: ChatCompletionContentPartImageEmbeds = { type: "image_embeds", image_embeds: "k05VTVBZ..." };
- */
-export type ChatCompletionContentPartImageEmbeds = z.input<typeof chatCompletionContentPartImageEmbedsSchema>;
+export const chatCompletionContentPartImageEmbedsSchema: SchemaOf<ChatCompletionContentPartImageEmbeds> =
+  imageEmbedsPart;
 
+const refusalPart = z.looseObject({
+  type: z.literal("refusal"),
+  refusal: z.string(),
+});
 /**
  * A refusal content part (assistant messages only).
  * @example
  * chatCompletionContentPartRefusalSchema.parse({ type: "refusal", refusal: "I can't help with that." });
  */
-export const chatCompletionContentPartRefusalSchema = z.looseObject({
-  type: z.literal("refusal"),
-  refusal: z.string(),
-});
-/**
- * A content part refusal of a chat completion request.
- *
- * @example
- * const p: ChatCompletionContentPartRefusal = { type: "refusal", refusal: "No." };
- */
-export type ChatCompletionContentPartRefusal = z.input<typeof chatCompletionContentPartRefusalSchema>;
+export const chatCompletionContentPartRefusalSchema: SchemaOf<ChatCompletionContentPartRefusal> = refusalPart;
 
 // The parts a user message may carry (mini unions have no `.options` to spread, so the list
 // is kept here for the unions below).
 const userContentParts = [
-  chatCompletionContentPartTextSchema,
-  chatCompletionContentPartImageSchema,
-  chatCompletionContentPartInputAudioSchema,
-  chatCompletionContentPartAudioUrlSchema,
-  chatCompletionContentPartVideoUrlSchema,
-  chatCompletionContentPartFileSchema,
-  chatCompletionContentPartImageEmbedsSchema,
+  textPart,
+  imagePart,
+  inputAudioPart,
+  audioUrlPart,
+  videoUrlPart,
+  filePart,
+  imageEmbedsPart,
 ] as const;
 
+const userPart = taggedUnion("type", userContentParts);
 /**
  * Any content part a user message may carry; an unknown `type` is refused.
  * @example
  * chatCompletionContentPartSchema.parse({ type: "text", text: "What is in this image?" });
  */
-export const chatCompletionContentPartSchema = taggedUnion("type", userContentParts);
-/** Any content part of a user message. @example const p: ChatCompletionContentPart = { type: "text", text: "Hi" }; */
-export type ChatCompletionContentPart = z.input<typeof chatCompletionContentPartSchema>;
+export const chatCompletionContentPartSchema: SchemaOf<ChatCompletionContentPart> = userPart;
 
+const assistantPart = taggedUnion("type", [textPart, refusalPart]);
 /**
  * A content part of an assistant message: text or refusal.
  * @example
  * chatCompletionAssistantContentPartSchema.parse({ type: "refusal", refusal: "No." });
  */
-export const chatCompletionAssistantContentPartSchema = taggedUnion("type", [
-  chatCompletionContentPartTextSchema,
-  chatCompletionContentPartRefusalSchema,
-]);
-/**
- * A assistant content part of a chat completion request.
- *
- * @example
- * const p: ChatCompletionAssistantContentPart = { type: "text", text: "Sure." };
- */
-export type ChatCompletionAssistantContentPart = z.input<typeof chatCompletionAssistantContentPartSchema>;
+export const chatCompletionAssistantContentPartSchema: SchemaOf<ChatCompletionAssistantContentPart> = assistantPart;
 
+const anyPart = taggedUnion("type", [...userContentParts, refusalPart]);
 /**
  * Any content part at all, refusals included: what custom and generic messages may carry.
  * @example
  * chatCompletionAnyContentPartSchema.parse({ type: "refusal", refusal: "No." });
  */
-export const chatCompletionAnyContentPartSchema = taggedUnion("type", [
-  ...userContentParts,
-  chatCompletionContentPartRefusalSchema,
-]);
-/**
- * Any content part at all, refusals included.
- *
- * @example
- * const p: ChatCompletionAnyContentPart = { type: "refusal", refusal: "No." };
- */
-export type ChatCompletionAnyContentPart = z.input<typeof chatCompletionAnyContentPartSchema>;
+export const chatCompletionAnyContentPartSchema: SchemaOf<ChatCompletionAnyContentPart> = anyPart;
+
+// Compile-time: each schema accepts exactly what its named type describes.
+type _Agreement = Check<
+  [
+    Agrees<z.input<typeof textPart>, ChatCompletionContentPartText>,
+    Agrees<z.input<typeof imagePart>, ChatCompletionContentPartImage>,
+    Agrees<z.input<typeof inputAudioPart>, ChatCompletionContentPartInputAudio>,
+    Agrees<z.input<typeof audioUrlPart>, ChatCompletionContentPartAudioUrl>,
+    Agrees<z.input<typeof videoUrlPart>, ChatCompletionContentPartVideoUrl>,
+    Agrees<z.input<typeof filePart>, ChatCompletionContentPartFile>,
+    Agrees<z.input<typeof imageEmbedsPart>, ChatCompletionContentPartImageEmbeds>,
+    Agrees<z.input<typeof refusalPart>, ChatCompletionContentPartRefusal>,
+    Agrees<z.input<typeof userPart>, ChatCompletionContentPart>,
+    Agrees<z.input<typeof assistantPart>, ChatCompletionAssistantContentPart>,
+    Agrees<z.input<typeof anyPart>, ChatCompletionAnyContentPart>,
+  ]
+>;

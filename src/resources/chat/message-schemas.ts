@@ -7,6 +7,7 @@
  * @module
  */
 import * as z from "zod/mini";
+import type { Agrees, Check, SchemaOf, Within } from "../schema-agreement.js";
 import { taggedUnion } from "../tagged-union.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 import {
@@ -15,6 +16,22 @@ import {
   chatCompletionContentPartSchema,
   chatCompletionContentPartTextSchema,
 } from "./content-part-schemas.js";
+import type {
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionCustomMessageParam,
+  ChatCompletionDeveloperMessageParam,
+  ChatCompletionFunctionMessageParam,
+  ChatCompletionGenericMessageParam,
+  ChatCompletionMessageParam,
+  ChatCompletionMessageToolCallParam,
+  ChatCompletionSystemMessageParam,
+  ChatCompletionTool,
+  ChatCompletionToolMessageParam,
+  ChatCompletionUserMessageParam,
+  FunctionDefinition,
+} from "./message-types.js";
+
+export type * from "./message-types.js";
 
 // English messages, as classic zod gave them, before the first schema below is built.
 ensureZodDefaults();
@@ -33,6 +50,14 @@ const anyContent = z.union([z.string(), z.array(chatCompletionAnyContentPartSche
 // Tool calls and tools
 // ---------------------------------------------------------------------------
 
+const toolCall = z.looseObject({
+  id: z.string(),
+  type: z.literal("function"),
+  function: z.looseObject({
+    name: z.string(),
+    arguments: z.string(),
+  }),
+});
 /**
  * A tool call inside an assistant message being sent back (for example a replayed reply).
  * @example
@@ -42,22 +67,14 @@ const anyContent = z.union([z.string(), z.array(chatCompletionAnyContentPartSche
  *   function: { name: "get_weather", arguments: "{\"city\":\"Paris\"}" },
  * });
  */
-export const chatCompletionMessageToolCallParamSchema = z.looseObject({
-  id: z.string(),
-  type: z.literal("function"),
-  function: z.looseObject({
-    name: z.string(),
-    arguments: z.string(),
-  }),
-});
-/**
- * A message tool call param of a chat completion request.
- *
- * @example
- * const c: ChatCompletionMessageToolCallParam = { id: "call_1", type: "function", function: { name: "f", arguments: "{}" } };
- */
-export type ChatCompletionMessageToolCallParam = z.input<typeof chatCompletionMessageToolCallParamSchema>;
+export const chatCompletionMessageToolCallParamSchema: SchemaOf<ChatCompletionMessageToolCallParam> = toolCall;
 
+const functionDefinition = z.looseObject({
+  name: z.string(),
+  description: z.optional(z.string()),
+  parameters: z.optional(z.record(z.string(), z.unknown())),
+  strict: z.nullish(z.boolean()),
+});
 /**
  * A function the model may call: name, description and JSON Schema of its parameters.
  * @example
@@ -67,77 +84,53 @@ export type ChatCompletionMessageToolCallParam = z.input<typeof chatCompletionMe
  *   parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
  * });
  */
-export const functionDefinitionSchema = z.looseObject({
-  name: z.string(),
-  description: z.optional(z.string()),
-  parameters: z.optional(z.record(z.string(), z.unknown())),
-  strict: z.nullish(z.boolean()),
-});
-/**
- * A function definition of a chat completion request.
- *
- * @example
- * const f: FunctionDefinition = { name: "get_time", parameters: { type: "object" } };
- */
-export type FunctionDefinition = z.input<typeof functionDefinitionSchema>;
+export const functionDefinitionSchema: SchemaOf<FunctionDefinition> = functionDefinition;
 
+const tool = z.looseObject({
+  type: z.literal("function"),
+  function: functionDefinitionSchema,
+});
 /**
  * An item of `tools`: `type` is always `"function"`.
  * @example
  * chatCompletionToolSchema.parse({ type: "function", function: { name: "get_time" } });
  */
-export const chatCompletionToolSchema = z.looseObject({
-  type: z.literal("function"),
-  function: functionDefinitionSchema,
-});
-/**
- * A tool of a chat completion request.
- *
- * @example
- * const t: ChatCompletionTool = { type: "function", function: { name: "get_time" } };
- */
-export type ChatCompletionTool = z.input<typeof chatCompletionToolSchema>;
+export const chatCompletionToolSchema: SchemaOf<ChatCompletionTool> = tool;
 
 // ---------------------------------------------------------------------------
 // Messages
 // ---------------------------------------------------------------------------
 
-/**
- * A developer message (replaces system messages for newer reasoning-style models).
- * @example
- * chatCompletionDeveloperMessageParamSchema.parse({ role: "developer", content: "Answer tersely." });
- */
-export const chatCompletionDeveloperMessageParamSchema = z.looseObject({
+const developerMessage = z.looseObject({
   role: z.literal("developer"),
   content: textContent,
   name: z.optional(z.string()),
 });
 /**
- * A developer message param of a chat completion request.
- *
+ * A developer message (replaces system messages for newer reasoning-style models).
  * @example
- * const m: ChatCompletionDeveloperMessageParam = { role: "developer", content: "Be brief." };
+ * chatCompletionDeveloperMessageParamSchema.parse({ role: "developer", content: "Answer tersely." });
  */
-export type ChatCompletionDeveloperMessageParam = z.input<typeof chatCompletionDeveloperMessageParamSchema>;
+export const chatCompletionDeveloperMessageParamSchema: SchemaOf<ChatCompletionDeveloperMessageParam> =
+  developerMessage;
 
-/**
- * A system message.
- * @example
- * chatCompletionSystemMessageParamSchema.parse({ role: "system", content: "You are helpful." });
- */
-export const chatCompletionSystemMessageParamSchema = z.looseObject({
+const systemMessage = z.looseObject({
   role: z.literal("system"),
   content: textContent,
   name: z.optional(z.string()),
 });
 /**
- * A system message param of a chat completion request.
- *
+ * A system message.
  * @example
- * const m: ChatCompletionSystemMessageParam = { role: "system", content: "You are helpful." };
+ * chatCompletionSystemMessageParamSchema.parse({ role: "system", content: "You are helpful." });
  */
-export type ChatCompletionSystemMessageParam = z.input<typeof chatCompletionSystemMessageParamSchema>;
+export const chatCompletionSystemMessageParamSchema: SchemaOf<ChatCompletionSystemMessageParam> = systemMessage;
 
+const userMessage = z.looseObject({
+  role: z.literal("user"),
+  content: userContent,
+  name: z.optional(z.string()),
+});
 /**
  * A user message: a string, or an array of content parts (text, images, audio, video, files).
  * @example
@@ -149,18 +142,19 @@ export type ChatCompletionSystemMessageParam = z.input<typeof chatCompletionSyst
  *   ],
  * });
  */
-export const chatCompletionUserMessageParamSchema = z.looseObject({
-  role: z.literal("user"),
-  content: userContent,
+export const chatCompletionUserMessageParamSchema: SchemaOf<ChatCompletionUserMessageParam> = userMessage;
+
+const assistantMessage = z.looseObject({
+  role: z.literal("assistant"),
+  content: z.nullish(z.union([z.string(), z.array(chatCompletionAssistantContentPartSchema)])),
   name: z.optional(z.string()),
+  refusal: z.nullish(z.string()),
+  tool_calls: z.nullish(z.array(chatCompletionMessageToolCallParamSchema)),
+  function_call: z.nullish(z.looseObject({ name: z.string(), arguments: z.string() })),
+  reasoning: z.nullish(z.string()),
+  reasoning_content: z.nullish(z.string()),
+  audio: z.nullish(z.looseObject({ id: z.string() })),
 });
-/**
- * A user message param of a chat completion request.
- *
- * @example
- * const m: ChatCompletionUserMessageParam = { role: "user", content: "Hi" };
- */
-export type ChatCompletionUserMessageParam = z.input<typeof chatCompletionUserMessageParamSchema>;
 
 /**
  * An assistant message. `content` may be null or absent, with or without `tool_calls`, as
@@ -173,71 +167,35 @@ export type ChatCompletionUserMessageParam = z.input<typeof chatCompletionUserMe
  *   tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: "{}" } }],
  * });
  */
-export const chatCompletionAssistantMessageParamSchema = z.looseObject({
-  role: z.literal("assistant"),
-  content: z.nullish(z.union([z.string(), z.array(chatCompletionAssistantContentPartSchema)])),
-  name: z.optional(z.string()),
-  refusal: z.nullish(z.string()),
-  tool_calls: z.nullish(z.array(chatCompletionMessageToolCallParamSchema)),
-  function_call: z.nullish(z.looseObject({ name: z.string(), arguments: z.string() })),
-  reasoning: z.nullish(z.string()),
-  reasoning_content: z.nullish(z.string()),
-  audio: z.nullish(z.looseObject({ id: z.string() })),
-});
-/**
- * A assistant message param of a chat completion request.
- *
- * @example
- * const m: ChatCompletionAssistantMessageParam = { role: "assistant", content: "Hello!" };
- */
-export type ChatCompletionAssistantMessageParam = z.input<typeof chatCompletionAssistantMessageParamSchema>;
+export const chatCompletionAssistantMessageParamSchema: SchemaOf<ChatCompletionAssistantMessageParam> =
+  assistantMessage;
 
-/**
- * A tool result, answering the assistant tool call with the same `tool_call_id`.
- * @example
- * chatCompletionToolMessageParamSchema.parse({ role: "tool", tool_call_id: "call_1", content: "18°C" });
- */
-export const chatCompletionToolMessageParamSchema = z.looseObject({
+const toolMessage = z.looseObject({
   role: z.literal("tool"),
   content: textContent,
   tool_call_id: z.string(),
   name: z.optional(z.string()),
 });
 /**
- * A tool message param of a chat completion request.
- *
+ * A tool result, answering the assistant tool call with the same `tool_call_id`.
  * @example
- * const m: ChatCompletionToolMessageParam = { role: "tool", tool_call_id: "call_1", content: "42" };
+ * chatCompletionToolMessageParamSchema.parse({ role: "tool", tool_call_id: "call_1", content: "18°C" });
  */
-export type ChatCompletionToolMessageParam = z.input<typeof chatCompletionToolMessageParamSchema>;
+export const chatCompletionToolMessageParamSchema: SchemaOf<ChatCompletionToolMessageParam> = toolMessage;
 
-/**
- * A function result (deprecated form of tool messages): `name` is the function's name.
- * @example
- * chatCompletionFunctionMessageParamSchema.parse({ role: "function", name: "get_time", content: "12:00" });
- */
-export const chatCompletionFunctionMessageParamSchema = z.looseObject({
+const functionMessage = z.looseObject({
   role: z.literal("function"),
   name: z.string(),
   content: z.nullable(z.string()),
 });
 /**
- * A function message param of a chat completion request.
- *
+ * A function result (deprecated form of tool messages): `name` is the function's name.
  * @example
- * const m: ChatCompletionFunctionMessageParam = { role: "function", name: "f", content: "42" };
+ * chatCompletionFunctionMessageParamSchema.parse({ role: "function", name: "get_time", content: "12:00" });
  */
-export type ChatCompletionFunctionMessageParam = z.input<typeof chatCompletionFunctionMessageParamSchema>;
+export const chatCompletionFunctionMessageParamSchema: SchemaOf<ChatCompletionFunctionMessageParam> = functionMessage;
 
-/**
- * The spec's "custom" message kind: role `"custom"`, any content (or null), plus the
- * per-message fields vLLM's free-form message carries (`tool_call_id`, `tool_calls`,
- * `reasoning`). A message with any other role vLLM does not name (`ipython`, ...) has the same
- * shape: see {@link chatCompletionCustomRoleMessageParamSchema}.
- * @example
- * chatCompletionCustomMessageParamSchema.parse({ role: "custom", content: "state: ready" });
- */
-export const chatCompletionCustomMessageParamSchema = z.looseObject({
+const customMessage = z.looseObject({
   role: z.literal("custom"),
   content: z.nullish(anyContent),
   name: z.optional(z.string()),
@@ -246,31 +204,43 @@ export const chatCompletionCustomMessageParamSchema = z.looseObject({
   reasoning: z.nullish(z.string()),
 });
 /**
- * A custom message param of a chat completion request.
- *
+ * The spec's "custom" message kind: role `"custom"`, any content (or null), plus the
+ * per-message fields vLLM's free-form message carries (`tool_call_id`, `tool_calls`,
+ * `reasoning`). Unknown roles stay refused: the role must literally be `"custom"`.
  * @example
- * const m: ChatCompletionCustomMessageParam = { role: "custom", content: "state: ready" };
+ * chatCompletionCustomMessageParamSchema.parse({ role: "custom", content: "state: ready" });
  */
-export type ChatCompletionCustomMessageParam = z.input<typeof chatCompletionCustomMessageParamSchema>;
+export const chatCompletionCustomMessageParamSchema: SchemaOf<ChatCompletionCustomMessageParam> = customMessage;
 
-/**
- * The spec's "generic" message kind: role `"generic"` with content and an optional name.
- * @example
- * chatCompletionGenericMessageParamSchema.parse({ role: "generic", content: "note" });
- */
-export const chatCompletionGenericMessageParamSchema = z.looseObject({
+const genericMessage = z.looseObject({
   role: z.literal("generic"),
   content: anyContent,
   name: z.optional(z.string()),
 });
 /**
- * A generic message param of a chat completion request.
- *
+ * The spec's "generic" message kind: role `"generic"` with content and an optional name.
  * @example
- * const m: ChatCompletionGenericMessageParam = { role: "generic", content: "note" };
+ * chatCompletionGenericMessageParamSchema.parse({ role: "generic", content: "note" });
  */
-export type ChatCompletionGenericMessageParam = z.input<typeof chatCompletionGenericMessageParamSchema>;
+export const chatCompletionGenericMessageParamSchema: SchemaOf<ChatCompletionGenericMessageParam> = genericMessage;
 
+const customRoleMessage = z.looseObject({ ...customMessage.shape, role: z.string() });
+
+const message = taggedUnion(
+  "role",
+  [
+    developerMessage,
+    systemMessage,
+    userMessage,
+    assistantMessage,
+    toolMessage,
+    functionMessage,
+    customMessage,
+    genericMessage,
+  ],
+  customRoleMessage,
+  { refuseNearMisses: true },
+);
 /**
  * A message with a role the SDK does not name (`ipython`, `environment`, ...): vLLM's
  * free-form message, with any content (or null) and the per-message fields it reads. This is
@@ -278,55 +248,36 @@ export type ChatCompletionGenericMessageParam = z.input<typeof chatCompletionGen
  * @example
  * chatCompletionCustomRoleMessageParamSchema.parse({ role: "ipython", content: "42" });
  */
-export const chatCompletionCustomRoleMessageParamSchema = z.looseObject({
-  ...chatCompletionCustomMessageParamSchema.shape,
-  role: z.string(),
-});
-/**
- * A message with any other role (for example `ipython`), sent as written.
- *
- * @example
- * const m: ChatCompletionCustomRoleMessageParam = { role: "ipython", content: "42" };
- */
-export type ChatCompletionCustomRoleMessageParam = Omit<
-  z.input<typeof chatCompletionCustomRoleMessageParamSchema>,
-  "role"
-> & {
-  // `string & {}` keeps editor completion of the named roles in the union while taking any other.
-  role: string & {};
-};
+export const chatCompletionCustomRoleMessageParamSchema: SchemaOf<ChatCompletionCustomMessageParam> = customRoleMessage;
 
 /**
  * Any message of `messages`, chosen by `role`. Roles: developer, system, user, assistant,
  * tool, function, custom, generic, and any other role string as a custom-role message
- * (vLLM passes it to the chat template). A role that is not a string is refused.
+ * (vLLM passes it to the chat template). A role that is not a string is refused. Unknown keys
+ * are kept and sent, except a near miss of a key the role knows (`nmae` for `name`, at most two
+ * edits away), which is refused with a "did you mean".
  * @example
  * chatCompletionMessageParamSchema.parse({ role: "user", content: "Hi" });
  */
-export const chatCompletionMessageParamSchema = taggedUnion(
-  "role",
+export const chatCompletionMessageParamSchema: SchemaOf<ChatCompletionMessageParam> = message;
+
+// Compile-time: each schema accepts exactly what its named type describes.
+type _Agreement = Check<
   [
-    chatCompletionDeveloperMessageParamSchema,
-    chatCompletionSystemMessageParamSchema,
-    chatCompletionUserMessageParamSchema,
-    chatCompletionAssistantMessageParamSchema,
-    chatCompletionToolMessageParamSchema,
-    chatCompletionFunctionMessageParamSchema,
-    chatCompletionCustomMessageParamSchema,
-    chatCompletionGenericMessageParamSchema,
-  ],
-  chatCompletionCustomRoleMessageParamSchema,
-);
-/** Any message of `messages`. @example const msgs: ChatCompletionMessageParam[] = [{ role: "user", content: "Hi" }]; */
-export type ChatCompletionMessageParam =
-  | ChatCompletionDeveloperMessageParam
-  | ChatCompletionSystemMessageParam
-  | ChatCompletionUserMessageParam
-  | ChatCompletionAssistantMessageParam
-  | ChatCompletionToolMessageParam
-  | ChatCompletionFunctionMessageParam
-  | ChatCompletionCustomMessageParam
-  | ChatCompletionGenericMessageParam
-  | ChatCompletionCustomRoleMessageParam;
-/** The `role` values accepted in `messages`. @example const r: ChatCompletionRole = "assistant"; */
-export type ChatCompletionRole = ChatCompletionMessageParam["role"];
+    Agrees<z.input<typeof toolCall>, ChatCompletionMessageToolCallParam>,
+    Agrees<z.input<typeof functionDefinition>, FunctionDefinition>,
+    Agrees<z.input<typeof tool>, ChatCompletionTool>,
+    Agrees<z.input<typeof developerMessage>, ChatCompletionDeveloperMessageParam>,
+    Agrees<z.input<typeof systemMessage>, ChatCompletionSystemMessageParam>,
+    Agrees<z.input<typeof userMessage>, ChatCompletionUserMessageParam>,
+    Agrees<z.input<typeof assistantMessage>, ChatCompletionAssistantMessageParam>,
+    Agrees<z.input<typeof toolMessage>, ChatCompletionToolMessageParam>,
+    Agrees<z.input<typeof functionMessage>, ChatCompletionFunctionMessageParam>,
+    // The named "custom" option takes role "custom"; any other role string reaches the
+    // custom-role fallback, which has the same fields: together they are the custom type.
+    Agrees<z.input<typeof customMessage>, ChatCompletionCustomMessageParam, "role">,
+    Agrees<z.input<typeof customRoleMessage>, ChatCompletionCustomMessageParam>,
+    Agrees<z.input<typeof genericMessage>, ChatCompletionGenericMessageParam>,
+    Within<z.input<typeof message>, ChatCompletionMessageParam>,
+  ]
+>;

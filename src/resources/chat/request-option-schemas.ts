@@ -8,50 +8,45 @@
  * @module
  */
 import * as z from "zod/mini";
+import type { Agrees, Check, SchemaOf } from "../schema-agreement.js";
 import { taggedUnion } from "../tagged-union.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 import { STRUCTURED_OUTPUTS_CONSTRAINTS, structuredOutputsConstraints } from "./structured-outputs.js";
+import type {
+  ChatCompletionDocument,
+  ChatCompletionStreamOptions,
+  EngineXargs,
+  RepetitionDetectionParams,
+  ResponseFormat,
+  ResponseFormatJSONObject,
+  ResponseFormatJSONSchema,
+  ResponseFormatStructuralTag,
+  ResponseFormatText,
+  StructuredOutputsParams,
+} from "./request-option-types.js";
+
+export type * from "./request-option-types.js";
 
 // English messages, as classic zod gave them, before the first schema below is built.
 ensureZodDefaults();
 
+const textFormat = z.looseObject({ type: z.literal("text") });
 /**
  * `response_format: {type: "text"}`: plain text (the server's default).
  * @example
  * responseFormatTextSchema.parse({ type: "text" });
  */
-export const responseFormatTextSchema = z.looseObject({ type: z.literal("text") });
-/**
- * A response format text of a chat completion request.
- *
- * @example
- * const f: ResponseFormatText = { type: "text" };
- */
-export type ResponseFormatText = z.input<typeof responseFormatTextSchema>;
+export const responseFormatTextSchema: SchemaOf<ResponseFormatText> = textFormat;
 
+const jsonObjectFormat = z.looseObject({ type: z.literal("json_object") });
 /**
  * `response_format: {type: "json_object"}`: any JSON object.
  * @example
  * responseFormatJSONObjectSchema.parse({ type: "json_object" });
  */
-export const responseFormatJSONObjectSchema = z.looseObject({ type: z.literal("json_object") });
-/**
- * A response formatjson object of a chat completion request.
- *
- * @example
- * const f: ResponseFormatJSONObject = { type: "json_object" };
- */
-export type ResponseFormatJSONObject = z.input<typeof responseFormatJSONObjectSchema>;
+export const responseFormatJSONObjectSchema: SchemaOf<ResponseFormatJSONObject> = jsonObjectFormat;
 
-/**
- * `response_format: {type: "json_schema", json_schema: {...}}`: output constrained by a JSON Schema.
- * @example
- * responseFormatJSONSchemaSchema.parse({
- *   type: "json_schema",
- *   json_schema: { name: "answer", schema: { type: "object" }, strict: true },
- * });
- */
-export const responseFormatJSONSchemaSchema = z.looseObject({
+const jsonSchemaFormat = z.looseObject({
   type: z.literal("json_schema"),
   json_schema: z.looseObject({
     name: z.string(),
@@ -61,74 +56,44 @@ export const responseFormatJSONSchemaSchema = z.looseObject({
   }),
 });
 /**
- * A response formatjson schema of a chat completion request.
- *
+ * `response_format: {type: "json_schema", json_schema: {...}}`: output constrained by a JSON Schema.
  * @example
- * const f: ResponseFormatJSONSchema = { type: "json_schema", json_schema: { name: "a", schema: {} } };
+ * responseFormatJSONSchemaSchema.parse({
+ *   type: "json_schema",
+ *   json_schema: { name: "answer", schema: { type: "object" }, strict: true },
+ * });
  */
-export type ResponseFormatJSONSchema = z.input<typeof responseFormatJSONSchemaSchema>;
+export const responseFormatJSONSchemaSchema: SchemaOf<ResponseFormatJSONSchema> = jsonSchemaFormat;
 
+const structuralTagFormat = z.looseObject({ type: z.literal("structural_tag") });
 /**
  * `response_format: {type: "structural_tag", ...}` (vLLM extension; members kept as given).
  * @example
  * responseFormatStructuralTagSchema.parse({ type: "structural_tag", structures: [], triggers: [] });
  */
-export const responseFormatStructuralTagSchema = z.looseObject({ type: z.literal("structural_tag") });
-/**
- * A response format structural tag of a chat completion request.
- *
- * @example
- * const f: ResponseFormatStructuralTag = { type: "structural_tag", structures: [] };
- */
-export type ResponseFormatStructuralTag = z.input<typeof responseFormatStructuralTagSchema>;
+export const responseFormatStructuralTagSchema: SchemaOf<ResponseFormatStructuralTag> = structuralTagFormat;
 
+const responseFormat = taggedUnion("type", [textFormat, jsonObjectFormat, jsonSchemaFormat, structuralTagFormat]);
 /**
  * Any `response_format`, chosen by `type`.
  * @example
  * responseFormatSchema.parse({ type: "json_object" });
  */
-export const responseFormatSchema = taggedUnion("type", [
-  responseFormatTextSchema,
-  responseFormatJSONObjectSchema,
-  responseFormatJSONSchemaSchema,
-  responseFormatStructuralTagSchema,
-]);
-/**
- * A response format of a chat completion request.
- *
- * @example
- * const f: ResponseFormat = { type: "json_object" };
- */
-export type ResponseFormat = z.input<typeof responseFormatSchema>;
+export const responseFormatSchema: SchemaOf<ResponseFormat> = responseFormat;
 
-/**
- * `stream_options` (only meaningful with `stream: true`).
- * @example
- * chatCompletionStreamOptionsSchema.parse({ include_usage: true, continuous_usage_stats: false });
- */
-export const chatCompletionStreamOptionsSchema = z.strictObject({
+const streamOptions = z.strictObject({
   include_usage: z.nullish(z.boolean()),
   continuous_usage_stats: z.nullish(z.boolean()),
   include_obfuscation: z.nullish(z.boolean()),
 });
 /**
- * A stream options of a chat completion request.
- *
+ * `stream_options` (only meaningful with `stream: true`).
  * @example
- * const o: ChatCompletionStreamOptions = { include_usage: true };
+ * chatCompletionStreamOptionsSchema.parse({ include_usage: true, continuous_usage_stats: false });
  */
-export type ChatCompletionStreamOptions = z.input<typeof chatCompletionStreamOptionsSchema>;
+export const chatCompletionStreamOptionsSchema: SchemaOf<ChatCompletionStreamOptions> = streamOptions;
 
-/**
- * `structured_outputs`: exactly one constraint among json, regex, choice, grammar,
- * json_object and structural_tag (vLLM refuses none and several; a non-null value counts,
- * `json_object: false` included), plus tuning flags. `json` also accepts a schema object, as
- * vLLM does. `disable_fallback`, `_backend` and `_backend_was_auto` are the spec's; current
- * vLLM drops them silently.
- * @example
- * structuredOutputsParamsSchema.parse({ choice: ["yes", "no"] });
- */
-export const structuredOutputsParamsSchema = z
+const structuredOutputs = z
   .strictObject({
     json: z.nullish(z.union([z.string(), z.record(z.string(), z.unknown())])),
     regex: z.nullish(z.string()),
@@ -155,20 +120,17 @@ export const structuredOutputsParamsSchema = z
     }),
   );
 /**
- * A structured outputs params of a chat completion request.
- *
+ * `structured_outputs`: exactly one constraint among json, regex, choice, grammar,
+ * json_object and structural_tag (vLLM refuses none and several; a non-null value counts,
+ * `json_object: false` included), plus tuning flags. `json` also accepts a schema object, as
+ * vLLM does. `disable_fallback`, `_backend` and `_backend_was_auto` are the spec's; current
+ * vLLM drops them silently.
  * @example
- * const s: StructuredOutputsParams = { regex: "\\d+" };
+ * structuredOutputsParamsSchema.parse({ choice: ["yes", "no"] });
  */
-export type StructuredOutputsParams = z.input<typeof structuredOutputsParamsSchema>;
+export const structuredOutputsParamsSchema: SchemaOf<StructuredOutputsParams> = structuredOutputs;
 
-/**
- * `repetition_detection`: stop early when an n-gram pattern repeats in the output. vLLM
- * refuses `min_count < 2` and `min_pattern_size > max_pattern_size` (absent sizes are 0).
- * @example
- * repetitionDetectionParamsSchema.parse({ min_pattern_size: 2, max_pattern_size: 16, min_count: 4 });
- */
-export const repetitionDetectionParamsSchema = z
+const repetitionDetection = z
   .strictObject({
     max_pattern_size: z.optional(z.int().check(z.gte(0))),
     min_pattern_size: z.optional(z.int().check(z.gte(0))),
@@ -183,13 +145,14 @@ export const repetitionDetectionParamsSchema = z
     }),
   );
 /**
- * A repetition detection params of a chat completion request.
- *
+ * `repetition_detection`: stop early when an n-gram pattern repeats in the output. vLLM
+ * refuses `min_count < 2` and `min_pattern_size > max_pattern_size` (absent sizes are 0).
  * @example
- * const r: RepetitionDetectionParams = { min_count: 3 };
+ * repetitionDetectionParamsSchema.parse({ min_pattern_size: 2, max_pattern_size: 16, min_count: 4 });
  */
-export type RepetitionDetectionParams = z.input<typeof repetitionDetectionParamsSchema>;
+export const repetitionDetectionParamsSchema: SchemaOf<RepetitionDetectionParams> = repetitionDetection;
 
+const engineXargs = z.record(z.string(), z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))]));
 /**
  * `engine_xargs` (the spec's name) or `vllm_xargs` (vLLM's): extension parameters; values are
  * strings, numbers or lists of them. vLLM reads only `vllm_xargs` (and ignores `engine_xargs`);
@@ -197,31 +160,28 @@ export type RepetitionDetectionParams = z.input<typeof repetitionDetectionParams
  * @example
  * engineXargsSchema.parse({ my_ext: "on", thresholds: [0.1, 0.2] });
  */
-export const engineXargsSchema = z.record(
-  z.string(),
-  z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))]),
-);
-/**
- * A engine xargs of a chat completion request.
- *
- * @example
- * const x: EngineXargs = { my_flag: 1, tags: ["a", "b"] };
- */
-export type EngineXargs = z.input<typeof engineXargsSchema>;
+export const engineXargsSchema: SchemaOf<EngineXargs> = engineXargs;
 
+const document = z.catchall(z.object({ title: z.optional(z.string()), text: z.optional(z.string()) }), z.string());
 /**
  * A document for retrieval-augmented templates; it should carry `title` and `text`.
  * @example
  * chatCompletionDocumentSchema.parse({ title: "Intro", text: "Paris is the capital of France." });
  */
-export const chatCompletionDocumentSchema = z.catchall(
-  z.object({ title: z.optional(z.string()), text: z.optional(z.string()) }),
-  z.string(),
-);
-/**
- * A document of a chat completion request.
- *
- * @example
- * const d: ChatCompletionDocument = { title: "Intro", text: "..." };
- */
-export type ChatCompletionDocument = z.input<typeof chatCompletionDocumentSchema>;
+export const chatCompletionDocumentSchema: SchemaOf<ChatCompletionDocument> = document;
+
+// Compile-time: each schema accepts exactly what its named type describes.
+type _Agreement = Check<
+  [
+    Agrees<z.input<typeof textFormat>, ResponseFormatText>,
+    Agrees<z.input<typeof jsonObjectFormat>, ResponseFormatJSONObject>,
+    Agrees<z.input<typeof jsonSchemaFormat>, ResponseFormatJSONSchema>,
+    Agrees<z.input<typeof structuralTagFormat>, ResponseFormatStructuralTag>,
+    Agrees<z.input<typeof responseFormat>, ResponseFormat>,
+    Agrees<z.input<typeof streamOptions>, ChatCompletionStreamOptions>,
+    Agrees<z.input<typeof structuredOutputs>, StructuredOutputsParams>,
+    Agrees<z.input<typeof repetitionDetection>, RepetitionDetectionParams>,
+    Agrees<z.input<typeof engineXargs>, EngineXargs>,
+    Agrees<z.input<typeof document>, ChatCompletionDocument>,
+  ]
+>;

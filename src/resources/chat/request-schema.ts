@@ -20,12 +20,17 @@
  *   and `vllm/sampling_params.py`.
  * - Option objects the spec lists in full (`stream_options`, `structured_outputs`,
  *   `repetition_detection`) are strict too, so a typo inside them is not silently ignored.
+ * - A message key within two edits of a key its role knows (`nmae`) is refused with a "did you
+ *   mean"; other unknown message keys are kept.
+ * - Each schema is built under a local name and exported typed by its named interface
+ *   (`*-types.ts`), with a compile-time check that the two agree (`../schema-agreement.ts`).
  *
  * @module
  */
 import * as z from "zod/mini";
 import { topLevelFieldHint } from "../../core/field-hint.js";
 import { inputIssues } from "../../core/validate.js";
+import type { Agrees, Check, SchemaOf } from "../schema-agreement.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 import { chatCompletionMessageParamSchema, chatCompletionToolSchema } from "./message-schemas.js";
 import {
@@ -37,7 +42,13 @@ import {
   structuredOutputsParamsSchema,
 } from "./request-option-schemas.js";
 import { structuredOutputsConstraints } from "./structured-outputs.js";
+import type {
+  ChatCompletionCreateParamsBase,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionCreateParamsStreaming,
+} from "./request-types.js";
 
+export type * from "./request-types.js";
 export * from "./content-part-schemas.js";
 export * from "./message-schemas.js";
 export * from "./request-option-schemas.js";
@@ -169,7 +180,7 @@ type RuleInput = {
   top_logprobs?: number | null | undefined;
   prompt_logprobs?: number | null | undefined;
   response_format?: { type?: unknown } | null | undefined;
-  structured_outputs?: Record<string, unknown> | null | undefined;
+  structured_outputs?: object | null | undefined;
 };
 
 // response_format becomes one more structured-outputs constraint inside vLLM
@@ -210,6 +221,9 @@ function requestRules(p: RuleInput, ctx: z.core.$RefinementCtx): void {
   }
 }
 
+const request = z
+  .strictObject(requestShape, { error: unknownKeyMessage })
+  .check(z.superRefine((p, ctx) => requestRules(p, ctx)));
 /**
  * The chat completion request, streaming or not (`stream?: boolean | null`).
  * Strict at the top level; enforces the spec's ranges, enums and cross-field rules.
@@ -221,34 +235,25 @@ function requestRules(p: RuleInput, ctx: z.core.$RefinementCtx): void {
  * });
  * if (!r.success) console.log(r.error.issues);
  */
-export const chatCompletionCreateParamsSchema = z
-  .strictObject(requestShape, { error: unknownKeyMessage })
-  .check(z.superRefine((p, ctx) => requestRules(p, ctx)));
-/**
- * Request fields with `stream?: boolean | null`, for callers whose `stream` is not a literal.
- * @example
- * const p: ChatCompletionCreateParamsBase = { messages: [{ role: "user", content: "Hi" }], stream: Math.random() > 0.5 };
- */
-export type ChatCompletionCreateParamsBase = z.input<typeof chatCompletionCreateParamsSchema>;
+export const chatCompletionCreateParamsSchema: SchemaOf<ChatCompletionCreateParamsBase> = request;
 
 // The two variants below are for callers' own checks; the client validates with the schema
 // above. Marked pure so that bundlers drop them from apps that do not use them.
 
+const nonStreamingRequest = /* @__PURE__ */ z
+  .strictObject({ ...requestShape, stream: z.nullish(z.literal(false)) }, { error: unknownKeyMessage })
+  .check(/* @__PURE__ */ z.superRefine((p, ctx) => requestRules(p, ctx)));
 /**
  * The non-streaming request: `stream` is absent, `false` or `null`.
  * @example
  * chatCompletionCreateParamsNonStreamingSchema.parse({ messages: [{ role: "user", content: "Hi" }] });
  */
-export const chatCompletionCreateParamsNonStreamingSchema = /* @__PURE__ */ z
-  .strictObject({ ...requestShape, stream: z.nullish(z.literal(false)) }, { error: unknownKeyMessage })
-  .check(/* @__PURE__ */ z.superRefine((p, ctx) => requestRules(p, ctx)));
-/**
- * A non-streaming request (`stream` absent, `false` or `null`).
- * @example
- * const p: ChatCompletionCreateParamsNonStreaming = { model: "m", messages: [{ role: "user", content: "Hi" }] };
- */
-export type ChatCompletionCreateParamsNonStreaming = z.input<typeof chatCompletionCreateParamsNonStreamingSchema>;
+export const chatCompletionCreateParamsNonStreamingSchema: SchemaOf<ChatCompletionCreateParamsNonStreaming> =
+  nonStreamingRequest;
 
+const streamingRequest = /* @__PURE__ */ z
+  .strictObject({ ...requestShape, stream: z.literal(true) }, { error: unknownKeyMessage })
+  .check(/* @__PURE__ */ z.superRefine((p, ctx) => requestRules(p, ctx)));
 /**
  * The streaming request: `stream` is `true`.
  * @example
@@ -258,21 +263,17 @@ export type ChatCompletionCreateParamsNonStreaming = z.input<typeof chatCompleti
  *   stream_options: { include_usage: true },
  * });
  */
-export const chatCompletionCreateParamsStreamingSchema = /* @__PURE__ */ z
-  .strictObject({ ...requestShape, stream: z.literal(true) }, { error: unknownKeyMessage })
-  .check(/* @__PURE__ */ z.superRefine((p, ctx) => requestRules(p, ctx)));
-/**
- * A streaming request (`stream: true`).
- * @example
- * const p: ChatCompletionCreateParamsStreaming = { model: "m", messages: [{ role: "user", content: "Hi" }], stream: true };
- */
-export type ChatCompletionCreateParamsStreaming = z.input<typeof chatCompletionCreateParamsStreamingSchema>;
-/**
- * Any chat completion request.
- * @example
- * const p: ChatCompletionCreateParams = { messages: [{ role: "user", content: "Hi" }], max_completion_tokens: 64 };
- */
-export type ChatCompletionCreateParams = ChatCompletionCreateParamsNonStreaming | ChatCompletionCreateParamsStreaming;
+export const chatCompletionCreateParamsStreamingSchema: SchemaOf<ChatCompletionCreateParamsStreaming> =
+  streamingRequest;
+
+// Compile-time: each schema accepts exactly what its named type describes.
+type _Agreement = Check<
+  [
+    Agrees<z.input<typeof request>, ChatCompletionCreateParamsBase>,
+    Agrees<z.input<typeof nonStreamingRequest>, ChatCompletionCreateParamsNonStreaming>,
+    Agrees<z.input<typeof streamingRequest>, ChatCompletionCreateParamsStreaming>,
+  ]
+>;
 
 /**
  * One problem of a request, ready for an error message: the path of the field and why.

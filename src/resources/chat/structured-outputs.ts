@@ -32,6 +32,6 @@ export const STRUCTURED_OUTPUTS_CONSTRAINTS = [
  * structuredOutputsConstraints({ regex: "\\d+", json_object: false }); // ["regex", "json_object"]
  * ```
  */
-export function structuredOutputsConstraints(so: Record<string, unknown>): string[] {
-  return STRUCTURED_OUTPUTS_CONSTRAINTS.filter((k) => so[k] != null);
+export function structuredOutputsConstraints(so: object): string[] {
+  return STRUCTURED_OUTPUTS_CONSTRAINTS.filter((k) => (so as Record<string, unknown>)[k] != null);
 }

@@ -1,5 +1,19 @@
 import * as z from "zod/mini";
+import type { Agrees, Check, SchemaOf } from "../schema-agreement.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
+import type {
+  ExperimentalConfig,
+  TokenLogprob,
+  TrainingJobCreateParams,
+  TrajectoryParams,
+  TrajectoryChoice,
+  TrajectoryGroup,
+  TrajectoryHistory,
+  TrajectoryMessage,
+  TrajectoryTool,
+} from "./request-types.js";
+
+export type * from "./request-types.js";
 
 ensureZodDefaults();
 
@@ -13,6 +27,10 @@ const ISO_DATETIME =
 // Numbers here are z.number(), which in zod 4 already refuses NaN and ±Infinity: JSON cannot
 // carry them, and JSON.stringify would silently send `null` instead.
 
+const trajectoryMessage = z.looseObject({
+  role: z.string().check(z.minLength(1)),
+  content: z.optional(z.union([z.string(), z.array(z.unknown()), z.null()])),
+});
 /**
  * A plain chat message inside `messages_and_choices`: context the model saw, not trained on.
  * Loose: `name`, `tool_calls`, `tool_call_id` and the like pass through unchecked.
@@ -22,10 +40,7 @@ const ISO_DATETIME =
  * trajectoryMessageSchema.parse({ role: "user", content: "What is 2+2?" });
  * ```
  */
-export const trajectoryMessageSchema = z.looseObject({
-  role: z.string().check(z.minLength(1)),
-  content: z.optional(z.union([z.string(), z.array(z.unknown()), z.null()])),
-});
+export const trajectoryMessageSchema: SchemaOf<TrajectoryMessage> = trajectoryMessage;
 
 const tokenLogprobShape = {
   token: z.string(),
@@ -33,6 +48,10 @@ const tokenLogprobShape = {
   bytes: z.nullish(z.array(z.int())),
 };
 
+const tokenLogprob = z.looseObject({
+  ...tokenLogprobShape,
+  top_logprobs: z.optional(z.array(z.looseObject(tokenLogprobShape))),
+});
 /**
  * Log-probability of one sampled token, with its most likely alternatives.
  *
@@ -41,10 +60,7 @@ const tokenLogprobShape = {
  * tokenLogprobSchema.parse({ token: "4", logprob: -0.01, bytes: [52], top_logprobs: [] });
  * ```
  */
-export const tokenLogprobSchema = z.looseObject({
-  ...tokenLogprobShape,
-  top_logprobs: z.optional(z.array(z.looseObject(tokenLogprobShape))),
-});
+export const tokenLogprobSchema: SchemaOf<TokenLogprob> = tokenLogprob;
 
 // A choice of a large job holds thousands of token entries; zod walks each one several times
 // slower than JSON.stringify writes it and copies it. A plain loop finds the first entry that
@@ -83,6 +99,20 @@ function isTokenLogprob(e: unknown, withTop: boolean): boolean {
   return true;
 }
 
+const trajectoryChoice = z.looseObject({
+  finish_reason: z.string(),
+  index: z.int().check(z.nonnegative()),
+  logprobs: z.nullish(
+    z.looseObject({
+      content: z.nullish(tokenLogprobList),
+      refusal: z.nullish(tokenLogprobList),
+    }),
+  ),
+  message: z.looseObject({
+    role: z.literal("assistant"),
+    content: z.nullish(z.string()),
+  }),
+});
 /**
  * A sampled choice inside `messages_and_choices`, as a chat completion returns it: the turns the
  * model is trained on. Request `logprobs: true` when sampling; trainers reject choices without
@@ -98,21 +128,17 @@ function isTokenLogprob(e: unknown, withTop: boolean): boolean {
  * });
  * ```
  */
-export const trajectoryChoiceSchema = z.looseObject({
-  finish_reason: z.string(),
-  index: z.int().check(z.nonnegative()),
-  logprobs: z.nullish(
-    z.looseObject({
-      content: z.nullish(tokenLogprobList),
-      refusal: z.nullish(tokenLogprobList),
-    }),
-  ),
-  message: z.looseObject({
-    role: z.literal("assistant"),
-    content: z.nullish(z.string()),
+export const trajectoryChoiceSchema: SchemaOf<TrajectoryChoice> = trajectoryChoice;
+
+const trajectoryTool = z.looseObject({
+  type: z.string().check(z.minLength(1)),
+  function: z.looseObject({
+    name: z.string().check(z.minLength(1)),
+    description: z.optional(z.string()),
+    parameters: z.optional(z.record(z.string(), z.unknown())),
+    strict: z.nullish(z.boolean()),
   }),
 });
-
 /**
  * A tool the model could call, in the chat-completions `tools` shape.
  *
@@ -124,19 +150,15 @@ export const trajectoryChoiceSchema = z.looseObject({
  * });
  * ```
  */
-export const trajectoryToolSchema = z.looseObject({
-  type: z.string().check(z.minLength(1)),
-  function: z.looseObject({
-    name: z.string().check(z.minLength(1)),
-    description: z.optional(z.string()),
-    parameters: z.optional(z.record(z.string(), z.unknown())),
-    strict: z.nullish(z.boolean()),
-  }),
-});
+export const trajectoryToolSchema: SchemaOf<TrajectoryTool> = trajectoryTool;
 
 const messagesAndChoices = z.array(z.union([trajectoryChoiceSchema, trajectoryMessageSchema]));
 const tools = z.nullish(z.array(trajectoryToolSchema));
 
+const trajectoryHistory = z.strictObject({
+  messages_and_choices: messagesAndChoices,
+  tools,
+});
 /**
  * An extra conversation of the same trajectory, tokenized separately and sharing its advantage.
  *
@@ -145,11 +167,24 @@ const tools = z.nullish(z.array(trajectoryToolSchema));
  * trajectoryHistorySchema.parse({ messages_and_choices: [{ role: "user", content: "hi" }] });
  * ```
  */
-export const trajectoryHistorySchema = z.strictObject({
+export const trajectoryHistorySchema: SchemaOf<TrajectoryHistory> = trajectoryHistory;
+
+const trajectory = z.strictObject({
   messages_and_choices: messagesAndChoices,
   tools,
+  additional_histories: z.nullish(z.array(trajectoryHistorySchema)),
+  reward: z.optional(z.number()),
+  initial_policy_version: z.nullish(z.int()),
+  final_policy_version: z.nullish(z.int()),
+  metrics: z.optional(z.record(z.string(), z.union([z.number(), z.boolean()]))),
+  metadata: z.optional(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))),
+  logs: z.optional(z.array(z.string())),
+  start_time: z.optional(
+    z
+      .string()
+      .check(z.regex(ISO_DATETIME, { error: "start_time must be an ISO 8601 date-time, e.g. 2025-03-18T17:04:12Z" })),
+  ),
 });
-
 /**
  * One rollout: the conversation (messages as context, choices as trainable turns) and its
  * reward. Strict, because a misspelt `reward` would otherwise train on the server's default of 0.
@@ -166,23 +201,15 @@ export const trajectoryHistorySchema = z.strictObject({
  * });
  * ```
  */
-export const trajectorySchema = z.strictObject({
-  messages_and_choices: messagesAndChoices,
-  tools,
-  additional_histories: z.nullish(z.array(trajectoryHistorySchema)),
-  reward: z.optional(z.number()),
-  initial_policy_version: z.nullish(z.int()),
-  final_policy_version: z.nullish(z.int()),
-  metrics: z.optional(z.record(z.string(), z.union([z.number(), z.boolean()]))),
-  metadata: z.optional(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))),
-  logs: z.optional(z.array(z.string())),
-  start_time: z.optional(
-    z
-      .string()
-      .check(z.regex(ISO_DATETIME, { error: "start_time must be an ISO 8601 date-time, e.g. 2025-03-18T17:04:12Z" })),
-  ),
-});
+export const trajectorySchema: SchemaOf<TrajectoryParams> = trajectory;
 
+const trajectoryGroup = z.looseObject({
+  trajectories: z.array(trajectorySchema),
+  exceptions: z.optional(z.array(z.looseObject({ type: z.string(), message: z.string(), traceback: z.string() }))),
+  metadata: z.optional(z.record(z.string(), z.unknown())),
+  metrics: z.optional(z.record(z.string(), z.unknown())),
+  logs: z.optional(z.array(z.string())),
+});
 /**
  * The trajectories of one prompt, compared with each other to compute advantages. Loose: the
  * ART members `exceptions`, `metadata`, `metrics` and `logs` are typed, others pass through.
@@ -192,29 +219,12 @@ export const trajectorySchema = z.strictObject({
  * trajectoryGroupSchema.parse({ trajectories: [{ messages_and_choices: [], reward: 0 }] });
  * ```
  */
-export const trajectoryGroupSchema = z.looseObject({
-  trajectories: z.array(trajectorySchema),
-  exceptions: z.optional(z.array(z.looseObject({ type: z.string(), message: z.string(), traceback: z.string() }))),
-  metadata: z.optional(z.record(z.string(), z.unknown())),
-  metrics: z.optional(z.record(z.string(), z.unknown())),
-  logs: z.optional(z.array(z.string())),
-});
+export const trajectoryGroupSchema: SchemaOf<TrajectoryGroup> = trajectoryGroup;
 
 const tuning = z.nullish(z.number());
 const switchable = z.nullish(z.boolean());
 
-/**
- * Loss and optimizer settings; each member null or absent means the server's default. Strict:
- * a misspelt setting would otherwise be ignored without notice. The spec's `variant_k2_tau` is
- * ART's `kimi_k2_tau`: both names are accepted and sent as written (an ART server reads
- * `kimi_k2_tau`).
- *
- * @example
- * ```ts
- * experimentalConfigSchema.parse({ learning_rate: 5e-6, ppo: true, epsilon: 0.2, variant_k2_tau: null });
- * ```
- */
-export const experimentalConfigSchema = z.strictObject({
+const experimentalConfig = z.strictObject({
   advantage_balance: tuning,
   epsilon: tuning,
   epsilon_high: tuning,
@@ -229,7 +239,26 @@ export const experimentalConfigSchema = z.strictObject({
   precalculate_logprobs: switchable,
   scale_rewards: switchable,
 });
+/**
+ * Loss and optimizer settings; each member null or absent means the server's default. Strict:
+ * a misspelt setting would otherwise be ignored without notice. The spec's `variant_k2_tau` is
+ * ART's `kimi_k2_tau`: both names are accepted and sent as written (an ART server reads
+ * `kimi_k2_tau`).
+ *
+ * @example
+ * ```ts
+ * experimentalConfigSchema.parse({ learning_rate: 5e-6, ppo: true, epsilon: 0.2, variant_k2_tau: null });
+ * ```
+ */
+export const experimentalConfigSchema: SchemaOf<ExperimentalConfig> = experimentalConfig;
 
+const trainingJobCreateParams = z.strictObject({
+  // z.guid() checks the 8-4-4-4-12 hex shape without the RFC version and variant digits, so
+  // every id the server could have issued passes.
+  model_id: z.string().check(z.regex(GUID, { error: "model_id must be a UUID" })),
+  trajectory_groups: z.array(trajectoryGroupSchema),
+  experimental_config: z.nullish(experimentalConfigSchema),
+});
 /**
  * Body of `POST /v1/preview/training-jobs`. `model_id` is a UUID of any version, in either case.
  *
@@ -242,90 +271,19 @@ export const experimentalConfigSchema = z.strictObject({
  * });
  * ```
  */
-export const trainingJobCreateParamsSchema = z.strictObject({
-  // z.guid() checks the 8-4-4-4-12 hex shape without the RFC version and variant digits, so
-  // every id the server could have issued passes.
-  model_id: z.string().check(z.regex(GUID, { error: "model_id must be a UUID" })),
-  trajectory_groups: z.array(trajectoryGroupSchema),
-  experimental_config: z.nullish(experimentalConfigSchema),
-});
+export const trainingJobCreateParamsSchema: SchemaOf<TrainingJobCreateParams> = trainingJobCreateParams;
 
-/**
- * Body of a training-job creation.
- *
- * @example
- * ```ts
- * const params: TrainingJobCreateParams = { model_id, trajectory_groups: [group] };
- * ```
- */
-export type TrainingJobCreateParams = z.input<typeof trainingJobCreateParamsSchema>;
-
-/**
- * One group of trajectories.
- *
- * @example
- * ```ts
- * const group: TrajectoryGroup = { trajectories: [trajectoryA, trajectoryB] };
- * ```
- */
-export type TrajectoryGroup = z.input<typeof trajectoryGroupSchema>;
-
-/**
- * One rollout with its reward, as the training API takes it (what `Trajectory#toJSON()` gives).
- *
- * @example
- * ```ts
- * const trajectory: TrajectoryParams = { messages_and_choices: [{ role: "user", content: "hi" }], reward: 0.5 };
- * ```
- */
-export type TrajectoryParams = z.input<typeof trajectorySchema>;
-
-/**
- * A plain message inside `messages_and_choices`.
- *
- * @example
- * ```ts
- * const message: TrajectoryMessage = { role: "system", content: "Be brief." };
- * ```
- */
-export type TrajectoryMessage = z.input<typeof trajectoryMessageSchema>;
-
-/**
- * A sampled choice inside `messages_and_choices`.
- *
- * @example
- * ```ts
- * const choice: TrajectoryChoice = { finish_reason: "stop", index: 0, logprobs: null, message: { role: "assistant", content: "ok" } };
- * ```
- */
-export type TrajectoryChoice = z.input<typeof trajectoryChoiceSchema>;
-
-/**
- * A tool definition of a trajectory.
- *
- * @example
- * ```ts
- * const tool: TrajectoryTool = { type: "function", function: { name: "search" } };
- * ```
- */
-export type TrajectoryTool = z.input<typeof trajectoryToolSchema>;
-
-/**
- * An additional history of a trajectory.
- *
- * @example
- * ```ts
- * const history: TrajectoryHistory = { messages_and_choices: [], tools: null };
- * ```
- */
-export type TrajectoryHistory = z.input<typeof trajectoryHistorySchema>;
-
-/**
- * Loss and optimizer settings of a training job.
- *
- * @example
- * ```ts
- * const config: ExperimentalConfig = { ppo: false, scale_rewards: true };
- * ```
- */
-export type ExperimentalConfig = z.input<typeof experimentalConfigSchema>;
+// Compile-time: each schema accepts exactly what its named type describes.
+type _Agreement = Check<
+  [
+    Agrees<z.input<typeof trajectoryMessage>, TrajectoryMessage>,
+    Agrees<z.input<typeof tokenLogprob>, TokenLogprob>,
+    Agrees<z.input<typeof trajectoryChoice>, TrajectoryChoice>,
+    Agrees<z.input<typeof trajectoryTool>, TrajectoryTool>,
+    Agrees<z.input<typeof trajectoryHistory>, TrajectoryHistory>,
+    Agrees<z.input<typeof trajectory>, TrajectoryParams>,
+    Agrees<z.input<typeof trajectoryGroup>, TrajectoryGroup>,
+    Agrees<z.input<typeof experimentalConfig>, ExperimentalConfig>,
+    Agrees<z.input<typeof trainingJobCreateParams>, TrainingJobCreateParams>,
+  ]
+>;

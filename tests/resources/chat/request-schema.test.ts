@@ -500,7 +500,8 @@ describe("chatCompletionCreateParamsSchema: valid requests", () => {
   });
 
   it("covers every field of the schema in the every-field request", () => {
-    const schemaKeys = Object.keys(chatCompletionCreateParamsSchema.shape).sort();
+    // The exported schema is typed by its interface; its object shape is still there at run time.
+    const schemaKeys = Object.keys((chatCompletionCreateParamsSchema as unknown as { shape: object }).shape).sort();
     expect(Object.keys(everyField).sort()).toEqual(schemaKeys);
   });
 
@@ -552,9 +553,11 @@ describe("streaming and non-streaming request schemas", () => {
     const typo: ChatCompletionCreateParams = { messages: [], max_completion_token: 5 };
     // @ts-expect-error a role is a string
     const m: ChatCompletionMessageParam = { role: 7, content: "x" };
+    // @ts-expect-error misspelt message key
+    const m2: ChatCompletionMessageParam = { role: "user", content: "x", nmae: "bob" };
     // @ts-expect-error tool_choice only "none"
     const tc: ChatCompletionCreateParams = { messages: [], tool_choice: "auto" };
-    expect([base, s2, typo, m, tc]).toHaveLength(5);
+    expect([base, s2, typo, m, m2, tc]).toHaveLength(6);
   });
 });
 
