@@ -1,5 +1,12 @@
-import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "../errors.js";
-import { markUnsent, UNSENT_CODES, type Transport, type TransportRequest, type TransportResponse } from "./types.js";
+import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError, InferloopError } from "../errors.js";
+import {
+  markUnsent,
+  readCapped,
+  UNSENT_CODES,
+  type Transport,
+  type TransportRequest,
+  type TransportResponse,
+} from "./types.js";
 
 /** The part of `fetch` the SDK uses, so any standard implementation fits.
  *
@@ -13,11 +20,21 @@ export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 const HEADERS_TIMEOUT = "headers-timeout";
 const IDLE_TIMEOUT = "idle-timeout";
 
+/** Settle `promise` in the background: its loser's outcome must not become an unhandled rejection. */
+function ignore(promise: Promise<unknown>): void {
+  promise.catch(() => {});
+}
+
 /**
  * Transport over a standard `fetch` (browsers, Deno, Bun, edge workers, or a `fetch` the caller
  * passed). `fetch` has no timeouts of its own, so one controller per request carries the
  * caller's abort, the headers timeout and the idle timeout; every timer and listener is
  * removed when the request ends, whichever way it ends.
+ *
+ * Every wait (for the headers, for each piece of the body) also races the controller, so a
+ * `fetch` that ignores its `signal` still gives up on time. Redirects are not followed
+ * (`redirect: "manual"`): the pipeline reports them, as with the Node transport, and never
+ * sends the body or the credentials to another address.
  */
 export class FetchTransport implements Transport {
   readonly #fetch: FetchLike;
@@ -33,9 +50,24 @@ export class FetchTransport implements Transport {
     const controller = new AbortController();
     const userSignal = request.signal;
     let reason: string | undefined;
+    const mapError = (err: unknown): Error => {
+      if (reason === HEADERS_TIMEOUT)
+        return new APIConnectionTimeoutError(`No response headers within ${request.timeout} ms.`);
+      if (reason === IDLE_TIMEOUT)
+        return new APIConnectionTimeoutError(`No response data for ${request.idleTimeout} ms (idleTimeout).`);
+      if (reason === "user" || userSignal?.aborted) return new APIUserAbortError(undefined, { cause: err });
+      return new APIConnectionError("Connection error.", { cause: err });
+    };
+    // Rejects once the controller aborts, whatever the fetch does with its signal.
+    let rejectAborted: (err: Error) => void = () => {};
+    const aborted = new Promise<never>((_, reject) => {
+      rejectAborted = reject;
+    });
+    ignore(aborted);
     const abort = (why: string) => {
       reason ??= why;
       controller.abort();
+      rejectAborted(mapError(undefined));
     };
     const onUserAbort = () => abort("user");
     if (userSignal?.aborted) throw new APIUserAbortError();
@@ -48,30 +80,27 @@ export class FetchTransport implements Transport {
       clearTimeout(idleTimer);
       userSignal?.removeEventListener("abort", onUserAbort);
     };
-    const mapError = (err: unknown): Error => {
-      if (reason === HEADERS_TIMEOUT)
-        return new APIConnectionTimeoutError(`No response headers within ${request.timeout} ms.`);
-      if (reason === IDLE_TIMEOUT)
-        return new APIConnectionTimeoutError(`No response data for ${request.idleTimeout} ms (idleTimeout).`);
-      if (reason === "user" || userSignal?.aborted) return new APIUserAbortError(undefined, { cause: err });
-      return new APIConnectionError("Connection error.", { cause: err });
-    };
 
     let res: Response;
+    const pending = this.#fetch(request.origin + request.path, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body ?? null,
+      signal: controller.signal,
+      redirect: "manual",
+    });
     try {
-      res = await this.#fetch(request.origin + request.path, {
-        method: request.method,
-        headers: request.headers,
-        body: request.body ?? null,
-        signal: controller.signal,
-      });
+      res = await Promise.race([pending, aborted]);
     } catch (err) {
       cleanup();
+      // A fetch that ignored the abort may still answer later: drop that answer unread.
+      pending.then((late) => late.body?.cancel().catch(() => {}), () => {});
+      if (reason !== undefined) throw mapError(err);
       const error = mapError(err);
       // Node's fetch (undici) keeps the socket error as `cause`: a refused connection or a
       // failed DNS lookup means nothing was sent, as in the undici transport.
       const code = (err as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-      if (reason === undefined && typeof code === "string" && UNSENT_CODES.has(code)) markUnsent(error);
+      if (typeof code === "string" && UNSENT_CODES.has(code)) markUnsent(error);
       throw error;
     }
     clearTimeout(headersTimer);
@@ -81,12 +110,14 @@ export class FetchTransport implements Transport {
       headers[k] = v;
     });
 
-    // One timer for the whole body: each chunk only stamps the time, and the timer re-arms
-    // itself for whatever is left of the window, instead of a new timer per chunk.
-    let lastData = Date.now();
+    // The idle clock runs only while a read waits for the server: a consumer that pauses
+    // between reads is not the server going quiet. One timer for the whole body: it re-arms
+    // itself for whatever is left of the window instead of a new timer per chunk.
+    let waitingSince: number | undefined;
     const armIdle = (ms: number) => {
       idleTimer = setTimeout(() => {
-        const idle = Date.now() - lastData;
+        if (waitingSince === undefined) return armIdle(request.idleTimeout);
+        const idle = Date.now() - waitingSince;
         if (idle >= request.idleTimeout) abort(IDLE_TIMEOUT);
         else armIdle(request.idleTimeout - idle);
       }, ms);
@@ -97,36 +128,44 @@ export class FetchTransport implements Transport {
       done = true;
       cleanup();
     };
+    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
     const cancel = () => {
-      if (!done) {
-        finish();
-        controller.abort();
-      }
+      if (done) return;
+      finish();
+      controller.abort();
+      rejectAborted(new APIUserAbortError());
+      // For a fetch that ignores its signal, cancelling the body is the only way to let go.
+      if (reader) ignore(reader.cancel());
+      else if (res.body && !res.body.locked) ignore(res.body.cancel());
     };
 
     async function* iterate(): AsyncGenerator<Uint8Array> {
-      if (!res.body) {
+      if (!res.body || done) {
         finish();
         return;
       }
-      const reader = res.body.getReader();
+      const r = (reader = res.body.getReader());
       armIdle(request.idleTimeout);
       try {
         for (;;) {
-          const { done: end, value } = await reader.read();
+          waitingSince = Date.now();
+          const read = r.read();
+          ignore(read);
+          const { done: end, value } = await Promise.race([read, aborted]);
+          waitingSince = undefined;
           if (end) {
             finish();
             break;
           }
-          lastData = Date.now();
           yield value;
         }
       } catch (err) {
-        throw mapError(err);
+        throw reason === undefined && err instanceof InferloopError ? err : mapError(err);
       } finally {
+        waitingSince = undefined;
         if (!done) {
           // Early exit (break) or failure: release the stream before the controller goes.
-          reader.cancel().catch(() => {});
+          ignore(r.cancel());
           cancel();
         }
         finish();
@@ -134,15 +173,11 @@ export class FetchTransport implements Transport {
     }
 
     return {
-      status: res.status,
+      // A browser hides a manual redirect behind an opaque response of status 0.
+      status: res.type === "opaqueredirect" ? 0 : res.status,
       headers,
       body: { [Symbol.asyncIterator]: iterate },
-      async text() {
-        const decoder = new TextDecoder();
-        let out = "";
-        for await (const chunk of iterate()) out += decoder.decode(chunk, { stream: true });
-        return out + decoder.decode();
-      },
+      text: (maxBytes) => readCapped({ [Symbol.asyncIterator]: iterate }, maxBytes),
       cancel,
     };
   }
