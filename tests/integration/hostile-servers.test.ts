@@ -346,7 +346,7 @@ for (const transport of TRANSPORTS) {
           const error = (await within(BOUND_MS, caught(() => client().models.list()))) as APIError;
           expect(error.status).toBe(400);
           expect(error.message).toContain("m".repeat(400));
-          expect(error.message.length).toBeLessThanOrEqual(501);
+          expect(error.message.length).toBeLessThanOrEqual(520);
         }, transport.options);
       });
     });
