@@ -7,7 +7,8 @@ const MAX_TIMER_MS = 2_147_483_647;
  * Bound the wait for each batch of decoded events (SSE data events, JSONL records) to
  * `eventTimeout` ms, the first one counted from `since` (the response headers). Only a batch
  * resets the clock: keep-alive comments, blank lines and partial bytes never reach this level.
- * The clock runs only while the consumer waits: a slow consumer is not a silent server.
+ * The clock runs only while the consumer waits: a slow consumer is not a silent server. (A
+ * batch is one network read, not one event, so a timer per wait costs little.)
  *
  * On expiry `cancel` closes the request, which makes the pending read fail on either
  * transport (even over a `fetch` that ignores its signal); that failure is reported as an
@@ -21,19 +22,8 @@ export async function* withEventDeadline<T>(
 ): AsyncGenerator<T> {
   const limit = limits.eventTimeout;
   if (!(limit > 0)) return yield* source;
-  let waitingSince: number | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
   let timedOut = false;
-  // One timer, re-armed for what is left of the window, instead of a new timer per batch;
-  // it lapses while the consumer is busy and the next wait arms it again.
-  const arm = (ms: number) => {
-    timer = setTimeout(onTimer, Math.min(Math.max(ms, 0), MAX_TIMER_MS));
-  };
   const onTimer = () => {
-    timer = undefined;
-    if (waitingSince === undefined) return;
-    const waited = Date.now() - waitingSince;
-    if (waited < limit) return arm(limit - waited);
     timedOut = true;
     cancel();
   };
@@ -43,23 +33,24 @@ export async function* withEventDeadline<T>(
   let first = true;
   try {
     for (;;) {
-      waitingSince = first ? limits.since : Date.now();
+      // The timer exists only during a wait, so a stream left unread holds no timer.
+      const wait = first ? limit - (Date.now() - limits.since) : limit;
       first = false;
-      if (timer === undefined) arm(limit - (Date.now() - waitingSince));
+      const timer = setTimeout(onTimer, Math.min(Math.max(wait, 0), MAX_TIMER_MS));
       let r: IteratorResult<T>;
       try {
         r = await iterator.next();
       } catch (err) {
         throw timedOut ? expired(err) : err;
+      } finally {
+        clearTimeout(timer);
       }
-      waitingSince = undefined;
       // A transport may end the body quietly when it is closed: still a timeout, not an end.
       if (timedOut) throw expired(undefined);
       if (r.done) return;
       yield r.value;
     }
   } finally {
-    clearTimeout(timer);
     if (!timedOut) await iterator.return?.();
   }
 }
