@@ -21,6 +21,8 @@ import { wasUnsent, type Transport, type TransportResponse } from "./transport/t
 export interface Base {
   origin: string;
   prefix: string;
+  /** The client option it came from, for messages that say what to change. */
+  option: string;
 }
 
 /** Parse a base URL, with a message that names the option when it is not one. */
@@ -33,7 +35,7 @@ export function parseBase(url: string, option: string): Base {
   }
   if (u.protocol !== "http:" && u.protocol !== "https:")
     throw new InferloopError(`\`${option}\` must be an http(s) URL.`);
-  return { origin: u.origin, prefix: u.pathname.replace(/\/+$/, "") };
+  return { origin: u.origin, prefix: u.pathname.replace(/\/+$/, ""), option };
 }
 
 /** Everything the pipeline needs, resolved once by the client. */
@@ -246,7 +248,7 @@ export class HttpClient {
       parsed.message = redirectMessage(res.status, res.headers.location, {
         url: redirect.base.origin + redirect.base.prefix + redirect.spec.path,
         path: redirect.spec.path,
-        option: redirect.spec.base === "trace" ? "traceBaseURL" : "baseURL",
+        option: redirect.base.option,
       });
     return apiErrorFor({
       ...parsed,

@@ -112,7 +112,9 @@ export function createHandlers(
       let stream = nullBody ? null : toStream(plan.body);
       // The web platform compresses gzip and deflate only; other encodings are sent as is.
       if (stream && (plan.encoding === "gzip" || plan.encoding === "deflate")) {
-        stream = stream.pipeThrough(new CompressionStream(plan.encoding) as ReadableWritablePair<Uint8Array, Uint8Array>);
+        stream = stream.pipeThrough(
+          new CompressionStream(plan.encoding) as ReadableWritablePair<Uint8Array, Uint8Array>,
+        );
         responseHeaders["content-encoding"] = plan.encoding;
       }
       return new Response(stream, { status: plan.status, headers: responseHeaders });

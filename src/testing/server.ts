@@ -79,9 +79,23 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return new TextDecoder("utf-8").decode(Buffer.concat(chunks));
 }
 
+/** Resolves on `drain` or `close`, and removes both listeners either way: an endless body
+ * waits thousands of times, and `Promise.race` of two `once()` would leave one behind each time. */
+function drainOrClose(stream: NodeJS.EventEmitter & { destroyed: boolean }): Promise<void> {
+  if (stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off("drain", done);
+      stream.off("close", done);
+      resolve();
+    };
+    stream.on("drain", done);
+    stream.on("close", done);
+  });
+}
+
 async function waitForDrain(res: ServerResponse): Promise<void> {
-  if (res.destroyed) return;
-  await Promise.race([once(res, "drain"), once(res, "close")]);
+  await drainOrClose(res);
 }
 
 const FLUSH_BYTES = 64 * 1024;
@@ -109,7 +123,7 @@ async function* compressed(body: AsyncIterable<BodyPart>, encoding: ContentEncod
     try {
       for await (const part of body) {
         if (z.destroyed) return;
-        if (!z.write(part)) await Promise.race([once(z, "drain"), once(z, "close")]);
+        if (!z.write(part)) await drainOrClose(z);
       }
       if (!z.destroyed) z.end();
     } catch (err) {

@@ -219,7 +219,8 @@ for (const transport of TRANSPORTS) {
     });
 
     describe("compressed bodies", () => {
-      const encodings = transport.name === "undici" ? (["gzip", "br", "zstd", "deflate"] as const) : (["gzip", "br"] as const);
+      const encodings =
+        transport.name === "undici" ? (["gzip", "br", "zstd", "deflate"] as const) : (["gzip", "br"] as const);
       for (const encoding of encodings) {
         it(`${encoding}: JSON, JSONL and a chat completion are decoded`, async () => {
           await withService(async (svc, client) => {
@@ -239,12 +240,22 @@ for (const transport of TRANSPORTS) {
         it(`${encoding}: a decompression bomb ends in ResponseTooLargeError, not in memory growth`, async () => {
           await withService(async (svc, client) => {
             svc.inject(faults.compressionBomb({ encoding, path: MODELS, prefix: "[" }));
-            svc.inject(faults.compressionBomb({ encoding, path: CALLS, prefix: '{"id": "', contentType: "application/jsonl" }));
+            svc.inject(
+              faults.compressionBomb({ encoding, path: CALLS, prefix: '{"id": "', contentType: "application/jsonl" }),
+            );
             const c = client({ maxBufferBytes: MIB, maxRetries: 2 });
             const before = process.memoryUsage().arrayBuffers + process.memoryUsage().heapUsed;
-            expect(await within(BOUND_MS, caught(() => c.models.list()))).toBeInstanceOf(ResponseTooLargeError);
             expect(
-              await within(BOUND_MS, caught(() => c.calls.query({ project_id: PROJECT, limit: 5 }).toArray())),
+              await within(
+                BOUND_MS,
+                caught(() => c.models.list()),
+              ),
+            ).toBeInstanceOf(ResponseTooLargeError);
+            expect(
+              await within(
+                BOUND_MS,
+                caught(() => c.calls.query({ project_id: PROJECT, limit: 5 }).toArray()),
+              ),
             ).toBeInstanceOf(ResponseTooLargeError);
             const after = process.memoryUsage().arrayBuffers + process.memoryUsage().heapUsed;
             // Endless bodies: without the cap neither call would end at all.
@@ -332,7 +343,10 @@ for (const transport of TRANSPORTS) {
               { status: 503, path: MODELS },
             ),
           );
-          const error = (await within(BOUND_MS, caught(() => client().models.list()))) as APIError;
+          const error = (await within(
+            BOUND_MS,
+            caught(() => client().models.list()),
+          )) as APIError;
           expect(error.name).toBe("InternalServerError");
           expect(error.status).toBe(503);
           expect(error.message.length).toBeLessThanOrEqual(600);
@@ -343,7 +357,10 @@ for (const transport of TRANSPORTS) {
         await withService(async (svc, client) => {
           const message = `${"m".repeat(499)}!${"n".repeat(2 * MIB)}`;
           svc.inject(faults.status(400, { path: MODELS, body: { error: { message, code: 400 } } }));
-          const error = (await within(BOUND_MS, caught(() => client().models.list()))) as APIError;
+          const error = (await within(
+            BOUND_MS,
+            caught(() => client().models.list()),
+          )) as APIError;
           expect(error.status).toBe(400);
           expect(error.message).toContain("m".repeat(400));
           expect(error.message.length).toBeLessThanOrEqual(520);
@@ -353,11 +370,11 @@ for (const transport of TRANSPORTS) {
 
     describe("chunk indices", () => {
       for (const [what, chunk, field] of [
-        ["choices[0].index \"__proto__\"", CHUNK("evil", "__proto__"), "choices[0].index"],
+        ['choices[0].index "__proto__"', CHUNK("evil", "__proto__"), "choices[0].index"],
         ["choices[0].index -1", CHUNK("evil", -1), "choices[0].index"],
         ["choices[0].index 1.5", CHUNK("evil", 1.5), "choices[0].index"],
         [
-          "a tool-call index \"constructor\"",
+          'a tool-call index "constructor"',
           `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta: { tool_calls: [{ index: "constructor", function: { arguments: "{}" } }] } }] })}\n\n`,
           "choices[0].delta.tool_calls[0].index",
         ],
@@ -366,7 +383,10 @@ for (const transport of TRANSPORTS) {
           await withService(async (svc, client) => {
             svc.inject(faults.insert(1, chunk, { path: CHAT }));
             const stream = await client().chat.completions.create(streamParams);
-            const error = await within(BOUND_MS, caught(() => stream.finalCompletion()));
+            const error = await within(
+              BOUND_MS,
+              caught(() => stream.finalCompletion()),
+            );
             expect(error).toBeInstanceOf(ResponseParseError);
             expect((error as Error).message).toContain(field);
             expect((error as Error).message).toContain("Event 2");
@@ -505,46 +525,61 @@ describe("a custom fetch that ignores its signal", () => {
   const deaf: ClientOptions["fetch"] = (url, init) => fetch(url, { ...init, signal: null });
 
   it("timeout still applies before the headers", async () => {
-    await withService(async (svc, client) => {
-      svc.inject(faults.stall({ path: MODELS }));
-      const error = await within(BOUND_MS, caught(() => client({ timeout: 300 }).models.list()));
-      expect(error).toBeInstanceOf(APIConnectionTimeoutError);
-    }, { fetch: deaf });
+    await withService(
+      async (svc, client) => {
+        svc.inject(faults.stall({ path: MODELS }));
+        const error = await within(
+          BOUND_MS,
+          caught(() => client({ timeout: 300 }).models.list()),
+        );
+        expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+      },
+      { fetch: deaf },
+    );
   });
 
   it("idleTimeout still applies mid-body", async () => {
-    await withService(async (svc, client) => {
-      svc.inject(faults.stall({ path: CHAT, afterChunks: 1 }));
-      const { error } = await readStream(client({ idleTimeout: 300 }));
-      expect(error).toBeInstanceOf(APIConnectionTimeoutError);
-      expect((error as Error).message).toContain("idleTimeout");
-    }, { fetch: deaf });
+    await withService(
+      async (svc, client) => {
+        svc.inject(faults.stall({ path: CHAT, afterChunks: 1 }));
+        const { error } = await readStream(client({ idleTimeout: 300 }));
+        expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+        expect((error as Error).message).toContain("idleTimeout");
+      },
+      { fetch: deaf },
+    );
   });
 
   it("eventTimeout still applies", async () => {
-    await withService(async (svc, client) => {
-      svc.inject(faults.keepAliveOnly({ path: CHAT, afterChunks: 1, everyMs: 50 }));
-      const { error } = await readStream(client({ eventTimeout: 300 }));
-      expect(error).toBeInstanceOf(APIConnectionTimeoutError);
-      expect((error as Error).message).toContain("eventTimeout");
-    }, { fetch: deaf });
+    await withService(
+      async (svc, client) => {
+        svc.inject(faults.keepAliveOnly({ path: CHAT, afterChunks: 1, everyMs: 50 }));
+        const { error } = await readStream(client({ eventTimeout: 300 }));
+        expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+        expect((error as Error).message).toContain("eventTimeout");
+      },
+      { fetch: deaf },
+    );
   });
 
   it("the caller's abort still applies, before the headers and mid-stream", async () => {
-    await withService(async (svc, client) => {
-      svc.inject(faults.stall({ path: MODELS }));
-      const ac = new AbortController();
-      const pending = caught(() => client().models.list({ signal: ac.signal }));
-      setTimeout(() => ac.abort(), 100);
-      expect(await within(BOUND_MS, pending)).toBeInstanceOf(APIUserAbortError);
+    await withService(
+      async (svc, client) => {
+        svc.inject(faults.stall({ path: MODELS }));
+        const ac = new AbortController();
+        const pending = caught(() => client().models.list({ signal: ac.signal }));
+        setTimeout(() => ac.abort(), 100);
+        expect(await within(BOUND_MS, pending)).toBeInstanceOf(APIUserAbortError);
 
-      svc.inject(faults.stall({ path: CHAT, afterChunks: 1 }));
-      const ac2 = new AbortController();
-      const stream = await client().chat.completions.create(streamParams, { signal: ac2.signal });
-      const reading = caught(async () => {
-        for await (const _ of stream) ac2.abort();
-      });
-      expect(await within(BOUND_MS, reading)).toBeInstanceOf(APIUserAbortError);
-    }, { fetch: deaf });
+        svc.inject(faults.stall({ path: CHAT, afterChunks: 1 }));
+        const ac2 = new AbortController();
+        const stream = await client().chat.completions.create(streamParams, { signal: ac2.signal });
+        const reading = caught(async () => {
+          for await (const _ of stream) ac2.abort();
+        });
+        expect(await within(BOUND_MS, reading)).toBeInstanceOf(APIUserAbortError);
+      },
+      { fetch: deaf },
+    );
   });
 });

@@ -27,14 +27,22 @@ export type FaultId =
   | "noDone"
   | "hugeLine"
   | "invalidUtf8"
-  | "htmlBadGateway";
+  | "htmlBadGateway"
+  | "keepAliveOnly"
+  | "endlessValue"
+  | "compressed"
+  | "compressionBomb"
+  | "redirect"
+  | "endlessErrorBody";
 
 export type ErrorName =
   | "APIConnectionError"
   | "APIConnectionTimeoutError"
   | "RateLimitError"
   | "InternalServerError"
-  | "ResponseParseError";
+  | "ResponseParseError"
+  | "ResponseTooLargeError"
+  | "APIError";
 
 /** What one cell expects. */
 export type Expected =
@@ -82,11 +90,43 @@ export const FAULTS: ReadonlyArray<{ id: FaultId; label: string; how: string }> 
   { id: "hugeLine", label: "10 MB line", how: "a valid 10 MB JSON body, SSE event or JSONL record" },
   { id: "invalidUtf8", label: "invalid UTF-8", how: "`invalidUtf8()`: bytes FF FE C3 28 inside a string" },
   { id: "htmlBadGateway", label: "502 HTML page from a proxy", how: "`badGatewayHtml()`, once" },
+  {
+    id: "keepAliveOnly",
+    label: "keep-alives only",
+    how: "`keepAliveOnly()` after 1 event (`: ping`) / line (blank lines) every 50 ms, once; `eventTimeout: 400`",
+  },
+  {
+    id: "endlessValue",
+    label: "endless JSON value",
+    how: "a body (JSON), event or line (`endlessValue()`, after 1) that never ends, once; `maxBufferBytes: 1 MiB`",
+  },
+  { id: "compressed", label: "gzip body", how: '`compressed("gzip")`: the real answer, gzip-compressed, once' },
+  {
+    id: "compressionBomb",
+    label: "gzip bomb",
+    how: "`compressionBomb()`: a gzip body that inflates without end, once; `maxBufferBytes: 1 MiB`",
+  },
+  {
+    id: "redirect",
+    label: "307 to another origin",
+    how: '`redirect(otherOrigin + path + "?token=…")`, always',
+  },
+  { id: "endlessErrorBody", label: "503 with an endless body", how: "503 HTML page that never ends, once" },
 ];
 
 const streamsOnly = "no stream: see reset mid-body";
 const sseOnly = "SSE only";
 const jsonlOnly = "JSONL only";
+const tooLarge = {
+  error: "ResponseTooLargeError",
+  tries: 1,
+  note: "names `maxBufferBytes`; closed, not retried",
+} as const;
+const redirected = {
+  error: "APIError",
+  tries: 1,
+  note: "status 307; names the target (no query) and the `baseURL` fix; nothing sent there",
+} as const;
 
 /** Safe operations behave alike for most faults; only the stream and the job creation differ. */
 function safe(e: Expected): Record<"chat" | "models" | "progress", Expected> {
@@ -216,5 +256,47 @@ export const TABLE: Record<FaultId, Record<OperationId, Expected>> = {
     calls: { ok: true, tries: 2, note: "retried" },
     jobs: { error: "InternalServerError", tries: 1, jobs: 0, note: "status 502, one-line message; not retried" },
     jobsKey: { ok: true, tries: 2, jobs: 1, note: "retried" },
+  },
+  keepAliveOnly: {
+    ...safe({ na: "streams only" }),
+    chatStream: { error: "APIConnectionTimeoutError", tries: 1, note: "names `eventTimeout`, after chunk 1" },
+    calls: { ok: true, tries: 2, note: "eventTimeout, page resumed" },
+    jobs: { na: "streams only" },
+    jobsKey: { na: "streams only" },
+  },
+  endlessValue: {
+    ...safe(tooLarge),
+    chatStream: { ...tooLarge, note: "after chunk 1; closed, not retried" },
+    calls: { ...tooLarge, note: "names line 2, after record 1; not resumed" },
+    jobs: { ...tooLarge, jobs: 0 },
+    jobsKey: { ...tooLarge, jobs: 0 },
+  },
+  compressed: {
+    ...safe({ ok: true, tries: 1, note: "decoded as it streams" }),
+    chatStream: { ok: true, tries: 1, note: "decoded as it streams" },
+    calls: { ok: true, tries: 1, note: "decoded as it streams" },
+    jobs: { ok: true, tries: 1, jobs: 1, note: "decoded" },
+    jobsKey: { ok: true, tries: 1, jobs: 1, note: "decoded" },
+  },
+  compressionBomb: {
+    ...safe(tooLarge),
+    chatStream: tooLarge,
+    calls: tooLarge,
+    jobs: { ...tooLarge, jobs: 0 },
+    jobsKey: { ...tooLarge, jobs: 0 },
+  },
+  redirect: {
+    ...safe(redirected),
+    chatStream: redirected,
+    calls: redirected,
+    jobs: { ...redirected, jobs: 0 },
+    jobsKey: { ...redirected, jobs: 0 },
+  },
+  endlessErrorBody: {
+    ...safe({ ok: true, tries: 2, note: "64 KiB read, connection closed, retried" }),
+    chatStream: { ok: true, tries: 2, note: "64 KiB read, connection closed, retried" },
+    calls: { ok: true, tries: 2, note: "64 KiB read, connection closed, retried" },
+    jobs: { error: "InternalServerError", tries: 1, jobs: 0, note: "64 KiB read; not retried" },
+    jobsKey: { ok: true, tries: 2, jobs: 1, note: "64 KiB read, connection closed, retried" },
   },
 };

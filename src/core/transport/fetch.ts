@@ -94,7 +94,10 @@ export class FetchTransport implements Transport {
     } catch (err) {
       cleanup();
       // A fetch that ignored the abort may still answer later: drop that answer unread.
-      pending.then((late) => late.body?.cancel().catch(() => {}), () => {});
+      pending.then(
+        (late) => late.body?.cancel().catch(() => {}),
+        () => {},
+      );
       if (reason !== undefined) throw mapError(err);
       const error = mapError(err);
       // Node's fetch (undici) keeps the socket error as `cause`: a refused connection or a
