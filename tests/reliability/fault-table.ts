@@ -33,7 +33,9 @@ export type FaultId =
   | "compressed"
   | "compressionBomb"
   | "redirect"
-  | "endlessErrorBody";
+  | "endlessErrorBody"
+  | "slowConsumerFetch"
+  | "stallDeafFetch";
 
 export type ErrorName =
   | "APIConnectionError"
@@ -112,6 +114,16 @@ export const FAULTS: ReadonlyArray<{ id: FaultId; label: string; how: string }> 
     how: '`redirect(otherOrigin + path + "?token=…")`, always',
   },
   { id: "endlessErrorBody", label: "503 with an endless body", how: "503 HTML page that never ends, once" },
+  {
+    id: "slowConsumerFetch",
+    label: "slow consumer, fetch transport",
+    how: "`fetch` option; the caller pauses 600 ms after each chunk / record; `idleTimeout: 400`",
+  },
+  {
+    id: "stallDeafFetch",
+    label: "stall mid-body, `fetch` that ignores its signal",
+    how: "a custom `fetch` that drops `signal`; `stall` as in stall mid-body, once; `idleTimeout: 400`",
+  },
 ];
 
 const streamsOnly = "no stream: see reset mid-body";
@@ -298,5 +310,19 @@ export const TABLE: Record<FaultId, Record<OperationId, Expected>> = {
     calls: { ok: true, tries: 2, note: "64 KiB read, connection closed, retried" },
     jobs: { error: "InternalServerError", tries: 1, jobs: 0, note: "64 KiB read; not retried" },
     jobsKey: { ok: true, tries: 2, jobs: 1, note: "64 KiB read, connection closed, retried" },
+  },
+  slowConsumerFetch: {
+    ...safe({ na: "streams only" }),
+    chatStream: { ok: true, tries: 1, note: "the idle clock runs only while a read waits for the server" },
+    calls: { ok: true, tries: 1, note: "the idle clock runs only while a read waits for the server" },
+    jobs: { na: "streams only" },
+    jobsKey: { na: "streams only" },
+  },
+  stallDeafFetch: {
+    ...safe({ ok: true, tries: 2, note: "idle timeout enforced by the SDK, retried" }),
+    chatStream: { error: "APIConnectionTimeoutError", tries: 1, note: "enforced by the SDK, not the signal" },
+    calls: { ok: true, tries: 2, note: "idle timeout, page resumed" },
+    jobs: { error: "APIConnectionTimeoutError", tries: 1, jobs: 1, note: "not retried: the job exists" },
+    jobsKey: { ok: true, tries: 2, jobs: 1, note: "retried; the server replays the job" },
   },
 };

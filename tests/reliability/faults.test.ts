@@ -138,6 +138,10 @@ function inject(svc: FakeService, fault: FaultId, op: OperationId): void {
       );
     case "redirect":
       return add(faults.redirect(`http://127.0.0.1:9${path}?token=t0p-secret`, { path, times: Infinity }));
+    case "slowConsumerFetch":
+      return;
+    case "stallDeafFetch":
+      return add(faults.stall(streamed ? { path, afterChunks: 2 } : { path, afterBytes: 10 }));
     case "endlessErrorBody":
       return add(
         faults.body(endlessBody("<html><head><title>503 Service Unavailable</title></head><body>"), {
@@ -166,6 +170,13 @@ function cellOptions(fault: FaultId) {
       return { idleTimeout: STALL_MS };
     case "keepAliveOnly":
       return { eventTimeout: STALL_MS };
+    case "slowConsumerFetch":
+      return { idleTimeout: STALL_MS, fetch: (url: string, init: RequestInit) => fetch(url, init) };
+    case "stallDeafFetch":
+      return {
+        idleTimeout: STALL_MS,
+        fetch: (url: string, init: RequestInit) => fetch(url, { ...init, signal: null }),
+      };
     case "endlessValue":
     case "compressionBomb":
       return { maxBufferBytes: 1024 * 1024 };
@@ -212,6 +223,7 @@ function verify(c: Cell, exp: Exclude<Expected, { na: string }>): void {
     case "resetMidBody":
     case "resetMidStream":
     case "stallMidBody":
+    case "stallDeafFetch":
     case "resetBeforeHeaders":
     case "stallBeforeHeaders":
       if (c.op === "calls") expect(ids(c.sink)).toEqual(ids(c.baseline));
@@ -290,6 +302,10 @@ function verify(c: Cell, exp: Exclude<Expected, { na: string }>): void {
       expect(err.message).toContain("`baseURL`");
       expect(err.message).not.toContain("t0p-secret");
       break;
+    case "slowConsumerFetch":
+      if (c.op === "calls") expect(ids(c.sink)).toEqual(ids(c.baseline));
+      else expect(c.sink.text).toBeTruthy();
+      break;
     case "refused":
     case "burst5xx":
     case "endlessErrorBody":
@@ -320,7 +336,7 @@ describe.concurrent("fault × operation (table-driven)", () => {
           const started = Date.now();
           const outcome = await within(
             CELL_BOUND_MS,
-            settle(runOperation(client, op.id, {}, sink)),
+            settle(runOperation(client, op.id, {}, sink, fault.id === "slowConsumerFetch" ? STALL_MS + 200 : 0)),
             `${fault.id} × ${op.id}`,
           );
           const cell: Cell = {
