@@ -132,15 +132,20 @@ export class FetchTransport implements Transport {
       cleanup();
     };
     let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+    let cancelled = false;
     const cancel = () => {
       if (done) return;
+      cancelled = true;
       finish();
       controller.abort();
       rejectAborted(new APIUserAbortError());
-      // For a fetch that ignores its signal, cancelling the body is the only way to let go.
+      // Cancelling the reader settles a pending read at once, even under a fetch that
+      // ignores its signal (it is the stream, not the fetch, that answers the read).
       if (reader) ignore(reader.cancel());
       else if (res.body && !res.body.locked) ignore(res.body.cancel());
     };
+    // Timeouts and the caller's abort end a pending read the same way.
+    controller.signal.addEventListener("abort", () => reader && ignore(reader.cancel()), { once: true });
 
     async function* iterate(): AsyncGenerator<Uint8Array> {
       if (!res.body || done) {
@@ -152,10 +157,11 @@ export class FetchTransport implements Transport {
       try {
         for (;;) {
           waitingSince = Date.now();
-          const read = r.read();
-          ignore(read);
-          const { done: end, value } = await Promise.race([read, aborted]);
+          const { done: end, value } = await r.read();
           waitingSince = undefined;
+          // A read ended by cancel() or an abort says `done`: that is a failure, not the end.
+          if (reason !== undefined) throw mapError(undefined);
+          if (cancelled) throw new APIUserAbortError();
           if (end) {
             finish();
             break;
