@@ -134,4 +134,5 @@ const start = "<!-- bench:hostile:start -->";
 const end = "<!-- bench:hostile:end -->";
 const a = doc.indexOf(start);
 const b = doc.indexOf(end);
-if (a >= 0 && b > a && !errors.length) writeFileSync(docPath, `${doc.slice(0, a + start.length)}\n${text}\n${doc.slice(b)}`);
+if (a >= 0 && b > a && !errors.length)
+  writeFileSync(docPath, `${doc.slice(0, a + start.length)}\n${text}\n${doc.slice(b)}`);

@@ -265,6 +265,28 @@ for (const transport of TRANSPORTS) {
         });
       }
 
+      if (transport.name === "undici")
+        for (const encoding of ["gzip", "br", "zstd"]) {
+          it(`${encoding}: a corrupt compressed body is a ResponseParseError, not retried`, async () => {
+            await withService(async (svc, client) => {
+              svc.inject(
+                faults.body("this is not compressed at all, whatever the header says", {
+                  path: MODELS,
+                  headers: { "content-type": "application/json", "content-encoding": encoding },
+                  times: 3,
+                }),
+              );
+              const error = await within(
+                BOUND_MS,
+                caught(() => client({ maxRetries: 2 }).models.list()),
+              );
+              expect(error).toBeInstanceOf(ResponseParseError);
+              expect((error as Error).message).toContain("could not be decoded");
+              expect(svc.requests).toHaveLength(1);
+            }, transport.options);
+          });
+        }
+
       it("a server that compresses when asked serves a 2,000-record query that decodes exactly", async () => {
         await withService(
           async (svc, client) => {

@@ -50,7 +50,8 @@ export function decodeError(err: unknown): Error | undefined {
   if (typeof code !== "string") return undefined;
   if (code === "Z_BUF_ERROR")
     return new APIConnectionError("The compressed response ended early: it was cut off.", { cause: err });
-  if (code.startsWith("Z_") || code.includes("BROTLI") || code.includes("ZSTD"))
+  // zlib's own codes (Z_DATA_ERROR, ...), brotli's decoder codes (ERR__ERROR_FORMAT_...) and zstd's.
+  if (code.startsWith("Z_") || code.startsWith("ERR__ERROR") || code.startsWith("ZSTD_") || code.includes("BROTLI"))
     return new ResponseParseError("The compressed response body is corrupt and could not be decoded.");
   return undefined;
 }
