@@ -5,16 +5,20 @@ import { InferloopError, RequestValidationError } from "./errors.js";
 // names neither the option nor the header, and that error used to count as retryable.
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const BREAKING = /[\r\n\0]/;
+const BAD_VALUE = "contains CR, LF or NUL, which cannot be sent in a header (a trailing newline from a file?)";
 
-const VALUE_PROBLEM =
-  "contains a line break (CR, LF) or NUL, which cannot be sent in an HTTP header; check for a trailing newline where the value is read from a file or the environment";
-
-/** What is wrong with one header, or `undefined`. The value is never quoted: it may be a secret. */
-function headerProblem(name: string, value: string): string | undefined {
-  if (!TOKEN.test(name)) return "is not a valid HTTP header name";
-  if (typeof value !== "string") return `must be a string, got ${value === null ? "null" : typeof value}`;
-  if (BREAKING.test(value)) return VALUE_PROBLEM;
-  return undefined;
+/** What is wrong with each entry, as `[what, problem]` pairs. Values are never quoted: they
+ * may be secrets. `named` entries are header names to check as tokens too. */
+function problems(entries: Record<string, unknown> | undefined, named: boolean, prefix: string): string[][] {
+  const out: string[][] = [];
+  for (const [key, value] of Object.entries(entries ?? {})) {
+    if (value == null) continue;
+    const what = `${prefix}${key.slice(0, 60)}`;
+    if (named && !TOKEN.test(key)) out.push([what, "is not a valid header name"]);
+    else if (typeof value !== "string") out.push([what, "must be a string"]);
+    else if (BREAKING.test(value)) out.push([what, BAD_VALUE]);
+  }
+  return out;
 }
 
 /**
@@ -25,14 +29,8 @@ export function checkClientHeaders(
   values: Record<string, string | undefined>,
   defaultHeaders: Record<string, string | null | undefined> | undefined,
 ): void {
-  for (const [option, value] of Object.entries(values)) {
-    if (value !== undefined && BREAKING.test(value)) throw new InferloopError(`\`${option}\` ${VALUE_PROBLEM}.`);
-  }
-  for (const [name, value] of Object.entries(defaultHeaders ?? {})) {
-    if (value === null || value === undefined) continue;
-    const problem = headerProblem(name, value);
-    if (problem) throw new InferloopError(`\`defaultHeaders\` entry "${name.slice(0, 60)}" ${problem}.`);
-  }
+  const [first] = [...problems(values, false, ""), ...problems(defaultHeaders, true, "defaultHeaders.")];
+  if (first) throw new InferloopError(`\`${first[0]}\` ${first[1]}.`);
 }
 
 /**
@@ -43,13 +41,10 @@ export function checkRequestHeaders(
   headers: Record<string, string | null | undefined> | undefined,
   idempotencyKey: string | undefined,
 ): void {
-  const issues: { path: string; message: string }[] = [];
-  for (const [name, value] of Object.entries(headers ?? {})) {
-    if (value === null || value === undefined) continue;
-    const problem = headerProblem(name, value);
-    if (problem) issues.push({ path: `headers.${name.slice(0, 60)}`, message: problem });
-  }
-  if (typeof idempotencyKey === "string" && BREAKING.test(idempotencyKey))
-    issues.push({ path: "idempotencyKey", message: VALUE_PROBLEM });
-  if (issues.length) throw new RequestValidationError(issues, "request options");
+  const found = [...problems(headers, true, "headers."), ...problems({ idempotencyKey }, false, "")];
+  if (found.length)
+    throw new RequestValidationError(
+      found.map(([path, message]) => ({ path: path!, message: message! })),
+      "request options",
+    );
 }

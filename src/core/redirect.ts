@@ -10,19 +10,18 @@ export function redirectMessage(
   location: string | undefined,
   request: { url: string; path: string; option: string },
 ): string {
-  const what = status === 0 ? "The server redirected the request" : `The server answered ${status} (a redirect)`;
-  const rule = "redirects are not followed, so nothing was sent there";
-  if (status === 0 || !location)
-    return `${what}${status === 0 ? "" : " without a Location header"}; ${rule}. Check \`${request.option}\`: it should be the service's address.`;
-  let target: URL;
+  let to = "";
+  let fix = `check \`${request.option}\``;
   try {
-    target = new URL(location, request.url);
+    // A browser hides the target of a manual redirect (status 0), and a server may omit it.
+    if (status && location) {
+      const u = new URL(location, request.url);
+      to = ` to ${u.origin}${u.pathname}`;
+      if (u.pathname.endsWith(request.path))
+        fix = `set \`${request.option}\` to "${u.origin}${u.pathname.slice(0, -request.path.length)}"`;
+    }
   } catch {
-    return `${what} to an address that is not a valid URL; ${rule}. Check \`${request.option}\`.`;
+    to = " to an invalid URL";
   }
-  const where = target.origin + target.pathname;
-  const base = target.pathname.endsWith(request.path)
-    ? `set \`${request.option}\` to "${target.origin}${target.pathname.slice(0, -request.path.length)}"`
-    : `check \`${request.option}\``;
-  return `${what} to ${where}; ${rule}. If the service moved there, ${base}.`;
+  return `The server answered ${status || "with"} a redirect${to}; redirects are not followed, so nothing was sent there. If the service moved, ${fix}.`;
 }

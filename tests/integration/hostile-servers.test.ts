@@ -327,7 +327,7 @@ for (const transport of TRANSPORTS) {
               )) as APIError;
               expect(error).toBeInstanceOf(APIError);
               expect(error.status).toBe(status);
-              expect(error.message).toContain(`redirect) to ${elsewhere.url}/api/v1/preview/training-jobs;`);
+              expect(error.message).toContain(`${status} a redirect to ${elsewhere.url}/api/v1/preview/training-jobs;`);
               expect(error.message).toContain(`set \`baseURL\` to "${elsewhere.url}/api"`);
               expect(error.message).not.toContain("secret-in-query");
               expect(svc.requests).toHaveLength(1);
@@ -512,11 +512,11 @@ describe("header values are checked before sending", () => {
     const error = await caught(
       () => new Inferloop({ baseURL: "http://127.0.0.1:1", defaultHeaders: { "x-team": "a\nb" } }),
     );
-    expect((error as Error).message).toContain('"x-team"');
+    expect((error as Error).message).toContain("`defaultHeaders.x-team`");
     const badName = await caught(
       () => new Inferloop({ baseURL: "http://127.0.0.1:1", defaultHeaders: { "bad name": "v" } }),
     );
-    expect((badName as Error).message).toContain("not a valid HTTP header name");
+    expect((badName as Error).message).toContain("not a valid header name");
   });
 
   for (const transport of TRANSPORTS) {
