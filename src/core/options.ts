@@ -38,7 +38,7 @@ export interface ClientOptions {
   /**
    * ms to wait for the next data event of an SSE stream or the next record of a JSONL answer
    * (the first one counted from the response headers). Keep-alive comments, blank lines and
-   * partial bytes do not count as an event. Default 600 000.
+   * partial bytes do not count as an event. Default 600 000; 0 means no limit.
    */
   eventTimeout?: number | undefined;
   /**

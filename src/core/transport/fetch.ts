@@ -115,11 +115,13 @@ export class FetchTransport implements Transport {
 
     // The idle clock runs only while a read waits for the server: a consumer that pauses
     // between reads is not the server going quiet. One timer for the whole body: it re-arms
-    // itself for whatever is left of the window instead of a new timer per chunk.
+    // itself for whatever is left of the window instead of a new timer per chunk, and lapses
+    // while nobody reads (the next read arms it again), so an abandoned body holds no timer.
     let waitingSince: number | undefined;
     const armIdle = (ms: number) => {
       idleTimer = setTimeout(() => {
-        if (waitingSince === undefined) return armIdle(request.idleTimeout);
+        idleTimer = undefined;
+        if (waitingSince === undefined) return;
         const idle = Date.now() - waitingSince;
         if (idle >= request.idleTimeout) abort(IDLE_TIMEOUT);
         else armIdle(request.idleTimeout - idle);
@@ -153,10 +155,10 @@ export class FetchTransport implements Transport {
         return;
       }
       const r = (reader = res.body.getReader());
-      armIdle(request.idleTimeout);
       try {
         for (;;) {
           waitingSince = Date.now();
+          if (idleTimer === undefined) armIdle(request.idleTimeout);
           const { done: end, value } = await r.read();
           waitingSince = undefined;
           // A read ended by cancel() or an abort says `done`: that is a failure, not the end.
