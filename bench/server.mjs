@@ -3,6 +3,7 @@
 // interface for the benchmark: chat completions (plain and SSE) and the JSONL call query.
 import { createServer } from "node:http";
 import { once } from "node:events";
+import { createGzip } from "node:zlib";
 import { callLines, chatCompletionBody, sseBody } from "./fixtures.mjs";
 
 const BLOCK = 1000; // distinct call-record lines, repeated to any count
@@ -10,9 +11,11 @@ const BLOCK = 1000; // distinct call-record lines, repeated to any count
 /**
  * Start the server on 127.0.0.1 (a free port). The call store's size is read from the query's
  * `project_id`, `bench/calls-<N>`, so one server serves every record count. `limit` and
- * `offset` in the JSON body are honoured, as a real trace server does.
+ * `offset` in the JSON body are honoured, as a real trace server does. With `compress`, a call
+ * query that accepts gzip is answered gzip-compressed on the fly (level 6, zlib's default, as
+ * nginx or a Python server's gzip middleware would), the way a server or proxy does it.
  */
-export async function startBenchServer() {
+export async function startBenchServer({ compress = false } = {}) {
   const completion = chatCompletionBody();
   const sseCache = new Map();
   const lines = callLines(BLOCK);
@@ -62,16 +65,23 @@ export async function startBenchServer() {
       const total = Number(/calls-(\d+)$/.exec(body.project_id ?? "")?.[1] ?? 0);
       const offset = body.offset ?? 0;
       const end = Math.min(total, offset + (body.limit ?? total));
-      res.writeHead(200, { "content-type": "application/jsonl", "x-request-id": `req-${requests}` });
+      const gzip = compress && /\bgzip\b/.test(req.headers["accept-encoding"] ?? "");
+      res.writeHead(200, {
+        "content-type": "application/jsonl",
+        "x-request-id": `req-${requests}`,
+        ...(gzip ? { "content-encoding": "gzip" } : {}),
+      });
+      const out = gzip ? createGzip() : res;
+      if (gzip) out.pipe(res);
       // Write whole runs of the pre-rendered block; wait for 'drain' so a 1M-record answer
       // never sits in the server's memory (the client's RSS is what is measured).
       for (let p = offset; p < end; ) {
         const i = p % BLOCK;
         const j = Math.min(BLOCK, i + (end - p));
-        if (!res.write(block.subarray(offsets[i], offsets[j]))) await once(res, "drain");
+        if (!out.write(block.subarray(offsets[i], offsets[j]))) await once(out, "drain");
         p += j - i;
       }
-      res.end();
+      out.end();
       return;
     }
 

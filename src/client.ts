@@ -1,6 +1,7 @@
 import { base64 } from "./core/auth.js";
 import { readEnv } from "./core/env.js";
 import { InferloopError } from "./core/errors.js";
+import { checkClientHeaders } from "./core/header-values.js";
 import { HttpClient, parseBase } from "./core/http-client.js";
 import { isLogLevel, Log, type LogLevel } from "./core/log.js";
 import { checkOptions } from "./core/option-checks.js";
@@ -18,6 +19,13 @@ import { TrainingJobs } from "./resources/training-jobs/training-jobs.js";
 const DEFAULT_TIMEOUT = 600_000;
 const DEFAULT_IDLE_TIMEOUT = 120_000;
 const DEFAULT_MAX_RETRIES = 2;
+// Ten minutes, like `timeout`: a reasoning model streams its thinking as events, but a long
+// prompt may queue and prefill for minutes before the first one, with only keep-alives meanwhile.
+const DEFAULT_EVENT_TIMEOUT = 600_000;
+// 512 MiB: V8 cannot hold a string much longer (2^29 - 24 characters), so no JS client could
+// parse a larger value anyway; the largest real reply (prompt_logprobs over a long prompt, about
+// 1.4 KB per prompt token at 20 logprobs: ~180 MB for 128k tokens) stays well under it.
+const DEFAULT_MAX_BUFFER_BYTES = 512 * 1024 * 1024;
 
 // Lets withOptions() hand its transport (and so its keep-alive pool) to the new client.
 const sharedTransport = Symbol("sharedTransport");
@@ -69,6 +77,8 @@ export class Inferloop {
   readonly project: string | undefined;
   readonly timeout: number;
   readonly idleTimeout: number;
+  readonly eventTimeout: number;
+  readonly maxBufferBytes: number;
   readonly maxRetries: number;
   readonly logLevel: LogLevel;
 
@@ -95,7 +105,10 @@ export class Inferloop {
     this.project = options.project;
     this.timeout = options.timeout ?? DEFAULT_TIMEOUT;
     this.idleTimeout = options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT;
+    this.eventTimeout = options.eventTimeout ?? DEFAULT_EVENT_TIMEOUT;
+    this.maxBufferBytes = options.maxBufferBytes ?? DEFAULT_MAX_BUFFER_BYTES;
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    checkClientHeaders({ apiKey, username, password, project: options.project }, options.defaultHeaders);
     this.logLevel = logLevel;
 
     const inherited = (options as { [sharedTransport]?: Transport })[sharedTransport];
@@ -110,6 +123,8 @@ export class Inferloop {
       project: options.project,
       timeout: this.timeout,
       idleTimeout: this.idleTimeout,
+      eventTimeout: this.eventTimeout,
+      maxBufferBytes: this.maxBufferBytes,
       maxRetries: this.maxRetries,
       defaultHeaders: options.defaultHeaders ?? {},
       extraBody: options.extraBody,

@@ -21,6 +21,7 @@ export {
   APIUserAbortError,
   RequestValidationError,
   ResponseParseError,
+  ResponseTooLargeError,
   type APIErrorInit,
   type ValidationDetail,
   type ValidationIssue,

@@ -83,6 +83,20 @@ function fallback(status: number): string {
   return STATUS_TEXT[status] ?? "status code (no body)";
 }
 
+// The first `"message": "..."` string of a JSON envelope whose end is missing (a huge error
+// body is read only up to a limit). The string's length is bounded, so the scan stays linear.
+const CUT_MESSAGE = /"message"\s*:\s*("(?:[^"\\\n]|\\.){1,500}")/;
+
+function messageFromCutJSON(text: string): string | undefined {
+  const m = CUT_MESSAGE.exec(text.slice(0, 4096));
+  if (!m) return undefined;
+  try {
+    return str(JSON.parse(m[1]!));
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Turn a raw error body into the parts of an {@link APIErrorInit}. HTML (a proxy's error page)
  * is reduced to its `<title>`, and other text is cut short.
@@ -98,7 +112,10 @@ export function parseErrorBody(
       const body: unknown = JSON.parse(trimmed);
       return { status, body, ...describeErrorPayload(status, body) };
     } catch {
-      // Not JSON after all: fall through to the text rules.
+      // Not JSON, or JSON cut off at the read limit: an envelope's message may still be there.
+      const message = messageFromCutJSON(trimmed);
+      if (message !== undefined)
+        return { status, body: trimmed.slice(0, MAX_TEXT), message: `${status} ${message.slice(0, 200)}` };
     }
   }
   if (/html/i.test(contentType ?? "") || /^<(!doctype|html)/i.test(trimmed)) {

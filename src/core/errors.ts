@@ -259,6 +259,29 @@ export class ResponseParseError extends InferloopError {
 }
 
 /**
+ * One JSON value of the response (a whole JSON body, one SSE event or one JSONL line) was
+ * larger than `maxBufferBytes`. The request was closed and is not retried: the same request
+ * would get the same answer. Raise the option (per request or on the client) if the reply is
+ * legitimate.
+ *
+ * @example
+ * ```ts
+ * catch (e) { if (e instanceof ResponseTooLargeError) console.log(e.limit, e.message) }
+ * ```
+ */
+export class ResponseTooLargeError extends InferloopError {
+  override name = "ResponseTooLargeError";
+  /** The `maxBufferBytes` in force, in bytes. */
+  readonly limit: number;
+  constructor(what: string, limit: number) {
+    super(
+      `${what} is larger than maxBufferBytes (${limit} bytes); the request was closed. Raise \`maxBufferBytes\` if this reply is expected.`,
+    );
+    this.limit = limit;
+  }
+}
+
+/**
  * Pick the error class for an HTTP status. Used for responses and for in-stream error events,
  * whose numeric `code` stands for the status.
  */

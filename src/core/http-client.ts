@@ -8,12 +8,15 @@ import {
   APIUserAbortError,
   InferloopError,
   ResponseParseError,
+  ResponseTooLargeError,
 } from "./errors.js";
 import { withExtraBody } from "./extra-body.js";
+import { checkRequestHeaders } from "./header-values.js";
 import type { Log } from "./log.js";
 import { checkOptions } from "./option-checks.js";
 import type { RequestOptions } from "./options.js";
 import { backoffMs, isRetryableStatus, MAX_RETRY_AFTER_MS, retryAfterMs, serverRetryHint, sleep } from "./retry.js";
+import { redirectMessage } from "./redirect.js";
 import type { Redactor } from "./secrets.js";
 import { wasUnsent, type Transport, type TransportResponse } from "./transport/types.js";
 
@@ -21,6 +24,8 @@ import { wasUnsent, type Transport, type TransportResponse } from "./transport/t
 export interface Base {
   origin: string;
   prefix: string;
+  /** The client option it came from, for messages that say what to change. */
+  option: string;
 }
 
 /** Parse a base URL, with a message that names the option when it is not one. */
@@ -39,7 +44,7 @@ export function parseBase(url: string, option: string): Base {
     throw new InferloopError(
       `\`${option}\` must not contain credentials (user:password@): pass \`apiKey\`, or \`username\` and \`password\`, instead.`,
     );
-  return { origin: u.origin, prefix: u.pathname.replace(/\/+$/, "") };
+  return { origin: u.origin, prefix: u.pathname.replace(/\/+$/, ""), option };
 }
 
 /**
@@ -60,6 +65,8 @@ export interface HttpConfig {
   project: string | undefined;
   timeout: number;
   idleTimeout: number;
+  eventTimeout: number;
+  maxBufferBytes: number;
   maxRetries: number;
   defaultHeaders: Record<string, string | null | undefined>;
   /** Fields merged into every JSON body after validation (the client's `extraBody`). */
@@ -87,6 +94,22 @@ export interface RequestSpec {
   body?: unknown;
   headers?: Record<string, string | undefined>;
   retry: RetryPolicy;
+  /** The answer is SSE: never ask for compression (a compressing proxy may hold events back). */
+  stream?: boolean;
+}
+
+/** How much of an error body is read to build the message (which keeps 500 characters):
+ * enough for any real error envelope, and an endless body cannot hold the request. */
+export const ERROR_BODY_BYTES = 64 * 1024;
+
+/** The limits a reader applies to one response, resolved from the request and client options. */
+export interface ReadLimits {
+  /** ms to wait for the next SSE data event or JSONL record. */
+  eventTimeout: number;
+  /** The most bytes held for one JSON value. */
+  maxBufferBytes: number;
+  /** `Date.now()` when the response headers arrived: the first event's wait counts from here. */
+  since: number;
 }
 
 /**
@@ -95,6 +118,7 @@ export interface RequestSpec {
  */
 export interface APIResponse extends TransportResponse {
   requestId: string | undefined;
+  limits: ReadLimits;
   info(): ResponseInfo;
 }
 
@@ -137,7 +161,10 @@ export class HttpClient {
     const maxRetries = options?.maxRetries ?? cfg.maxRetries;
     const timeout = options?.timeout ?? cfg.timeout;
     const idleTimeout = options?.idleTimeout ?? cfg.idleTimeout;
+    const eventTimeout = options?.eventTimeout ?? cfg.eventTimeout;
+    const maxBufferBytes = options?.maxBufferBytes ?? cfg.maxBufferBytes;
     const signal = options?.signal;
+    checkRequestHeaders(options?.headers, options?.idempotencyKey);
     const headers = this.#headers(spec, options);
     const body =
       spec.body === undefined ? undefined : JSON.stringify(withExtraBody(spec.body, cfg.extraBody, options?.extraBody));
@@ -166,6 +193,7 @@ export class HttpClient {
           signal,
           timeout,
           idleTimeout,
+          compress: spec.stream !== true,
         });
       } catch (err) {
         failure = err;
@@ -176,7 +204,7 @@ export class HttpClient {
         if (log.enabled("debug"))
           log.write("debug", `← ${res.status} ${spec.method} ${path} in ${Date.now() - started} ms`);
         if (res.status >= 200 && res.status < 300) {
-          const response = withInfo(res);
+          const response = withInfo(res, { eventTimeout, maxBufferBytes, since: Date.now() });
           if (mode === "streamed") return withResponse(await read(response), response);
           try {
             return withResponse(await read(response), response);
@@ -189,11 +217,16 @@ export class HttpClient {
             retryable = true;
           }
         } else {
-          failure = await this.#errorFrom(res, doubledV1Hint(res.status, base, spec.path));
+          const redirect = res.status < 400;
+          failure = await this.#errorFrom(
+            res,
+            redirect ? { spec, base } : undefined,
+            doubledV1Hint(res.status, base, spec.path),
+          );
           const hint = serverRetryHint(res.headers);
           // A non-idempotent request that got an answer was received: sending it again could
-          // do the work twice, whatever the status says.
-          retryable = mayRepeat && (hint ?? isRetryableStatus(res.status));
+          // do the work twice, whatever the status says. A redirect gets the same answer again.
+          retryable = mayRepeat && !redirect && (hint ?? isRetryableStatus(res.status));
           waitMs = retryAfterMs(res.headers);
           if (waitMs !== undefined && waitMs > MAX_RETRY_AFTER_MS) retryable = false;
         }
@@ -221,10 +254,12 @@ export class HttpClient {
     return out;
   }
 
-  async #errorFrom(res: TransportResponse, hint = ""): Promise<APIError> {
+  async #errorFrom(res: TransportResponse, redirect?: { spec: RequestSpec; base: Base }, hint = ""): Promise<APIError> {
     let text = "";
     try {
-      text = await res.text();
+      // Only the head of an error body is read; the rest is left unread and the connection
+      // closed, so a huge or endless error page costs neither time nor memory.
+      ({ text } = await res.text(ERROR_BODY_BYTES));
     } catch {
       // The error body itself was cut off: the status alone still tells what happened.
     }
@@ -232,6 +267,12 @@ export class HttpClient {
     // Scrubbed before parsing (a secret cut in two by the length limit) and after: a JSON body
     // may carry a secret escaped (`\"`, `\u00e4`), which only parsing turns back into the secret.
     const parsed = redactor.value(parseErrorBody(res.status, redactor.text(text), res.headers["content-type"]));
+    if (redirect)
+      parsed.message = redirectMessage(res.status, res.headers.location, {
+        url: redirect.base.origin + redirect.base.prefix + redirect.spec.path,
+        path: redirect.spec.path,
+        option: redirect.base.option,
+      });
     return apiErrorFor({
       ...parsed,
       message: parsed.message + hint,
@@ -252,10 +293,11 @@ function mergeHeaders(into: Record<string, string>, from: Record<string, string 
   }
 }
 
-function withInfo(res: TransportResponse): APIResponse {
+function withInfo(res: TransportResponse, limits: ReadLimits): APIResponse {
   const requestId = res.headers["x-request-id"];
   return Object.assign(res, {
     requestId,
+    limits,
     info: (): ResponseInfo => ({ status: res.status, headers: new Headers(res.headers), requestId }),
   });
 }
@@ -288,9 +330,11 @@ function describe(err: unknown): string {
   return "error";
 }
 
-/** Read a buffered JSON body; a body that is not JSON gives an error without its content. */
+/** Read a buffered JSON body, up to `maxBufferBytes`; a body that is not JSON gives an error
+ * without its content. */
 export async function readJSON<T>(res: APIResponse): Promise<T> {
-  const text = await res.text();
+  const { text, complete } = await res.text(res.limits.maxBufferBytes);
+  if (!complete) throw new ResponseTooLargeError("The JSON response body", res.limits.maxBufferBytes);
   try {
     return JSON.parse(text) as T;
   } catch (err) {

@@ -1,4 +1,4 @@
-import { ResponseParseError } from "./errors.js";
+import { ResponseParseError, ResponseTooLargeError } from "./errors.js";
 
 /**
  * Decode a JSONL (NDJSON) byte stream: lines split on `\n` (a `\r` before it is dropped),
@@ -8,14 +8,28 @@ import { ResponseParseError } from "./errors.js";
  *
  * A line that is not JSON throws {@link ResponseParseError} naming its line number; the
  * records before it have already been yielded, and the line's content is never included.
+ *
+ * `maxLineSize` bounds one line (in decoded characters): a longer line fails with
+ * `ResponseTooLargeError` as soon as it is that long, without holding more of it.
  */
-export async function* decodeJSONLBatches<T = unknown>(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<T[]> {
+export async function* decodeJSONLBatches<T = unknown>(
+  bytes: AsyncIterable<Uint8Array>,
+  maxLineSize = Number.POSITIVE_INFINITY,
+): AsyncGenerator<T[]> {
   const decoder = new TextDecoder();
   // Pieces of a line that spans chunks. Only the new text is searched for newlines, and the
   // pieces are joined once, so a huge line costs linear time, not quadratic.
   const pending: string[] = [];
+  let pendingSize = 0;
   let lineNo = 0;
+  const tooLarge = () => new ResponseTooLargeError(`Line ${lineNo + 1} of the JSONL response`, maxLineSize);
+  const hold = (piece: string) => {
+    pending.push(piece);
+    pendingSize += piece.length;
+    if (pendingSize > maxLineSize) throw tooLarge();
+  };
   const parseLine = (raw: string, out: T[]) => {
+    if (raw.length > maxLineSize) throw tooLarge();
     lineNo++;
     const line = raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
     if (line.length === 0) return;
@@ -31,6 +45,7 @@ export async function* decodeJSONLBatches<T = unknown>(bytes: AsyncIterable<Uint
     pending.push(tail);
     const line = pending.join("");
     pending.length = 0;
+    pendingSize = 0;
     return line;
   };
 
@@ -38,7 +53,7 @@ export async function* decodeJSONLBatches<T = unknown>(bytes: AsyncIterable<Uint
     const text = decoder.decode(chunk, { stream: true });
     let nl = text.indexOf("\n");
     if (nl === -1) {
-      if (text.length) pending.push(text);
+      if (text.length) hold(text);
       continue;
     }
     const out: T[] = [];
@@ -49,7 +64,7 @@ export async function* decodeJSONLBatches<T = unknown>(bytes: AsyncIterable<Uint
         parseLine(text.slice(start, nl), out);
         start = nl + 1;
       }
-      if (start < text.length) pending.push(text.slice(start));
+      if (start < text.length) hold(text.slice(start));
     } catch (err) {
       // The good records of this chunk come before the bad line: hand them over first.
       if (out.length) yield out;
@@ -66,6 +81,9 @@ export async function* decodeJSONLBatches<T = unknown>(bytes: AsyncIterable<Uint
 }
 
 /** {@link decodeJSONLBatches}, one record at a time. */
-export async function* decodeJSONL<T = unknown>(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<T> {
-  for await (const batch of decodeJSONLBatches<T>(bytes)) yield* batch;
+export async function* decodeJSONL<T = unknown>(
+  bytes: AsyncIterable<Uint8Array>,
+  maxLineSize?: number,
+): AsyncGenerator<T> {
+  for await (const batch of decodeJSONLBatches<T>(bytes, maxLineSize)) yield* batch;
 }

@@ -18,6 +18,8 @@ export const NUMERIC_OPTIONS: Readonly<Record<string, NumericRule>> = {
   timeout: { min: 0, unit: "milliseconds" },
   idleTimeout: { min: 0, unit: "milliseconds" },
   maxRetries: { min: 0, integer: true, unit: "retries" },
+  eventTimeout: { min: 0, unit: "milliseconds" },
+  maxBufferBytes: { min: 0, integer: true, unit: "bytes" },
 };
 
 // Characters a header value cannot carry (CR, LF, NUL and the other controls but tab).

@@ -35,6 +35,18 @@ export interface ClientOptions {
   timeout?: number | undefined;
   /** ms allowed between two chunks of a response body or stream. Default 120 000. */
   idleTimeout?: number | undefined;
+  /**
+   * ms to wait for the next data event of an SSE stream or the next record of a JSONL answer
+   * (the first one counted from the response headers). Keep-alive comments, blank lines and
+   * partial bytes do not count as an event. Default 600 000; 0 means no limit.
+   */
+  eventTimeout?: number | undefined;
+  /**
+   * The most bytes held for one JSON value: a whole JSON body, one SSE event, one JSONL line
+   * (after decompression). Above it the request is closed with `ResponseTooLargeError`.
+   * Default 536 870 912 (512 MiB).
+   */
+  maxBufferBytes?: number | undefined;
   /** Retries after the first attempt for retryable failures. Default 2. */
   maxRetries?: number | undefined;
   /** Headers sent with every request; a `null` value removes a default header. */
@@ -75,6 +87,10 @@ export interface RequestOptions {
   timeout?: number | undefined;
   /** ms allowed between two body chunks; overrides the client's `idleTimeout`. */
   idleTimeout?: number | undefined;
+  /** ms to wait for the next SSE data event or JSONL record; overrides the client's `eventTimeout`. */
+  eventTimeout?: number | undefined;
+  /** The most bytes held for one JSON value; overrides the client's `maxBufferBytes`. */
+  maxBufferBytes?: number | undefined;
   /** Retries after the first attempt; overrides the client's `maxRetries`. */
   maxRetries?: number | undefined;
   /** Extra headers; `null` removes a default one. */

@@ -17,7 +17,7 @@
  */
 import { openAiError, reasonError, toBody } from "./responses.js";
 import { ConnectionReset } from "./types.js";
-import type { BodyPart, FakeRequest, ResponsePlan } from "./types.js";
+import type { BodyPart, ContentEncoding, FakeRequest, ResponsePlan } from "./types.js";
 import { sleep } from "./util.js";
 
 /**
@@ -126,12 +126,92 @@ export interface LatencyFault extends FaultTarget {
 }
 
 /**
+ * After `afterChunks` chunks, send only `data` (default an SSE comment, `: ping`) every
+ * `everyMs` (default 100) until the client leaves: a connection kept warm by keep-alives while
+ * no event ever comes.
+ *
+ * @example
+ * svc.inject({ kind: "keepAlive", afterChunks: 1, everyMs: 100 });
+ */
+export interface KeepAliveFault extends FaultTarget {
+  kind: "keepAlive";
+  afterChunks: number;
+  everyMs?: number;
+  data?: BodyPart;
+}
+
+/**
+ * After `afterChunks` chunks, start one value that never ends: `prefix` (default an SSE
+ * `data:` line opening a JSON string), then `x` bytes with no line break, until `bytes` have
+ * been sent (default: until the client leaves).
+ *
+ * @example
+ * svc.inject({ kind: "endless", afterChunks: 1, prefix: '{"id": "endless", "pad": "' });
+ */
+export interface EndlessFault extends FaultTarget {
+  kind: "endless";
+  afterChunks: number;
+  prefix?: string;
+  bytes?: number;
+}
+
+/**
+ * Compress the route's real body with `encoding`, whatever the request asked for.
+ *
+ * @example
+ * svc.inject({ kind: "compress", encoding: "gzip" });
+ */
+export interface CompressFault extends FaultTarget {
+  kind: "compress";
+  encoding: ContentEncoding;
+}
+
+/**
+ * A 200 whose compressed body inflates without end (a decompression bomb): `prefix`, then
+ * spaces, compressed on the fly with `encoding`, until the client leaves.
+ *
+ * @example
+ * svc.inject({ kind: "bomb", encoding: "gzip", prefix: "[" });
+ */
+export interface BombFault extends FaultTarget {
+  kind: "bomb";
+  encoding: ContentEncoding;
+  prefix?: string;
+  /** Default `application/json`. */
+  contentType?: string;
+}
+
+/**
+ * Answer with a redirect (default 307) to `location`, with an empty body.
+ *
+ * @example
+ * svc.inject({ kind: "redirect", status: 308, location: "https://elsewhere.example/v1/models?token=abc" });
+ */
+export interface RedirectFault extends FaultTarget {
+  kind: "redirect";
+  status?: number;
+  location: string;
+}
+
+/**
  * Any fault the service can inject.
  *
  * @example
  * const f: Fault = { kind: "status", status: 503, times: 3 };
  */
-export type Fault = StatusFault | ResetFault | StallFault | CutStreamFault | InsertFault | BodyFault | LatencyFault;
+export type Fault =
+  | StatusFault
+  | ResetFault
+  | StallFault
+  | CutStreamFault
+  | InsertFault
+  | BodyFault
+  | LatencyFault
+  | KeepAliveFault
+  | EndlessFault
+  | CompressFault
+  | BombFault
+  | RedirectFault;
 
 type Target = FaultTarget;
 
@@ -452,6 +532,65 @@ export const faults = {
   },
 
   /**
+   * After `afterChunks` chunks, only keep-alives (`: ping` SSE comments by default; pass
+   * `data: "\n"` for JSONL blank lines) every `everyMs` until the client leaves.
+   *
+   * @example
+   * faults.keepAliveOnly({ afterChunks: 1, everyMs: 100 });
+   */
+  keepAliveOnly(init: Target & { afterChunks?: number; everyMs?: number; data?: BodyPart } = {}): KeepAliveFault {
+    const { afterChunks = 1, ...rest } = init;
+    return { kind: "keepAlive", afterChunks, ...rest };
+  },
+
+  /**
+   * One SSE event (`format: "sse"`) or JSONL line (`"jsonl"`) that never ends, after
+   * `afterChunks` chunks; `bytes` caps it (default: endless).
+   *
+   * @example
+   * faults.endlessValue({ format: "sse", afterChunks: 1 });
+   */
+  endlessValue(init: Target & { format: "sse" | "jsonl"; afterChunks?: number; bytes?: number }): EndlessFault {
+    const { format, afterChunks = 1, ...target } = init;
+    const prefix = format === "sse" ? 'data: {"id": "endless", "pad": "' : '{"id": "endless", "pad": "';
+    return { kind: "endless", afterChunks, prefix, ...target };
+  },
+
+  /**
+   * The route's real answer, compressed with `encoding` (default gzip).
+   *
+   * @example
+   * faults.compressed("br", { path: "/v1/models" });
+   */
+  compressed(encoding: ContentEncoding = "gzip", target: Target = {}): CompressFault {
+    return { kind: "compress", encoding, ...target };
+  },
+
+  /**
+   * A decompression bomb: a 200 whose body, compressed with `encoding` (default gzip),
+   * inflates without end (`prefix`, then spaces).
+   *
+   * @example
+   * faults.compressionBomb({ encoding: "br", prefix: "data: " , contentType: "text/event-stream" });
+   */
+  compressionBomb(
+    init: Target & { encoding?: ContentEncoding; prefix?: string; contentType?: string } = {},
+  ): BombFault {
+    const { encoding = "gzip", ...rest } = init;
+    return { kind: "bomb", encoding, ...rest };
+  },
+
+  /**
+   * A redirect (default 307) to `location`.
+   *
+   * @example
+   * faults.redirect("https://elsewhere.example/v1/models", { status: 301 });
+   */
+  redirect(location: string, init: Target & { status?: number } = {}): RedirectFault {
+    return { kind: "redirect", location, ...init };
+  },
+
+  /**
    * A delay before this response.
    *
    * @example
@@ -550,7 +689,18 @@ function statusPlan(fault: StatusFault, req: FakeRequest): ResponsePlan {
 }
 
 /** What a mid-body fault does once its threshold is reached. */
-type MidBodyAction = ResetFault | StallFault | CutStreamFault | InsertFault;
+type MidBodyAction = ResetFault | StallFault | CutStreamFault | InsertFault | KeepAliveFault | EndlessFault;
+
+const FILL = "x".repeat(64 * 1024);
+
+/** `prefix`, then `fill` pieces until `bytes` (or forever), stopping when the client leaves. */
+async function* endless(prefix: string, fill: string, bytes: number, signal: AbortSignal): AsyncGenerator<BodyPart> {
+  yield prefix;
+  for (let sent = prefix.length; sent < bytes && !signal.aborted; sent += fill.length) {
+    // The adapter waits for the socket to drain, so a departed client stops this loop.
+    yield fill;
+  }
+}
 
 async function* wrapBody(
   body: AsyncIterable<BodyPart>,
@@ -577,6 +727,15 @@ async function* wrapBody(
       case "insert":
         yield fault.data;
         return fault.end === true;
+      case "keepAlive":
+        while (!signal.aborted) {
+          yield fault.data ?? ": ping\n\n";
+          await sleep(fault.everyMs ?? 100, signal);
+        }
+        return true;
+      case "endless":
+        yield* endless(fault.prefix ?? 'data: {"pad": "', FILL, fault.bytes ?? Number.POSITIVE_INFINITY, signal);
+        return true;
     }
   }
 
@@ -636,6 +795,25 @@ export async function applyFault(
     case "reset":
       if (fault.afterBytes === undefined && fault.afterChunks === undefined) return { kind: "reset" };
       break;
+    case "redirect":
+      return {
+        kind: "respond",
+        status: fault.status ?? 307,
+        headers: { location: fault.location, "content-length": "0" },
+        body: toBody(""),
+      };
+    case "bomb":
+      return {
+        kind: "respond",
+        status: 200,
+        headers: { "content-type": fault.contentType ?? "application/json" },
+        body: endless(fault.prefix ?? "", " ".repeat(64 * 1024), Number.POSITIVE_INFINITY, req.signal),
+        encoding: fault.encoding,
+      };
+    case "compress": {
+      const plan = await produce();
+      return plan.kind === "reset" ? plan : { ...plan, encoding: fault.encoding };
+    }
     case "stall":
       if (fault.afterBytes === undefined && fault.afterChunks === undefined) {
         await sleep(fault.ms ?? FOREVER_MS, req.signal);
@@ -645,6 +823,8 @@ export async function applyFault(
       break;
     case "cutStream":
     case "insert":
+    case "keepAlive":
+    case "endless":
       break;
   }
   const plan = await produce();

@@ -106,8 +106,18 @@ export function createHandlers(
       const nullBody = plan.status === 204 || plan.status === 304;
       // Chunked framing lets a mid-body reset reach the client as an error: msw's socket-level
       // interception would otherwise read a close-delimited body and see a clean end.
-      const responseHeaders = nullBody ? plan.headers : { "transfer-encoding": "chunked", ...plan.headers };
-      return new Response(nullBody ? null : toStream(plan.body), { status: plan.status, headers: responseHeaders });
+      const responseHeaders: Record<string, string> = nullBody
+        ? plan.headers
+        : { "transfer-encoding": "chunked", ...plan.headers };
+      let stream = nullBody ? null : toStream(plan.body);
+      // The web platform compresses gzip and deflate only; other encodings are sent as is.
+      if (stream && (plan.encoding === "gzip" || plan.encoding === "deflate")) {
+        stream = stream.pipeThrough(
+          new CompressionStream(plan.encoding) as ReadableWritablePair<Uint8Array, Uint8Array>,
+        );
+        responseHeaders["content-encoding"] = plan.encoding;
+      }
+      return new Response(stream, { status: plan.status, headers: responseHeaders });
     },
   );
   return [handler];

@@ -13,7 +13,7 @@ import { applyFault } from "./faults.js";
 import { handleModels } from "./models.js";
 import { jsonResponse, toBody } from "./responses.js";
 import type { FakeState } from "./state.js";
-import type { FakeRequest, ResponsePlan } from "./types.js";
+import type { ContentEncoding, FakeRequest, ResponsePlan } from "./types.js";
 import { randomHex, sleep } from "./util.js";
 
 const PROGRESS_PATH = /^\/annotation_queues\/([^/]+)\/items\/([^/]+)\/progress$/;
@@ -80,7 +80,20 @@ export async function handle(req: FakeRequest, state: FakeState): Promise<Respon
   const fault = state.faults.take(req);
   const plan = fault === undefined ? route(req, state) : await applyFault(fault, req, async () => route(req, state));
   if (plan.kind === "reset") return plan;
-  return { ...plan, headers: { ...common, ...plan.headers } };
+  const encoding = plan.encoding ?? (state.compression ? negotiateEncoding(req.headers, plan) : undefined);
+  return { ...plan, headers: { ...common, ...plan.headers }, ...(encoding ? { encoding } : {}) };
+}
+
+/** What a compressing server picks for a 200 JSON or JSONL answer: zstd, then gzip, then br,
+ * among those the client accepts. SSE is never compressed. */
+function negotiateEncoding(
+  headers: Record<string, string>,
+  plan: Extract<ResponsePlan, { kind: "respond" }>,
+): ContentEncoding | undefined {
+  const type = plan.headers["content-type"] ?? "";
+  if (plan.status !== 200 || !/json|ndjson/.test(type)) return undefined;
+  const accepted = (headers["accept-encoding"] ?? "").split(",").map((e) => e.trim().split(";")[0]!.toLowerCase());
+  return (["zstd", "gzip", "br"] as const).find((e) => accepted.includes(e));
 }
 
 /**

@@ -3,6 +3,7 @@
  * bodies progressively with backpressure, and carries out faults at the socket level.
  */
 import { once } from "node:events";
+import * as zlib from "node:zlib";
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
@@ -12,7 +13,15 @@ import { handle, parseJsonBody } from "./router.js";
 import { createFakeState } from "./state.js";
 import type { FakeState } from "./state.js";
 import { ConnectionReset } from "./types.js";
-import type { CallRecord, FakeServiceOptions, RecordedRequest, ResponsePlan, TrainingJob } from "./types.js";
+import type {
+  BodyPart,
+  CallRecord,
+  ContentEncoding,
+  FakeServiceOptions,
+  RecordedRequest,
+  ResponsePlan,
+  TrainingJob,
+} from "./types.js";
 
 /**
  * A running fake service.
@@ -70,28 +79,75 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return new TextDecoder("utf-8").decode(Buffer.concat(chunks));
 }
 
-/** Resolves on "drain" or "close", whichever comes first, and removes both listeners then: a
- * long body waits here thousands of times, and a leftover listener per wait would pile up. */
-function waitForDrain(res: ServerResponse): Promise<void> {
-  if (res.destroyed) return Promise.resolve();
+/** Resolves on `drain` or `close`, and removes both listeners either way: an endless body
+ * waits thousands of times, and `Promise.race` of two `once()` would leave one behind each time. */
+function drainOrClose(stream: NodeJS.EventEmitter & { destroyed: boolean }): Promise<void> {
+  if (stream.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
-    const done = (): void => {
-      res.off("drain", done);
-      res.off("close", done);
+    const done = () => {
+      stream.off("drain", done);
+      stream.off("close", done);
       resolve();
     };
-    res.on("drain", done);
-    res.on("close", done);
+    stream.on("drain", done);
+    stream.on("close", done);
   });
 }
 
+async function waitForDrain(res: ServerResponse): Promise<void> {
+  await drainOrClose(res);
+}
+
 const FLUSH_BYTES = 64 * 1024;
+
+/** A streaming compressor at the fast levels a server uses on the fly, not the archival
+ * defaults (brotli's default quality 11 would make the service the bottleneck). */
+function compressor(encoding: ContentEncoding): zlib.Gzip | zlib.BrotliCompress | zlib.Deflate | zlib.ZstdCompress {
+  const P = zlib.constants;
+  switch (encoding) {
+    case "gzip":
+      return zlib.createGzip({ level: 4 });
+    case "deflate":
+      return zlib.createDeflate({ level: 4 });
+    case "br":
+      return zlib.createBrotliCompress({ params: { [P.BROTLI_PARAM_QUALITY]: 4 } });
+    case "zstd":
+      return zlib.createZstdCompress({ params: { [P.ZSTD_c_compressionLevel]: 3 } });
+  }
+}
+
+/** The body compressed with `encoding`, as parts: what `writePlan` sends in place of the body. */
+async function* compressed(body: AsyncIterable<BodyPart>, encoding: ContentEncoding): AsyncGenerator<Buffer> {
+  const z = compressor(encoding);
+  const feed = (async () => {
+    try {
+      for await (const part of body) {
+        if (z.destroyed) return;
+        if (!z.write(part)) await drainOrClose(z);
+      }
+      if (!z.destroyed) z.end();
+    } catch (err) {
+      z.destroy(err as Error);
+    }
+  })();
+  try {
+    for await (const chunk of z) yield chunk as Buffer;
+  } finally {
+    z.destroy();
+    await feed;
+  }
+}
 
 async function writePlan(
   res: ServerResponse,
   plan: Extract<ResponsePlan, { kind: "respond" }>,
   socket: Socket,
 ): Promise<void> {
+  if (plan.encoding) {
+    const headers: Record<string, string> = { ...plan.headers, "content-encoding": plan.encoding };
+    delete headers["content-length"];
+    plan = { ...plan, headers, body: compressed(plan.body, plan.encoding) };
+  }
   res.writeHead(plan.status, plan.headers);
   // Parts are gathered and written in batches (at 64 KiB, or when the producer pauses for a
   // macrotask), so 200k small JSONL lines do not cost 200k chunked writes, while a stalled

@@ -62,6 +62,8 @@ export class FakeState {
   readonly userId: string;
   models: ModelEntry[];
   latencyMs: number;
+  /** Compress JSON and JSONL answers when the client accepts it (option `compression`). */
+  readonly compression: boolean;
   readonly calls = new CallStore();
   readonly annotation = new AnnotationStore();
   readonly training = new TrainingJobStore();
@@ -77,6 +79,7 @@ export class FakeState {
     this.userId = userIdFor(username);
     this.models = toModelEntries(options.models ?? DEFAULT_MODELS);
     this.latencyMs = options.latencyMs ?? 0;
+    this.compression = options.compression === true;
     this.seed();
   }
 

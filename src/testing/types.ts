@@ -120,6 +120,12 @@ export interface FakeServiceOptions {
   models?: Array<string | ModelEntry>;
   /** Faults queued at start (see `faults.ts`). */
   faults?: Fault[];
+  /**
+   * Compress JSON and JSONL answers when the request's `accept-encoding` allows (zstd, then
+   * gzip, then br), as a compressing server or proxy does. SSE streams are never compressed.
+   * Default false. Node adapter only.
+   */
+  compression?: boolean;
 }
 
 /**
@@ -155,8 +161,23 @@ export interface FakeRequest {
  * const plan: ResponsePlan = { kind: "respond", status: 200, headers: {}, body: toBody("ok") };
  */
 export type ResponsePlan =
-  | { kind: "respond"; status: number; headers: Record<string, string>; body: AsyncIterable<BodyPart> }
+  | {
+      kind: "respond";
+      status: number;
+      headers: Record<string, string>;
+      body: AsyncIterable<BodyPart>;
+      /** Compress the body with this encoding (and say so in `content-encoding`). */
+      encoding?: ContentEncoding;
+    }
   | { kind: "reset" };
+
+/**
+ * A `content-encoding` the fake service can produce.
+ *
+ * @example
+ * svc.inject(faults.compressed("br"));
+ */
+export type ContentEncoding = "gzip" | "deflate" | "br" | "zstd";
 
 /**
  * Thrown from a body iterator to make the adapter destroy the connection (no clean end).

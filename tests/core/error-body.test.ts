@@ -198,4 +198,11 @@ describe("parseErrorBody: hostile bodies", () => {
     const p = json(422, { detail: [{ loc: ["body", [["deep"]], 0, { x: 1 }], msg: [["x"]], type: "t" }] });
     expect(p.detail).toEqual([{ loc: ["body", 0], msg: "", type: "t" }]);
   });
+
+  it("reads the message of a JSON envelope cut off at the read limit", () => {
+    const cut = `{"error":{"message":"prompt is too \\"long\\"","type":"BadRequestError","nested":${"[".repeat(70_000)}`;
+    const p = parseErrorBody(400, cut, "application/json");
+    expect(p.message).toBe('400 prompt is too "long"');
+    expect(p.message.length).toBeLessThan(300);
+  });
 });

@@ -32,7 +32,15 @@ export type FaultId =
   | "deepErrorBody"
   | "protoErrorBody"
   | "retryAfterNotDigits"
-  | "ignoresLimit";
+  | "ignoresLimit"
+  | "keepAliveOnly"
+  | "endlessValue"
+  | "compressed"
+  | "compressionBomb"
+  | "redirect"
+  | "endlessErrorBody"
+  | "slowConsumerFetch"
+  | "stallDeafFetch";
 
 export type ErrorName =
   | "APIConnectionError"
@@ -40,7 +48,9 @@ export type ErrorName =
   | "RateLimitError"
   | "InternalServerError"
   | "ResponseParseError"
-  | "UnprocessableEntityError";
+  | "UnprocessableEntityError"
+  | "ResponseTooLargeError"
+  | "APIError";
 
 /** What one cell expects. */
 export type Expected =
@@ -109,11 +119,53 @@ export const FAULTS: ReadonlyArray<{ id: FaultId; label: string; how: string }> 
     label: "server ignores `limit`",
     how: "`ignoresLimit()`: 50 000 JSONL records whatever `limit` asked for (the caller's `limit` is 5)",
   },
+  {
+    id: "keepAliveOnly",
+    label: "keep-alives only",
+    how: "`keepAliveOnly()` after 1 event (`: ping`) / line (blank lines) every 50 ms, once; `eventTimeout: 400`",
+  },
+  {
+    id: "endlessValue",
+    label: "endless JSON value",
+    how: "a body (JSON), event or line (`endlessValue()`, after 1) that never ends, once; `maxBufferBytes: 1 MiB`",
+  },
+  { id: "compressed", label: "gzip body", how: '`compressed("gzip")`: the real answer, gzip-compressed, once' },
+  {
+    id: "compressionBomb",
+    label: "gzip bomb",
+    how: "`compressionBomb()`: a gzip body that inflates without end, once; `maxBufferBytes: 1 MiB`",
+  },
+  {
+    id: "redirect",
+    label: "307 to another origin",
+    how: '`redirect(otherOrigin + path + "?token=…")`, always',
+  },
+  { id: "endlessErrorBody", label: "503 with an endless body", how: "503 HTML page that never ends, once" },
+  {
+    id: "slowConsumerFetch",
+    label: "slow consumer, fetch transport",
+    how: "`fetch` option; the caller pauses 600 ms after each chunk / record; `idleTimeout: 400`",
+  },
+  {
+    id: "stallDeafFetch",
+    label: "stall mid-body, `fetch` that ignores its signal",
+    how: "a custom `fetch` that drops `signal`; `stall` as in stall mid-body, once; `idleTimeout: 400`",
+  },
 ];
 
 const streamsOnly = "no stream: see reset mid-body";
 const sseOnly = "SSE only";
 const jsonlOnly = "JSONL only";
+const tooLarge = {
+  error: "ResponseTooLargeError",
+  tries: 1,
+  note: "names `maxBufferBytes`; closed, not retried",
+} as const;
+const redirected = {
+  error: "APIError",
+  tries: 1,
+  note: "status 307; names the target (no query) and the `baseURL` fix; nothing sent there",
+} as const;
 
 /** Safe operations behave alike for most faults; only the stream and the job creation differ. */
 function safe(e: Expected): Record<"chat" | "models" | "progress", Expected> {
@@ -285,5 +337,61 @@ export const TABLE: Record<FaultId, Record<OperationId, Expected>> = {
     calls: { ok: true, tries: 2, note: "retried" },
     jobs: { error: "InternalServerError", tries: 1, jobs: 0, note: "status 502, one-line message; not retried" },
     jobsKey: { ok: true, tries: 2, jobs: 1, note: "retried" },
+  },
+  keepAliveOnly: {
+    ...safe({ na: "streams only" }),
+    chatStream: { error: "APIConnectionTimeoutError", tries: 1, note: "names `eventTimeout`, after chunk 1" },
+    calls: { ok: true, tries: 2, note: "eventTimeout, page resumed" },
+    jobs: { na: "streams only" },
+    jobsKey: { na: "streams only" },
+  },
+  endlessValue: {
+    ...safe(tooLarge),
+    chatStream: { ...tooLarge, note: "after chunk 1; closed, not retried" },
+    calls: { ...tooLarge, note: "names line 2, after record 1; not resumed" },
+    jobs: { ...tooLarge, jobs: 0 },
+    jobsKey: { ...tooLarge, jobs: 0 },
+  },
+  compressed: {
+    ...safe({ ok: true, tries: 1, note: "decoded as it streams" }),
+    chatStream: { ok: true, tries: 1, note: "decoded as it streams" },
+    calls: { ok: true, tries: 1, note: "decoded as it streams" },
+    jobs: { ok: true, tries: 1, jobs: 1, note: "decoded" },
+    jobsKey: { ok: true, tries: 1, jobs: 1, note: "decoded" },
+  },
+  compressionBomb: {
+    ...safe(tooLarge),
+    chatStream: tooLarge,
+    calls: tooLarge,
+    jobs: { ...tooLarge, jobs: 0 },
+    jobsKey: { ...tooLarge, jobs: 0 },
+  },
+  redirect: {
+    ...safe(redirected),
+    chatStream: redirected,
+    calls: redirected,
+    jobs: { ...redirected, jobs: 0 },
+    jobsKey: { ...redirected, jobs: 0 },
+  },
+  endlessErrorBody: {
+    ...safe({ ok: true, tries: 2, note: "64 KiB read, connection closed, retried" }),
+    chatStream: { ok: true, tries: 2, note: "64 KiB read, connection closed, retried" },
+    calls: { ok: true, tries: 2, note: "64 KiB read, connection closed, retried" },
+    jobs: { error: "InternalServerError", tries: 1, jobs: 0, note: "64 KiB read; not retried" },
+    jobsKey: { ok: true, tries: 2, jobs: 1, note: "64 KiB read, connection closed, retried" },
+  },
+  slowConsumerFetch: {
+    ...safe({ na: "streams only" }),
+    chatStream: { ok: true, tries: 1, note: "the idle clock runs only while a read waits for the server" },
+    calls: { ok: true, tries: 1, note: "the idle clock runs only while a read waits for the server" },
+    jobs: { na: "streams only" },
+    jobsKey: { na: "streams only" },
+  },
+  stallDeafFetch: {
+    ...safe({ ok: true, tries: 2, note: "idle timeout enforced by the SDK, retried" }),
+    chatStream: { error: "APIConnectionTimeoutError", tries: 1, note: "enforced by the SDK, not the signal" },
+    calls: { ok: true, tries: 2, note: "idle timeout, page resumed" },
+    jobs: { error: "APIConnectionTimeoutError", tries: 1, jobs: 1, note: "not retried: the job exists" },
+    jobsKey: { ok: true, tries: 2, jobs: 1, note: "retried; the server replays the job" },
   },
 };

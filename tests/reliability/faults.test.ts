@@ -150,6 +150,70 @@ function inject(svc: FakeService, fault: FaultId, op: OperationId): void {
       return add(faults.status(429, { path, headers: { "retry-after": "0x10" } }));
     case "ignoresLimit":
       return add(faults.ignoresLimit({ path }));
+    case "keepAliveOnly":
+      return add(faults.keepAliveOnly({ path, everyMs: 50, ...(op === "calls" ? { data: "\n" } : {}) }));
+    case "endlessValue":
+      return add(
+        streamed
+          ? faults.endlessValue({ path, format: op === "calls" ? "jsonl" : "sse" })
+          : faults.body(endlessBody('{"pad": "'), { path }),
+      );
+    case "compressed":
+      return add(faults.compressed("gzip", { path }));
+    case "compressionBomb":
+      return add(
+        faults.compressionBomb({
+          path,
+          prefix: op === "chatStream" ? "data: " : "{",
+          contentType: op === "chatStream" ? "text/event-stream" : "application/json",
+        }),
+      );
+    case "redirect":
+      return add(faults.redirect(`http://127.0.0.1:9${path}?token=t0p-secret`, { path, times: Infinity }));
+    case "slowConsumerFetch":
+      return;
+    case "stallDeafFetch":
+      return add(faults.stall(streamed ? { path, afterChunks: 2 } : { path, afterBytes: 10 }));
+    case "endlessErrorBody":
+      return add(
+        faults.body(endlessBody("<html><head><title>503 Service Unavailable</title></head><body>"), {
+          path,
+          status: 503,
+          headers: { "content-type": "text/html" },
+        }),
+      );
+  }
+}
+
+/** A body that starts with `head` and never ends (the service stops when the client leaves). */
+function endlessBody(head: string): () => Iterable<string> {
+  return function* () {
+    yield head;
+    for (;;) yield "z".repeat(64 * 1024);
+  };
+}
+
+/** The client options a fault's cell runs with. */
+function cellOptions(fault: FaultId) {
+  switch (fault) {
+    case "stallBeforeHeaders":
+      return { timeout: STALL_MS };
+    case "stallMidBody":
+      return { idleTimeout: STALL_MS };
+    case "keepAliveOnly":
+      return { eventTimeout: STALL_MS };
+    case "slowConsumerFetch":
+      return { idleTimeout: STALL_MS, fetch: (url: string, init: RequestInit) => fetch(url, init) };
+    case "stallDeafFetch":
+      return {
+        idleTimeout: STALL_MS,
+        fetch: (url: string, init: RequestInit) => fetch(url, { ...init, signal: null }),
+      };
+    case "endlessValue":
+    case "compressionBomb":
+      return { maxBufferBytes: 1024 * 1024 };
+    default:
+      return {};
   }
 }
 
@@ -191,6 +255,7 @@ function verify(c: Cell, exp: Exclude<Expected, { na: string }>): void {
     case "resetMidBody":
     case "resetMidStream":
     case "stallMidBody":
+    case "stallDeafFetch":
     case "resetBeforeHeaders":
     case "stallBeforeHeaders":
       if (c.op === "calls") expect(ids(c.sink)).toEqual(ids(c.baseline));
@@ -271,8 +336,36 @@ function verify(c: Cell, exp: Exclude<Expected, { na: string }>): void {
     case "ignoresLimit":
       expect(ids(c.sink)).toEqual(["ignored-0", "ignored-1", "ignored-2", "ignored-3", "ignored-4"]);
       break;
+    case "keepAliveOnly":
+      if (c.op === "chatStream") {
+        expect(err.message).toContain("eventTimeout");
+        expect(c.sink.chunks).toHaveLength(1);
+      }
+      if (c.op === "calls") expect(ids(c.sink)).toEqual(ids(c.baseline));
+      break;
+    case "endlessValue":
+    case "compressionBomb":
+      expect(err.message).toContain("maxBufferBytes");
+      if (c.fault === "endlessValue" && c.op === "chatStream") expect(c.sink.chunks).toHaveLength(1);
+      if (c.fault === "endlessValue" && c.op === "calls") expect(c.sink.records).toHaveLength(1);
+      break;
+    case "compressed":
+      if (c.op === "calls") expect(ids(c.sink)).toEqual(ids(c.baseline));
+      if (c.op === "chat" || c.op === "chatStream") expect(c.sink.text).toBeTruthy();
+      break;
+    case "redirect":
+      expect((err as APIError).status).toBe(307);
+      expect(err.message).toContain("http://127.0.0.1:9");
+      expect(err.message).toContain("`baseURL`");
+      expect(err.message).not.toContain("t0p-secret");
+      break;
+    case "slowConsumerFetch":
+      if (c.op === "calls") expect(ids(c.sink)).toEqual(ids(c.baseline));
+      else expect(c.sink.text).toBeTruthy();
+      break;
     case "refused":
     case "burst5xx":
+    case "endlessErrorBody":
       break;
   }
 }
@@ -291,13 +384,7 @@ describe.concurrent("fault × operation (table-driven)", () => {
         const svc = fault.id === "refused" ? undefined : await startFakeService();
         try {
           const target = svc ?? `http://127.0.0.1:${await deadPort()}`;
-          const timeouts =
-            fault.id === "stallBeforeHeaders"
-              ? { timeout: STALL_MS }
-              : fault.id === "stallMidBody"
-                ? { idleTimeout: STALL_MS }
-                : {};
-          const { client, tries, resetLog } = clientFor(target, timeouts);
+          const { client, tries, resetLog } = clientFor(target, cellOptions(fault.id));
           const baseline = op.id === "calls" && svc ? await runOperation(client, "calls") : undefined;
           resetLog();
           if (svc) inject(svc, fault.id, op.id);
@@ -306,7 +393,7 @@ describe.concurrent("fault × operation (table-driven)", () => {
           const started = Date.now();
           const outcome = await within(
             CELL_BOUND_MS,
-            settle(runOperation(client, op.id, {}, sink)),
+            settle(runOperation(client, op.id, {}, sink, fault.id === "slowConsumerFetch" ? STALL_MS + 200 : 0)),
             `${fault.id} × ${op.id}`,
           );
           const cell: Cell = {

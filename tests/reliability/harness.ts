@@ -95,7 +95,10 @@ export async function runOperation(
   op: OperationId,
   options: RequestOptions = {},
   sink: RunResult = {},
+  /** A slow consumer: ms to pause after each streamed chunk or record. */
+  pauseMs = 0,
 ): Promise<RunResult> {
+  const pause = () => (pauseMs > 0 ? new Promise((r) => setTimeout(r, pauseMs)) : undefined);
   switch (op) {
     case "chat": {
       const c = await client.chat.completions.create(chatParams, options);
@@ -110,6 +113,7 @@ export async function runOperation(
       for await (const chunk of stream) {
         sink.chunks.push(chunk);
         for (const c of chunk.choices ?? []) if (c.index === 0 && c.delta?.content) sink.text += c.delta.content;
+        await pause();
       }
       return sink;
     }
@@ -118,8 +122,10 @@ export async function runOperation(
       return sink;
     case "calls": {
       sink.records = [];
-      for await (const r of client.calls.query({ project_id: SEED_PROJECT_ID, limit: CALLS_LIMIT }, options))
+      for await (const r of client.calls.query({ project_id: SEED_PROJECT_ID, limit: CALLS_LIMIT }, options)) {
         sink.records.push(r as Record<string, unknown>);
+        await pause();
+      }
       return sink;
     }
     case "progress":

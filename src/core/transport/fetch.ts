@@ -1,5 +1,5 @@
-import { APIConnectionTimeoutError, APIUserAbortError } from "../errors.js";
-import { connectionError, type Transport, type TransportRequest, type TransportResponse } from "./types.js";
+import { APIConnectionTimeoutError, APIUserAbortError, InferloopError } from "../errors.js";
+import { connectionError, readCapped, type Transport, type TransportRequest, type TransportResponse } from "./types.js";
 
 /** The part of `fetch` the SDK uses, so any standard implementation fits.
  *
@@ -13,11 +13,21 @@ export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 const HEADERS_TIMEOUT = "headers-timeout";
 const IDLE_TIMEOUT = "idle-timeout";
 
+/** Settle `promise` in the background: its loser's outcome must not become an unhandled rejection. */
+function ignore(promise: Promise<unknown>): void {
+  promise.catch(() => {});
+}
+
 /**
  * Transport over a standard `fetch` (browsers, Deno, Bun, edge workers, or a `fetch` the caller
  * passed). `fetch` has no timeouts of its own, so one controller per request carries the
  * caller's abort, the headers timeout and the idle timeout; every timer and listener is
  * removed when the request ends, whichever way it ends.
+ *
+ * Every wait (for the headers, for each piece of the body) also races the controller, so a
+ * `fetch` that ignores its `signal` still gives up on time. Redirects are not followed
+ * (`redirect: "manual"`): the pipeline reports them, as with the Node transport, and never
+ * sends the body or the credentials to another address.
  */
 export class FetchTransport implements Transport {
   readonly #fetch: FetchLike;
@@ -33,9 +43,27 @@ export class FetchTransport implements Transport {
     const controller = new AbortController();
     const userSignal = request.signal;
     let reason: string | undefined;
+    const mapError = (err: unknown, phase: "request" | "body" = "request"): Error => {
+      if (reason === HEADERS_TIMEOUT)
+        return new APIConnectionTimeoutError(`No response headers within ${request.timeout} ms.`);
+      if (reason === IDLE_TIMEOUT)
+        return new APIConnectionTimeoutError(`No response data for ${request.idleTimeout} ms (idleTimeout).`);
+      if (reason === "user" || userSignal?.aborted) return new APIUserAbortError(undefined, { cause: err });
+      // Node's fetch (undici) keeps the socket error as `cause`; browsers give a bare TypeError.
+      // A refused connection or a failed DNS lookup means nothing was sent (connectionError).
+      const code = (err as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+      return connectionError(request.origin, code, phase === "body", err);
+    };
+    // Rejects once the controller aborts, whatever the fetch does with its signal.
+    let rejectAborted: (err: Error) => void = () => {};
+    const aborted = new Promise<never>((_, reject) => {
+      rejectAborted = reject;
+    });
+    ignore(aborted);
     const abort = (why: string) => {
       reason ??= why;
       controller.abort();
+      rejectAborted(mapError(undefined));
     };
     const onUserAbort = () => abort("user");
     if (userSignal?.aborted) throw new APIUserAbortError();
@@ -48,27 +76,24 @@ export class FetchTransport implements Transport {
       clearTimeout(idleTimer);
       userSignal?.removeEventListener("abort", onUserAbort);
     };
-    const mapError = (err: unknown, phase: "request" | "body"): Error => {
-      if (reason === HEADERS_TIMEOUT)
-        return new APIConnectionTimeoutError(`No response headers within ${request.timeout} ms.`);
-      if (reason === IDLE_TIMEOUT)
-        return new APIConnectionTimeoutError(`No response data for ${request.idleTimeout} ms (idleTimeout).`);
-      if (reason === "user" || userSignal?.aborted) return new APIUserAbortError(undefined, { cause: err });
-      // Node's fetch (undici) keeps the socket error as `cause`; browsers give a bare TypeError.
-      const code = (err as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-      return connectionError(request.origin, code, phase === "body", err);
-    };
 
     let res: Response;
+    const pending = this.#fetch(request.origin + request.path, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body ?? null,
+      signal: controller.signal,
+      redirect: "manual",
+    });
     try {
-      res = await this.#fetch(request.origin + request.path, {
-        method: request.method,
-        headers: request.headers,
-        body: request.body ?? null,
-        signal: controller.signal,
-      });
+      res = await Promise.race([pending, aborted]);
     } catch (err) {
       cleanup();
+      // A fetch that ignored the abort may still answer later: drop that answer unread.
+      pending.then(
+        (late) => late.body?.cancel().catch(() => {}),
+        () => {},
+      );
       throw mapError(err, "request");
     }
     clearTimeout(headersTimer);
@@ -78,12 +103,16 @@ export class FetchTransport implements Transport {
       headers[k] = v;
     });
 
-    // One timer for the whole body: each chunk only stamps the time, and the timer re-arms
-    // itself for whatever is left of the window, instead of a new timer per chunk.
-    let lastData = Date.now();
+    // The idle clock runs only while a read waits for the server: a consumer that pauses
+    // between reads is not the server going quiet. One timer for the whole body: it re-arms
+    // itself for whatever is left of the window instead of a new timer per chunk, and lapses
+    // while nobody reads (the next read arms it again), so an abandoned body holds no timer.
+    let waitingSince: number | undefined;
     const armIdle = (ms: number) => {
       idleTimer = setTimeout(() => {
-        const idle = Date.now() - lastData;
+        idleTimer = undefined;
+        if (waitingSince === undefined) return;
+        const idle = Date.now() - waitingSince;
         if (idle >= request.idleTimeout) abort(IDLE_TIMEOUT);
         else armIdle(request.idleTimeout - idle);
       }, ms);
@@ -94,36 +123,50 @@ export class FetchTransport implements Transport {
       done = true;
       cleanup();
     };
+    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+    let cancelled = false;
     const cancel = () => {
-      if (!done) {
-        finish();
-        controller.abort();
-      }
+      if (done) return;
+      cancelled = true;
+      finish();
+      controller.abort();
+      rejectAborted(new APIUserAbortError());
+      // Cancelling the reader settles a pending read at once, even under a fetch that
+      // ignores its signal (it is the stream, not the fetch, that answers the read).
+      if (reader) ignore(reader.cancel());
+      else if (res.body && !res.body.locked) ignore(res.body.cancel());
     };
+    // Timeouts and the caller's abort end a pending read the same way.
+    controller.signal.addEventListener("abort", () => reader && ignore(reader.cancel()), { once: true });
 
     async function* iterate(): AsyncGenerator<Uint8Array> {
-      if (!res.body) {
+      if (!res.body || done) {
         finish();
         return;
       }
-      const reader = res.body.getReader();
-      armIdle(request.idleTimeout);
+      const r = (reader = res.body.getReader());
       try {
         for (;;) {
-          const { done: end, value } = await reader.read();
+          waitingSince = Date.now();
+          if (idleTimer === undefined) armIdle(request.idleTimeout);
+          const { done: end, value } = await r.read();
+          waitingSince = undefined;
+          // A read ended by cancel() or an abort says `done`: that is a failure, not the end.
+          if (reason !== undefined) throw mapError(undefined);
+          if (cancelled) throw new APIUserAbortError();
           if (end) {
             finish();
             break;
           }
-          lastData = Date.now();
           yield value;
         }
       } catch (err) {
-        throw mapError(err, "body");
+        throw reason === undefined && err instanceof InferloopError ? err : mapError(err, "body");
       } finally {
+        waitingSince = undefined;
         if (!done) {
           // Early exit (break) or failure: release the stream before the controller goes.
-          reader.cancel().catch(() => {});
+          ignore(r.cancel());
           cancel();
         }
         finish();
@@ -131,15 +174,11 @@ export class FetchTransport implements Transport {
     }
 
     return {
-      status: res.status,
+      // A browser hides a manual redirect behind an opaque response of status 0.
+      status: res.type === "opaqueredirect" ? 0 : res.status,
       headers,
       body: { [Symbol.asyncIterator]: iterate },
-      async text() {
-        const decoder = new TextDecoder();
-        let out = "";
-        for await (const chunk of iterate()) out += decoder.decode(chunk, { stream: true });
-        return out + decoder.decode();
-      },
+      text: (maxBytes) => readCapped({ [Symbol.asyncIterator]: iterate }, maxBytes),
       cancel,
     };
   }

@@ -23,16 +23,32 @@ export interface TransportRequest {
   timeout: number;
   /** ms allowed between two chunks of the body. */
   idleTimeout: number;
+  /**
+   * Ask for a compressed body (JSON and JSONL answers). A transport that decodes bodies itself
+   * sends `accept-encoding` unless the caller set one; SSE streams are never asked to compress,
+   * since a compressing proxy may hold events back to fill its blocks.
+   */
+  compress: boolean;
+}
+
+/** What {@link TransportResponse.text} read: the text, and whether it is the whole body. */
+export interface BodyText {
+  text: string;
+  /** `false` when the body was longer than asked for: the rest was not read and the request
+   * is closed. */
+  complete: boolean;
 }
 
 export interface TransportResponse {
   status: number;
   /** Lower-case names; repeated headers joined with `, `. */
   headers: Record<string, string>;
-  /** The body as it arrives. Ending the iteration early (break/return) releases the request. */
+  /** The body as it arrives, decoded from any `content-encoding`. Ending the iteration early
+   * (break/return) releases the request. */
   body: AsyncIterable<Uint8Array>;
-  /** The whole body decoded as UTF-8. */
-  text(): Promise<string>;
+  /** At most `maxBytes` bytes of the body (after decompression) decoded as UTF-8. A longer
+   * body is not read further: memory stays near `maxBytes` whatever the server sends. */
+  text(maxBytes: number): Promise<BodyText>;
   /** Abandon the body: the connection is closed or returned to the pool, timers are cleared. */
   cancel(): void;
 }
@@ -80,4 +96,24 @@ export function connectionError(origin: string, code: unknown, inBody: boolean, 
     { cause },
   );
   return unsent ? markUnsent(error) : error;
+}
+
+/**
+ * Read at most `maxBytes` of a body, then stop: the shared way to read a bounded body for
+ * transports without a faster path. Leaving the loop early closes the request (see `body`).
+ */
+export async function readCapped(body: AsyncIterable<Uint8Array>, maxBytes: number): Promise<BodyText> {
+  const decoder = new TextDecoder();
+  let text = "";
+  let bytes = 0;
+  for await (const chunk of body) {
+    const room = maxBytes - bytes;
+    if (chunk.byteLength > room) {
+      text += decoder.decode(chunk.subarray(0, room), { stream: true });
+      return { text: text + decoder.decode(), complete: false };
+    }
+    bytes += chunk.byteLength;
+    text += decoder.decode(chunk, { stream: true });
+  }
+  return { text: text + decoder.decode(), complete: true };
 }

@@ -1,6 +1,8 @@
+import type { Readable } from "node:stream";
 import type { Dispatcher } from "undici";
-import { APIConnectionTimeoutError, APIUserAbortError } from "../errors.js";
-import { connectionError, type Transport, type TransportRequest, type TransportResponse } from "./types.js";
+import { APIConnectionTimeoutError, APIUserAbortError, InferloopError } from "../errors.js";
+import { acceptEncoding, decode, decodeError, decoderFor } from "./decompress.js";
+import { connectionError, readCapped, type Transport, type TransportRequest, type TransportResponse } from "./types.js";
 
 type UndiciModule = typeof import("undici");
 // Loaded on first use, so `import "inferloop"` stays cheap for apps that never send.
@@ -16,6 +18,9 @@ function errorCode(err: unknown): string | undefined {
 /** Translate whatever undici or the socket threw into the SDK's connection errors. */
 function toSdkError(err: unknown, request: TransportRequest, phase: "request" | "body"): Error {
   if (request.signal?.aborted) return new APIUserAbortError(undefined, { cause: err });
+  if (err instanceof InferloopError) return err;
+  const decoding = decodeError(err);
+  if (decoding) return decoding;
   const code = errorCode(err);
   if (code === "UND_ERR_HEADERS_TIMEOUT")
     return new APIConnectionTimeoutError(`No response headers within ${request.timeout} ms.`);
@@ -54,13 +59,16 @@ export class UndiciTransport implements Transport {
 
   async send(request: TransportRequest): Promise<TransportResponse> {
     const dispatcher = this.#dispatcher ?? (await this.#getDispatcher());
+    let headers = request.headers;
+    if (request.compress && headers["accept-encoding"] === undefined)
+      headers = { ...headers, "accept-encoding": acceptEncoding() };
     let res: Dispatcher.ResponseData;
     try {
       res = await dispatcher.request({
         origin: request.origin,
         path: request.path,
         method: request.method as Dispatcher.HttpMethod,
-        headers: request.headers,
+        headers,
         body: request.body ?? null,
         signal: request.signal ?? null,
         headersTimeout: request.timeout,
@@ -69,45 +77,67 @@ export class UndiciTransport implements Transport {
     } catch (err) {
       throw toSdkError(err, request, "request");
     }
-    const body = res.body;
-    return {
-      status: res.statusCode,
-      headers: flattenHeaders(res.headers),
-      body: {
-        async *[Symbol.asyncIterator]() {
-          const signal = request.signal;
-          try {
-            for await (const chunk of body) {
-              // undici ignores an abort once the whole response has arrived, though its data
-              // may still wait unread in the body's buffer; fetch errors the body then, and so
-              // does this transport: nothing more is handed over after the caller aborted.
-              if (signal?.aborted) throw new APIUserAbortError();
-              yield chunk as Uint8Array;
-            }
-          } catch (err) {
-            throw toSdkError(err, request, "body");
-          } finally {
-            // Reached on break/return too: destroying an unfinished body aborts the request.
-            if (!body.readableEnded) body.destroy();
-          }
-        },
-      },
-      async text() {
-        try {
-          return await body.text();
-        } catch (err) {
-          throw toSdkError(err, request, "body");
-        }
-      },
-      cancel() {
-        if (!body.readableEnded && !body.destroyed) {
+    const raw = res.body;
+    const responseHeaders = flattenHeaders(res.headers);
+    // A body in an encoding this client cannot decode fails when it is read, not here: the
+    // status and headers still reach the caller (an error status needs no body).
+    let body: Readable = raw;
+    let undecodable: unknown;
+    try {
+      const decoder = decoderFor(responseHeaders["content-encoding"]);
+      if (decoder) body = decode(raw, decoder);
+    } catch (err) {
+      undecodable = err;
+    }
+    const length = Number(responseHeaders["content-length"]);
+    const release = () => {
+      for (const s of [body, raw]) {
+        if (!s.readableEnded && !s.destroyed) {
           // undici's body emits a RequestAbortedError when destroyed before its end; with no
           // reader attached (a stream aborted before or between reads) nobody listens, and it
           // would surface as an uncaught exception. Abandoning the body is not a failure.
-          body.on("error", () => {});
-          body.destroy();
+          s.on("error", () => {});
+          s.destroy();
+        }
+      }
+    };
+    const iterable: AsyncIterable<Uint8Array> = {
+      async *[Symbol.asyncIterator]() {
+        const signal = request.signal;
+        try {
+          if (undecodable) throw undecodable;
+          for await (const chunk of body) {
+            // undici ignores an abort once the whole response has arrived, though its data
+            // may still wait unread in the body's buffer; fetch errors the body then, and so
+            // does this transport: nothing more is handed over after the caller aborted.
+            if (signal?.aborted) throw new APIUserAbortError();
+            yield chunk as Uint8Array;
+          }
+        } catch (err) {
+          throw toSdkError(err, request, "body");
+        } finally {
+          // Reached on break/return too: destroying an unfinished body aborts the request.
+          release();
         }
       },
+    };
+    return {
+      status: res.statusCode,
+      headers: responseHeaders,
+      body: iterable,
+      async text(maxBytes) {
+        // Fast path: a plain body whose declared length fits is read by undici in one go
+        // (undici fails a body longer than its content-length).
+        if (body === raw && !undecodable && Number.isSafeInteger(length) && length <= maxBytes) {
+          try {
+            return { text: await raw.text(), complete: true };
+          } catch (err) {
+            throw toSdkError(err, request, "body");
+          }
+        }
+        return readCapped(iterable, maxBytes);
+      },
+      cancel: release,
     };
   }
 }

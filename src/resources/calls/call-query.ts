@@ -1,4 +1,6 @@
-import { APIConnectionError } from "../../core/errors.js";
+import { asyncDispose } from "../../core/dispose.js";
+import { APIConnectionError, APIUserAbortError } from "../../core/errors.js";
+import { withEventDeadline } from "../../core/event-deadline.js";
 import type { APIResponse, HttpClient } from "../../core/http-client.js";
 import { decodeJSONLBatches } from "../../core/jsonl.js";
 import { isObject, shapeError } from "../../core/response-shape.js";
@@ -15,7 +17,8 @@ import type { CallRecord } from "./types.js";
  * first record not yet delivered, so no record is lost or repeated.
  *
  * Nothing is sent until iteration starts; invalid input rejects the first iteration with
- * `RequestValidationError`.
+ * `RequestValidationError`. With `await using`, the page request still open is closed when the
+ * block ends.
  *
  * @example
  * ```ts
@@ -26,8 +29,11 @@ import type { CallRecord } from "./types.js";
  *   console.log(page.length);
  * ```
  */
-export class CallQuery implements AsyncIterable<CallRecord> {
+export class CallQuery implements AsyncIterable<CallRecord>, AsyncDisposable {
   readonly #http: HttpClient;
+  // The page request being read, so that disposal can close it.
+  readonly #open = new Set<APIResponse>();
+  #disposed = false;
   readonly #params: CallsQueryParams;
   readonly #options: CallsQueryOptions & RequestOptions;
   readonly #invalid: Error | undefined;
@@ -108,9 +114,18 @@ export class CallQuery implements AsyncIterable<CallRecord> {
   async *#fetchWindow(window: PageWindow, counted: { n: number }): AsyncGenerator<CallRecord[]> {
     let resumesLeft = this.#options.maxRetries ?? this.#http.config.maxRetries;
     for (;;) {
-      const res = await this.#open({ limit: window.limit - counted.n, offset: window.offset + counted.n });
+      if (this.#disposed) throw disposedError();
+      const res = await this.#request({ limit: window.limit - counted.n, offset: window.offset + counted.n });
+      this.#open.add(res);
       try {
-        for await (const batch of decodeJSONLBatches<CallRecord>(res.body)) {
+        if (this.#disposed) throw disposedError();
+        const records = withEventDeadline(
+          decodeJSONLBatches<CallRecord>(res.body, res.limits.maxBufferBytes),
+          res.limits,
+          () => res.cancel(),
+          "JSONL record",
+        );
+        for await (const batch of records) {
           const wanted = window.limit - counted.n;
           // A server that ignores `limit` must not defeat the caller's cap or the page size:
           // what is past the window is dropped and the rest of the body is not read.
@@ -130,16 +145,36 @@ export class CallQuery implements AsyncIterable<CallRecord> {
         }
         return;
       } catch (err) {
+        if (this.#disposed) throw disposedError(err);
         if (!(err instanceof APIConnectionError) || resumesLeft-- <= 0 || counted.n >= window.limit)
           throw this.#http.config.redactor.error(err);
         this.#http.config.log.write("warn", `call query page cut off after ${counted.n} records; resuming`);
       } finally {
+        this.#open.delete(res);
         res.cancel();
       }
     }
   }
 
-  async #open(window: PageWindow): Promise<APIResponse> {
+  /**
+   * Close the page request still open when an `await using` block ends; the query cannot be
+   * read after that (a read in progress rejects with `APIUserAbortError`).
+   *
+   * @example
+   * ```ts
+   * {
+   *   await using query = client.calls.query({ project_id: "acme/bot" });
+   *   for await (const call of query) if (call.op_name.endsWith("answer")) break;
+   * } // the HTTP request is closed here
+   * ```
+   */
+  async [asyncDispose](): Promise<void> {
+    this.#disposed = true;
+    for (const res of this.#open) res.cancel();
+    this.#open.clear();
+  }
+
+  async #request(window: PageWindow): Promise<APIResponse> {
     const { data } = await this.#http.request(
       {
         method: "POST",
@@ -156,6 +191,10 @@ export class CallQuery implements AsyncIterable<CallRecord> {
     );
     return data;
   }
+}
+
+function disposedError(cause?: unknown): APIUserAbortError {
+  return new APIUserAbortError("The call query was disposed.", cause === undefined ? undefined : { cause });
 }
 
 /**

@@ -14,6 +14,7 @@ import type {
   ChatCompletionTokenLogprob,
   CompletionUsage,
 } from "./types.js";
+import { assertChunkIndices } from "./chunk-indices.js";
 
 // Keys read by the accumulator; any other key is carried over as is (last value wins).
 const CHUNK_KEYS = new Set([
@@ -130,11 +131,14 @@ export class ChatCompletionAccumulator {
 
   /**
    * Adds one chunk. Chunks must arrive in stream order per choice; choices may interleave.
+   * A choice or tool-call `index` that is not a non-negative integer throws `ResponseParseError`.
    * @example
    * acc.add({ id: "c1", object: "chat.completion.chunk", created: 0, model: "m",
    *   choices: [{ index: 0, delta: { content: "Hi" }, finish_reason: null }] });
    */
   add(chunk: ChatCompletionChunk): void {
+    // Before anything is taken from the chunk: a bad index must not become a choice.
+    assertChunkIndices(chunk);
     this.#first ??= chunk;
     if (chunk.usage != null) this.#usage = chunk.usage;
     if (chunk.service_tier !== undefined) this.#serviceTier = chunk.service_tier;

@@ -93,7 +93,7 @@ export class Completions extends APIResource {
       const redactor = this._http.config.redactor;
       return new APIPromise(
         this._http.request(
-          { ...spec, headers: { accept: "text/event-stream" } },
+          { ...spec, headers: { accept: "text/event-stream" }, stream: true },
           options,
           (res) => ChatCompletionStream.fromResponse(res, redactor, options?.signal),
           "streamed",

@@ -1,3 +1,5 @@
+import { asyncDispose } from "../../core/dispose.js";
+import { withEventDeadline } from "../../core/event-deadline.js";
 import { readJSONEventBatches, streamEventError } from "../../core/event-stream.js";
 import { APIUserAbortError, InferloopError } from "../../core/errors.js";
 import type { APIResponse } from "../../core/http-client.js";
@@ -6,6 +8,7 @@ import { Redactor } from "../../core/secrets.js";
 import { decodeSSEBatches } from "../../core/sse.js";
 import { ChatCompletionAccumulator } from "./accumulate.js";
 import { checkChunk } from "./response-shape.js";
+import { assertChunkIndices } from "./chunk-indices.js";
 import { normalizeChunk, type ChatCompletion, type ChatCompletionChunk } from "./types.js";
 
 /** Status and headers of the response a stream came from.
@@ -48,7 +51,7 @@ interface StreamSource {
  * console.log(completion.usage);
  * ```
  */
-export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> {
+export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>, AsyncDisposable {
   /** Status and headers of the HTTP response. */
   readonly response: StreamResponseInfo;
   /**
@@ -81,17 +84,21 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
 
   /** @internal Wraps a successful SSE response. */
   static fromResponse(res: APIResponse, redactor: Redactor, signal?: AbortSignal): ChatCompletionStream {
+    const events = withEventDeadline(
+      decodeSSEBatches(res.body, res.limits.maxBufferBytes),
+      res.limits,
+      () => res.cancel(),
+      "data event",
+    );
     async function* chunks(): AsyncGenerator<ChatCompletionChunk[]> {
       let n = 0;
       try {
-        for await (const batch of readJSONEventBatches<ChatCompletionChunk>(
-          decodeSSEBatches(res.body),
-          res.headers,
-          redactor,
-        )) {
+        for await (const batch of readJSONEventBatches<ChatCompletionChunk>(events, res.headers, redactor)) {
           for (let i = 0; i < batch.length; i++) {
             try {
-              normalizeChunk(checkChunk(batch[i], ++n) as ChatCompletionChunk);
+              const chunk = checkChunk(batch[i], ++n) as ChatCompletionChunk;
+              assertChunkIndices(chunk, n);
+              normalizeChunk(chunk);
             } catch (err) {
               // The good chunks before the unreadable one are delivered first, as they arrived.
               if (i > 0) yield batch.slice(0, i);
@@ -135,10 +142,13 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
         const out: ChatCompletionChunk[] = [];
         for (const line of lines) {
           n++;
-          if (line && typeof line === "object" && line.error != null) {
-            // The chunks before the error line are delivered first, as they arrived.
+          try {
+            if (line && typeof line === "object" && line.error != null) throw streamEventError(line, {}, noRedaction);
+            assertChunkIndices(checkChunk(line, n) as ChatCompletionChunk, n);
+          } catch (err) {
+            // The chunks before the bad line are delivered first, as they arrived.
             if (out.length) yield out;
-            throw streamEventError(line, {}, noRedaction);
+            throw err;
           }
           out.push(normalizeChunk(checkChunk(line, n) as ChatCompletionChunk));
         }
@@ -294,6 +304,22 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
         await iterator.return?.(undefined);
       },
     });
+  }
+
+  /**
+   * Close the HTTP request when an `await using` block ends (same as {@link abort}; nothing
+   * happens if the stream was read to its end).
+   *
+   * @example
+   * ```ts
+   * {
+   *   await using stream = await client.chat.completions.create({ model, messages, stream: true });
+   *   for await (const chunk of stream) if (chunk.choices[0]?.delta.content?.includes("STOP")) break;
+   * } // the request is closed here, whichever way the block was left
+   * ```
+   */
+  async [asyncDispose](): Promise<void> {
+    this.abort();
   }
 
   /**
