@@ -79,6 +79,7 @@ const PUBLIC_EXPORTS = [
   "queryBuilder",
   "queryExpressionSchema",
   "repetitionDetectionParamsSchema",
+  "responseFormat",
   "responseFormatJSONObjectSchema",
   "responseFormatJSONSchemaSchema",
   "responseFormatSchema",

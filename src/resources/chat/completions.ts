@@ -12,13 +12,13 @@ import {
   type ChatCompletionCreateParamsNonStreaming,
   type ChatCompletionCreateParamsStreaming,
 } from "./request-schema.js";
-import { PARSE_COMPLETION, type CompletionParser } from "./parse-hook.js";
-import type { AutoParseableResponseFormat, ParsedChatCompletion } from "./response-format.js";
+import { PARSE_COMPLETION, type ParseableResponseFormat } from "./parse-hook.js";
+import type { ParsedChatCompletion } from "./response-format.js";
 import { ChatCompletionStream } from "./stream.js";
 import { normalizeCompletion, type ChatCompletion } from "./types.js";
 
 /** Parameters of {@link Completions.parse}: a non-streamed request whose `response_format`
- * came from `zodResponseFormat`.
+ * came from `zodResponseFormat` or `responseFormat`.
  *
  * @example
  * ```ts
@@ -26,7 +26,7 @@ import { normalizeCompletion, type ChatCompletion } from "./types.js";
  * ```
  */
 export type ChatCompletionParseParams<T> = Omit<ChatCompletionCreateParamsNonStreaming, "response_format"> & {
-  response_format: AutoParseableResponseFormat<T>;
+  response_format: ParseableResponseFormat<T>;
 };
 
 /**
@@ -102,8 +102,8 @@ export class Completions extends APIResource {
   }
 
   /**
-   * {@link create} with a `response_format` from `zodResponseFormat`: every choice's
-   * `message.parsed` holds the reply parsed and checked against the zod schema. A reply that
+   * {@link create} with a `response_format` from `zodResponseFormat` or `responseFormat`: every
+   * choice's `message.parsed` holds the reply parsed and checked against the schema. A reply that
    * is not JSON or does not match rejects with `ContentParseError` naming the choice.
    *
    * @example
@@ -121,13 +121,16 @@ export class Completions extends APIResource {
    * ```
    */
   parse<T>(params: ChatCompletionParseParams<T>, options?: RequestOptions): Promise<ParsedChatCompletion<T>> {
-    const parseReply = (params.response_format as { [PARSE_COMPLETION]?: CompletionParser<ParsedChatCompletion<T>> })[
-      PARSE_COMPLETION
-    ];
+    const parseReply = (params.response_format as Partial<ParseableResponseFormat<T>>)[PARSE_COMPLETION];
     if (typeof parseReply !== "function")
       return Promise.reject(
         new RequestValidationError(
-          [{ path: "response_format", message: "parse() needs a response_format made by zodResponseFormat()" }],
+          [
+            {
+              path: "response_format",
+              message: "parse() needs a response_format made by zodResponseFormat() or responseFormat()",
+            },
+          ],
           "chat completion request",
         ),
       );

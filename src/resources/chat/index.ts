@@ -22,3 +22,6 @@ export type * from "./types.js";
 export * from "./accumulate.js";
 export { ContentParseError, parseCompletionContent, zodResponseFormat } from "./response-format.js";
 export type * from "./response-format.js";
+export { responseFormat } from "./standard-response-format.js";
+export type * from "./standard-response-format.js";
+export type { ParseableResponseFormat } from "./parse-hook.js";
