@@ -3,14 +3,15 @@ import { join } from "node:path";
 import { defineConfig, type Options } from "tsup";
 
 // The browser build swaps the undici transport for the fetch one, so no Node module ever
-// reaches a browser bundle.
+// reaches a browser bundle, and the OpenTelemetry span code for a stub, so the bundle budget
+// carries none of it.
 const browserTransport = {
   name: "browser-transport",
   setup(build: {
     onResolve: (o: { filter: RegExp }, cb: (a: { path: string; resolveDir: string }) => { path: string }) => void;
   }) {
-    build.onResolve({ filter: /\/transport\/default\.js$/ }, (args) => ({
-      path: join(args.resolveDir, args.path.replace(/default\.js$/, "default.browser.ts")),
+    build.onResolve({ filter: /\/transport\/default\.js$|\/telemetry-otel\.js$/ }, (args) => ({
+      path: join(args.resolveDir, args.path.replace(/\.js$/, ".browser.ts")),
     }));
   },
 };
@@ -23,7 +24,7 @@ const shared: Options = {
   // eventsource-parser is ESM-only; bundling its 3 KB lets `require("inferloop")` work on
   // every Node 22, including the minors without require(esm).
   noExternal: ["eventsource-parser"],
-  external: ["undici", "zod", "msw", "msw/node"],
+  external: ["undici", "zod", "msw", "msw/node", "@opentelemetry/api"],
 };
 
 // The three builds run at once, so none of them may clean `dist`: it is emptied here, before

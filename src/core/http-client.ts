@@ -6,6 +6,7 @@ import type { Log } from "./log.js";
 import type { RequestOptions } from "./options.js";
 import { backoffMs, isRetryableStatus, MAX_RETRY_AFTER_MS, retryAfterMs, serverRetryHint, sleep } from "./retry.js";
 import type { Redactor } from "./secrets.js";
+import { endSpanWithBody, openSpan, type OperationSpan, type TelemetryOptions } from "./telemetry.js";
 import { wasUnsent, type Transport, type TransportResponse } from "./transport/types.js";
 
 /** A base URL split once into what undici wants: the origin and a path prefix. */
@@ -41,6 +42,8 @@ export interface HttpConfig {
   transport: Transport;
   log: Log;
   redactor: Redactor;
+  /** OpenTelemetry span options; spans are made only when the app has registered OpenTelemetry. */
+  telemetry?: TelemetryOptions;
 }
 
 /**
@@ -69,6 +72,8 @@ export interface RequestSpec {
  */
 export interface APIResponse extends TransportResponse {
   requestId: string | undefined;
+  /** The operation's OpenTelemetry span, for readers that report stream chunks to it. */
+  span?: OperationSpan | undefined;
   info(): ResponseInfo;
 }
 
@@ -102,6 +107,28 @@ export class HttpClient {
     options: RequestOptions | undefined,
     read: (res: APIResponse) => Promise<T> | T,
     mode: ReadMode = "buffered",
+  ): Promise<WithResponse<T>> {
+    const base = spec.base === "trace" ? this.config.trace : this.config.api;
+    let span = openSpan(spec, base.origin, this.config.telemetry ?? {});
+    if (span instanceof Promise) span = await span;
+    if (span === undefined) return this.#send(spec, options, read, mode, undefined);
+    try {
+      const result = await this.#send(spec, options, read, mode, span);
+      // A streamed result's span ends with its body.
+      if (mode === "buffered") span.succeed(result.data);
+      return result;
+    } catch (err) {
+      span.fail(err);
+      throw err;
+    }
+  }
+
+  async #send<T>(
+    spec: RequestSpec,
+    options: RequestOptions | undefined,
+    read: (res: APIResponse) => Promise<T> | T,
+    mode: ReadMode,
+    span: OperationSpan | undefined,
   ): Promise<WithResponse<T>> {
     const cfg = this.config;
     const base = spec.base === "trace" ? cfg.trace : cfg.api;
@@ -146,6 +173,7 @@ export class HttpClient {
         if (log.enabled("debug"))
           log.write("debug", `← ${res.status} ${spec.method} ${path} in ${Date.now() - started} ms`);
         if (res.status >= 200 && res.status < 300) {
+          if (span && mode === "streamed") res = Object.assign(endSpanWithBody(res, span), { span });
           const response = withInfo(res);
           if (mode === "streamed") return withResponse(await read(response), response);
           try {
@@ -175,6 +203,7 @@ export class HttpClient {
 
       if (!retryable || attempt >= maxRetries) throw failure;
       const delay = waitMs ?? backoffMs(attempt);
+      span?.retry(attempt + 1, delay, failure);
       if (log.enabled("warn"))
         log.write(
           "warn",

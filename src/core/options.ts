@@ -1,5 +1,6 @@
 import type { Dispatcher } from "undici";
 import type { LogLevel, Logger } from "./log.js";
+import type { TelemetryOptions } from "./telemetry.js";
 import type { FetchLike } from "./transport/fetch.js";
 
 /**
@@ -47,6 +48,8 @@ export interface ClientOptions {
   logger?: Logger | undefined;
   /** Default: env `INFERLOOP_LOG`, else `"off"`. */
   logLevel?: LogLevel | undefined;
+  /** OpenTelemetry spans (made only when the app has registered OpenTelemetry); see the Observability guide. */
+  telemetry?: TelemetryOptions | undefined;
 }
 
 /**

@@ -78,13 +78,21 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk> 
   /** @internal Wraps a successful SSE response. */
   static fromResponse(res: APIResponse, redactor: Redactor, signal?: AbortSignal): ChatCompletionStream {
     async function* chunks(): AsyncGenerator<ChatCompletionChunk[]> {
-      for await (const batch of readJSONEventBatches<ChatCompletionChunk>(
-        decodeSSEBatches(res.body),
-        res.headers,
-        redactor,
-      )) {
-        for (let i = 0; i < batch.length; i++) normalizeChunk(batch[i]!);
-        yield batch;
+      try {
+        for await (const batch of readJSONEventBatches<ChatCompletionChunk>(
+          decodeSSEBatches(res.body),
+          res.headers,
+          redactor,
+        )) {
+          for (let i = 0; i < batch.length; i++) normalizeChunk(batch[i]!);
+          res.span?.chunks(batch);
+          yield batch;
+        }
+        res.span?.end();
+      } catch (err) {
+        // An error event inside the stream: the body itself was fine, the operation was not.
+        res.span?.fail(err);
+        throw err;
       }
     }
     return new ChatCompletionStream({
