@@ -3,14 +3,14 @@ import { join } from "node:path";
 import { defineConfig, type Options } from "tsup";
 
 // The browser build swaps the undici transport for the fetch one, so no Node module ever
-// reaches a browser bundle, and the OpenTelemetry span code for a stub, so the bundle budget
-// carries none of it.
+// reaches a browser bundle, and the OpenTelemetry hook for a stub (no spans there), so the
+// bundle budget carries none of it.
 const browserTransport = {
   name: "browser-transport",
   setup(build: {
     onResolve: (o: { filter: RegExp }, cb: (a: { path: string; resolveDir: string }) => { path: string }) => void;
   }) {
-    build.onResolve({ filter: /\/transport\/default\.js$|\/telemetry-otel\.js$/ }, (args) => ({
+    build.onResolve({ filter: /\/transport\/default\.js$|\/telemetry\.js$/ }, (args) => ({
       path: join(args.resolveDir, args.path.replace(/\.js$/, ".browser.ts")),
     }));
   },

@@ -107,7 +107,7 @@ export class Inferloop {
       transport: this.#transport,
       log: new Log(options.logger ?? console, logLevel, redactor),
       redactor,
-      telemetry: { ...options.telemetry },
+      telemetry: options.telemetry,
     });
 
     this.chat = new Chat(http);

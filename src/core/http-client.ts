@@ -6,7 +6,7 @@ import type { Log } from "./log.js";
 import type { RequestOptions } from "./options.js";
 import { backoffMs, isRetryableStatus, MAX_RETRY_AFTER_MS, retryAfterMs, serverRetryHint, sleep } from "./retry.js";
 import type { Redactor } from "./secrets.js";
-import { endSpanWithBody, openSpan, type OperationSpan, type TelemetryOptions } from "./telemetry.js";
+import { endSpanWithBody, traced, type OperationSpan, type TelemetryOptions } from "./telemetry.js";
 import { wasUnsent, type Transport, type TransportResponse } from "./transport/types.js";
 
 /** A base URL split once into what undici wants: the origin and a path prefix. */
@@ -102,25 +102,16 @@ export class HttpClient {
   }
 
   /** Send `spec` with retries and hand the successful response to `read`. */
-  async request<T>(
+  request<T>(
     spec: RequestSpec,
     options: RequestOptions | undefined,
     read: (res: APIResponse) => Promise<T> | T,
     mode: ReadMode = "buffered",
   ): Promise<WithResponse<T>> {
     const base = spec.base === "trace" ? this.config.trace : this.config.api;
-    let span = openSpan(spec, base.origin, this.config.telemetry ?? {});
-    if (span instanceof Promise) span = await span;
-    if (span === undefined) return this.#send(spec, options, read, mode, undefined);
-    try {
-      const result = await this.#send(spec, options, read, mode, span);
-      // A streamed result's span ends with its body.
-      if (mode === "buffered") span.succeed(result.data);
-      return result;
-    } catch (err) {
-      span.fail(err);
-      throw err;
-    }
+    return traced(spec, base.origin, this.config.telemetry, mode, (span) =>
+      this.#send(spec, options, read, mode, span),
+    );
   }
 
   async #send<T>(

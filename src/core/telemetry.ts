@@ -4,7 +4,8 @@
  * without it loads nothing more. The span code (`telemetry-otel.ts`) and the API are imported
  * on the first request made while that global exists.
  */
-import type { RequestSpec } from "./http-client.js";
+import type { WithResponse } from "./api-promise.js";
+import type { ReadMode, RequestSpec } from "./http-client.js";
 import type { TransportResponse } from "./transport/types.js";
 
 /**
@@ -49,7 +50,7 @@ let loading: Promise<void> | undefined;
  * A span for this request, or undefined when the app has not registered OpenTelemetry. Returns
  * synchronously except for the one call that loads the span code.
  */
-export function openSpan(
+function openSpan(
   spec: RequestSpec,
   origin: string,
   options: TelemetryOptions,
@@ -67,6 +68,30 @@ export function openSpan(
     },
   );
   return loading.then(() => starter?.(spec, origin, options));
+}
+
+/**
+ * Runs `send` (the pipeline, retries included) inside the operation's span when there is one.
+ * A buffered result ends the span here; a streamed one ends it with its body.
+ */
+export async function traced<T>(
+  spec: RequestSpec,
+  origin: string,
+  options: TelemetryOptions | undefined,
+  mode: ReadMode,
+  send: (span: OperationSpan | undefined) => Promise<WithResponse<T>>,
+): Promise<WithResponse<T>> {
+  let span = openSpan(spec, origin, options ?? {});
+  if (span instanceof Promise) span = await span;
+  if (span === undefined) return send(undefined);
+  try {
+    const result = await send(span);
+    if (mode === "buffered") span.succeed(result.data);
+    return result;
+  } catch (err) {
+    span.fail(err);
+    throw err;
+  }
 }
 
 /**
