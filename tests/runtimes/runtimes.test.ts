@@ -2,7 +2,7 @@
 // npm package as pinned in tests/runtimes/package.json (`.ci/run` installs them into
 // .tmp/runtimes). Each runtime runs scenario.mjs against the fake service, which runs here in
 // Node on loopback.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -24,7 +24,8 @@ const here = join(repo, "tests", "runtimes");
 if (!existsSync(join(runtimes, ".bin", "bun")))
   throw new Error("The runtimes are not installed: run `npm run test:runtimes` (it installs them into .tmp/runtimes)");
 
-for (const file of ["scenario.mjs", "main.mjs", "worker.mjs"]) copyFileSync(join(here, file), join(app, file));
+for (const file of ["scenario.mjs", "main.mjs", "worker.mjs", "otel.mjs"])
+  copyFileSync(join(here, file), join(app, file));
 
 interface Outcome {
   resolved?: string;
@@ -57,7 +58,7 @@ const config = () => ({
 });
 
 /** Runs a runtime's binary in the consumer project; resolves with the JSON line it printed. */
-function run(bin: string, args: string[]): Promise<Outcome> {
+function run<T = Outcome>(bin: string, args: string[]): Promise<T> {
   return new Promise((resolve, reject) => {
     const child = spawn(join(runtimes, ".bin", bin), args, {
       cwd: app,
@@ -77,7 +78,7 @@ function run(bin: string, args: string[]): Promise<Outcome> {
     child.on("close", (code) => {
       const line = out.trim().split("\n").at(-1) ?? "";
       if (code !== 0 || !line.startsWith("{")) reject(new Error(`${bin} exited with ${code}:\n${out}\n${err}`));
-      else resolve(JSON.parse(line) as Outcome);
+      else resolve(JSON.parse(line) as T);
     });
   });
 }
@@ -100,15 +101,41 @@ function expectScenario(outcome: Outcome): void {
   expect(svc.requests.filter((r) => r.path === "/v1/models")).toHaveLength(3);
 }
 
-function version(pkg: string): string {
-  return (JSON.parse(readFileSync(join(runtimes, pkg, "package.json"), "utf8")) as { version: string }).version;
-}
+const versionIn = (dir: string, pkg: string): string =>
+  (JSON.parse(readFileSync(join(dir, pkg, "package.json"), "utf8")) as { version: string }).version;
+const version = (pkg: string) => versionIn(runtimes, pkg);
+const devVersion = (pkg: string) => versionIn(join(repo, "node_modules"), pkg);
 
 describe(`Bun ${version("bun")}`, () => {
-  it("loads the fetch build through the `bun` condition and runs the scenario", async () => {
+  it("loads the Bun build (fetch transport) through the `bun` condition and runs the scenario", async () => {
     const outcome = await run("bun", ["main.mjs"]);
-    expect(outcome.resolved).toMatch(/inferloop\/dist\/browser\.js$/);
+    expect(outcome.resolved).toMatch(/inferloop\/dist\/bun\.js$/);
     expectScenario(outcome);
+  });
+
+  it("makes OpenTelemetry spans when the app registers a tracer provider", async () => {
+    // The app's own OpenTelemetry packages, the versions this repository tests with.
+    execFileSync(
+      "npm",
+      [
+        "install",
+        "--prefer-offline",
+        "--no-audit",
+        "--no-fund",
+        `@opentelemetry/api@${devVersion("@opentelemetry/api")}`,
+        `@opentelemetry/sdk-trace-base@${devVersion("@opentelemetry/sdk-trace-base")}`,
+      ],
+      { cwd: app, stdio: "ignore" },
+    );
+    const { spans } = await run<{ spans: Array<{ name: string; attributes: Record<string, unknown> }> }>("bun", [
+      "otel.mjs",
+    ]);
+    expect(spans.map((s) => s.name)).toEqual([`chat ${DEFAULT_MODELS[0]}`, `chat ${DEFAULT_MODELS[0]}`]);
+    expect(spans[0]!.attributes).toMatchObject({
+      "gen_ai.operation.name": "chat",
+      "gen_ai.response.finish_reasons": ["stop"],
+    });
+    expect(spans[1]!.attributes["inferloop.stream.chunk_count"]).toBeGreaterThan(0);
   });
 });
 
