@@ -1,6 +1,7 @@
-// Bun: which build should Bun load? Compares, inside Bun, the fetch build that a `bun` export
-// condition selects (`dist/browser.js`) with the Node build falling back to fetch after
-// finding that Bun's built-in undici has no `Agent#request` (what a runtime fallback would do).
+// Bun: which build should Bun load? Compares, inside Bun, the build with the fetch transport
+// that the `bun` export condition selects (`dist/bun.js`) with the Node build falling back to
+// fetch after finding that Bun's built-in undici has no `Agent#request` (what a run-time
+// fallback would do).
 // Both send over Bun's `fetch`; the question is what each costs to load and per call.
 // Usage: `npm run build && node bench/bun-transport.mjs [rounds]` (needs .tmp/runtimes:
 // `node scripts/install-runtimes.mjs`). The fake service runs here, in Node, on loopback.
@@ -16,8 +17,8 @@ const CALLS = 300;
 const STREAMS = 100;
 
 const variant = {
-  "bun condition (dist/browser.js)": `const t0 = performance.now();
-const { Inferloop } = await import(${JSON.stringify(`${ROOT}dist/browser.js`)});
+  "bun condition (dist/bun.js)": `const t0 = performance.now();
+const { Inferloop } = await import(${JSON.stringify(`${ROOT}dist/bun.js`)});
 const client = new Inferloop(cfg);`,
   "fallback (dist/index.js, undici probed, then fetch)": `const t0 = performance.now();
 const { Inferloop } = await import(${JSON.stringify(`${ROOT}dist/index.js`)});
