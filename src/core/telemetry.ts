@@ -56,7 +56,7 @@ function openSpan(
   options: TelemetryOptions,
 ): OperationSpan | undefined | Promise<OperationSpan | undefined> {
   if (starter === null) return undefined;
-  if (starter !== undefined) return starter(spec, origin, options);
+  if (starter !== undefined) return startSafely(starter, spec, origin, options);
   // Checked on every request until found: an app may register its tracer after creating the client.
   if (!(OTEL_GLOBAL in globalThis)) return undefined;
   loading ??= import("./telemetry-otel.js").then(
@@ -67,7 +67,22 @@ function openSpan(
       starter = null;
     },
   );
-  return loading.then(() => starter?.(spec, origin, options));
+  return loading.then(() => (starter ? startSafely(starter, spec, origin, options) : undefined));
+}
+
+// A tracer that throws (a broken exporter setup, a bad sampler) costs the request its span,
+// never the request itself.
+function startSafely(
+  start: SpanStarter,
+  spec: RequestSpec,
+  origin: string,
+  options: TelemetryOptions,
+): OperationSpan | undefined {
+  try {
+    return start(spec, origin, options);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

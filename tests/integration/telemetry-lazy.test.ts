@@ -1,6 +1,7 @@
 /**
  * OpenTelemetry costs nothing until the app registers it: `@opentelemetry/api` is not imported
- * while its global registration is absent, and is imported once after it appears.
+ * while its global registration is absent, and is imported once after it appears. A broken
+ * tracer costs a request its span, never the request.
  */
 import { afterAll, expect, it, vi } from "vitest";
 import type { Inferloop } from "../../src/index.js";
@@ -35,4 +36,17 @@ it("does not import @opentelemetry/api until OpenTelemetry is registered, then o
   await client.models.list();
   await client.models.list();
   expect(imports.count).toBe(1);
+});
+
+it("still sends the request when the registered tracer throws", async () => {
+  const broken = {
+    getTracer: () => ({
+      startSpan: () => {
+        throw new Error("broken tracer");
+      },
+    }),
+  };
+  (globalThis as Record<symbol, unknown>)[OTEL_GLOBAL] = { version: "1.9.0", trace: broken };
+  const models = await client.models.list();
+  expect(models.data.length).toBeGreaterThan(0);
 });
