@@ -16,7 +16,7 @@ const OPERATIONS: Array<[RegExp, string]> = [
   [/^\/v1\/models$/, "models.list"],
   [/^\/calls\/stream_query$/, "calls.query"],
   [/\/items\/[^/]+\/progress$/, "annotation_queues.items.progress"],
-  [/training/, "training_jobs.create"],
+  [/^\/v1\/preview\/training-jobs$/, "training_jobs.create"],
 ];
 
 function operationOf(spec: RequestSpec): string {
