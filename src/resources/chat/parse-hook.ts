@@ -1,5 +1,5 @@
 import type { ResponseFormatJSONSchema } from "./request-schema.js";
-import type { ParsedChatCompletion } from "./response-format.js";
+import type { ParsedChatCompletion } from "./parsed-reply.js";
 import type { ChatCompletion } from "./types.js";
 
 /**
