@@ -112,6 +112,19 @@ class ResponseFacts {
   }
 }
 
+/** Whether a chunk carries generated output: text, reasoning or a tool call (the first chunk
+ * of a vLLM stream carries only the role). */
+function carriesToken(chunk: unknown): boolean {
+  const choices = isObject(chunk) ? chunk["choices"] : undefined;
+  if (!Array.isArray(choices)) return false;
+  return choices.some((choice) => {
+    const delta = isObject(choice) ? choice["delta"] : undefined;
+    if (!isObject(delta)) return false;
+    const text = (key: string) => typeof delta[key] === "string" && delta[key] !== "";
+    return text("content") || text("reasoning") || text("reasoning_content") || Array.isArray(delta["tool_calls"]);
+  });
+}
+
 function errorType(error: unknown): string {
   return error instanceof Error ? error.name : "_OTHER";
 }
@@ -123,7 +136,7 @@ class OtelOperationSpan implements OperationSpan {
   readonly #facts = new ResponseFacts();
   readonly #started = performance.now();
   #chunkCount = 0;
-  #firstChunkMs: number | undefined;
+  #firstTokenMs: number | undefined;
   #ended = false;
 
   constructor(span: Span, error: typeof StatusCodes.ERROR, recordContent: boolean) {
@@ -150,10 +163,12 @@ class OtelOperationSpan implements OperationSpan {
   }
 
   chunks(batch: readonly unknown[]): void {
-    if (batch.length === 0) return;
-    this.#firstChunkMs ??= performance.now() - this.#started;
+    const now = performance.now();
     this.#chunkCount += batch.length;
-    for (const chunk of batch) this.#facts.take(chunk, this.#recordContent);
+    for (const chunk of batch) {
+      if (this.#firstTokenMs === undefined && carriesToken(chunk)) this.#firstTokenMs = now - this.#started;
+      this.#facts.take(chunk, this.#recordContent);
+    }
   }
 
   fail(error: unknown): void {
@@ -173,10 +188,9 @@ class OtelOperationSpan implements OperationSpan {
     if (this.#ended) return;
     this.#ended = true;
     const attributes = this.#facts.attributes();
-    if (this.#firstChunkMs !== undefined) {
-      attributes["inferloop.stream.time_to_first_chunk_ms"] = Math.round(this.#firstChunkMs * 1000) / 1000;
-      attributes["inferloop.stream.chunk_count"] = this.#chunkCount;
-    }
+    if (this.#chunkCount > 0) attributes["inferloop.stream.chunk_count"] = this.#chunkCount;
+    if (this.#firstTokenMs !== undefined)
+      attributes["inferloop.stream.time_to_first_token_ms"] = Math.round(this.#firstTokenMs * 1000) / 1000;
     this.#span.setAttributes(attributes);
     this.#span.end();
   }

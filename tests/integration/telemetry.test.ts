@@ -79,7 +79,7 @@ describe("with a tracer provider registered", () => {
     expect(recorded).not.toContain(svc.apiKey);
   });
 
-  it("records a stream's time to the first chunk and its chunk count, ending with the stream", async () => {
+  it("records a stream's time to the first token and its chunk count, ending with the stream", async () => {
     const stream = await client.chat.completions.create({
       model: MODEL,
       messages: user("echo one two three four"),
@@ -93,7 +93,7 @@ describe("with a tracer provider registered", () => {
     const attributes = spans()[0]!.attributes;
     expect(attributes["gen_ai.request.stream"]).toBe(true);
     expect(attributes["inferloop.stream.chunk_count"]).toBe(chunks);
-    expect(attributes["inferloop.stream.time_to_first_chunk_ms"]).toBeGreaterThanOrEqual(0);
+    expect(attributes["inferloop.stream.time_to_first_token_ms"]).toBeGreaterThanOrEqual(0);
     expect(attributes["gen_ai.response.finish_reasons"]).toEqual(["stop"]);
     expect(typeof attributes["gen_ai.response.id"]).toBe("string");
     expect(attributes["gen_ai.usage.output_tokens"]).toBeGreaterThan(0);
