@@ -3,17 +3,20 @@ import { join } from "node:path";
 import { defineConfig, type Options } from "tsup";
 
 // The browser build swaps the undici transport for the fetch one, so no Node module ever
-// reaches a browser bundle.
-const browserTransport = {
-  name: "browser-transport",
+// reaches a browser bundle, and the OpenTelemetry hook for a stub (no spans there), so the
+// bundle budget carries none of it. The Bun build swaps the transport only.
+const swapForBrowser = (name: string, filter: RegExp) => ({
+  name,
   setup(build: {
     onResolve: (o: { filter: RegExp }, cb: (a: { path: string; resolveDir: string }) => { path: string }) => void;
   }) {
-    build.onResolve({ filter: /\/transport\/default\.js$/ }, (args) => ({
-      path: join(args.resolveDir, args.path.replace(/default\.js$/, "default.browser.ts")),
+    build.onResolve({ filter }, (args) => ({
+      path: join(args.resolveDir, args.path.replace(/\.js$/, ".browser.ts")),
     }));
   },
-};
+});
+const browserTransport = swapForBrowser("browser-transport", /\/transport\/default\.js$|\/telemetry\.js$/);
+const bunTransport = swapForBrowser("bun-transport", /\/transport\/default\.js$/);
 
 const shared: Options = {
   target: "es2022",
@@ -23,10 +26,10 @@ const shared: Options = {
   // eventsource-parser is ESM-only; bundling its 3 KB lets `require("inferloop")` work on
   // every Node 22, including the minors without require(esm).
   noExternal: ["eventsource-parser"],
-  external: ["undici", "zod", "msw", "msw/node"],
+  external: ["undici", "zod", "msw", "msw/node", "@opentelemetry/api"],
 };
 
-// The three builds run at once, so none of them may clean `dist`: it is emptied here, before
+// The builds run at once, so none of them may clean `dist`: it is emptied here, before
 // any starts (hashed chunk names would otherwise pile up in the package).
 export default defineConfig(() => {
   rmSync("dist", { recursive: true, force: true });
@@ -56,5 +59,13 @@ const builds: Options[] = [
     format: ["esm"],
     platform: "browser",
     esbuildPlugins: [browserTransport as never],
+  },
+  {
+    ...shared,
+    // Bun's built-in undici lacks `Agent#request`: the fetch transport, with OpenTelemetry spans.
+    entry: { bun: "src/index.ts" },
+    format: ["esm"],
+    platform: "node",
+    esbuildPlugins: [bunTransport as never],
   },
 ];

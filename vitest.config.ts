@@ -3,9 +3,9 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["tests/**/*.test.ts"],
-    // The browser and packed-package checks need a build and Chromium: `npm run test:browser`
-    // and `npm run test:package` run them (and `.ci/run` runs everything).
-    exclude: ["tests/browser/**", "tests/package/**", "node_modules/**"],
+    // The browser and packed-package checks need a build and Chromium: `npm run test:browser`,
+    // `npm run test:package` and `npm run test:runtimes` run them (and `.ci/run` runs everything).
+    exclude: ["tests/browser/**", "tests/package/**", "tests/runtimes/**", "node_modules/**"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

@@ -131,6 +131,7 @@ export class Inferloop {
       transport: this.#transport,
       log: new Log(options.logger ?? console, logLevel, redactor),
       redactor,
+      telemetry: options.telemetry,
     });
 
     this.chat = new Chat(http);

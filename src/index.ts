@@ -3,6 +3,7 @@ export { Inferloop } from "./client.js";
 export { Inferloop as default } from "./client.js";
 export type { ClientOptions, RequestOptions } from "./core/options.js";
 export type { Logger, LogLevel } from "./core/log.js";
+export type { TelemetryOptions } from "./core/telemetry.js";
 export type { FetchLike } from "./core/transport/fetch.js";
 export { APIPromise, type ResponseInfo, type WithResponse } from "./core/api-promise.js";
 export {

@@ -18,6 +18,7 @@ import type { RequestOptions } from "./options.js";
 import { backoffMs, isRetryableStatus, MAX_RETRY_AFTER_MS, retryAfterMs, serverRetryHint, sleep } from "./retry.js";
 import { redirectMessage } from "./redirect.js";
 import type { Redactor } from "./secrets.js";
+import { endSpanWithBody, traced, type OperationSpan, type TelemetryOptions } from "./telemetry.js";
 import { wasUnsent, type Transport, type TransportResponse } from "./transport/types.js";
 
 /** A base URL split once into what undici wants: the origin and a path prefix. */
@@ -74,6 +75,8 @@ export interface HttpConfig {
   transport: Transport;
   log: Log;
   redactor: Redactor;
+  /** OpenTelemetry span options; spans are made only when the app has registered OpenTelemetry. */
+  telemetry?: TelemetryOptions;
 }
 
 /**
@@ -119,6 +122,8 @@ export interface ReadLimits {
 export interface APIResponse extends TransportResponse {
   requestId: string | undefined;
   limits: ReadLimits;
+  /** The operation's OpenTelemetry span, for readers that report stream chunks to it. */
+  span?: OperationSpan | undefined;
   info(): ResponseInfo;
 }
 
@@ -156,6 +161,19 @@ export class HttpClient {
     // Checked exactly as the constructor checks its options, before anything is sent: a NaN
     // maxRetries would retry forever, a string timeout fail only after a retry.
     checkOptions(options, "request options");
+    const base = spec.base === "trace" ? this.config.trace : this.config.api;
+    return traced(spec, base.origin, this.config.telemetry, mode, (span) =>
+      this.#send(spec, options, read, mode, span),
+    );
+  }
+
+  async #send<T>(
+    spec: RequestSpec,
+    options: RequestOptions | undefined,
+    read: (res: APIResponse) => Promise<T> | T,
+    mode: ReadMode,
+    span: OperationSpan | undefined,
+  ): Promise<WithResponse<T>> {
     const cfg = this.config;
     const base = spec.base === "trace" ? cfg.trace : cfg.api;
     const maxRetries = options?.maxRetries ?? cfg.maxRetries;
@@ -204,6 +222,7 @@ export class HttpClient {
         if (log.enabled("debug"))
           log.write("debug", `← ${res.status} ${spec.method} ${path} in ${Date.now() - started} ms`);
         if (res.status >= 200 && res.status < 300) {
+          if (span && mode === "streamed") res = Object.assign(endSpanWithBody(res, span), { span });
           const response = withInfo(res, { eventTimeout, maxBufferBytes, since: Date.now() });
           if (mode === "streamed") return withResponse(await read(response), response);
           try {
@@ -234,6 +253,7 @@ export class HttpClient {
 
       if (!retryable || attempt >= maxRetries) throw cfg.redactor.error(failure);
       const delay = waitMs ?? backoffMs(attempt);
+      span?.retry(attempt + 1, delay, failure);
       if (log.enabled("warn"))
         log.write(
           "warn",

@@ -1,5 +1,6 @@
 import type { Dispatcher } from "undici";
 import type { LogLevel, Logger } from "./log.js";
+import type { TelemetryOptions } from "./telemetry.js";
 import type { FetchLike } from "./transport/fetch.js";
 
 /**
@@ -66,6 +67,8 @@ export interface ClientOptions {
    * know yet (newer vLLM fields such as `thinking_token_budget`, `session_id`).
    */
   extraBody?: Record<string, unknown> | undefined;
+  /** OpenTelemetry spans (made only when the app has registered OpenTelemetry); see the Observability guide. */
+  telemetry?: TelemetryOptions | undefined;
 }
 
 /**

@@ -1,3 +1,5 @@
-// Transport-free parts of `client.annotationQueues`: request schemas and response types.
-export * from "./request-schema.js";
+// Transport-free parts of `client.annotationQueues` that users import: the request schema and
+// the types. Values by name, so the validation internals stay internal.
+export { annotationQueueItemProgressParamsSchema } from "./request-schema.js";
+export type * from "./request-schema.js";
 export type * from "./types.js";

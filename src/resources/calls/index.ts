@@ -1,7 +1,14 @@
-// Transport-free parts of `client.calls`: request schema, query expressions and their builder,
-// record types and paging arithmetic.
-export * from "./query-expression.js";
+// Transport-free parts of `client.calls` that users import: request schemas, query expressions
+// and their builder, record types. Values by name, so wiring helpers (paging arithmetic, key
+// lists) stay internal.
+export { operandSchema, operationSchema, queryExpressionSchema } from "./query-expression.js";
+export type * from "./query-expression.js";
 export * from "./query-builder.js";
-export * from "./request-schema.js";
-export * from "./paging.js";
+export {
+  callsFilterSchema,
+  callsQueryOptionsSchema,
+  callsQueryParamsSchema,
+  callsSortBySchema,
+} from "./request-schema.js";
+export type * from "./request-schema.js";
 export type * from "./types.js";

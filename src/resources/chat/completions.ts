@@ -12,14 +12,14 @@ import {
   type ChatCompletionCreateParamsNonStreaming,
   type ChatCompletionCreateParamsStreaming,
 } from "./request-schema.js";
-import { PARSE_COMPLETION, type CompletionParser } from "./parse-hook.js";
-import type { AutoParseableResponseFormat, ParsedChatCompletion } from "./response-format.js";
+import { PARSE_COMPLETION, type ParseableResponseFormat } from "./parse-hook.js";
+import type { ParsedChatCompletion } from "./response-format.js";
 import { checkCompletion } from "./response-shape.js";
 import { ChatCompletionStream } from "./stream.js";
 import { normalizeCompletion, type ChatCompletion } from "./types.js";
 
 /** Parameters of {@link Completions.parse}: a non-streamed request whose `response_format`
- * came from `zodResponseFormat`.
+ * came from `zodResponseFormat` or `responseFormat`.
  *
  * @example
  * ```ts
@@ -27,7 +27,7 @@ import { normalizeCompletion, type ChatCompletion } from "./types.js";
  * ```
  */
 export type ChatCompletionParseParams<T> = Omit<ChatCompletionCreateParamsNonStreaming, "response_format"> & {
-  response_format: AutoParseableResponseFormat<T>;
+  response_format: ParseableResponseFormat<T>;
 };
 
 /**
@@ -108,8 +108,8 @@ export class Completions extends APIResource {
   }
 
   /**
-   * {@link create} with a `response_format` from `zodResponseFormat`: every choice's
-   * `message.parsed` holds the reply parsed and checked against the zod schema. A reply that
+   * {@link create} with a `response_format` from `zodResponseFormat` or `responseFormat`: every
+   * choice's `message.parsed` holds the reply parsed and checked against the schema. A reply that
    * is not JSON or does not match rejects with `ContentParseError` naming the choice.
    *
    * @example
@@ -131,14 +131,17 @@ export class Completions extends APIResource {
    */
   parse<T>(params: ChatCompletionParseParams<T>, options?: RequestOptions): APIPromise<ParsedChatCompletion<T>> {
     const format = (params as { response_format?: unknown } | null | undefined)?.response_format;
-    const parseReply = (format as { [PARSE_COMPLETION]?: CompletionParser<ParsedChatCompletion<T>> } | undefined)?.[
-      PARSE_COMPLETION
-    ];
+    const parseReply = (format as Partial<ParseableResponseFormat<T>> | null | undefined)?.[PARSE_COMPLETION];
     if (typeof parseReply !== "function")
       return new APIPromise(
         Promise.reject(
           new RequestValidationError(
-            [{ path: "response_format", message: "parse() needs a response_format made by zodResponseFormat()" }],
+            [
+              {
+                path: "response_format",
+                message: "parse() needs a response_format made by zodResponseFormat() or responseFormat()",
+              },
+            ],
             "chat completion request",
           ),
         ),

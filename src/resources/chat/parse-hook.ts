@@ -1,11 +1,24 @@
+import type { ResponseFormatJSONSchema } from "./request-schema.js";
+import type { ParsedChatCompletion } from "./parsed-reply.js";
 import type { ChatCompletion } from "./types.js";
 
 /**
- * Where a response format made by `zodResponseFormat` keeps its own reply parser. Going
- * through the format keeps `chat.completions.parse` free of any import of the JSON Schema and
- * parsing code, so an app that never uses structured output does not carry it in its bundle.
+ * Where a response format made by `zodResponseFormat` or `responseFormat` keeps its own reply
+ * parser. Going through the format keeps `chat.completions.parse` free of any import of the
+ * JSON Schema and parsing code, so an app that never uses structured output does not carry it
+ * in its bundle.
  */
 export const PARSE_COMPLETION: unique symbol = Symbol.for("inferloop.responseFormat.parseCompletion");
 
 /** The parser a response format carries under {@link PARSE_COMPLETION}. */
 export type CompletionParser<R> = (completion: ChatCompletion) => R;
+
+/**
+ * A `json_schema` response format that can parse replies into `T`: what `zodResponseFormat`
+ * and `responseFormat` return, and what `chat.completions.parse` takes.
+ * @example
+ * const format: ParseableResponseFormat<{ answer: number }> = responseFormat(Answer, "answer");
+ */
+export type ParseableResponseFormat<T> = ResponseFormatJSONSchema & {
+  readonly [PARSE_COMPLETION]: CompletionParser<ParsedChatCompletion<T> | Promise<ParsedChatCompletion<T>>>;
+};

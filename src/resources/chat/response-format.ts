@@ -9,11 +9,20 @@
  * @module
  */
 import { safeParse, toJSONSchema, type $ZodType, type output } from "zod/v4/core";
-import { InferloopError } from "../../core/errors.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
-import { PARSE_COMPLETION } from "./parse-hook.js";
+import { dropSafeIntegerBounds } from "./json-schema-tidy.js";
+import { mismatchError, readReplyJSON, withParsedChoices, type ParsedChatCompletion } from "./parsed-reply.js";
+import { PARSE_COMPLETION, type CompletionParser } from "./parse-hook.js";
 import type { ResponseFormatJSONSchema } from "./request-schema.js";
-import type { ChatCompletion, ChatCompletionChoice, ChatCompletionMessage } from "./types.js";
+import type { ChatCompletion } from "./types.js";
+
+export {
+  ContentParseError,
+  type ContentParseIssue,
+  type ParsedChatCompletion,
+  type ParsedChatCompletionChoice,
+  type ParsedChatCompletionMessage,
+} from "./parsed-reply.js";
 
 // A symbol key that is also non-enumerable: JSON.stringify and object spreads of the
 // request never carry the zod schema to the wire.
@@ -39,79 +48,8 @@ export type AutoParseableResponseFormat<T> = {
     strict: boolean;
   };
   readonly [ZOD_SCHEMA]: $ZodType<T>;
+  readonly [PARSE_COMPLETION]: CompletionParser<ParsedChatCompletion<T>>;
 } & ResponseFormatJSONSchema;
-
-/**
- * A reply message with `parsed`: the content parsed and validated, or null when the
- * message has no content (for example a tool call or a refusal).
- * @example
- * const m: ParsedChatCompletionMessage<{ answer: number }> = { role: "assistant", content: "{\"answer\":4}", parsed: { answer: 4 } };
- */
-export interface ParsedChatCompletionMessage<T> extends ChatCompletionMessage {
-  parsed: T | null;
-}
-
-/**
- * A choice whose message is parsed.
- * @example
- * const answer = parsedChoice.message.parsed?.answer;
- */
-export interface ParsedChatCompletionChoice<T> extends ChatCompletionChoice {
-  message: ParsedChatCompletionMessage<T>;
-}
-
-/**
- * A completion whose every choice carries `message.parsed`.
- * @example
- * const parsed: ParsedChatCompletion<{ answer: number }> = parseCompletionContent(completion, format);
- * parsed.choices[0]?.message.parsed?.answer;
- */
-export interface ParsedChatCompletion<T> extends ChatCompletion {
-  choices: ParsedChatCompletionChoice<T>[];
-}
-
-/**
- * One reason a reply did not parse: where (path inside the value) and why.
- * @example
- * const issue: ContentParseIssue = { path: ["answer"], message: "Invalid input: expected number, received string" };
- */
-export interface ContentParseIssue {
-  path: PropertyKey[];
-  message: string;
-  code?: string;
-}
-
-/**
- * Thrown when a reply's content is not JSON or does not match the response format's schema.
- * `choiceIndex` names the choice, `issues` lists what failed, `content` holds the raw text.
- * An {@link InferloopError}, so one `instanceof` check still catches every SDK error.
- * @example
- * try {
- *   parseCompletionContent(completion, format);
- * } catch (e) {
- *   if (e instanceof ContentParseError) console.log(e.choiceIndex, e.issues);
- * }
- */
-export class ContentParseError extends InferloopError {
-  override readonly name = "ContentParseError";
-  readonly choiceIndex: number;
-  readonly issues: ContentParseIssue[];
-  readonly content: string;
-
-  /**
-   * @example
-   * new ContentParseError("choice 0: content is not JSON", { choiceIndex: 0, issues: [], content: "oops" });
-   */
-  constructor(
-    message: string,
-    details: { choiceIndex: number; issues: ContentParseIssue[]; content: string; cause?: unknown },
-  ) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.choiceIndex = details.choiceIndex;
-    this.issues = details.issues;
-    this.content = details.content;
-  }
-}
 
 /**
  * Options of {@link zodResponseFormat}.
@@ -123,22 +61,6 @@ export interface ZodResponseFormatOptions {
   description?: string;
   /** Sent as `json_schema.strict`; default true. */
   strict?: boolean;
-}
-
-// zod's `int()` writes the safe-integer range into every integer; it constrains nothing
-// a model would produce and some guided-decoding backends choke on such bounds.
-function dropSafeIntegerBounds(node: unknown): void {
-  if (Array.isArray(node)) {
-    for (const item of node) dropSafeIntegerBounds(item);
-    return;
-  }
-  if (node === null || typeof node !== "object") return;
-  const obj = node as Record<string, unknown>;
-  if (obj.type === "integer") {
-    if (obj.minimum === Number.MIN_SAFE_INTEGER) delete obj.minimum;
-    if (obj.maximum === Number.MAX_SAFE_INTEGER) delete obj.maximum;
-  }
-  for (const key in obj) dropSafeIntegerBounds(obj[key]);
 }
 
 /**
@@ -207,42 +129,9 @@ export function parseCompletionContent<T>(
     throw new TypeError("parseCompletionContent needs a response format made by zodResponseFormat()");
   }
   const name = format.json_schema.name;
-  const choices = completion.choices.map((choice): ParsedChatCompletionChoice<T> => {
-    const content = choice.message.content;
-    const parsed = content == null ? null : parseContent(schema, content, choice, name);
-    return { ...choice, message: { ...choice.message, parsed } };
+  return withParsedChoices(completion, (content, choice) => {
+    const result = safeParse(schema, readReplyJSON(content, choice));
+    if (result.success) return result.data;
+    throw mismatchError(result.error.issues, content, choice, name);
   });
-  return { ...completion, choices };
-}
-
-function parseContent<T>(schema: $ZodType<T>, content: string, choice: ChatCompletionChoice, name: string): T {
-  const where = `choice ${choice.index}`;
-  // A reply cut off by max tokens is the usual cause of bad JSON; say so.
-  const hint = choice.finish_reason === "length" ? ' (finish_reason is "length": the reply was cut off)' : "";
-  let value: unknown;
-  try {
-    value = JSON.parse(content);
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    throw new ContentParseError(`${where}: content is not valid JSON${hint}: ${message}`, {
-      choiceIndex: choice.index,
-      issues: [{ path: [], message, code: "invalid_json" }],
-      content,
-      cause: err,
-    });
-  }
-  const result = safeParse(schema, value);
-  if (result.success) return result.data;
-  const issues: ContentParseIssue[] = result.error.issues.map((i) => ({
-    path: i.path,
-    message: i.message,
-    code: i.code,
-  }));
-  const firstIssue = issues[0]!;
-  const at = firstIssue.path.length ? firstIssue.path.map(String).join(".") : "(root)";
-  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
-  throw new ContentParseError(
-    `${where}: content does not match response format "${name}"${hint}: ${at}: ${firstIssue.message}${more}`,
-    { choiceIndex: choice.index, issues, content },
-  );
 }

@@ -101,13 +101,20 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>,
               normalizeChunk(chunk);
             } catch (err) {
               // The good chunks before the unreadable one are delivered first, as they arrived.
-              if (i > 0) yield batch.slice(0, i);
+              if (i > 0) {
+                res.span?.chunks(batch.slice(0, i));
+                yield batch.slice(0, i);
+              }
               throw err;
             }
           }
+          res.span?.chunks(batch);
           yield batch;
         }
+        res.span?.end();
       } catch (err) {
+        // An error event inside the stream: the body itself was fine, the operation was not.
+        res.span?.fail(err);
         // A failure mid-stream carries the transport's own error as its cause: scrubbed too.
         throw redactor.error(err);
       }

@@ -3,7 +3,7 @@ import {
   annotationQueueItemProgressParamsSchema,
   pathParamSchema,
   type AnnotationQueueItemProgressParams,
-} from "../../../src/resources/annotation-queues/index.js";
+} from "../../../src/resources/annotation-queues/request-schema.js";
 
 describe("annotationQueueItemProgressParamsSchema", () => {
   const valid: AnnotationQueueItemProgressParams[] = [

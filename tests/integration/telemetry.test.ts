@@ -1,0 +1,155 @@
+/**
+ * OpenTelemetry spans over real HTTP to the fake service, recorded by the OpenTelemetry SDK's
+ * in-memory exporter: one span per operation with the GenAI attributes, retries as events,
+ * stream timings, errors, content only on opt-in, and no secrets. Before any provider is
+ * registered the client makes no span at all.
+ */
+import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { RateLimitError, type Inferloop } from "../../src/index.js";
+import { faults, SEED_PROJECT_ID, type FakeService } from "../../src/testing/index.js";
+import { caught, clientFor, MODEL, useFakeService } from "./helpers.js";
+
+let svc: FakeService;
+let client: Inferloop;
+useFakeService({}, (s, c) => {
+  svc = s;
+  client = c;
+});
+
+const exporter = new InMemorySpanExporter();
+const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const spans = (): ReadableSpan[] => exporter.getFinishedSpans();
+const user = (content: string) => [{ role: "user" as const, content }];
+
+it("makes no span before the app registers OpenTelemetry", async () => {
+  await client.models.list();
+  expect(spans()).toHaveLength(0);
+});
+
+describe("with a tracer provider registered", () => {
+  beforeAll(() => {
+    trace.setGlobalTracerProvider(provider);
+  });
+  afterAll(async () => {
+    trace.disable();
+    await provider.shutdown();
+  });
+  beforeEach(() => exporter.reset());
+
+  it("records a chat completion with the GenAI request and response attributes", async () => {
+    const completion = await client.chat.completions.create({
+      model: MODEL,
+      messages: user("echo the secret plan"),
+      temperature: 0.5,
+      max_completion_tokens: 32,
+      top_p: 0.9,
+      stop: ["END"],
+    });
+    expect(spans()).toHaveLength(1);
+    const span = spans()[0]!;
+    expect(span.name).toBe(`chat ${MODEL}`);
+    expect(span.kind).toBe(SpanKind.CLIENT);
+    expect(span.status.code).toBe(SpanStatusCode.UNSET);
+    const port = Number(new URL(svc.url).port);
+    expect(span.attributes).toMatchObject({
+      "gen_ai.operation.name": "chat",
+      "gen_ai.request.model": MODEL,
+      "gen_ai.request.temperature": 0.5,
+      "gen_ai.request.max_tokens": 32,
+      "gen_ai.request.top_p": 0.9,
+      "gen_ai.request.stop_sequences": ["END"],
+      "gen_ai.response.id": completion.id,
+      "gen_ai.response.finish_reasons": [completion.choices[0]!.finish_reason],
+      "gen_ai.usage.input_tokens": completion.usage!.prompt_tokens,
+      "gen_ai.usage.output_tokens": completion.usage!.completion_tokens,
+      "server.address": "127.0.0.1",
+      "server.port": port,
+    });
+    // Content stays out unless the app opts in; credentials never go in.
+    const recorded = JSON.stringify({ attributes: span.attributes, events: span.events });
+    expect(recorded).not.toContain("secret plan");
+    expect(span.attributes).not.toHaveProperty("gen_ai.input.messages");
+    expect(recorded).not.toContain(svc.apiKey);
+  });
+
+  it("records a stream's time to the first token and its chunk count, ending with the stream", async () => {
+    const stream = await client.chat.completions.create({
+      model: MODEL,
+      messages: user("echo one two three four"),
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    expect(spans()).toHaveLength(0);
+    let chunks = 0;
+    for await (const _ of stream) chunks++;
+    expect(spans()).toHaveLength(1);
+    const attributes = spans()[0]!.attributes;
+    expect(attributes["gen_ai.request.stream"]).toBe(true);
+    expect(attributes["inferloop.stream.chunk_count"]).toBe(chunks);
+    expect(attributes["inferloop.stream.time_to_first_token_ms"]).toBeGreaterThanOrEqual(0);
+    expect(attributes["gen_ai.response.finish_reasons"]).toEqual(["stop"]);
+    expect(typeof attributes["gen_ai.response.id"]).toBe("string");
+    expect(attributes["gen_ai.usage.output_tokens"]).toBeGreaterThan(0);
+  });
+
+  it("marks a stream that carries an error event as failed", async () => {
+    svc.inject(faults.streamError({ afterChunks: 2, code: 500 }));
+    const stream = await client.chat.completions.create({ model: MODEL, messages: user("echo a b c d"), stream: true });
+    await caught(async () => {
+      for await (const _ of stream);
+    });
+    expect(spans()).toHaveLength(1);
+    expect(spans()[0]!.status.code).toBe(SpanStatusCode.ERROR);
+    expect(spans()[0]!.attributes["error.type"]).toBe("InternalServerError");
+  });
+
+  it("records retries as events on the operation's one span", async () => {
+    svc.inject(faults.serviceUnavailable({ path: "/v1/models", times: 2 }));
+    await clientFor(svc, { maxRetries: 2 }).models.list();
+    expect(spans()).toHaveLength(1);
+    const span = spans()[0]!;
+    expect(span.name).toBe("models.list");
+    expect(span.status.code).toBe(SpanStatusCode.UNSET);
+    expect(
+      span.events.map((e) => [e.name, e.attributes?.["inferloop.retry.attempt"], e.attributes?.["error.type"]]),
+    ).toEqual([
+      ["retry", 1, "InternalServerError"],
+      ["retry", 2, "InternalServerError"],
+    ]);
+  });
+
+  it("records a failed operation with error.type and an error status", async () => {
+    svc.inject(faults.rateLimited({ path: "/v1/models", retryAfterMs: 1, times: 2 }));
+    const err = await caught(() => clientFor(svc, { maxRetries: 1 }).models.list());
+    expect(err).toBeInstanceOf(RateLimitError);
+    const span = spans()[0]!;
+    expect(span.status.code).toBe(SpanStatusCode.ERROR);
+    expect(span.attributes["error.type"]).toBe("RateLimitError");
+    expect(span.attributes["http.response.status_code"]).toBe(429);
+    expect(span.events).toHaveLength(1);
+  });
+
+  it("makes one span per page request of a call query", async () => {
+    const records = await client.calls.query({ project_id: SEED_PROJECT_ID }, { pageSize: 200 }).toArray();
+    expect(records.length).toBeGreaterThan(200);
+    expect(spans().map((s) => s.name)).toEqual(["calls.query", "calls.query"]);
+    expect(JSON.stringify(spans().map((s) => s.attributes))).not.toContain(svc.password);
+  });
+
+  it("records messages and replies only when the client opts in", async () => {
+    const optedIn = clientFor(svc, { telemetry: { recordContent: true } });
+    await optedIn.chat.completions.create({ model: MODEL, messages: user("echo hello there") });
+    const attributes = spans()[0]!.attributes;
+    expect(JSON.parse(attributes["gen_ai.input.messages"] as string)).toEqual(user("echo hello there"));
+    expect(JSON.parse(attributes["gen_ai.output.messages"] as string)).toEqual([
+      { role: "assistant", content: "hello there" },
+    ]);
+  });
+});
