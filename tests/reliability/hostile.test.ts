@@ -29,6 +29,7 @@ import {
   startFakeService,
   type FakeService,
 } from "../../src/testing/index.js";
+import { clientFor } from "../integration/helpers.js";
 import { chatParams, guardProcess, PATHS, runOperation, settle, trainingJob, within } from "./harness.js";
 import { HOSTILE_CASES, type HostileId } from "./hostile-table.js";
 import { renderHostileTable } from "./render-table.js";
@@ -52,15 +53,7 @@ function transportOptions(transport: TransportName | undefined): ClientOptions {
 }
 
 function client(transport: TransportName | undefined, options: ClientOptions = {}): Inferloop {
-  return new Inferloop({
-    baseURL: svc.url,
-    apiKey: svc.apiKey,
-    username: svc.username,
-    password: svc.password,
-    maxRetries: 0,
-    ...transportOptions(transport),
-    ...options,
-  });
+  return clientFor(svc, { ...transportOptions(transport), ...options });
 }
 
 /** The error `promise` rejected with, within the bound (a resolution fails the test). */

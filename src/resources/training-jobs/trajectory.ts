@@ -15,16 +15,10 @@ import { isTrajectoryChoice, type TrajectoryItem } from "./trajectory-item.js";
  * const init: TrajectoryInit = { messages_and_choices: [{ role: "user", content: "Hi" }], metadata: { prompt: 3 } };
  * ```
  */
-export interface TrajectoryInit {
+export interface TrajectoryInit
+  extends Omit<Partial<TrajectoryParams>, "messages_and_choices" | "additional_histories" | "start_time"> {
   messages_and_choices?: TrajectoryItem[];
-  tools?: TrajectoryTool[] | null;
   additional_histories?: TrajectoryHistory[];
-  reward?: number;
-  initial_policy_version?: number | null;
-  final_policy_version?: number | null;
-  metrics?: Record<string, number | boolean>;
-  metadata?: Record<string, string | number | boolean | null>;
-  logs?: string[];
   /** When the rollout began. Default: when the trajectory was constructed. */
   start_time?: string | Date;
 }
