@@ -10,6 +10,39 @@ export const MAX_JSON_DEPTH = 1000;
 
 type Path = (string | number)[];
 
+/**
+ * A part of a request body already written as JSON text: {@link jsonPieces} emits it as it is.
+ * A large body keeps its big parts in this form (one string each, about the size of the bytes
+ * sent) instead of as a copy of every object, which takes several times more memory.
+ *
+ * @example
+ * ```ts
+ * const part = new SerializedJSON(JSON.stringify(copy)); // `copy` is already validated plain JSON
+ * ```
+ */
+export class SerializedJSON {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * Lets {@link toJSONValue} hand over each subtree at a given depth as soon as it is copied
+ * (to validate it and write it as JSON text), so that the whole copy never exists at once.
+ *
+ * @example
+ * ```ts
+ * const seal: SealHooks = { depth: 2, at: (p) => p[0] === "items", seal: (copy) => new SerializedJSON(JSON.stringify(copy)) };
+ * ```
+ */
+export interface SealHooks {
+  /** Length of the paths that {@link SealHooks.at} is asked about. */
+  depth: number;
+  /** Whether the subtree at `path` (of length `depth`) is sealed. */
+  at(path: readonly (string | number)[]): boolean;
+  /** What replaces the plain copy of that subtree in the result (the copy is never changed
+   * afterwards, so it may be validated and serialized here). */
+  seal(copy: unknown, path: readonly (string | number)[]): unknown;
+}
+
 class Refused extends Error {
   constructor(
     readonly path: Path,
@@ -32,11 +65,11 @@ function describeType(v: unknown): string {
  * {@link MAX_JSON_DEPTH}. Validating the copy and sending the copy means the server receives
  * exactly what was validated, even when a `toJSON` or a getter answers differently each time.
  */
-function copy(value: unknown, key: string, path: Path, ancestors: Set<object>): unknown {
+function copy(value: unknown, key: string | number, path: Path, ancestors: object[], hooks?: SealHooks): unknown {
   let v = value;
   if ((typeof v === "object" && v !== null) || typeof v === "bigint") {
     const toJSON = (v as { toJSON?: unknown }).toJSON;
-    if (typeof toJSON === "function") v = toJSON.call(v, key);
+    if (typeof toJSON === "function") v = toJSON.call(v, String(key));
   }
   if (v instanceof Number || v instanceof String || v instanceof Boolean) v = v.valueOf();
   switch (typeof v) {
@@ -44,7 +77,7 @@ function copy(value: unknown, key: string, path: Path, ancestors: Set<object>): 
     case "boolean":
       return v;
     case "number":
-      if (!Number.isFinite(v)) throw new Refused(path, `must be a finite number, got ${describeType(v)}`);
+      if (!Number.isFinite(v)) throw notFinite(v, path);
       return v;
     case "bigint":
       throw new Refused(path, "is a BigInt, which JSON cannot carry: pass a number or a string");
@@ -55,23 +88,37 @@ function copy(value: unknown, key: string, path: Path, ancestors: Set<object>): 
   }
   if (v === null) return null;
   const obj = v as object;
-  if (ancestors.has(obj)) throw new Refused(path, "refers back to an object that contains it (a cycle)");
-  if (ancestors.size >= MAX_JSON_DEPTH) throw new Refused(path, `is nested more than ${MAX_JSON_DEPTH} levels deep`);
-  ancestors.add(obj);
+  // A stack, not a Set: nesting is shallow in practice, and a large body has millions of
+  // objects, each pushed and popped once.
+  if (ancestors.includes(obj)) throw new Refused(path, "refers back to an object that contains it (a cycle)");
+  if (ancestors.length >= MAX_JSON_DEPTH) throw new Refused(path, `is nested more than ${MAX_JSON_DEPTH} levels deep`);
+  ancestors.push(obj);
   try {
     if (Array.isArray(obj)) {
       const out: unknown[] = new Array(obj.length);
       for (let i = 0; i < obj.length; i++) {
+        const x: unknown = obj[i];
+        // Strings, finite numbers, booleans and null are copied in place: token ids and byte
+        // lists are most of a large body, and a call per number would be most of its cost.
+        if (
+          typeof x === "number" ? Number.isFinite(x) : typeof x === "string" || typeof x === "boolean" || x === null
+        ) {
+          out[i] = x;
+          continue;
+        }
         path.push(i);
-        out[i] = copy(obj[i], String(i), path, ancestors) ?? null;
+        const item = copy(x, i, path, ancestors, hooks) ?? null;
+        out[i] = hooks !== undefined && path.length === hooks.depth && hooks.at(path) ? hooks.seal(item, path) : item;
         path.pop();
       }
       return out;
     }
-    const out: Record<string, unknown> = {};
+    const out = new PlainObject();
     for (const k of Object.keys(obj)) {
       path.push(k);
-      const item = copy((obj as Record<string, unknown>)[k], k, path, ancestors);
+      let item = copy((obj as Record<string, unknown>)[k], k, path, ancestors, hooks);
+      if (item !== undefined && hooks !== undefined && path.length === hooks.depth && hooks.at(path))
+        item = hooks.seal(item, path);
       path.pop();
       if (item === undefined) continue;
       // A "__proto__" key stays a key, as JSON.stringify sends it (assigning it would set the
@@ -82,8 +129,19 @@ function copy(value: unknown, key: string, path: Path, ancestors: Set<object>): 
     }
     return out;
   } finally {
-    ancestors.delete(obj);
+    ancestors.pop();
   }
+}
+
+// Objects made by a constructor, not by a literal: V8 tracks literal allocation sites, and once
+// enough of a site's objects outlive a minor GC (a large trajectory's copy does, while it is
+// checked), every later object of that site is allocated in the old generation, where the
+// copies of a large body then pile up as garbage until a full GC.
+const PlainObject = function PlainObject() {} as unknown as new () => Record<string, unknown>;
+PlainObject.prototype = Object.prototype;
+
+function notFinite(v: number, path: Path): Refused {
+  return new Refused(path, `must be a finite number, got ${describeType(v)}`);
 }
 
 /**
@@ -96,13 +154,13 @@ function copy(value: unknown, key: string, path: Path, ancestors: Set<object>): 
  * const body = toJSONValue(params, "chat completion request"); // then validate `body`, send `body`
  * ```
  */
-export function toJSONValue(params: unknown, what: string): Record<string, unknown> {
+export function toJSONValue(params: unknown, what: string, hooks?: SealHooks): Record<string, unknown> {
   if (typeof params !== "object" || params === null || Array.isArray(params)) {
     const issue = { path: "", message: `must be an object, got ${kindOf(params)}`, code: "invalid_type" };
     throw new RequestValidationError([issue], what);
   }
   try {
-    const out = copy(params, "", [], new Set());
+    const out = copy(params, "", [], [], hooks);
     if (typeof out !== "object" || out === null || Array.isArray(out))
       throw new Refused([], "must be an object (its toJSON() returned something else)");
     return out as Record<string, unknown>;
@@ -112,4 +170,49 @@ export function toJSONValue(params: unknown, what: string): Record<string, unkno
     const path = err.path.length > 12 ? `${err.path.slice(0, 10).join(".")}.…` : err.path.join(".");
     throw new RequestValidationError([{ path, message: err.reason, code: "custom" }], what);
   }
+}
+
+/**
+ * The JSON text of a plain JSON value (as {@link toJSONValue} returns it) in pieces, with each
+ * {@link SerializedJSON} part emitted as it is: a large body is sent piece by piece, never
+ * joined into one string. Each call starts again, so a retry sends the same text.
+ *
+ * @example
+ * ```ts
+ * const text = [...jsonPieces({ a: [1, new SerializedJSON('{"b":2}')] })].join(""); // {"a":[1,{"b":2}]}
+ * ```
+ */
+export function* jsonPieces(value: unknown): Generator<string, void, undefined> {
+  if (value instanceof SerializedJSON) {
+    yield value.text;
+  } else if (typeof value !== "object" || value === null || !containsSerialized(value)) {
+    yield JSON.stringify(value) ?? "null";
+  } else if (Array.isArray(value)) {
+    yield "[";
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) yield ",";
+      yield* jsonPieces(value[i] ?? null);
+    }
+    yield "]";
+  } else {
+    let first = true;
+    yield "{";
+    for (const k of Object.keys(value)) {
+      const item = (value as Record<string, unknown>)[k];
+      if (item === undefined) continue;
+      yield `${first ? "" : ","}${JSON.stringify(k)}:`;
+      first = false;
+      yield* jsonPieces(item);
+    }
+    yield "}";
+  }
+}
+
+/** Whether a plain JSON object holds a {@link SerializedJSON} part (only those need walking;
+ * the rest is written by `JSON.stringify` at once). */
+function containsSerialized(value: object): boolean {
+  if (value instanceof SerializedJSON) return true;
+  for (const item of Array.isArray(value) ? value : Object.values(value))
+    if (typeof item === "object" && item !== null && containsSerialized(item)) return true;
+  return false;
 }

@@ -81,7 +81,9 @@ export class FetchTransport implements Transport {
     const pending = this.#fetch(request.origin + request.path, {
       method: request.method,
       headers: request.headers,
-      body: request.body ?? null,
+      // Streamed request bodies need `duplex: "half"`, which not every fetch supports: a body
+      // in pieces is joined here.
+      body: typeof request.body === "object" ? [...request.body.pieces()].join("") : (request.body ?? null),
       signal: controller.signal,
       redirect: "manual",
     });
