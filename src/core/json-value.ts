@@ -95,7 +95,7 @@ function copy(value: unknown, key: string | number, path: Path, ancestors: objec
   ancestors.push(obj);
   try {
     if (Array.isArray(obj)) {
-      const out: unknown[] = new Array(obj.length);
+      const out: unknown[] = Reflect.construct(Array, [obj.length]);
       for (let i = 0; i < obj.length; i++) {
         const x: unknown = obj[i];
         // Strings, finite numbers, booleans and null are copied in place: token ids and byte
