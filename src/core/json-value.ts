@@ -10,10 +10,13 @@ export const MAX_JSON_DEPTH = 1000;
 
 type Path = (string | number)[];
 
+const utf8 = new TextEncoder();
+
 /**
- * A part of a request body already written as JSON text: {@link jsonPieces} emits it as it is.
- * A large body keeps its big parts in this form (one string each, about the size of the bytes
- * sent) instead of as a copy of every object, which takes several times more memory.
+ * A part of a request body already written as JSON, kept as its UTF-8 bytes:
+ * {@link jsonPieces} emits them as they are. A large body keeps its big parts in this form
+ * (the size of the bytes sent) instead of as a copy of every object, which takes several times
+ * more memory, and the transport sends these bytes without encoding them again.
  *
  * @example
  * ```ts
@@ -21,7 +24,10 @@ type Path = (string | number)[];
  * ```
  */
 export class SerializedJSON {
-  constructor(readonly text: string) {}
+  readonly bytes: Uint8Array;
+  constructor(text: string) {
+    this.bytes = utf8.encode(text);
+  }
 }
 
 /**
@@ -71,13 +77,14 @@ function copy(value: unknown, key: string | number, path: Path, ancestors: objec
     const toJSON = (v as { toJSON?: unknown }).toJSON;
     if (typeof toJSON === "function") v = toJSON.call(v, String(key));
   }
-  if (v instanceof Number || v instanceof String || v instanceof Boolean) v = v.valueOf();
+  if (typeof v === "object" && v !== null && (v instanceof Number || v instanceof String || v instanceof Boolean))
+    v = v.valueOf();
   switch (typeof v) {
     case "string":
     case "boolean":
       return v;
     case "number":
-      if (!Number.isFinite(v)) throw notFinite(v, path);
+      if (!Number.isFinite(v)) throw new Refused(path, `must be a finite number, got ${describeType(v)}`);
       return v;
     case "bigint":
       throw new Refused(path, "is a BigInt, which JSON cannot carry: pass a number or a string");
@@ -95,14 +102,11 @@ function copy(value: unknown, key: string | number, path: Path, ancestors: objec
   ancestors.push(obj);
   try {
     if (Array.isArray(obj)) {
+      // Reflect.construct rather than `new Array`: see PlainObject.
       const out: unknown[] = Reflect.construct(Array, [obj.length]);
       for (let i = 0; i < obj.length; i++) {
         const x: unknown = obj[i];
-        // Strings, finite numbers, booleans and null are copied in place: token ids and byte
-        // lists are most of a large body, and a call per number would be most of its cost.
-        if (
-          typeof x === "number" ? Number.isFinite(x) : typeof x === "string" || typeof x === "boolean" || x === null
-        ) {
+        if (isPlainValue(x)) {
           out[i] = x;
           continue;
         }
@@ -115,12 +119,15 @@ function copy(value: unknown, key: string | number, path: Path, ancestors: objec
     }
     const out = new PlainObject();
     for (const k of Object.keys(obj)) {
-      path.push(k);
-      let item = copy((obj as Record<string, unknown>)[k], k, path, ancestors, hooks);
-      if (item !== undefined && hooks !== undefined && path.length === hooks.depth && hooks.at(path))
-        item = hooks.seal(item, path);
-      path.pop();
-      if (item === undefined) continue;
+      let item: unknown = (obj as Record<string, unknown>)[k];
+      if (!isPlainValue(item)) {
+        path.push(k);
+        item = copy(item, k, path, ancestors, hooks);
+        if (item !== undefined && hooks !== undefined && path.length === hooks.depth && hooks.at(path))
+          item = hooks.seal(item, path);
+        path.pop();
+        if (item === undefined) continue;
+      }
       // A "__proto__" key stays a key, as JSON.stringify sends it (assigning it would set the
       // copy's prototype instead).
       if (k === "__proto__")
@@ -133,16 +140,21 @@ function copy(value: unknown, key: string | number, path: Path, ancestors: objec
   }
 }
 
+/**
+ * A value copied as it is, without a call: strings, finite numbers, booleans and null are
+ * most of a large body (token ids, byte lists, logprobs), and a call per value would be most
+ * of its cost.
+ */
+function isPlainValue(x: unknown): boolean {
+  return typeof x === "number" ? Number.isFinite(x) : typeof x === "string" || typeof x === "boolean" || x === null;
+}
+
 // Objects made by a constructor, not by a literal: V8 tracks literal allocation sites, and once
 // enough of a site's objects outlive a minor GC (a large trajectory's copy does, while it is
 // checked), every later object of that site is allocated in the old generation, where the
 // copies of a large body then pile up as garbage until a full GC.
 const PlainObject = function PlainObject() {} as unknown as new () => Record<string, unknown>;
 PlainObject.prototype = Object.prototype;
-
-function notFinite(v: number, path: Path): Refused {
-  return new Refused(path, `must be a finite number, got ${describeType(v)}`);
-}
 
 /**
  * The request parameters as the plain JSON value that will be sent, or a
@@ -174,17 +186,17 @@ export function toJSONValue(params: unknown, what: string, hooks?: SealHooks): R
 
 /**
  * The JSON text of a plain JSON value (as {@link toJSONValue} returns it) in pieces, with each
- * {@link SerializedJSON} part emitted as it is: a large body is sent piece by piece, never
+ * {@link SerializedJSON} part emitted as its bytes: a large body is sent piece by piece, never
  * joined into one string. Each call starts again, so a retry sends the same text.
  *
  * @example
  * ```ts
- * const text = [...jsonPieces({ a: [1, new SerializedJSON('{"b":2}')] })].join(""); // {"a":[1,{"b":2}]}
+ * const pieces = [...jsonPieces({ a: [1, new SerializedJSON('{"b":2}')] })]; // ['{"a":', "[", "1", ",", <bytes of {"b":2}>, "]", "}"]
  * ```
  */
-export function* jsonPieces(value: unknown): Generator<string, void, undefined> {
+export function* jsonPieces(value: unknown): Generator<string | Uint8Array, void, undefined> {
   if (value instanceof SerializedJSON) {
-    yield value.text;
+    yield value.bytes;
   } else if (typeof value !== "object" || value === null || !containsSerialized(value)) {
     yield JSON.stringify(value) ?? "null";
   } else if (Array.isArray(value)) {

@@ -32,12 +32,20 @@ export interface TransportRequest {
 }
 
 /**
- * A body too large to build as one string: its text in pieces, made again by each call of
- * `pieces()` (so every attempt sends the same text). A transport may send it piece by piece
- * or join it.
+ * A body too large to build as one string: its text in pieces (strings, or UTF-8 bytes of
+ * whole characters), made again by each call of `pieces()` (so every attempt sends the same
+ * bytes). A transport may send it piece by piece or join it.
  */
 export interface PiecewiseBody {
-  pieces(): Iterable<string>;
+  pieces(): Iterable<string | Uint8Array>;
+}
+
+/** The whole text of a {@link PiecewiseBody}, for a transport that sends strings. */
+export function joinPieces(body: PiecewiseBody): string {
+  const decoder = new TextDecoder();
+  let text = "";
+  for (const piece of body.pieces()) text += typeof piece === "string" ? piece : decoder.decode(piece);
+  return text;
 }
 
 /** What {@link TransportResponse.text} read: the text, and whether it is the whole body. */

@@ -49,20 +49,22 @@ const PIECE_BYTES = 64 * 1024;
 
 function byteLength(body: PiecewiseBody): number {
   let n = 0;
-  for (const piece of body.pieces()) n += Buffer.byteLength(piece);
+  for (const piece of body.pieces()) n += typeof piece === "string" ? Buffer.byteLength(piece) : piece.byteLength;
   return n;
 }
 
-/** The pieces as Buffers of about 64 KiB: neither a socket write per tiny piece nor the whole
- * body as one Buffer. */
-function* bufferedPieces(body: PiecewiseBody): Generator<Buffer> {
+/** The pieces as Buffers: small strings gathered into about 64 KiB (not a socket write per
+ * tiny piece), bytes handed over as they are (never copied into one Buffer of the whole body). */
+function* bufferedPieces(body: PiecewiseBody): Generator<Uint8Array> {
   let pending = "";
   for (const piece of body.pieces()) {
-    pending += piece;
-    if (pending.length >= PIECE_BYTES) {
-      yield Buffer.from(pending);
-      pending = "";
+    if (typeof piece === "string") {
+      pending += piece;
+      if (pending.length < PIECE_BYTES) continue;
     }
+    if (pending !== "") yield Buffer.from(pending);
+    pending = "";
+    if (typeof piece !== "string") yield piece;
   }
   if (pending !== "") yield Buffer.from(pending);
 }
