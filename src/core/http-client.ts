@@ -19,7 +19,8 @@ import { backoffMs, isRetryableStatus, MAX_RETRY_AFTER_MS, retryAfterMs, serverR
 import { redirectMessage } from "./redirect.js";
 import type { Redactor } from "./secrets.js";
 import { endSpanWithBody, traced, type OperationSpan, type TelemetryOptions } from "./telemetry.js";
-import { wasUnsent, type Transport, type TransportResponse } from "./transport/types.js";
+import { jsonPieces, type SerializedJSON } from "./json-value.js";
+import { wasUnsent, type Transport, type TransportRequest, type TransportResponse } from "./transport/types.js";
 
 /** A base URL split once into what undici wants: the origin and a path prefix. */
 export interface Base {
@@ -97,6 +98,9 @@ export interface RequestSpec {
   body?: unknown;
   headers?: Record<string, string | undefined>;
   retry: RetryPolicy;
+  /** The body holds parts already written as JSON text ({@link SerializedJSON}): it is sent
+   * in pieces ({@link jsonPieces}) instead of as one `JSON.stringify` string. */
+  bodyInPieces?: boolean;
   /** The answer is SSE: never ask for compression (a compressing proxy may hold events back). */
   stream?: boolean;
 }
@@ -184,8 +188,9 @@ export class HttpClient {
     const signal = options?.signal;
     checkRequestHeaders(options?.headers, options?.idempotencyKey);
     const headers = this.#headers(spec, options);
-    const body =
-      spec.body === undefined ? undefined : JSON.stringify(withExtraBody(spec.body, cfg.extraBody, options?.extraBody));
+    const value = spec.body === undefined ? undefined : withExtraBody(spec.body, cfg.extraBody, options?.extraBody);
+    const body: TransportRequest["body"] =
+      value === undefined ? undefined : spec.bodyInPieces ? { pieces: () => jsonPieces(value) } : JSON.stringify(value);
     const path = base.prefix + spec.path;
     const mayRepeat = spec.retry === "safe" || options?.idempotencyKey !== undefined;
     const log = cfg.log;

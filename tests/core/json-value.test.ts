@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_JSON_DEPTH, toJSONValue } from "../../src/core/json-value.js";
+import { jsonPieces, MAX_JSON_DEPTH, SerializedJSON, toJSONValue } from "../../src/core/json-value.js";
 import { RequestValidationError } from "../../src/index.js";
 
 function refusal(value: unknown): RequestValidationError {
@@ -86,5 +86,22 @@ describe("toJSONValue: the body as it will be sent", () => {
     expect(copy).toEqual({ v: 1 });
     expect(JSON.stringify(copy)).toBe('{"v":1}');
     expect(reads).toBe(1);
+  });
+});
+
+describe("jsonPieces", () => {
+  it("writes the text JSON.stringify writes, with sealed parts as they are", () => {
+    const value = { a: [1, "é🙂", null, { b: true }], skipped: undefined, s: new SerializedJSON('{"c":[2,3]}'), z: {} };
+    const plain = { a: [1, "é🙂", null, { b: true }], s: { c: [2, 3] }, z: {} };
+    const text = [...jsonPieces(value)].map((p) => (typeof p === "string" ? p : new TextDecoder().decode(p))).join("");
+    expect(text).toBe(JSON.stringify(plain));
+  });
+
+  it("hands each sealed part over as its bytes, uncopied, and starts again on each call (a retry sends the same text)", () => {
+    const big = new SerializedJSON(JSON.stringify({ tokens: Array.from({ length: 1000 }, (_, i) => i) }));
+    const value = { model_id: "m", trajectory_groups: [{ trajectories: [big, big] }] };
+    const first = [...jsonPieces(value)];
+    expect(first.filter((p) => p === big.bytes)).toHaveLength(2);
+    expect([...jsonPieces(value)]).toEqual(first);
   });
 });

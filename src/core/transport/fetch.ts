@@ -1,5 +1,12 @@
 import { APIConnectionTimeoutError, APIUserAbortError, InferloopError } from "../errors.js";
-import { connectionError, readCapped, type Transport, type TransportRequest, type TransportResponse } from "./types.js";
+import {
+  connectionError,
+  joinPieces,
+  readCapped,
+  type Transport,
+  type TransportRequest,
+  type TransportResponse,
+} from "./types.js";
 
 /** The part of `fetch` the SDK uses, so any standard implementation fits.
  *
@@ -81,7 +88,9 @@ export class FetchTransport implements Transport {
     const pending = this.#fetch(request.origin + request.path, {
       method: request.method,
       headers: request.headers,
-      body: request.body ?? null,
+      // Streamed request bodies need `duplex: "half"`, which not every fetch supports: a body
+      // in pieces is joined here.
+      body: typeof request.body === "object" ? joinPieces(request.body) : (request.body ?? null),
       signal: controller.signal,
       redirect: "manual",
     });

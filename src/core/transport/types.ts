@@ -17,7 +17,7 @@ export interface TransportRequest {
   /** Path and query, starting with `/`. */
   path: string;
   headers: Record<string, string>;
-  body: string | undefined;
+  body: string | PiecewiseBody | undefined;
   signal: AbortSignal | undefined;
   /** ms until the response headers arrive. */
   timeout: number;
@@ -29,6 +29,23 @@ export interface TransportRequest {
    * since a compressing proxy may hold events back to fill its blocks.
    */
   compress: boolean;
+}
+
+/**
+ * A body too large to build as one string: its text in pieces (strings, or UTF-8 bytes of
+ * whole characters), made again by each call of `pieces()` (so every attempt sends the same
+ * bytes). A transport may send it piece by piece or join it.
+ */
+export interface PiecewiseBody {
+  pieces(): Iterable<string | Uint8Array>;
+}
+
+/** The whole text of a {@link PiecewiseBody}, for a transport that sends strings. */
+export function joinPieces(body: PiecewiseBody): string {
+  const decoder = new TextDecoder();
+  let text = "";
+  for (const piece of body.pieces()) text += typeof piece === "string" ? piece : decoder.decode(piece);
+  return text;
 }
 
 /** What {@link TransportResponse.text} read: the text, and whether it is the whole body. */

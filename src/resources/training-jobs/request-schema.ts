@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import type { Agrees, Check, SchemaOf } from "../schema-agreement.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
+import { isTokenLogprob } from "./token-logprob-check.js";
 import type {
   ExperimentalConfig,
   TokenLogprob,
@@ -78,26 +79,6 @@ const tokenLogprobList = z
       for (const issue of result.error?.issues ?? []) ctx.addIssue({ ...issue, path: [at, ...issue.path] });
     }),
   );
-
-function isByteList(v: unknown): boolean {
-  if (v === null || v === undefined) return true;
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!Number.isSafeInteger(v[i])) return false;
-  return true;
-}
-
-/** The rules of tokenLogprobSchema (of its `top_logprobs` entries when `withTop` is false). */
-function isTokenLogprob(e: unknown, withTop: boolean): boolean {
-  if (typeof e !== "object" || e === null || Array.isArray(e)) return false;
-  const entry = e as Record<string, unknown>;
-  if (typeof entry["token"] !== "string" || !Number.isFinite(entry["logprob"]) || !isByteList(entry["bytes"]))
-    return false;
-  const top = entry["top_logprobs"];
-  if (!withTop || top === undefined) return true;
-  if (!Array.isArray(top)) return false;
-  for (let i = 0; i < top.length; i++) if (!isTokenLogprob(top[i], false)) return false;
-  return true;
-}
 
 const trajectoryChoice = z.looseObject({
   finish_reason: z.string(),

@@ -4,9 +4,9 @@ import { expectObject, shapeError } from "../../core/response-shape.js";
 import type { Log } from "../../core/log.js";
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
-import { validateRequestBody } from "../../core/validate.js";
-import { trainingJobCreateParamsSchema, type TrainingJobCreateParams } from "./request-schema.js";
-import { checkTrajectoryGroups, type TrainingWarning } from "./trajectory-checks.js";
+import { trainingJobBody, type TrainingJobBody } from "./job-body.js";
+import type { TrainingJobCreateParams } from "./request-schema.js";
+import type { TrainingWarning } from "./trajectory-checks.js";
 import type { TrainingJobCreateResponse } from "./types.js";
 
 const SHOWN_PATHS = 3;
@@ -59,18 +59,26 @@ export class TrainingJobs extends APIResource {
    * ```
    */
   create(params: TrainingJobCreateParams, options?: RequestOptions): APIPromise<TrainingJobCreateResponse> {
-    let body: TrainingJobCreateParams;
+    let job: TrainingJobBody;
     try {
       // `Trajectory` objects pass as they are: the copy reads each through its toJSON().
-      body = validateRequestBody(trainingJobCreateParamsSchema, params, "training job");
+      job = trainingJobBody(params);
     } catch (err) {
       return new APIPromise(Promise.reject(err));
     }
     const log = this._http.config.log;
-    if (log.enabled("warn")) logWarnings(log, checkTrajectoryGroups(body.trajectory_groups));
+    if (log.enabled("warn")) logWarnings(log, job.checks.warnings());
     return new APIPromise(
       this._http.request(
-        { method: "POST", path: "/v1/preview/training-jobs", base: "api", auth: "bearer", body, retry: "unsent-only" },
+        {
+          method: "POST",
+          path: "/v1/preview/training-jobs",
+          base: "api",
+          auth: "bearer",
+          body: job.body,
+          bodyInPieces: true,
+          retry: "unsent-only",
+        },
         options,
         async (res) => {
           const body = expectObject(await readJSON<unknown>(res), "training job response");

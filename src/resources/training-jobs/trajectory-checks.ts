@@ -1,4 +1,4 @@
-import type { TrajectoryChoice, TrajectoryGroup, TrajectoryParams } from "./request-schema.js";
+import type { TrajectoryGroup, TrajectoryParams } from "./request-schema.js";
 import type { Trajectory } from "./trajectory.js";
 import { isTrajectoryChoice, type TrajectoryItem } from "./trajectory-item.js";
 
@@ -45,20 +45,104 @@ export interface CheckedTrajectoryGroup {
   trajectories: ReadonlyArray<TrajectoryParams | Trajectory>;
 }
 
+/** What the checks need of one choice: its lengths, not its tokens (which need not stay alive). */
 interface ChoiceAt {
-  choice: TrajectoryChoice;
   path: string;
+  /** Length of `logprobs.content`, or undefined when it is not a list. */
+  logprobs: number | undefined;
+  /** Length of `token_ids`, or undefined when it is not a list. */
+  tokenIds: number | undefined;
 }
 
 function choicesOf(items: readonly TrajectoryItem[], path: string, out: ChoiceAt[]): void {
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
-    if (isTrajectoryChoice(item)) out.push({ choice: item, path: `${path}.messages_and_choices.${i}` });
+    if (!isTrajectoryChoice(item)) continue;
+    const content = item.logprobs?.content;
+    const ids: unknown = item["token_ids"];
+    out.push({
+      path: `${path}.messages_and_choices.${i}`,
+      logprobs: Array.isArray(content) ? content.length : undefined,
+      tokenIds: Array.isArray(ids) ? ids.length : undefined,
+    });
   }
 }
 
-function hasLogprobs(choice: TrajectoryChoice): boolean {
-  return Array.isArray(choice.logprobs?.content);
+/**
+ * The checks of {@link checkTrajectoryGroups}, fed one trajectory at a time (group by group, in
+ * order), so a caller can check each trajectory and let it go before reading the next.
+ *
+ * @example
+ * ```ts
+ * const checks = new TrajectoryChecks();
+ * groups.forEach((group, g) => group.trajectories.forEach((t, i) => checks.add(g, i, t)));
+ * const warnings = checks.warnings();
+ * ```
+ */
+export class TrajectoryChecks {
+  readonly #warnings: TrainingWarning[] = [];
+  readonly #choices: ChoiceAt[] = [];
+  #group: number | undefined;
+  #rewards: number[] = [];
+
+  /** Trajectory `index` of group `group`. */
+  add(group: number, index: number, t: TrajectoryParams | Trajectory): void {
+    if (group !== this.#group) this.#endGroup(group);
+    const path = `trajectory_groups.${group}.trajectories.${index}`;
+    if (t.reward === undefined || t.reward === null) {
+      this.#warnings.push({
+        code: "missing_reward",
+        path,
+        message: "trajectory has no reward: the server would train on its default of 0; set `reward` after scoring",
+      });
+    }
+    this.#rewards.push(t.reward ?? 0);
+    choicesOf(t.messages_and_choices, path, this.#choices);
+    (t.additional_histories ?? []).forEach((h, k) =>
+      choicesOf(h.messages_and_choices, `${path}.additional_histories.${k}`, this.#choices),
+    );
+  }
+
+  #endGroup(next: number | undefined): void {
+    const rewards = this.#rewards;
+    if (rewards.length > 0 && rewards.every((r) => r === rewards[0])) {
+      const what =
+        rewards.length === 1
+          ? "the group has a single trajectory"
+          : `all ${rewards.length} trajectories of the group have reward ${rewards[0]}`;
+      this.#warnings.push({
+        code: "uniform_rewards",
+        path: `trajectory_groups.${this.#group}`,
+        message: `${what}: no learning signal (every advantage is 0); sample more varied rollouts or refine the reward`,
+      });
+    }
+    this.#group = next;
+    this.#rewards = [];
+  }
+
+  /** The findings so far, in the order {@link checkTrajectoryGroups} reports them. */
+  warnings(): TrainingWarning[] {
+    this.#endGroup(undefined);
+    const warnings = [...this.#warnings];
+    const withLogprobs = this.#choices.filter((c) => c.logprobs !== undefined).length;
+    for (const { path, logprobs, tokenIds } of this.#choices) {
+      if (logprobs !== undefined && tokenIds !== undefined && tokenIds !== logprobs) {
+        warnings.push({
+          code: "token_count_mismatch",
+          path,
+          message: `choice has ${tokenIds} token_ids but ${logprobs} logprobs: the trainer cannot pair tokens with their logprobs`,
+        });
+      }
+      if (withLogprobs > 0 && logprobs === undefined) {
+        warnings.push({
+          code: "missing_logprobs",
+          path,
+          message: `choice has no logprobs while ${withLogprobs} other choice(s) have them; sample every rollout with \`logprobs: true\``,
+        });
+      }
+    }
+    return warnings;
+  }
 }
 
 /**
@@ -76,57 +160,9 @@ function hasLogprobs(choice: TrajectoryChoice): boolean {
 export function checkTrajectoryGroups(
   groups: readonly (CheckedTrajectoryGroup | TrajectoryGroup)[],
 ): TrainingWarning[] {
-  const warnings: TrainingWarning[] = [];
-  const choices: ChoiceAt[] = [];
+  const checks = new TrajectoryChecks();
   groups.forEach((group, g) => {
-    const groupPath = `trajectory_groups.${g}`;
-    const rewards: number[] = [];
-    group.trajectories.forEach((t, i) => {
-      const path = `${groupPath}.trajectories.${i}`;
-      if (t.reward === undefined || t.reward === null) {
-        warnings.push({
-          code: "missing_reward",
-          path,
-          message: "trajectory has no reward: the server would train on its default of 0; set `reward` after scoring",
-        });
-      }
-      rewards.push(t.reward ?? 0);
-      choicesOf(t.messages_and_choices, path, choices);
-      (t.additional_histories ?? []).forEach((h, k) =>
-        choicesOf(h.messages_and_choices, `${path}.additional_histories.${k}`, choices),
-      );
-    });
-    if (rewards.length > 0 && rewards.every((r) => r === rewards[0])) {
-      const what =
-        rewards.length === 1
-          ? "the group has a single trajectory"
-          : `all ${rewards.length} trajectories of the group have reward ${rewards[0]}`;
-      warnings.push({
-        code: "uniform_rewards",
-        path: groupPath,
-        message: `${what}: no learning signal (every advantage is 0); sample more varied rollouts or refine the reward`,
-      });
-    }
+    group.trajectories.forEach((t, i) => checks.add(g, i, t));
   });
-
-  const withLogprobs = choices.filter((c) => hasLogprobs(c.choice)).length;
-  for (const { choice, path } of choices) {
-    const content = choice.logprobs?.content;
-    const ids: unknown = choice["token_ids"];
-    if (Array.isArray(content) && Array.isArray(ids) && ids.length !== content.length) {
-      warnings.push({
-        code: "token_count_mismatch",
-        path,
-        message: `choice has ${ids.length} token_ids but ${content.length} logprobs: the trainer cannot pair tokens with their logprobs`,
-      });
-    }
-    if (withLogprobs > 0 && !Array.isArray(content)) {
-      warnings.push({
-        code: "missing_logprobs",
-        path,
-        message: `choice has no logprobs while ${withLogprobs} other choice(s) have them; sample every rollout with \`logprobs: true\``,
-      });
-    }
-  }
-  return warnings;
+  return checks.warnings();
 }

@@ -1,0 +1,112 @@
+import * as z from "zod/mini";
+import { safeParse } from "zod/v4/core";
+import { RequestValidationError, type ValidationIssue } from "../../core/errors.js";
+import { SerializedJSON, toJSONValue, type SealHooks } from "../../core/json-value.js";
+import { inputIssues } from "../../core/validate.js";
+import { trainingJobCreateParamsSchema, trajectoryGroupSchema, trajectorySchema } from "./request-schema.js";
+import type { TrajectoryParams } from "./request-types.js";
+import { isTokenLogprob } from "./token-logprob-check.js";
+import { TrajectoryChecks } from "./trajectory-checks.js";
+
+const WHAT = "training job";
+
+// The job with each trajectory checked apart (trajectorySchema, as it is copied): the rest of
+// the request, with every other rule of trainingJobCreateParamsSchema.
+const jobAroundTrajectories = z.extend(trainingJobCreateParamsSchema as unknown as z.ZodMiniObject, {
+  trajectory_groups: z.array(
+    z.extend(trajectoryGroupSchema as unknown as z.ZodMiniObject, { trajectories: z.array(z.unknown()) }),
+  ),
+});
+
+const isTrajectoryPath = (p: readonly (string | number)[]) =>
+  p[0] === "trajectory_groups" && typeof p[1] === "number" && p[2] === "trajectories" && typeof p[3] === "number";
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * `trajectorySchema` on a trajectory's copy, with the token lists that the plain loop accepts
+ * set aside meanwhile: zod would only run the same loop over them (tokenLogprobList), but a
+ * copy whose thousands of entries stay reachable through zod's work gets promoted out of the
+ * young heap, and a large job then holds several times its size in garbage. A list the loop
+ * refuses stays, so zod reports its issue as before.
+ */
+function parseTrajectory(copy: unknown) {
+  const aside: [Record<string, unknown>, string, unknown][] = [];
+  const setAside = (items: unknown) => {
+    if (!Array.isArray(items)) return;
+    for (const item of items) {
+      const logprobs = isObject(item) ? item["logprobs"] : undefined;
+      if (!isObject(logprobs)) continue;
+      for (const key of ["content", "refusal"]) {
+        const list = logprobs[key];
+        if (Array.isArray(list) && list.length > 0 && list.every((e) => isTokenLogprob(e, true))) {
+          aside.push([logprobs, key, list]);
+          logprobs[key] = [];
+        }
+      }
+    }
+  };
+  if (isObject(copy)) {
+    setAside(copy["messages_and_choices"]);
+    const histories = copy["additional_histories"];
+    if (Array.isArray(histories)) for (const h of histories) if (isObject(h)) setAside(h["messages_and_choices"]);
+  }
+  try {
+    return safeParse(trajectorySchema, copy);
+  } finally {
+    for (const [logprobs, key, list] of aside) logprobs[key] = list;
+  }
+}
+
+/** The request body, validated, with each trajectory already written as JSON text. */
+export interface TrainingJobBody {
+  body: Record<string, unknown>;
+  checks: TrajectoryChecks;
+}
+
+/**
+ * Validates a training job and writes each trajectory as JSON text as soon as its copy is
+ * checked, then drops the copy: a job of 64 × 8 trajectories of 4,000 tokens holds about its
+ * body's size in memory instead of a copy of every token entry (several times that). What is
+ * sent is still exactly what was validated (see `toJSONValue`), the same issues are reported
+ * as by `validateRequestBody(trainingJobCreateParamsSchema, …)`, and nothing is sent when any
+ * of them is found.
+ */
+export function trainingJobBody(params: unknown): TrainingJobBody {
+  const issues: ValidationIssue[] = [];
+  const checks = new TrajectoryChecks();
+  const hooks: SealHooks = {
+    depth: 4,
+    at: isTrajectoryPath,
+    seal(copy, path) {
+      const result = parseTrajectory(copy);
+      if (!result.success) {
+        for (const i of inputIssues(result.error.issues))
+          issues.push({ path: [...path, ...i.path].join("."), message: i.message, code: i.code });
+        return null;
+      }
+      checks.add(path[1] as number, path[3] as number, copy as TrajectoryParams);
+      return new SerializedJSON(JSON.stringify(copy));
+    },
+  };
+  const body = toJSONValue(params, WHAT, hooks);
+  const rest = safeParse(jobAroundTrajectories, body);
+  if (!rest.success)
+    for (const i of inputIssues(rest.error.issues))
+      issues.push({ path: i.path.join("."), message: i.message, code: i.code });
+  if (issues.length > 0) throw new RequestValidationError(ordered(issues), WHAT);
+  return { body, checks };
+}
+
+// In the order of the body's fields, as one check of the whole job lists them.
+const FIELD_ORDER = ["model_id", "trajectory_groups"];
+function ordered(issues: ValidationIssue[]): ValidationIssue[] {
+  const rank = (i: ValidationIssue) => {
+    const at = FIELD_ORDER.indexOf(i.path.split(".")[0]!);
+    return at === -1 ? FIELD_ORDER.length : at;
+  };
+  return issues
+    .map((issue, n) => ({ issue, n }))
+    .sort((a, b) => rank(a.issue) - rank(b.issue) || a.n - b.n)
+    .map((x) => x.issue);
+}

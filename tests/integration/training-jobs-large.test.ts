@@ -1,0 +1,139 @@
+/**
+ * Large training jobs: the body is checked trajectory by trajectory and sent in pieces (undici)
+ * or joined (fetch). It must arrive byte for byte as `JSON.stringify` would write it, a retry
+ * must send the same bytes even when a `toJSON` answers differently, and nothing is sent when
+ * any part of the job is invalid, however deep and however late in the job.
+ */
+import { describe, expect, it } from "vitest";
+import { RequestValidationError, type TrainingJobCreateParams } from "../../src/index.js";
+import { faults, type FakeService } from "../../src/testing/index.js";
+import { caught, clientFor, useFakeService } from "./helpers.js";
+
+let svc: FakeService;
+const JOBS = "/v1/preview/training-jobs";
+const MODEL_ID = "5f1c1a7e-8a40-4c55-9c2e-3d3a8f0e6b11";
+
+useFakeService({ seedCalls: false }, (s) => {
+  svc = s;
+});
+
+// Non-ASCII tokens (two- to four-byte UTF-8, a surrogate pair) make the byte length differ from
+// the string length, so a wrong content-length or a piece cut inside a character would show.
+const WORDS = [" the", " é", " 日本", " 🙂", ' "q"', " end"];
+
+function trajectory(g: number, t: number, tokens: number) {
+  const content = [];
+  const ids = [];
+  for (let i = 0; i < tokens; i++) {
+    const token = WORDS[(i + g + t) % WORDS.length]!;
+    content.push({ token, logprob: -((i * 31 + t) % 997) / 100, bytes: [...Buffer.from(token)], top_logprobs: [] });
+    ids.push(100 + ((i * 7919 + g) % 150_000));
+  }
+  return {
+    messages_and_choices: [
+      { role: "user", content: `Problem ${g}` },
+      {
+        finish_reason: "length",
+        index: 0,
+        message: { role: "assistant" as const, content: `reply ${t}` },
+        logprobs: { content },
+        token_ids: ids,
+      },
+    ],
+    reward: (g + t) % 3,
+  };
+}
+
+/** 6 groups × 4 trajectories × 1,500 tokens: a body of several MB, many 64 KiB pieces. */
+function largeJob(): TrainingJobCreateParams {
+  return {
+    model_id: MODEL_ID,
+    trajectory_groups: Array.from({ length: 6 }, (_, g) => ({
+      trajectories: Array.from({ length: 4 }, (_, t) => trajectory(g, t, 1500)),
+    })),
+    experimental_config: { learning_rate: 1e-5 },
+  };
+}
+
+describe("a large training job", () => {
+  for (const transport of ["undici", "fetch"] as const) {
+    it(`arrives byte for byte as JSON.stringify writes it (${transport})`, async () => {
+      const job = largeJob();
+      const expected = JSON.stringify(job);
+      expect(Buffer.byteLength(expected)).toBeGreaterThan(2 * 1024 * 1024);
+      const client = clientFor(svc, transport === "fetch" ? { fetch: (url, init) => fetch(url, init) } : {});
+      const created = await client.trainingJobs.create(job);
+      expect(svc.requests).toHaveLength(1);
+      const [req] = svc.requests;
+      expect(req!.body).toBe(expected);
+      // Sent with its length, not chunked: some proxies and servers refuse chunked bodies.
+      expect(req!.headers["content-length"]).toBe(String(Buffer.byteLength(expected)));
+      expect(req!.headers["transfer-encoding"]).toBeUndefined();
+      expect(svc.trainingJobs.map((j) => j.id)).toEqual([created.id]);
+    });
+  }
+
+  it("a retry with idempotencyKey sends the same bytes, even when a toJSON changes its answer", async () => {
+    let calls = 0;
+    const base = trajectory(0, 0, 1500);
+    // A trajectory object whose reward changes each time it is read: only the first answer,
+    // the one that was validated, may be sent, on every attempt.
+    const changing = { toJSON: () => ({ ...base, reward: ++calls }) };
+    const job = largeJob();
+    job.trajectory_groups[5]!.trajectories.push(changing as never);
+    svc.inject(faults.status(503, { path: JOBS, headers: { "retry-after-ms": "1" } }));
+    const created = await clientFor(svc, { maxRetries: 2 }).trainingJobs.create(job, { idempotencyKey: "big-1" });
+    expect(svc.requests).toHaveLength(2);
+    expect(svc.requests[1]!.body).toBe(svc.requests[0]!.body);
+    expect(calls).toBe(1);
+    const sent = svc.requests[1]!.json as { trajectory_groups: { trajectories: { reward: number }[] }[] };
+    expect(sent.trajectory_groups[5]!.trajectories.at(-1)!.reward).toBe(1);
+    expect(svc.trainingJobs.map((j) => j.id)).toEqual([created.id]);
+  });
+
+  it("without a key, a refused-before-headers attempt is not sent again", async () => {
+    svc.inject(faults.reset({ path: JOBS }));
+    const err = await caught(() => clientFor(svc, { maxRetries: 3 }).trainingJobs.create(largeJob()));
+    expect(err).toBeInstanceOf(Error);
+    expect(svc.requests).toHaveLength(1);
+    expect(svc.trainingJobs).toHaveLength(0);
+  });
+
+  it("an invalid token deep in the last trajectory: refused, nothing sent", async () => {
+    const job = largeJob();
+    const last = job.trajectory_groups[5]!.trajectories[3]!;
+    const choice = last.messages_and_choices[1] as { logprobs: { content: { logprob: number }[] } };
+    choice.logprobs.content[1499]!.logprob = Number.NaN;
+    const err = await caught(() => clientFor(svc).trainingJobs.create(job));
+    expect(err).toBeInstanceOf(RequestValidationError);
+    expect((err as RequestValidationError).issues.map((i) => i.path)).toEqual([
+      "trajectory_groups.5.trajectories.3.messages_and_choices.1.logprobs.content.1499.logprob",
+    ]);
+    expect(svc.requests).toHaveLength(0);
+  });
+
+  it("issues of a trajectory and of the rest of the job are reported together, in body order", async () => {
+    const job = largeJob() as unknown as Record<string, unknown> & TrainingJobCreateParams;
+    job.model_id = "not-a-uuid";
+    const bad = job.trajectory_groups[2]!.trajectories[1]! as unknown as Record<string, unknown>;
+    bad.reward = "high";
+    job.experimental_config = { ppo: "yes" as unknown as boolean };
+    const err = await caught(() => clientFor(svc).trainingJobs.create(job));
+    expect(err).toBeInstanceOf(RequestValidationError);
+    expect((err as RequestValidationError).issues.map((i) => i.path)).toEqual([
+      "model_id",
+      "trajectory_groups.2.trajectories.1.reward",
+      "experimental_config.ppo",
+    ]);
+    expect(svc.requests).toHaveLength(0);
+  });
+
+  it("a trajectory that refers back to the job is refused as a cycle, nothing sent", async () => {
+    const job = largeJob();
+    (job.trajectory_groups[3]!.trajectories[0] as unknown as Record<string, unknown>).metadata = { job };
+    const err = await caught(() => clientFor(svc).trainingJobs.create(job));
+    expect(err).toBeInstanceOf(RequestValidationError);
+    expect((err as RequestValidationError).issues[0]!.path).toBe("trajectory_groups.3.trajectories.0.metadata.job");
+    expect(svc.requests).toHaveLength(0);
+  });
+});
