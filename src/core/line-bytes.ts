@@ -1,16 +1,42 @@
 const LF = 0x0a;
 const CR = 0x0d;
-// A line buffer that grew past this is dropped once its line is taken, so one huge line does
-// not pin its memory for the rest of the stream.
-const KEEP_CAPACITY = 1 << 16;
+// Chunks smaller than this are copied into a shared piece, so a line split into a million
+// 1-byte chunks holds a few pieces, not a million objects; larger ones are kept as they are.
+const SMALL = 1024;
+const PIECE = 16 * 1024;
+
+type NodeBuffer = { from(b: ArrayBufferLike, offset: number, length: number): Uint8Array };
+// Node's Buffer searches bytes several times faster than TypedArray methods (memchr); where
+// there is none (browsers), the standard methods give the same answer.
+const NodeBuffer = (globalThis as { Buffer?: NodeBuffer }).Buffer;
+
+/** Index of the last LF (and, with `cr`, CR) byte in `chunk`, or -1. */
+function lastLineEnd(chunk: Uint8Array, cr: boolean): number {
+  if (chunk.length < SMALL) {
+    // A few bytes (a server that flushes byte by byte): a plain loop, with no view to create.
+    for (let i = chunk.length - 1; i >= 0; i--) {
+      const b = chunk[i];
+      if (b === LF || (cr && b === CR)) return i;
+    }
+    return -1;
+  }
+  const bytes = NodeBuffer ? NodeBuffer.from(chunk.buffer, chunk.byteOffset, chunk.length) : chunk;
+  const lf = bytes.lastIndexOf(LF);
+  if (!cr) return lf;
+  // Only the part after the last LF can hold a later CR.
+  const after = bytes.subarray(lf + 1).lastIndexOf(CR);
+  return after === -1 ? lf : lf + 1 + after;
+}
 
 /**
  * Splits a byte stream at line ends and decodes only whole lines, each run of them with one
- * `TextDecoder.decode`. A line that spans chunks waits as raw bytes (in one growing buffer,
- * so a line split into a million 1-byte chunks costs linear time and no object per chunk) and
- * is decoded once when its end arrives: far cheaper than a streaming decode per chunk plus a
- * join of the pieces. Cutting after a CR or LF byte never splits a UTF-8 character (both are
- * ASCII), so the text is exactly what a streaming decoder would give.
+ * `TextDecoder.decode`. A line that spans chunks waits as raw bytes and is decoded once when
+ * its end arrives: far cheaper than a streaming decode per chunk plus a join of the pieces.
+ * Cutting right after a CR or LF byte never splits a UTF-8 character (both are ASCII), so the
+ * text is exactly what a streaming decoder would give.
+ *
+ * Chunks are held, not copied, until their line ends: the transports never reuse a chunk
+ * they handed over (stream chunks belong to their reader).
  *
  * `push` returns the decoded text of the chunk up to and including its last line end (or
  * `""`), and keeps the rest; `end` returns whatever is left. A leading BOM is kept: the
@@ -19,7 +45,9 @@ const KEEP_CAPACITY = 1 << 16;
 export class LineBytes {
   readonly #cr: boolean;
   readonly #decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-  #buf = new Uint8Array(0);
+  #pieces: Uint8Array[] = [];
+  #small: Uint8Array | undefined;
+  #smallLen = 0;
   #len = 0;
 
   /** `cr`: a lone CR ends a line too (SSE), not only LF (JSONL). */
@@ -33,23 +61,19 @@ export class LineBytes {
   }
 
   push(chunk: Uint8Array): string {
-    let last = chunk.lastIndexOf(LF);
-    if (this.#cr) {
-      // Only the part after the last LF can hold a later CR.
-      const cr = chunk.subarray(last + 1).lastIndexOf(CR);
-      if (cr !== -1) last += 1 + cr;
-    }
+    const last = lastLineEnd(chunk, this.#cr);
     if (last === -1) {
-      this.#append(chunk);
+      this.#hold(chunk);
       return "";
     }
+    const head = chunk.subarray(0, last + 1);
     let text: string;
-    if (this.#len === 0) text = this.#decoder.decode(chunk.subarray(0, last + 1));
+    if (this.#len === 0) text = this.#decoder.decode(head);
     else {
-      this.#append(chunk.subarray(0, last + 1));
+      this.#hold(head);
       text = this.#take();
     }
-    if (last + 1 < chunk.length) this.#append(chunk.subarray(last + 1));
+    if (last + 1 < chunk.length) this.#hold(chunk.subarray(last + 1));
     return text;
   }
 
@@ -57,21 +81,48 @@ export class LineBytes {
     return this.#len === 0 ? "" : this.#take();
   }
 
-  #append(bytes: Uint8Array): void {
-    const need = this.#len + bytes.length;
-    if (need > this.#buf.length) {
-      const grown = new Uint8Array(Math.max(need, this.#buf.length * 2, 256));
-      grown.set(this.#buf.subarray(0, this.#len));
-      this.#buf = grown;
+  #hold(bytes: Uint8Array): void {
+    this.#len += bytes.length;
+    if (bytes.length >= SMALL) {
+      this.#flushSmall();
+      this.#pieces.push(bytes);
+      return;
     }
-    this.#buf.set(bytes, this.#len);
-    this.#len = need;
+    if (this.#small && this.#smallLen + bytes.length > this.#small.length) this.#flushSmall();
+    this.#small ??= new Uint8Array(PIECE);
+    this.#small.set(bytes, this.#smallLen);
+    this.#smallLen += bytes.length;
+  }
+
+  #flushSmall(): void {
+    if (!this.#small || this.#smallLen === 0) return;
+    this.#pieces.push(this.#small.subarray(0, this.#smallLen));
+    this.#small = undefined;
+    this.#smallLen = 0;
   }
 
   #take(): string {
-    const text = this.#decoder.decode(this.#buf.subarray(0, this.#len));
+    let text: string;
+    if (this.#pieces.length === 0) {
+      // Short line ends only: decode in place and keep the small buffer for the next ones.
+      text = this.#decoder.decode(this.#small!.subarray(0, this.#smallLen));
+      this.#smallLen = 0;
+    } else {
+      this.#flushSmall();
+      const pieces = this.#pieces;
+      let whole = pieces[0]!;
+      if (pieces.length > 1) {
+        whole = new Uint8Array(this.#len);
+        let at = 0;
+        for (const p of pieces) {
+          whole.set(p, at);
+          at += p.length;
+        }
+      }
+      this.#pieces = [];
+      text = this.#decoder.decode(whole);
+    }
     this.#len = 0;
-    if (this.#buf.length > KEEP_CAPACITY) this.#buf = new Uint8Array(0);
     return text;
   }
 }
