@@ -184,4 +184,19 @@ export const HOSTILE_SCENARIOS = {
       return { units: bigBodies().big.length };
     },
   },
+  "decode-parse-50mb": {
+    label: "TextDecoder.decode + JSON.parse of the same 50 MB event, its bytes in one piece",
+    contenders: ["inferloop"],
+    warm: async () => {
+      bigBodies();
+    },
+    run: async () => {
+      const { big } = bigBodies();
+      // The event's JSON, as bytes (after `data: `, before the blank line).
+      const text = new TextDecoder().decode(big.subarray(6, big.indexOf(10)));
+      const value = JSON.parse(text);
+      if (value.choices[0].delta.content.length !== 50 * 1024 * 1024) throw new Error("check failed");
+      return { units: big.length };
+    },
+  },
 };
