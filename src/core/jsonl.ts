@@ -1,5 +1,4 @@
 import { ResponseParseError, ResponseTooLargeError } from "./errors.js";
-import { LineBytes } from "./line-bytes.js";
 
 /**
  * Decode a JSONL (NDJSON) byte stream: lines split on `\n` (a `\r` before it is dropped),
@@ -10,20 +9,25 @@ import { LineBytes } from "./line-bytes.js";
  * A line that is not JSON throws {@link ResponseParseError} naming its line number; the
  * records before it have already been yielded, and the line's content is never included.
  *
- * `maxLineSize` bounds one line: a longer line fails with `ResponseTooLargeError` as soon as
- * it is that long (in bytes while it arrives, in decoded characters once whole, which for
- * UTF-8 is never more), without holding more of it.
+ * `maxLineSize` bounds one line (in decoded characters): a longer line fails with
+ * `ResponseTooLargeError` as soon as it is that long, without holding more of it.
  */
 export async function* decodeJSONLBatches<T = unknown>(
   bytes: AsyncIterable<Uint8Array>,
   maxLineSize = Number.POSITIVE_INFINITY,
 ): AsyncGenerator<T[]> {
-  // Whole lines only, each run of them decoded once: a line that spans chunks waits as raw
-  // bytes, so a huge line costs one decode and one JSON.parse, in linear time.
-  const lines = new LineBytes(false);
+  const decoder = new TextDecoder();
+  // Pieces of a line that spans chunks. Only the new text is searched for newlines, and the
+  // pieces are joined once, so a huge line costs linear time, not quadratic.
+  const pending: string[] = [];
+  let pendingSize = 0;
   let lineNo = 0;
-  let first = true;
   const tooLarge = () => new ResponseTooLargeError(`Line ${lineNo + 1} of the JSONL response`, maxLineSize);
+  const hold = (piece: string) => {
+    pending.push(piece);
+    pendingSize += piece.length;
+    if (pendingSize > maxLineSize) throw tooLarge();
+  };
   const parseLine = (raw: string, out: T[]) => {
     if (raw.length > maxLineSize) throw tooLarge();
     lineNo++;
@@ -36,28 +40,31 @@ export async function* decodeJSONLBatches<T = unknown>(
       throw new ResponseParseError(`Line ${lineNo} of the JSONL response is not valid JSON.`, { line: lineNo });
     }
   };
-  // Every line of `text` but an unterminated last one (only the final flush has one).
-  const parseText = (text: string, out: T[]) => {
-    if (first) {
-      first = false;
-      // A BOM is dropped at the start of the stream only, as a streaming decoder would.
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    }
-    let start = 0;
-    let nl: number;
-    while ((nl = text.indexOf("\n", start)) !== -1) {
-      parseLine(text.slice(start, nl), out);
-      start = nl + 1;
-    }
-    if (start < text.length) parseLine(text.slice(start), out);
+  const takeLine = (tail: string) => {
+    if (pending.length === 0) return tail;
+    pending.push(tail);
+    const line = pending.join("");
+    pending.length = 0;
+    pendingSize = 0;
+    return line;
   };
 
   for await (const chunk of bytes) {
-    const text = lines.push(chunk);
+    const text = decoder.decode(chunk, { stream: true });
+    let nl = text.indexOf("\n");
+    if (nl === -1) {
+      if (text.length) hold(text);
+      continue;
+    }
     const out: T[] = [];
     try {
-      if (text) parseText(text, out);
-      if (lines.pending > maxLineSize) throw tooLarge();
+      parseLine(takeLine(text.slice(0, nl)), out);
+      let start = nl + 1;
+      while ((nl = text.indexOf("\n", start)) !== -1) {
+        parseLine(text.slice(start, nl), out);
+        start = nl + 1;
+      }
+      if (start < text.length) hold(text.slice(start));
     } catch (err) {
       // The good records of this chunk come before the bad line: hand them over first.
       if (out.length) yield out;
@@ -65,10 +72,10 @@ export async function* decodeJSONLBatches<T = unknown>(
     }
     if (out.length) yield out;
   }
-  const last = lines.end();
-  if (last) {
+  const last = takeLine(decoder.decode());
+  if (last.length) {
     const out: T[] = [];
-    parseText(last, out);
+    parseLine(last, out);
     if (out.length) yield out;
   }
 }

@@ -69,16 +69,21 @@ export class LineBytes {
     const head = chunk.subarray(0, last + 1);
     let text: string;
     if (this.#len === 0) text = this.#decoder.decode(head);
-    else {
+    else if (this.#len < head.length) {
+      // The held start of a line is the smaller part (the usual case: the tail of the last
+      // chunk): decode it on its own (streaming, as it may end inside a character) rather
+      // than copy the whole chunk behind it.
+      text = this.#take(true) + this.#decoder.decode(head);
+    } else {
       this.#hold(head);
-      text = this.#take();
+      text = this.#take(false);
     }
     if (last + 1 < chunk.length) this.#hold(chunk.subarray(last + 1));
     return text;
   }
 
   end(): string {
-    return this.#len === 0 ? "" : this.#take();
+    return this.#len === 0 ? "" : this.#take(false);
   }
 
   #hold(bytes: Uint8Array): void {
@@ -101,11 +106,12 @@ export class LineBytes {
     this.#smallLen = 0;
   }
 
-  #take(): string {
+  /** Decode and drop every held byte; `stream`: more of the same line follows. */
+  #take(stream: boolean): string {
     let text: string;
     if (this.#pieces.length === 0) {
       // Short line ends only: decode in place and keep the small buffer for the next ones.
-      text = this.#decoder.decode(this.#small!.subarray(0, this.#smallLen));
+      text = this.#decoder.decode(this.#small!.subarray(0, this.#smallLen), { stream });
       this.#smallLen = 0;
     } else {
       this.#flushSmall();
@@ -120,7 +126,7 @@ export class LineBytes {
         }
       }
       this.#pieces = [];
-      text = this.#decoder.decode(whole);
+      text = this.#decoder.decode(whole, { stream });
     }
     this.#len = 0;
     return text;
