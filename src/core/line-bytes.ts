@@ -10,50 +10,44 @@ type NodeBuffer = { from(b: ArrayBufferLike, offset: number, length: number): Ui
 // there is none (browsers), the standard methods give the same answer.
 const NodeBuffer = (globalThis as { Buffer?: NodeBuffer }).Buffer;
 
-/** Index of the last LF (and, with `cr`, CR) byte in `chunk`, or -1. */
-function lastLineEnd(chunk: Uint8Array, cr: boolean): number {
+/** Index of the last LF or CR byte in `chunk`, or -1. */
+function lastLineEnd(chunk: Uint8Array): number {
   if (chunk.length < SMALL) {
     // A few bytes (a server that flushes byte by byte): a plain loop, with no view to create.
     for (let i = chunk.length - 1; i >= 0; i--) {
       const b = chunk[i];
-      if (b === LF || (cr && b === CR)) return i;
+      if (b === LF || b === CR) return i;
     }
     return -1;
   }
   const bytes = NodeBuffer ? NodeBuffer.from(chunk.buffer, chunk.byteOffset, chunk.length) : chunk;
   const lf = bytes.lastIndexOf(LF);
-  if (!cr) return lf;
   // Only the part after the last LF can hold a later CR.
   const after = bytes.subarray(lf + 1).lastIndexOf(CR);
   return after === -1 ? lf : lf + 1 + after;
 }
 
 /**
- * Splits a byte stream at line ends and decodes only whole lines, each run of them with one
- * `TextDecoder.decode`. A line that spans chunks waits as raw bytes and is decoded once when
- * its end arrives: far cheaper than a streaming decode per chunk plus a join of the pieces.
- * Cutting right after a CR or LF byte never splits a UTF-8 character (both are ASCII), so the
- * text is exactly what a streaming decoder would give.
+ * Splits an SSE byte stream after its line ends (CR or LF bytes) and decodes only what ends
+ * in one, so the parser is fed whole lines. The bytes of a line still arriving wait as bytes,
+ * not text: a server that flushes one byte at a time costs a byte copy per chunk instead of
+ * a decode and a parser feed, and a line that spans many chunks is decoded once, not piece by
+ * piece. Cutting right after a CR or LF byte never splits a UTF-8 character (both are ASCII),
+ * so the text is exactly what one streaming decoder would give.
  *
- * Chunks are held, not copied, until their line ends: the transports never reuse a chunk
- * they handed over (stream chunks belong to their reader).
+ * Chunks of 1 KiB or more are held, not copied, until their line ends: transports never reuse
+ * a chunk they handed over (a stream's chunks belong to its reader).
  *
  * `push` returns the decoded text of the chunk up to and including its last line end (or
  * `""`), and keeps the rest; `end` returns whatever is left. A leading BOM is kept: the
- * caller decides what it means.
+ * parser decides what it means.
  */
 export class LineBytes {
-  readonly #cr: boolean;
   readonly #decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   #pieces: Uint8Array[] = [];
   #small: Uint8Array | undefined;
   #smallLen = 0;
   #len = 0;
-
-  /** `cr`: a lone CR ends a line too (SSE), not only LF (JSONL). */
-  constructor(cr: boolean) {
-    this.#cr = cr;
-  }
 
   /** Bytes held for the line still arriving. */
   get pending(): number {
@@ -61,7 +55,7 @@ export class LineBytes {
   }
 
   push(chunk: Uint8Array): string {
-    const last = lastLineEnd(chunk, this.#cr);
+    const last = lastLineEnd(chunk);
     if (last === -1) {
       this.#hold(chunk);
       return "";

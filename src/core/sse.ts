@@ -51,7 +51,7 @@ export async function* decodeSSEBatches(
   });
   // The parser gets whole lines only; it strips the leading BOM itself, and LineBytes keeps
   // it, so a second BOM still spoils the first line.
-  const lines = new LineBytes(true);
+  const lines = new LineBytes();
   const limit = maxEventSize ?? Number.POSITIVE_INFINITY;
   for await (const chunk of bytes) {
     const text = lines.push(chunk);

@@ -102,7 +102,7 @@ describe("JSONL: a line that spans many chunks", () => {
     expect((error as Error).message).toBe("Line 2 of the JSONL response is not valid JSON.");
   });
 
-  it("an endless line fails with ResponseTooLargeError once its bytes pass maxBufferBytes", async () => {
+  it("an endless line fails with ResponseTooLargeError once it passes maxBufferBytes", async () => {
     const pulled = { n: 0 };
     const { items, error } = await collect(decodeJSONLBatches(endless('{"a":1}\n"', pulled), 1000));
     expect(items).toEqual([{ a: 1 }]);
