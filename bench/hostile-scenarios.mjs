@@ -1,8 +1,10 @@
 // Scenarios of the hostile-server bench (`node bench/hostile.mjs`): compressed transfers over
 // a slow link, and SSE framing that is legal but pathological. Each `run(contender, url)`
 // checks what came back, so a contender that skips work fails instead of looking fast.
-// Framing scenarios feed bytes from memory through the SDK's own fetch transport (a `fetch`
-// that answers from a buffer), so they time the decoding, not a socket.
+// Most framing scenarios feed bytes from memory through the SDK's own fetch transport (a
+// `fetch` that answers from a buffer), so they time the decoding, not a socket: with 1-byte
+// chunks that is one ReadableStream read per byte, a worst case no socket produces. The
+// loopback ones read a real server (bench/framing-server.mjs) through the default transport.
 
 const RECORDS = 100_000;
 
@@ -66,8 +68,18 @@ async function streamBody(c, body, chunkSize, expectChunks) {
 const enc = new TextEncoder();
 const EOLS = ["\n", "\r", "\r\n"];
 let cached;
+let cachedBig;
 function bodies() {
-  if (cached) return cached;
+  cached ??= {
+    wellFramed: enc.encode(sseText(20_000)),
+    oneByte: enc.encode(sseText(1_000)),
+    oneByteTwice: enc.encode(sseText(2_000)),
+    mixed: enc.encode(sseText(20_000, (i) => EOLS[i % 3])),
+  };
+  return cached;
+}
+function bigBodies() {
+  if (cachedBig) return cachedBig;
   const big = { content: "x".repeat(50 * 1024 * 1024) };
   const bigChunk = JSON.stringify({
     id: "chatcmpl-big",
@@ -76,15 +88,27 @@ function bodies() {
     model: "Qwen/Qwen3-8B",
     choices: [{ index: 0, delta: big, finish_reason: null }],
   });
-  cached = {
-    wellFramed: enc.encode(sseText(20_000)),
-    oneByte: enc.encode(sseText(1_000)),
-    oneByteTwice: enc.encode(sseText(2_000)),
-    mixed: enc.encode(sseText(20_000, (i) => EOLS[i % 3])),
-    bigText: bigChunk,
-    big: enc.encode(`data: ${bigChunk}\n\ndata: [DONE]\n\n`),
+  cachedBig = { bigText: bigChunk, big: enc.encode(`data: ${bigChunk}\n\ndata: [DONE]\n\n`) };
+  return cachedBig;
+}
+
+/** What the framing server (bench/framing-server.mjs) serves under each path prefix. */
+export function framingRoutes() {
+  return {
+    "/well-framed": { body: bodies().wellFramed, size: 65536 },
+    "/one-byte": { body: bodies().oneByte, size: 1 },
   };
-  return cached;
+}
+
+async function streamAt(c, url, body, expectChunks) {
+  let n = 0;
+  let chars = 0;
+  await c.streamAt(url, (chunk) => {
+    n++;
+    chars += chunk.choices[0]?.delta?.content?.length ?? 0;
+  });
+  if (n !== expectChunks) throw new Error(`check failed: ${n} chunks, expected ${expectChunks}`);
+  return { units: body.length, chars };
 }
 
 /** name -> { label, contenders, warm, run }: `run` returns `{ units }` (records or bytes). */
@@ -127,22 +151,52 @@ export const HOSTILE_SCENARIOS = {
     warm: (c) => streamBody(c, bodies().mixed, 65536, 20_000),
     run: (c) => streamBody(c, bodies().mixed, 65536, 20_000),
   },
+  "sse-loopback-well-framed": {
+    label: "SSE over loopback (default transport), 20,000 events, LF, 64 KiB writes",
+    contenders: ["inferloop"],
+    warm: (c, url) => streamAt(c, `${url}/one-byte`, bodies().oneByte, 1_000),
+    run: (c, url) => streamAt(c, `${url}/well-framed`, bodies().wellFramed, 20_000),
+  },
+  "sse-loopback-1-byte": {
+    label: "SSE over loopback (default transport), 1,000 events, LF, 1-byte writes, no Nagle",
+    contenders: ["inferloop"],
+    warm: (c, url) => streamAt(c, `${url}/one-byte`, bodies().oneByte, 1_000),
+    run: (c, url) => streamAt(c, `${url}/one-byte`, bodies().oneByte, 1_000),
+  },
   "sse-50mb-event": {
     label: "SSE, one 50 MB event, 64 KiB chunks",
     contenders: ["inferloop"],
-    warm: (c) => streamBody(c, bodies().wellFramed, 65536, 20_000),
-    run: (c) => streamBody(c, bodies().big, 65536, 1),
+    warm: (c) => {
+      bigBodies();
+      return streamBody(c, bodies().wellFramed, 65536, 20_000);
+    },
+    run: (c) => streamBody(c, bigBodies().big, 65536, 1),
   },
   "json-parse-50mb": {
     label: "JSON.parse of the same 50 MB event text (the reference)",
     contenders: ["inferloop"],
     warm: async () => {
-      bodies();
+      bigBodies();
     },
     run: async () => {
-      const value = JSON.parse(bodies().bigText);
+      const value = JSON.parse(bigBodies().bigText);
       if (value.choices[0].delta.content.length !== 50 * 1024 * 1024) throw new Error("check failed");
-      return { units: bodies().big.length };
+      return { units: bigBodies().big.length };
+    },
+  },
+  "decode-parse-50mb": {
+    label: "TextDecoder.decode + JSON.parse of the same 50 MB event, its bytes in one piece",
+    contenders: ["inferloop"],
+    warm: async () => {
+      bigBodies();
+    },
+    run: async () => {
+      const { big } = bigBodies();
+      // The event's JSON, as bytes (after `data: `, before the blank line).
+      const text = new TextDecoder().decode(big.subarray(6, big.indexOf(10)));
+      const value = JSON.parse(text);
+      if (value.choices[0].delta.content.length !== 50 * 1024 * 1024) throw new Error("check failed");
+      return { units: big.length };
     },
   },
 };

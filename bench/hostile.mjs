@@ -8,12 +8,15 @@
 // - query-100k-plain: the same query on plain loopback from a server that never compresses:
 //   this branch vs the commit before it (733c735), both bundled by esbuild here.
 // - sse-*: SSE framing (1-byte chunks, CR / LF / CRLF, one 50 MB event) against well-framed
-//   input, and the 50 MB event against JSON.parse of its text.
+//   input, and the 50 MB event against JSON.parse of its text (and against TextDecoder +
+//   JSON.parse of its bytes, the least any client does). sse-loopback-*: 1-byte writes from a
+//   real server (bench/framing-server.mjs) against 64 KiB writes, through the default transport.
 import { execFile, execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { HOSTILE_SCENARIOS } from "./hostile-scenarios.mjs";
+import { startFramingServer } from "./framing-server.mjs";
+import { framingRoutes, HOSTILE_SCENARIOS } from "./hostile-scenarios.mjs";
 import { startBenchServer } from "./server.mjs";
 import { startThrottleProxy } from "./throttle-proxy.mjs";
 
@@ -68,7 +71,13 @@ await buildContenders();
 const plain = await startBenchServer();
 const gzipping = await startBenchServer({ compress: true });
 const proxy = await startThrottleProxy(gzipping.url, 100);
-const urls = { "query-100k-100mbit": proxy.url, "query-100k-plain": plain.url };
+const framing = await startFramingServer(framingRoutes());
+const urls = {
+  "query-100k-100mbit": proxy.url,
+  "query-100k-plain": plain.url,
+  "sse-loopback-well-framed": framing.url,
+  "sse-loopback-1-byte": framing.url,
+};
 const samples = {};
 const errors = [];
 try {
@@ -86,6 +95,7 @@ try {
     }
   }
 } finally {
+  await framing.close();
   await proxy.close();
   await gzipping.close();
   await plain.close();
@@ -104,8 +114,10 @@ const compression = ms("query-100k-100mbit", "floor") / ms("query-100k-100mbit",
 const plainCost = cpu("query-100k-plain", "head") / cpu("query-100k-plain", "baseline");
 const oneByte = perByte("sse-1-byte") / perByte("sse-well-framed");
 const linear = perByte("sse-1-byte-2x") / perByte("sse-1-byte");
+const loopback = perByte("sse-loopback-1-byte") / perByte("sse-loopback-well-framed");
 const mixed = perByte("sse-mixed-eol") / perByte("sse-well-framed");
 const bigEvent = cpu("sse-50mb-event", "inferloop") / cpu("json-parse-50mb", "inferloop");
+const bigFloor = cpu("sse-50mb-event", "inferloop") / cpu("decode-parse-50mb", "inferloop");
 const verdict = (ok) => (ok ? "met" : "**not met**");
 const text = [
   `Measured ${new Date().toISOString().slice(0, 10)} with \`node bench/hostile.mjs\` (${ROUNDS} rounds, medians, one process per run).`,
@@ -120,10 +132,12 @@ const text = [
   "|---|---|---|",
   `| 100k records over 100 Mbit/s: raw floor uncompressed / inferloop compressed | ${ratio(compression)} | at least 3x faster: ${verdict(compression >= 3)} |`,
   `| 100k records, plain loopback, no compression: client CPU, this branch / before (${BASELINE}) | ${ratio(plainCost)} | at most 1.05x: ${verdict(plainCost <= 1.05)} |`,
-  `| SSE time per byte: 1-byte chunks / well-framed | ${ratio(oneByte)} | within 1.5x: ${verdict(oneByte <= 1.5)} |`,
+  `| SSE time per byte: 1-byte chunks / well-framed (from memory, fetch transport) | ${ratio(oneByte)} | within 1.5x: ${verdict(oneByte <= 1.5)} |`,
+  `| SSE time per byte: 1-byte writes / 64 KiB writes (loopback server, default transport) | ${ratio(loopback)} | within 1.5x: ${verdict(loopback <= 1.5)} |`,
   `| SSE time per byte, 1-byte chunks: 2,000 events / 1,000 events | ${ratio(linear)} | linear (about 1x): ${verdict(linear <= 1.2)} |`,
   `| SSE time per byte: mixed CR / LF / CRLF / well-framed | ${ratio(mixed)} | within 1.5x: ${verdict(mixed <= 1.5)} |`,
   `| one 50 MB event / JSON.parse of its text | ${ratio(bigEvent)} | within 2x: ${verdict(bigEvent <= 2)} |`,
+  `| one 50 MB event / TextDecoder.decode + JSON.parse of its bytes (one piece) | ${ratio(bigFloor)} | (reference: the least a client does) |`,
 ].join("\n");
 process.stdout.write(`${text}\n`);
 if (errors.length) process.stderr.write(`${errors.length} measurement(s) failed:\n${errors.join("\n")}\n`);

@@ -13,6 +13,14 @@ export function clientApi(Client) {
       async query(url, projectId, pageSize, onRecord) {
         for await (const call of client(url).calls.query({ project_id: projectId }, { pageSize })) onRecord(call);
       },
+      async streamAt(url, onChunk) {
+        const stream = await client(url).chat.completions.create({
+          model: "Qwen/Qwen3-8B",
+          messages: [{ role: "user", content: "hi" }],
+          stream: true,
+        });
+        for await (const chunk of stream) onChunk(chunk);
+      },
       async streamFrom(fetch, onChunk) {
         const c = new Client({ baseURL: "http://127.0.0.1:9", apiKey: "bench-key", fetch });
         const stream = await c.chat.completions.create({

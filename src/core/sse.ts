@@ -1,5 +1,6 @@
 import { createParser } from "eventsource-parser";
 import { ResponseTooLargeError } from "./errors.js";
+import { LineBytes } from "./line-bytes.js";
 
 /** One server-sent event: `event` is `null` for the default (unnamed) type.
  *
@@ -15,8 +16,8 @@ export interface SSEEvent {
 
 /**
  * Decode a byte stream into server-sent events by the WHATWG rules (eventsource-parser does
- * the framing: CR, LF and CRLF, comments, multi-line data, a BOM at the start). Bytes are
- * decoded with a streaming TextDecoder, so a multi-byte character split across chunks stays
+ * the framing: CR, LF and CRLF, comments, multi-line data, a BOM at the start). Only whole
+ * lines are decoded (see `LineBytes`), so a multi-byte character split across chunks stays
  * whole. A block that never gets its closing blank line is not dispatched. Events decoded
  * from one chunk are yielded together, without waiting for more bytes.
  */
@@ -28,9 +29,10 @@ export async function* decodeSSE(bytes: AsyncIterable<Uint8Array>, maxEventSize?
  * {@link decodeSSE}, one non-empty array per chunk of bytes: the events that chunk completed.
  * Hot paths (a chat stream) iterate the arrays, so an event costs no async step of its own.
  *
- * `maxEventSize` bounds the text held for one event (its data lines and the line still
- * arriving, in decoded characters): an endless event fails with `ResponseTooLargeError`
- * instead of growing memory. Comments and unknown fields are dropped as they pass.
+ * `maxEventSize` bounds what is held for one event: the line still arriving (in bytes) and
+ * the data lines already complete (in decoded characters, which for UTF-8 is never more than
+ * their bytes), each on its own. An endless event fails with `ResponseTooLargeError` instead
+ * of growing memory. Comments and unknown fields are dropped as they pass.
  */
 export async function* decodeSSEBatches(
   bytes: AsyncIterable<Uint8Array>,
@@ -47,12 +49,14 @@ export async function* decodeSSEBatches(
     },
     maxBufferSize: maxEventSize,
   });
-  // The parser strips the leading BOM itself; letting the decoder strip it too would eat a
-  // second one, which must instead spoil the first line.
-  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  // The parser gets whole lines only; it strips the leading BOM itself, and LineBytes keeps
+  // it, so a second BOM still spoils the first line.
+  const lines = new LineBytes();
+  const limit = maxEventSize ?? Number.POSITIVE_INFINITY;
   for await (const chunk of bytes) {
-    parser.feed(decoder.decode(chunk, { stream: true }));
-    if (overflow) {
+    const text = lines.push(chunk);
+    if (text) parser.feed(text);
+    if (overflow || lines.pending > limit) {
       // The events completed before the oversized one are handed over first.
       if (ready.length) yield ready;
       throw new ResponseTooLargeError("One event of the stream", maxEventSize ?? 0);
@@ -63,7 +67,7 @@ export async function* decodeSSEBatches(
       yield batch;
     }
   }
-  const tail = decoder.decode();
+  const tail = lines.end();
   if (tail) parser.feed(tail);
   if (ready.length) yield ready;
 }
