@@ -1,5 +1,5 @@
 import type { ResponseInfo, WithResponse } from "./api-promise.js";
-import { authorizationHeader, type AuthScheme, type Credentials } from "./auth.js";
+import { authorizationHeader, type Credentials } from "./auth.js";
 import { parseErrorBody } from "./error-body.js";
 import {
   APIConnectionError,
@@ -14,12 +14,13 @@ import { withExtraBody } from "./extra-body.js";
 import { checkRequestHeaders } from "./header-values.js";
 import type { Log } from "./log.js";
 import { checkOptions } from "./option-checks.js";
+import type { ReadMode, RequestSpec } from "./request-spec.js";
 import type { RequestOptions } from "./options.js";
 import { backoffMs, isRetryableStatus, MAX_RETRY_AFTER_MS, retryAfterMs, serverRetryHint, sleep } from "./retry.js";
 import { redirectMessage } from "./redirect.js";
 import type { Redactor } from "./secrets.js";
 import { endSpanWithBody, traced, type OperationSpan, type TelemetryOptions } from "./telemetry.js";
-import { jsonPieces, type SerializedJSON } from "./json-value.js";
+import { jsonPieces } from "./json-value.js";
 import { wasUnsent, type Transport, type TransportRequest, type TransportResponse } from "./transport/types.js";
 
 /** A base URL split once into what undici wants: the origin and a path prefix. */
@@ -80,31 +81,6 @@ export interface HttpConfig {
   telemetry?: TelemetryOptions;
 }
 
-/**
- * Whether a failed attempt may be sent again. `"safe"`: the operation can run twice without
- * harm. `"unsent-only"`: it must not (it creates something), so only a request that provably
- * never reached the server is sent again, unless the caller gave an idempotency key.
- */
-export type RetryPolicy = "safe" | "unsent-only";
-
-/** One operation's request, as a resource describes it. */
-export interface RequestSpec {
-  method: "GET" | "POST";
-  /** Path under the base URL, starting with `/`, already percent-encoded. */
-  path: string;
-  /** `"trace"` sends to `traceBaseURL` (calls, annotation queues). */
-  base: "api" | "trace";
-  auth: AuthScheme;
-  body?: unknown;
-  headers?: Record<string, string | undefined>;
-  retry: RetryPolicy;
-  /** The body holds parts already written as JSON text ({@link SerializedJSON}): it is sent
-   * in pieces ({@link jsonPieces}) instead of as one `JSON.stringify` string. */
-  bodyInPieces?: boolean;
-  /** The answer is SSE: never ask for compression (a compressing proxy may hold events back). */
-  stream?: boolean;
-}
-
 /** How much of an error body is read to build the message (which keeps 500 characters):
  * enough for any real error envelope, and an endless body cannot hold the request. */
 export const ERROR_BODY_BYTES = 64 * 1024;
@@ -130,13 +106,6 @@ export interface APIResponse extends TransportResponse {
   span?: OperationSpan | undefined;
   info(): ResponseInfo;
 }
-
-/**
- * How the reader's result relates to retries. `"buffered"`: the reader consumes the whole body
- * inside the retry loop, so a body cut short can be retried like any failure. `"streamed"`:
- * the reader hands the body to the caller; once it does, nothing is retried.
- */
-export type ReadMode = "buffered" | "streamed";
 
 /**
  * The request pipeline shared by every resource: URL and headers, auth, retries with backoff,

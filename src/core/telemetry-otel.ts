@@ -7,8 +7,8 @@
  * was created with `telemetry: { recordContent: true }`.
  */
 import type { Attributes, Span, SpanStatusCode as StatusCodes } from "@opentelemetry/api";
-import type { RequestSpec } from "./http-client.js";
-import type { OperationSpan, SpanStarter, TelemetryOptions } from "./telemetry.js";
+import type { RequestSpec } from "./request-spec.js";
+import type { OperationSpan, SpanStarter, TelemetryOptions } from "./telemetry-types.js";
 
 // What each request path is, by GenAI convention where one exists (`chat`), else by SDK method.
 const OPERATIONS: Array<[RegExp, string]> = [

@@ -5,40 +5,11 @@
  * on the first request made while that global exists.
  */
 import type { WithResponse } from "./api-promise.js";
-import type { ReadMode, RequestSpec } from "./http-client.js";
+import type { ReadMode, RequestSpec } from "./request-spec.js";
+import type { OperationSpan, SpanStarter, TelemetryOptions } from "./telemetry-types.js";
 import type { TransportResponse } from "./transport/types.js";
 
-/**
- * Options of the client's spans (off unless the app has registered OpenTelemetry).
- * @example
- * const client = new Inferloop({ telemetry: { recordContent: true } });
- */
-export interface TelemetryOptions {
-  /**
-   * Record request messages and reply content on spans (`gen_ai.input.messages`,
-   * `gen_ai.output.messages`). Default false: prompts and replies often hold personal data.
-   */
-  recordContent?: boolean | undefined;
-}
-
-/** One operation's span, as the pipeline and the stream reader drive it. */
-export interface OperationSpan {
-  /** A failed attempt that will be sent again after `delayMs`. */
-  retry(attempt: number, delayMs: number, failure: unknown): void;
-  /** The buffered result (a completion, a model list, ...); ends the span. */
-  succeed(result: unknown): void;
-  /** Streamed: the pipeline has handed the body over; the span ends with the body. */
-  streaming(): void;
-  /** Streamed chat: parsed chunks as they arrive. */
-  chunks(batch: readonly unknown[]): void;
-  /** The operation failed; ends the span. */
-  fail(error: unknown): void;
-  /** The streamed body finished or was abandoned; ends the span. */
-  end(): void;
-}
-
-/** Starts a span for a request: what `telemetry-otel.ts` provides. */
-export type SpanStarter = (spec: RequestSpec, origin: string, options: TelemetryOptions) => OperationSpan | undefined;
+export type { OperationSpan, SpanStarter, TelemetryOptions } from "./telemetry-types.js";
 
 // The key under which `@opentelemetry/api` (every 1.x) registers its global providers.
 const OTEL_GLOBAL = Symbol.for("opentelemetry.js.api.1");

@@ -1,0 +1,36 @@
+// What a resource asks of the request pipeline: one operation's request and how its answer is
+// read. Its own module so that the pipeline's helpers (telemetry) can name these types without
+// importing the pipeline itself.
+import type { AuthScheme } from "./auth.js";
+
+/**
+ * Whether a failed attempt may be sent again. `"safe"`: the operation can run twice without
+ * harm. `"unsent-only"`: it must not (it creates something), so only a request that provably
+ * never reached the server is sent again, unless the caller gave an idempotency key.
+ */
+export type RetryPolicy = "safe" | "unsent-only";
+
+/** One operation's request, as a resource describes it. */
+export interface RequestSpec {
+  method: "GET" | "POST";
+  /** Path under the base URL, starting with `/`, already percent-encoded. */
+  path: string;
+  /** `"trace"` sends to `traceBaseURL` (calls, annotation queues). */
+  base: "api" | "trace";
+  auth: AuthScheme;
+  body?: unknown;
+  headers?: Record<string, string | undefined>;
+  retry: RetryPolicy;
+  /** The body holds parts already written as JSON text ({@link SerializedJSON}): it is sent
+   * in pieces ({@link jsonPieces}) instead of as one `JSON.stringify` string. */
+  bodyInPieces?: boolean;
+  /** The answer is SSE: never ask for compression (a compressing proxy may hold events back). */
+  stream?: boolean;
+}
+
+/**
+ * How the reader's result relates to retries. `"buffered"`: the reader consumes the whole body
+ * inside the retry loop, so a body cut short can be retried like any failure. `"streamed"`:
+ * the reader hands the body to the caller; once it does, nothing is retried.
+ */
+export type ReadMode = "buffered" | "streamed";
