@@ -7,25 +7,9 @@ import { describe, expect, it } from "vitest";
 import { decodeJSONLBatches } from "../../src/core/jsonl.js";
 import { decodeSSEBatches } from "../../src/core/sse.js";
 import { ResponseParseError, ResponseTooLargeError } from "../../src/index.js";
+import { bytewise, collect, pieces } from "./byte-streams.js";
 
 const enc = new TextEncoder();
-
-async function* bytewise(text: string): AsyncGenerator<Uint8Array> {
-  const bytes = enc.encode(text);
-  for (let i = 0; i < bytes.length; i++) yield bytes.subarray(i, i + 1);
-}
-async function* pieces(...parts: (string | Uint8Array)[]): AsyncGenerator<Uint8Array> {
-  for (const p of parts) yield typeof p === "string" ? enc.encode(p) : p;
-}
-async function collect<T>(it: AsyncIterable<T[]>): Promise<{ items: T[]; error: unknown }> {
-  const items: T[] = [];
-  try {
-    for await (const batch of it) items.push(...batch);
-  } catch (error) {
-    return { items, error };
-  }
-  return { items, error: undefined };
-}
 
 /** `prefix`, then 100 times the limit of `x` in 1-byte chunks (endless, as far as a 1000-byte
  * limit can tell, yet a decoder that ignores the limit ends instead of hanging the suite);

@@ -6,26 +6,13 @@ import { describe, expect, it } from "vitest";
 import { decodeJSONLBatches } from "../../src/core/jsonl.js";
 import { decodeSSEBatches } from "../../src/core/sse.js";
 import { ChatCompletionAccumulator, ResponseParseError, ResponseTooLargeError } from "../../src/index.js";
-
-const enc = new TextEncoder();
-async function* bytes(...parts: string[]): AsyncGenerator<Uint8Array> {
-  for (const p of parts) yield enc.encode(p);
-}
-async function collect<T>(it: AsyncIterable<T[]>): Promise<{ items: T[]; error: unknown }> {
-  const items: T[] = [];
-  try {
-    for await (const batch of it) items.push(...batch);
-  } catch (error) {
-    return { items, error };
-  }
-  return { items, error: undefined };
-}
+import { collect, pieces } from "./byte-streams.js";
 
 describe("SSE: maxBufferBytes bounds one event", () => {
   it("events up to the limit pass; a longer one fails after the ones before it, even split in pieces", async () => {
     const ok = `data: ${"a".repeat(90)}\n\n`;
     const { items, error } = await collect(
-      decodeSSEBatches(bytes(ok, "data: ", "b".repeat(60), "b".repeat(60), "\n\n"), 100),
+      decodeSSEBatches(pieces(ok, "data: ", "b".repeat(60), "b".repeat(60), "\n\n"), 100),
     );
     expect(items.map((e) => e.data.length)).toEqual([90]);
     expect(error).toBeInstanceOf(ResponseTooLargeError);
@@ -34,14 +21,14 @@ describe("SSE: maxBufferBytes bounds one event", () => {
 
   it("the data lines of one event count together", async () => {
     const { error } = await collect(
-      decodeSSEBatches(bytes(`data: ${"x".repeat(60)}\ndata: ${"y".repeat(60)}\n\n`), 100),
+      decodeSSEBatches(pieces(`data: ${"x".repeat(60)}\ndata: ${"y".repeat(60)}\n\n`), 100),
     );
     expect(error).toBeInstanceOf(ResponseTooLargeError);
   });
 
   it("comments do not accumulate: a million bytes of `: ping` pass a 100-byte limit", async () => {
     const pings = Array.from({ length: 10_000 }, () => ": ping ping ping ping ping ping ping ping ping ping ping\n\n");
-    const { items, error } = await collect(decodeSSEBatches(bytes(...pings, "data: 1\n\n"), 100));
+    const { items, error } = await collect(decodeSSEBatches(pieces(...pings, "data: 1\n\n"), 100));
     expect(error).toBeUndefined();
     expect(items).toEqual([{ event: null, data: "1" }]);
   });
@@ -50,7 +37,7 @@ describe("SSE: maxBufferBytes bounds one event", () => {
 describe("JSONL: maxBufferBytes bounds one line", () => {
   it("a line over the limit fails, naming its number, after the records before it", async () => {
     const { items, error } = await collect(
-      decodeJSONLBatches(bytes('{"a":1}\n{"a":2}\n{"pad":"', "z".repeat(80), "z".repeat(80)), 100),
+      decodeJSONLBatches(pieces('{"a":1}\n{"a":2}\n{"pad":"', "z".repeat(80), "z".repeat(80)), 100),
     );
     expect(items).toEqual([{ a: 1 }, { a: 2 }]);
     expect(error).toBeInstanceOf(ResponseTooLargeError);
@@ -62,7 +49,7 @@ describe("JSONL: maxBufferBytes bounds one line", () => {
   it("a long line inside one chunk fails too; lines at the limit pass", async () => {
     const atLimit = `{"p":"${"q".repeat(92)}"}`;
     expect(atLimit.length).toBe(100);
-    const { items, error } = await collect(decodeJSONLBatches(bytes(`${atLimit}\n${atLimit}x\n`), 100));
+    const { items, error } = await collect(decodeJSONLBatches(pieces(`${atLimit}\n${atLimit}x\n`), 100));
     expect(items).toHaveLength(1);
     expect(error).toBeInstanceOf(ResponseTooLargeError);
   });
