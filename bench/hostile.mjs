@@ -11,11 +11,12 @@
 //   input, and the 50 MB event against JSON.parse of its text (and against TextDecoder +
 //   JSON.parse of its bytes, the least any client does). sse-loopback-*: 1-byte writes from a
 //   real server (bench/framing-server.mjs) against 64 KiB writes, through the default transport.
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { startFramingServer } from "./framing-server.mjs";
+import { measureInto } from "./measure.mjs";
 import { framingRoutes, HOSTILE_SCENARIOS } from "./hostile-scenarios.mjs";
 import { startBenchServer } from "./server.mjs";
 import { startThrottleProxy } from "./throttle-proxy.mjs";
@@ -48,20 +49,6 @@ async function buildContenders() {
   await bundle(`${ROOT}src/index.ts`, `${ROOT}.tmp/bench-head/index.js`);
 }
 
-function measure(contender, scenario, url) {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [CHILD, contender, scenario, url],
-      { timeout: 180_000, maxBuffer: 1 << 20 },
-      (err, stdout, stderr) => {
-        if (err) return resolve({ error: (stderr || err.message).trim().split("\n").slice(0, 6).join("\n") });
-        resolve(JSON.parse(stdout.trim().split("\n").pop()));
-      },
-    );
-  });
-}
-
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -85,12 +72,10 @@ try {
     for (const [name, scenario] of Object.entries(HOSTILE_SCENARIOS)) {
       const cs = scenario.contenders;
       for (const contender of cs.map((_, i) => cs[(i + round) % cs.length])) {
-        const r = await measure(contender, name, urls[name] ?? plain.url);
-        if (r.error) errors.push(`${contender} ${name}: ${r.error}`);
-        else ((samples[name] ??= {})[contender] ??= []).push(r);
-        process.stderr.write(
-          `round ${round + 1} ${name.padEnd(20)} ${contender.padEnd(9)} ${r.error ? "ERROR" : `${r.ms.toFixed(0)} ms`}\n`,
-        );
+        await measureInto(samples, errors, round, contender, name, urls[name] ?? plain.url, {
+          child: CHILD,
+          timeoutMs: 180_000,
+        });
       }
     }
   }

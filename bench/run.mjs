@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { bundleSizes } from "./bundle-size.mjs";
 import { coldImport } from "./cold-import.mjs";
 import { machine } from "./machine.mjs";
-import { measure } from "./measure.mjs";
+import { measureInto } from "./measure.mjs";
 import { printReport, writeDoc } from "./report.mjs";
 import { SCENARIOS } from "./scenarios.mjs";
 import { startBenchServer } from "./server.mjs";
@@ -35,12 +35,7 @@ try {
       for (const contender of order) {
         if (!supports[contender].includes(scenario.needs)) continue;
         if (name === "query-1m-1page" && contender === "openai") continue;
-        const r = await measure(contender, name, server.url);
-        if (r.error) errors.push(`${contender} ${name}: ${r.error}`);
-        else ((samples[name] ??= {})[contender] ??= []).push(r);
-        process.stderr.write(
-          `round ${round + 1} ${name.padEnd(18)} ${contender.padEnd(10)} ${r.error ? "ERROR" : `${r.ms.toFixed(0)} ms`}\n`,
-        );
+        await measureInto(samples, errors, round, contender, name, server.url);
       }
     }
   }
