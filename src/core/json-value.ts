@@ -24,10 +24,7 @@ const utf8 = new TextEncoder();
  * ```
  */
 export class SerializedJSON {
-  readonly bytes: Uint8Array;
-  constructor(text: string) {
-    this.bytes = utf8.encode(text);
-  }
+  constructor(readonly text: string) {}
 }
 
 /**
@@ -315,7 +312,7 @@ export function toJSONValue(params: unknown, what: string, hooks?: SealHooks): R
  */
 export function* jsonPieces(value: unknown): Generator<string | Uint8Array, void, undefined> {
   if (value instanceof SerializedJSON) {
-    yield value.bytes;
+    yield value.text;
   } else if (typeof value !== "object" || value === null || !containsSerialized(value)) {
     yield JSON.stringify(value) ?? "null";
   } else if (Array.isArray(value)) {
