@@ -13,10 +13,9 @@ type Path = (string | number)[];
 const utf8 = new TextEncoder();
 
 /**
- * A part of a request body already written as JSON, kept as its UTF-8 bytes:
- * {@link jsonPieces} emits them as they are. A large body keeps its big parts in this form
- * (the size of the bytes sent) instead of as a copy of every object, which takes several times
- * more memory, and the transport sends these bytes without encoding them again.
+ * A part of a request body already written as JSON: {@link jsonPieces} emits it as it is. A
+ * large body keeps its big parts in this form (about the size of the bytes sent) instead of as
+ * a copy of every object, which takes several times more memory.
  *
  * @example
  * ```ts
@@ -24,8 +23,20 @@ const utf8 = new TextEncoder();
  * ```
  */
 export class SerializedJSON {
-  constructor(readonly text: string) {}
+  /** The text, or its UTF-8 bytes when those take less memory. */
+  readonly piece: string | Uint8Array;
+  constructor(text: string) {
+    this.piece = keptAsText(text) ? text : utf8.encode(text);
+  }
 }
+
+// In Node, ASCII text stays a string (one byte per character), which the socket encodes as it
+// sends it: bytes would be a Buffer per part in V8's external memory, and V8 runs a full GC of
+// the caller's heap for each 64 MiB of that. A character past ASCII may make V8 keep the whole
+// text at two bytes per character, more than its UTF-8. Elsewhere the fetch transport joins the
+// body into one string anyway, so text stays text.
+const keptAsText: (text: string) => boolean =
+  typeof Buffer === "function" ? (text) => Buffer.byteLength(text) === text.length : () => true;
 
 /**
  * Lets {@link toJSONValue} hand over each subtree at a given depth as soon as it is copied
@@ -302,17 +313,17 @@ export function toJSONValue(params: unknown, what: string, hooks?: SealHooks): R
 
 /**
  * The JSON text of a plain JSON value (as {@link toJSONValue} returns it) in pieces, with each
- * {@link SerializedJSON} part emitted as its bytes: a large body is sent piece by piece, never
+ * {@link SerializedJSON} part emitted as it is: a large body is sent piece by piece, never
  * joined into one string. Each call starts again, so a retry sends the same text.
  *
  * @example
  * ```ts
- * const pieces = [...jsonPieces({ a: [1, new SerializedJSON('{"b":2}')] })]; // ['{"a":', "[", "1", ",", <bytes of {"b":2}>, "]", "}"]
+ * const pieces = [...jsonPieces({ a: [1, new SerializedJSON('{"b":2}')] })]; // ['{"a":', "[", "1", ",", '{"b":2}', "]", "}"]
  * ```
  */
 export function* jsonPieces(value: unknown): Generator<string | Uint8Array, void, undefined> {
   if (value instanceof SerializedJSON) {
-    yield value.text;
+    yield value.piece;
   } else if (typeof value !== "object" || value === null || !containsSerialized(value)) {
     yield JSON.stringify(value) ?? "null";
   } else if (Array.isArray(value)) {

@@ -101,7 +101,7 @@ describe("jsonPieces", () => {
     const big = new SerializedJSON(JSON.stringify({ tokens: Array.from({ length: 1000 }, (_, i) => i) }));
     const value = { model_id: "m", trajectory_groups: [{ trajectories: [big, big] }] };
     const first = [...jsonPieces(value)];
-    expect(first.filter((p) => p === big.text)).toHaveLength(2);
+    expect(first.filter((p) => p === big.piece)).toHaveLength(2);
     expect([...jsonPieces(value)]).toEqual(first);
   });
 });

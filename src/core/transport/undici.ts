@@ -55,10 +55,10 @@ function byteLength(body: PiecewiseBody): number {
 
 /**
  * The pieces as undici writes them to the socket: small strings gathered into about 64 KiB (not
- * a socket write per tiny piece), large ones and bytes handed over as they are. Strings are not
- * made Buffers here: the socket encodes them as it writes them, as it does a string body, while
- * a Buffer per piece would add the whole body to V8's external memory, which then runs a full
- * GC of the caller's heap for every 64 MiB sent.
+ * a socket write per tiny piece), large ones and bytes handed over as they are. Strings stay
+ * strings, which the socket encodes as it writes them: a Buffer made of each would put the
+ * whole body in V8's external memory, for which V8 runs a full GC of the caller's heap every
+ * 64 MiB.
  */
 function* gatheredPieces(body: PiecewiseBody): Generator<string | Uint8Array> {
   let pending = "";
@@ -108,10 +108,11 @@ export class UndiciTransport implements Transport {
         path: request.path,
         method: request.method as Dispatcher.HttpMethod,
         headers,
-        // `encoding` keeps each piece a string (a Readable makes Buffers of strings otherwise).
+        // In object mode, which hands each piece to undici as it is (a byte stream would make
+        // a Buffer of each string).
         body:
           typeof request.body === "object"
-            ? Readable.from(gatheredPieces(request.body), { objectMode: false, encoding: "utf8" })
+            ? Readable.from(gatheredPieces(request.body), { objectMode: true })
             : (request.body ?? null),
         signal: request.signal ?? null,
         headersTimeout: request.timeout,
