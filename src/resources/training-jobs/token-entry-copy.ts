@@ -77,7 +77,7 @@ function bytesAt(entry: object, top?: unknown[], alt?: object, k?: number): [obj
 function copyAlternative(alt: unknown, steps: CopySteps, entry: object, top: unknown[], k: number): unknown {
   const parents = [entry, top];
   const keys: (string | number)[] = ["top_logprobs", k];
-  if (typeof alt !== "object" || alt === null || Array.isArray(alt) || alt === entry || !steps.fits(alt, 3))
+  if (typeof alt !== "object" || alt === null || Array.isArray(alt) || !steps.fits(alt, 3))
     return isPlainValue(alt) ? alt : steps.below(parents, keys, alt);
   const toJSON = (alt as { toJSON?: unknown }).toJSON;
   if (toJSON !== undefined || Object.getPrototypeOf(alt) !== OBJECT) return steps.below(parents, keys, alt, { toJSON });
