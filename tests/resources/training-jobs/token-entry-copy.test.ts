@@ -126,21 +126,22 @@ describe("the token entry copier", () => {
 
   it("reads every getter, index and toJSON once, and sends what it read", () => {
     const reads = new Map<string, number>();
-    const read = <T>(name: string, value: T) => {
+    // Each read answers differently: `t1`, then `t2`...
+    const read = (name: string, value: string) => {
       reads.set(name, (reads.get(name) ?? 0) + 1);
-      return `${value}${reads.get(name)}` as unknown as T;
+      return `${value}${reads.get(name)}`;
     };
     const make = () => {
       reads.clear();
       const bytes = [1, 2];
-      Object.defineProperty(bytes, 1, { get: () => Number(read("bytes.1", 2).slice(0, 1)), enumerable: true });
+      Object.defineProperty(bytes, 1, { get: () => Number(read("bytes.1", "2").slice(0, 1)), enumerable: true });
       return job([
         {
           get token() {
             return read("token", "t");
           },
           get logprob() {
-            return -Number(read("logprob", 1));
+            return -Number(read("logprob", "1"));
           },
           bytes,
           top_logprobs: [
