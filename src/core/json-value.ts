@@ -195,7 +195,8 @@ class JSONCopy implements CopySteps {
     if (v === null) return null;
     const obj = v as object;
     if (ancestors.includes(obj)) throw new Refused(path, "refers back to an object that contains it (a cycle)");
-    if (ancestors.length >= MAX_JSON_DEPTH) throw new Refused(path, `is nested more than ${MAX_JSON_DEPTH} levels deep`);
+    if (ancestors.length >= MAX_JSON_DEPTH)
+      throw new Refused(path, `is nested more than ${MAX_JSON_DEPTH} levels deep`);
     ancestors.push(obj);
     const out = Array.isArray(obj) ? this.#array(obj) : this.#object(obj, keys ?? Object.keys(obj));
     ancestors.pop();
@@ -204,7 +205,7 @@ class JSONCopy implements CopySteps {
 
   #array(arr: unknown[]): unknown[] {
     const { path, hooks } = this;
-    const entries = hooks?.entries !== undefined && hooks.entries.at(path) ? hooks.entries : undefined;
+    const entries = hooks?.entries?.at(path) ? hooks.entries : undefined;
     // Reflect.construct rather than `new Array`: see PlainObject.
     const out: unknown[] = Reflect.construct(Array, [arr.length]);
     for (let i = 0; i < arr.length; i++) {

@@ -14,13 +14,22 @@ const TokenCopy = function (this: Copy, token: unknown, logprob: unknown, bytes:
   this["logprob"] = logprob;
   this["bytes"] = bytes;
   this["top_logprobs"] = top;
-} as unknown as new (token: unknown, logprob: unknown, bytes: unknown, top: unknown) => Copy;
+} as unknown as new (
+  token: unknown,
+  logprob: unknown,
+  bytes: unknown,
+  top: unknown,
+) => Copy;
 TokenCopy.prototype = Object.prototype;
 const AlternativeCopy = function (this: Copy, token: unknown, logprob: unknown, bytes: unknown) {
   this["token"] = token;
   this["logprob"] = logprob;
   this["bytes"] = bytes;
-} as unknown as new (token: unknown, logprob: unknown, bytes: unknown) => Copy;
+} as unknown as new (
+  token: unknown,
+  logprob: unknown,
+  bytes: unknown,
+) => Copy;
 AlternativeCopy.prototype = Object.prototype;
 
 const OBJECT = Object.prototype;
@@ -48,7 +57,14 @@ function withoutUndefined(keys: string[], values: unknown[]): Copy {
  * The copy of `bytes`, a list of plain values, of `entry` (or of its alternative `alt`, index
  * `k` of its `top_logprobs` list `top`), or the generic copy of it.
  */
-function copyBytes(bytes: unknown, steps: CopySteps, entry: object, top?: unknown[], alt?: object, k?: number): unknown {
+function copyBytes(
+  bytes: unknown,
+  steps: CopySteps,
+  entry: object,
+  top?: unknown[],
+  alt?: object,
+  k?: number,
+): unknown {
   if (isPlainValue(bytes)) return bytes;
   const levels = top === undefined ? 2 : 4;
   if (!Array.isArray(bytes) || bytes === top || !steps.fits(bytes, levels))
@@ -70,7 +86,12 @@ function copyBytes(bytes: unknown, steps: CopySteps, entry: object, top?: unknow
 
 /** Parents and keys from an entry to its `bytes` (or to those of its alternative). */
 function bytesAt(entry: object, top?: unknown[], alt?: object, k?: number): [object[], (string | number)[]] {
-  return top === undefined ? [[entry], ["bytes"]] : [[entry, top, alt!], ["top_logprobs", k!, "bytes"]];
+  return top === undefined
+    ? [[entry], ["bytes"]]
+    : [
+        [entry, top, alt!],
+        ["top_logprobs", k!, "bytes"],
+      ];
 }
 
 /** The copy of one alternative of `top_logprobs` (index `k` of `top`, in `entry`). */

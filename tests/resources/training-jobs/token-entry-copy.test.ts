@@ -47,7 +47,7 @@ describe("the token entry copier", () => {
     expect(result).toMatchObject({ text: JSON.stringify(job(entries())) });
   });
 
-  it("copies any entry as the generic copy does (arbitrary values, boxed, dated, sparse, null-prototype)", () => {
+  it("copies any entry as the generic copy does (arbitrary values, boxed, dated, sparse, null-prototype)", async () => {
     const anything = fc.anything({
       maxDepth: 3,
       withBoxedValues: true,
@@ -73,7 +73,7 @@ describe("the token entry copier", () => {
       ),
       anything,
     );
-    fc.assert(
+    await fc.assert(
       fc.property(fc.array(entry, { maxLength: 4 }), fc.constantFrom("content", "refusal"), (entries, list) => {
         const fast = outcome(job(entries, list), withCopier);
         expect(fast).toStrictEqual(outcome(job(entries, list)));
@@ -102,10 +102,20 @@ describe("the token entry copier", () => {
       job([
         { token: "a", logprob: -1, bytes: Object.assign([1], { toJSON: () => [2] }), top_logprobs: [] },
         hidden({ token: "a", logprob: -1, bytes: null, top_logprobs: [] }, () => "hidden"),
-        { token: "a", logprob: -1, bytes: null, top_logprobs: [hidden({ token: "b", logprob: -1, bytes: null }, () => 8)] },
+        {
+          token: "a",
+          logprob: -1,
+          bytes: null,
+          top_logprobs: [hidden({ token: "b", logprob: -1, bytes: null }, () => 8)],
+        },
         Object.assign(new Number(5), { token: "a", logprob: -1, bytes: null, top_logprobs: [] }),
         { token: "a", logprob: -1, bytes: Bytes.from([1]), top_logprobs: Object.assign([], { toJSON: () => null }) },
-        { token: "a", logprob: -1, bytes: null, top_logprobs: [{ token: "b", logprob: -1, bytes: [1], toJSON: () => 7 }] },
+        {
+          token: "a",
+          logprob: -1,
+          bytes: null,
+          top_logprobs: [{ token: "b", logprob: -1, bytes: [1], toJSON: () => 7 }],
+        },
         new Logprob("a", -1, [1], []),
         { token: "a", logprob: -1, bytes: null, top_logprobs: [], toJSON: () => "entry" },
       ]),
@@ -173,7 +183,11 @@ describe("the token entry copier", () => {
     const make = () => {
       gets.length = 0;
       const target = { token: "a", logprob: -1, bytes: [97], top_logprobs: [] };
-      return job([new Proxy(target, { get: (t, k, r) => (gets.push(String(k)), Reflect.get(t, k, r)) })]);
+      const get = (t: typeof target, k: string | symbol, r: unknown) => {
+        gets.push(String(k));
+        return Reflect.get(t, k, r);
+      };
+      return job([new Proxy(target, { get })]);
     };
     const result = outcome(make(), withCopier);
     expect(gets.sort()).toEqual(["bytes", "logprob", "toJSON", "token", "top_logprobs"]);
@@ -224,7 +238,10 @@ describe("the token entry copier", () => {
     const cases: [unknown, string][] = [
       [{ token: "a", logprob: Number.NaN, bytes: null, top_logprobs: [] }, "0.logprob"],
       [{ token: "a", logprob: -1, bytes: [1, Infinity], top_logprobs: [] }, "0.bytes.1"],
-      [{ token: "a", logprob: -1, bytes: null, top_logprobs: [{ token: 1n, logprob: -1, bytes: null }] }, "0.top_logprobs.0.token"],
+      [
+        { token: "a", logprob: -1, bytes: null, top_logprobs: [{ token: 1n, logprob: -1, bytes: null }] },
+        "0.top_logprobs.0.token",
+      ],
     ];
     for (const [entry, path] of cases) {
       const result = copied(() => job([entry])) as { issues: { path: string }[] };
