@@ -31,10 +31,11 @@ export class SerializedJSON {
 }
 
 // In Node, ASCII text stays a string (one byte per character), which the socket encodes as it
-// sends it: bytes would be a Buffer per part in V8's external memory, and V8 runs a full GC of
-// the caller's heap for each 64 MiB of that. A character past ASCII may make V8 keep the whole
-// text at two bytes per character, more than its UTF-8. Elsewhere the fetch transport joins the
-// body into one string anyway, so text stays text.
+// sends it: bytes would be a Uint8Array per part in V8's external memory, whose growth V8
+// answers with full GCs of the caller's whole heap (three for the 169 MiB benchmark job, see
+// docs/performance.md). A character past ASCII may make V8 keep the whole text at two bytes per
+// character, more than its UTF-8. Elsewhere the fetch transport joins the body into one string
+// anyway, so text stays text.
 const keptAsText: (text: string) => boolean =
   typeof Buffer === "function" ? (text) => Buffer.byteLength(text) === text.length : () => true;
 

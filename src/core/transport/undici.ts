@@ -57,8 +57,8 @@ function byteLength(body: PiecewiseBody): number {
  * The pieces as undici writes them to the socket: small strings gathered into about 64 KiB (not
  * a socket write per tiny piece), large ones and bytes handed over as they are. Strings stay
  * strings, which the socket encodes as it writes them: a Buffer made of each would put the
- * whole body in V8's external memory, for which V8 runs a full GC of the caller's heap every
- * 64 MiB.
+ * whole body in V8's external memory, whose growth V8 answers with full GCs of the caller's
+ * whole heap.
  */
 function* gatheredPieces(body: PiecewiseBody): Generator<string | Uint8Array> {
   let pending = "";
