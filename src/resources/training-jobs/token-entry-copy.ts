@@ -96,21 +96,20 @@ function bytesAt(entry: object, top?: unknown[], alt?: object, k?: number): [obj
 
 /** The copy of one alternative of `top_logprobs` (index `k` of `top`, in `entry`). */
 function copyAlternative(alt: unknown, steps: CopySteps, entry: object, top: unknown[], k: number): unknown {
-  const parents = [entry, top];
-  const keys: (string | number)[] = ["top_logprobs", k];
+  // The paths of the generic copy are built only when it is called: most entries never need it.
   if (typeof alt !== "object" || alt === null || Array.isArray(alt) || !steps.fits(alt, 3))
-    return isPlainValue(alt) ? alt : steps.below(parents, keys, alt);
+    return isPlainValue(alt) ? alt : steps.below([entry, top], ["top_logprobs", k], alt);
   const toJSON = (alt as { toJSON?: unknown }).toJSON;
-  if (toJSON !== undefined || Object.getPrototypeOf(alt) !== OBJECT) return steps.below(parents, keys, alt, { toJSON });
+  if (toJSON !== undefined || Object.getPrototypeOf(alt) !== OBJECT)
+    return steps.below([entry, top], ["top_logprobs", k], alt, { toJSON });
   const own = Object.keys(alt);
-  if (!knownKeys(own, false)) return steps.below(parents, keys, alt, { toJSON, keys: own });
+  if (!knownKeys(own, false)) return steps.below([entry, top], ["top_logprobs", k], alt, { toJSON, keys: own });
   const a = alt as Copy;
   const token = a["token"];
   const logprob = a["logprob"];
   const bytes = a["bytes"];
-  const at = [entry, top, alt];
-  const t = isPlainValue(token) ? token : steps.below(at, ["top_logprobs", k, "token"], token);
-  const l = isPlainValue(logprob) ? logprob : steps.below(at, ["top_logprobs", k, "logprob"], logprob);
+  const t = isPlainValue(token) ? token : steps.below([entry, top, alt], ["top_logprobs", k, "token"], token);
+  const l = isPlainValue(logprob) ? logprob : steps.below([entry, top, alt], ["top_logprobs", k, "logprob"], logprob);
   const b = copyBytes(bytes, steps, entry, top, alt, k);
   if (t === undefined || l === undefined || b === undefined) return withoutUndefined(own, [t, l, b]);
   return new AlternativeCopy(t, l, b);
