@@ -97,8 +97,9 @@ describe("jsonPieces", () => {
     expect(text).toBe(JSON.stringify(plain));
   });
 
-  it("keeps a sealed part as its text when ASCII, else as its UTF-8 bytes (less memory than V8's two bytes a character)", () => {
+  it("keeps a sealed part as its text when Latin-1, else as its UTF-8 bytes (less memory than V8's two bytes a character)", () => {
     expect(new SerializedJSON('{"a":"x\\n"}').piece).toBe('{"a":"x\\n"}');
+    expect(new SerializedJSON('{"a":"é ñ ÿ"}').piece).toBe('{"a":"é ñ ÿ"}');
     const text = '{"a":"é 日本 🙂"}';
     expect(new SerializedJSON(text).piece).toEqual(new TextEncoder().encode(text));
   });
