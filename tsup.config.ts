@@ -3,8 +3,9 @@ import { join } from "node:path";
 import { defineConfig, type Options } from "tsup";
 
 // The browser build swaps the undici transport for the fetch one, so no Node module ever
-// reaches a browser bundle, and the OpenTelemetry hook for a stub (no spans there), so the
-// bundle budget carries none of it. The Bun build swaps the transport only.
+// reaches a browser bundle, and the OpenTelemetry hook and the token entry copier for stubs (no
+// spans there; the generic copy), so the bundle budget carries none of them. The Bun build
+// swaps the transport only.
 const swapForBrowser = (name: string, filter: RegExp) => ({
   name,
   setup(build: {
@@ -15,7 +16,10 @@ const swapForBrowser = (name: string, filter: RegExp) => ({
     }));
   },
 });
-const browserTransport = swapForBrowser("browser-transport", /\/transport\/default\.js$|\/telemetry\.js$/);
+const browserTransport = swapForBrowser(
+  "browser-transport",
+  /\/transport\/default\.js$|\/telemetry\.js$|\/token-entry-copy\.js$/,
+);
 const bunTransport = swapForBrowser("bun-transport", /\/transport\/default\.js$/);
 
 const shared: Options = {

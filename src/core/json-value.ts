@@ -13,10 +13,9 @@ type Path = (string | number)[];
 const utf8 = new TextEncoder();
 
 /**
- * A part of a request body already written as JSON, kept as its UTF-8 bytes:
- * {@link jsonPieces} emits them as they are. A large body keeps its big parts in this form
- * (the size of the bytes sent) instead of as a copy of every object, which takes several times
- * more memory, and the transport sends these bytes without encoding them again.
+ * A part of a request body already written as JSON: {@link jsonPieces} emits it as it is. A
+ * large body keeps its big parts in this form (about the size of the bytes sent) instead of as
+ * a copy of every object, which takes several times more memory.
  *
  * @example
  * ```ts
@@ -24,11 +23,25 @@ const utf8 = new TextEncoder();
  * ```
  */
 export class SerializedJSON {
-  readonly bytes: Uint8Array;
+  /** The text, or its UTF-8 bytes when those take less memory than V8's string. */
+  readonly piece: string | Uint8Array;
   constructor(text: string) {
-    this.bytes = utf8.encode(text);
+    this.piece = keptAsText(text) ? text : utf8.encode(text);
   }
 }
+
+// In Node, text whose characters are all Latin-1 (ASCII first of all) stays a string, which V8
+// keeps at one byte per character and the socket encodes as it sends it: bytes would be a
+// Uint8Array per part in V8's external memory, whose growth V8 answers with full GCs of the
+// caller's whole heap (three for the 169 MiB benchmark job, see docs/performance.md). Any other
+// character makes V8 keep the whole text at two bytes per character, more than its UTF-8 for
+// JSON that is mostly ASCII, so that text is kept as UTF-8. Elsewhere the fetch transport joins
+// the body into one string anyway, so text stays text.
+const BEYOND_LATIN1 = /[\u0100-\uffff]/;
+const keptAsText: (text: string) => boolean =
+  typeof Buffer === "function"
+    ? (text) => Buffer.byteLength(text) === text.length || !BEYOND_LATIN1.test(text)
+    : () => true;
 
 /**
  * Lets {@link toJSONValue} hand over each subtree at a given depth as soon as it is copied
@@ -47,6 +60,61 @@ export interface SealHooks {
   /** What replaces the plain copy of that subtree in the result (the copy is never changed
    * afterwards, so it may be validated and serialized here). */
   seal(copy: unknown, path: readonly (string | number)[]): unknown;
+  /** Copies the object entries of some lists itself (see {@link EntryCopier}). */
+  entries?: EntryCopier;
+}
+
+/**
+ * Copies the object entries of some lists faster than the generic copy can: code that knows
+ * an entry's shape (say, a token logprob, of which a training job holds millions) reads and
+ * copies its fields by name. It must copy exactly as the generic copy would, reading each
+ * value once, and hand whatever it does not know over to {@link CopySteps}.
+ *
+ * @example
+ * ```ts
+ * const points: EntryCopier = {
+ *   at: (path) => path.at(-1) === "points",
+ *   copy(entry, steps) {
+ *     const toJSON = (entry as { toJSON?: unknown }).toJSON;
+ *     return steps.below([], [], entry, { toJSON }); // the generic copy, from its toJSON on
+ *   },
+ * };
+ * ```
+ */
+export interface EntryCopier {
+  /** Whether the entries of the list at `path` go through {@link EntryCopier.copy}. */
+  at(path: readonly (string | number)[]): boolean;
+  /** The copy of one object entry of such a list (nothing of it read yet). */
+  copy(entry: object, steps: CopySteps): unknown;
+}
+
+/**
+ * The generic copy's steps, for an {@link EntryCopier} to hand over what it does not copy
+ * itself, with the generic copy's paths, cycle and depth checks, and nothing read twice.
+ *
+ * @example
+ * ```ts
+ * const copyOf = (entry: object, steps: CopySteps) =>
+ *   steps.fits(entry, 1) ? steps.below([], [], entry, { toJSON: undefined, keys: Object.keys(entry) }) : steps.below([], [], entry);
+ * ```
+ */
+export interface CopySteps {
+  /** Whether `obj` may be copied `levels` levels below the current entry's list: it is not
+   * one of the objects around that list (a cycle), and the nesting stays within
+   * {@link MAX_JSON_DEPTH}. When it may not, {@link CopySteps.below} refuses it by path. */
+  fits(obj: object, levels: number): boolean;
+  /**
+   * The generic copy of `value`, read under `keys` below `parents` (the first of which is the
+   * current entry, the first key one of its own; both empty for the entry itself). `read` says
+   * what of `value` was already read: its `toJSON` property (called here when a function)
+   * and, when given, its own keys.
+   */
+  below(
+    parents: readonly object[],
+    keys: readonly (string | number)[],
+    value: unknown,
+    read?: { toJSON: unknown; keys?: string[] },
+  ): unknown;
 }
 
 class Refused extends Error {
@@ -64,65 +132,111 @@ function describeType(v: unknown): string {
 }
 
 /**
- * A plain JSON copy of `value`, made the way `JSON.stringify` reads it (`toJSON` called, own
+ * A plain JSON copy of a value, made the way `JSON.stringify` reads it (`toJSON` called, own
  * enumerable keys, `undefined`/functions/symbols dropped from objects and `null` in arrays),
  * each getter read once. What it refuses, `JSON.stringify` would throw on or silently change:
  * cycles, BigInts, `NaN`/`Infinity` (sent as `null`), and nesting deeper than
  * {@link MAX_JSON_DEPTH}. Validating the copy and sending the copy means the server receives
  * exactly what was validated, even when a `toJSON` or a getter answers differently each time.
  */
-function copy(value: unknown, key: string | number, path: Path, ancestors: object[], hooks?: SealHooks): unknown {
-  let v = value;
-  if ((typeof v === "object" && v !== null) || typeof v === "bigint") {
-    const toJSON = (v as { toJSON?: unknown }).toJSON;
-    if (typeof toJSON === "function") v = toJSON.call(v, String(key));
-  }
-  if (typeof v === "object" && v !== null && (v instanceof Number || v instanceof String || v instanceof Boolean))
-    v = v.valueOf();
-  switch (typeof v) {
-    case "string":
-    case "boolean":
-      return v;
-    case "number":
-      if (!Number.isFinite(v)) throw new Refused(path, `must be a finite number, got ${describeType(v)}`);
-      return v;
-    case "bigint":
-      throw new Refused(path, "is a BigInt, which JSON cannot carry: pass a number or a string");
-    case "undefined":
-    case "function":
-    case "symbol":
-      return undefined;
-  }
-  if (v === null) return null;
-  const obj = v as object;
+class JSONCopy implements CopySteps {
+  readonly path: Path = [];
   // A stack, not a Set: nesting is shallow in practice, and a large body has millions of
   // objects, each pushed and popped once.
-  if (ancestors.includes(obj)) throw new Refused(path, "refers back to an object that contains it (a cycle)");
-  if (ancestors.length >= MAX_JSON_DEPTH) throw new Refused(path, `is nested more than ${MAX_JSON_DEPTH} levels deep`);
-  ancestors.push(obj);
-  try {
-    if (Array.isArray(obj)) {
-      // Reflect.construct rather than `new Array`: see PlainObject.
-      const out: unknown[] = Reflect.construct(Array, [obj.length]);
-      for (let i = 0; i < obj.length; i++) {
-        const x: unknown = obj[i];
-        if (isPlainValue(x)) {
-          out[i] = x;
-          continue;
-        }
-        path.push(i);
-        const item = copy(x, i, path, ancestors, hooks) ?? null;
-        out[i] = hooks !== undefined && path.length === hooks.depth && hooks.at(path) ? hooks.seal(item, path) : item;
-        path.pop();
-      }
-      return out;
+  readonly ancestors: object[] = [];
+  constructor(readonly hooks: SealHooks | undefined) {}
+
+  value(value: unknown, key: string | number): unknown {
+    if ((typeof value === "object" && value !== null) || typeof value === "bigint")
+      return this.#resolved(withToJSON(value, (value as { toJSON?: unknown }).toJSON, key));
+    return this.#resolved(value);
+  }
+
+  fits(obj: object, levels: number): boolean {
+    return !this.ancestors.includes(obj) && this.ancestors.length + levels <= MAX_JSON_DEPTH;
+  }
+
+  below(
+    parents: readonly object[],
+    keys: readonly (string | number)[],
+    value: unknown,
+    read?: { toJSON: unknown; keys?: string[] },
+  ): unknown {
+    const { path, ancestors } = this;
+    for (let i = 0; i < parents.length; i++) {
+      ancestors.push(parents[i]!);
+      path.push(keys[i]!);
     }
+    const out =
+      read === undefined
+        ? this.value(value, path[path.length - 1]!)
+        : this.#resolved(withToJSON(value as object, read.toJSON, path[path.length - 1]!), read.keys);
+    // Not in a `finally`: a refusal abandons the whole copy, stacks included.
+    path.length -= parents.length;
+    ancestors.length -= parents.length;
+    return out;
+  }
+
+  /** `keys`: the object's own keys, when already read. */
+  #resolved(value: unknown, keys?: string[]): unknown {
+    const { path, ancestors } = this;
+    let v = value;
+    if (typeof v === "object" && v !== null && (v instanceof Number || v instanceof String || v instanceof Boolean))
+      v = v.valueOf();
+    switch (typeof v) {
+      case "string":
+      case "boolean":
+        return v;
+      case "number":
+        if (!Number.isFinite(v)) throw new Refused(path, `must be a finite number, got ${describeType(v)}`);
+        return v;
+      case "bigint":
+        throw new Refused(path, "is a BigInt, which JSON cannot carry: pass a number or a string");
+      case "undefined":
+      case "function":
+      case "symbol":
+        return undefined;
+    }
+    if (v === null) return null;
+    const obj = v as object;
+    if (ancestors.includes(obj)) throw new Refused(path, "refers back to an object that contains it (a cycle)");
+    if (ancestors.length >= MAX_JSON_DEPTH)
+      throw new Refused(path, `is nested more than ${MAX_JSON_DEPTH} levels deep`);
+    ancestors.push(obj);
+    const out = Array.isArray(obj) ? this.#array(obj) : this.#object(obj, keys ?? Object.keys(obj));
+    ancestors.pop();
+    return out;
+  }
+
+  #array(arr: unknown[]): unknown[] {
+    const { path, hooks } = this;
+    const entries = hooks?.entries?.at(path) ? hooks.entries : undefined;
+    // Reflect.construct rather than `new Array`: see PlainObject.
+    const out: unknown[] = Reflect.construct(Array, [arr.length]);
+    for (let i = 0; i < arr.length; i++) {
+      const x: unknown = arr[i];
+      if (isPlainValue(x)) {
+        out[i] = x;
+        continue;
+      }
+      path.push(i);
+      const item =
+        (entries !== undefined && typeof x === "object" && x !== null ? entries.copy(x, this) : this.value(x, i)) ??
+        null;
+      out[i] = hooks !== undefined && path.length === hooks.depth && hooks.at(path) ? hooks.seal(item, path) : item;
+      path.pop();
+    }
+    return out;
+  }
+
+  #object(obj: object, keys: string[]): Record<string, unknown> {
+    const { path, hooks } = this;
     const out = new PlainObject();
-    for (const k of Object.keys(obj)) {
+    for (const k of keys) {
       let item: unknown = (obj as Record<string, unknown>)[k];
       if (!isPlainValue(item)) {
         path.push(k);
-        item = copy(item, k, path, ancestors, hooks);
+        item = this.value(item, k);
         if (item !== undefined && hooks !== undefined && path.length === hooks.depth && hooks.at(path))
           item = hooks.seal(item, path);
         path.pop();
@@ -135,17 +249,25 @@ function copy(value: unknown, key: string | number, path: Path, ancestors: objec
       else out[k] = item;
     }
     return out;
-  } finally {
-    ancestors.pop();
   }
+}
+
+/** `value` as JSON.stringify sends it: the answer of its `toJSON` when that is a function. */
+function withToJSON(value: object | bigint, toJSON: unknown, key: string | number): unknown {
+  return typeof toJSON === "function" ? toJSON.call(value, String(key)) : value;
 }
 
 /**
  * A value copied as it is, without a call: strings, finite numbers, booleans and null are
  * most of a large body (token ids, byte lists, logprobs), and a call per value would be most
  * of its cost.
+ *
+ * @example
+ * ```ts
+ * const copied = isPlainValue(x) ? x : steps.below([entry], ["token"], x);
+ * ```
  */
-function isPlainValue(x: unknown): boolean {
+export function isPlainValue(x: unknown): boolean {
   return typeof x === "number" ? Number.isFinite(x) : typeof x === "string" || typeof x === "boolean" || x === null;
 }
 
@@ -154,7 +276,17 @@ function isPlainValue(x: unknown): boolean {
 // GC (a trajectory's copy does while it is checked; the first, small jobs decide it), every
 // later object of that site goes to the old generation, where the copies of a large body pile
 // up as garbage until a full GC (measured: 500 MiB more peak RSS for the 169 MiB benchmark job).
-const PlainObject = function PlainObject() {} as unknown as new () => Record<string, unknown>;
+/**
+ * The constructor of the copy's objects: plain objects (`Object.prototype`), allocated where a
+ * large copy's garbage is cheapest to collect.
+ *
+ * @example
+ * ```ts
+ * const out = new PlainObject();
+ * out["token"] = "a";
+ * ```
+ */
+export const PlainObject = function PlainObject() {} as unknown as new () => Record<string, unknown>;
 PlainObject.prototype = Object.prototype;
 
 /**
@@ -173,7 +305,7 @@ export function toJSONValue(params: unknown, what: string, hooks?: SealHooks): R
     throw new RequestValidationError([issue], what);
   }
   try {
-    const out = copy(params, "", [], [], hooks);
+    const out = new JSONCopy(hooks).value(params, "");
     if (typeof out !== "object" || out === null || Array.isArray(out))
       throw new Refused([], "must be an object (its toJSON() returned something else)");
     return out as Record<string, unknown>;
@@ -187,17 +319,17 @@ export function toJSONValue(params: unknown, what: string, hooks?: SealHooks): R
 
 /**
  * The JSON text of a plain JSON value (as {@link toJSONValue} returns it) in pieces, with each
- * {@link SerializedJSON} part emitted as its bytes: a large body is sent piece by piece, never
+ * {@link SerializedJSON} part emitted as it is: a large body is sent piece by piece, never
  * joined into one string. Each call starts again, so a retry sends the same text.
  *
  * @example
  * ```ts
- * const pieces = [...jsonPieces({ a: [1, new SerializedJSON('{"b":2}')] })]; // ['{"a":', "[", "1", ",", <bytes of {"b":2}>, "]", "}"]
+ * const pieces = [...jsonPieces({ a: [1, new SerializedJSON('{"b":2}')] })]; // ['{"a":', "[", "1", ",", '{"b":2}', "]", "}"]
  * ```
  */
 export function* jsonPieces(value: unknown): Generator<string | Uint8Array, void, undefined> {
   if (value instanceof SerializedJSON) {
-    yield value.bytes;
+    yield value.piece;
   } else if (typeof value !== "object" || value === null || !containsSerialized(value)) {
     yield JSON.stringify(value) ?? "null";
   } else if (Array.isArray(value)) {

@@ -19,13 +19,18 @@ useFakeService({ seedCalls: false }, (s) => {
 
 // Non-ASCII tokens (two- to four-byte UTF-8, a surrogate pair) make the byte length differ from
 // the string length, so a wrong content-length or a piece cut inside a character would show.
+// Every third group is ASCII and every other third Latin-1, whose trajectories are kept and
+// sent as strings (the others, with characters past Latin-1, as UTF-8 bytes).
 const WORDS = [" the", " é", " 日本", " 🙂", ' "q"', " end"];
+const ASCII_WORDS = [" the", ' "q"', " end\n"];
+const LATIN1_WORDS = [" the", " é", " ñ\u00ff"];
 
 function trajectory(g: number, t: number, tokens: number) {
   const content = [];
   const ids = [];
+  const words = [ASCII_WORDS, LATIN1_WORDS, WORDS][g % 3]!;
   for (let i = 0; i < tokens; i++) {
-    const token = WORDS[(i + g + t) % WORDS.length]!;
+    const token = words[(i + g + t) % words.length]!;
     content.push({ token, logprob: -((i * 31 + t) % 997) / 100, bytes: [...Buffer.from(token)], top_logprobs: [] });
     ids.push(100 + ((i * 7919 + g) % 150_000));
   }

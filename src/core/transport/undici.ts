@@ -53,20 +53,25 @@ function byteLength(body: PiecewiseBody): number {
   return n;
 }
 
-/** The pieces as Buffers: small strings gathered into about 64 KiB (not a socket write per
- * tiny piece), bytes handed over as they are (never copied into one Buffer of the whole body). */
-function* bufferedPieces(body: PiecewiseBody): Generator<Uint8Array> {
+/**
+ * The pieces as undici writes them to the socket: small strings gathered into about 64 KiB (not
+ * a socket write per tiny piece), large ones and bytes handed over as they are. Strings stay
+ * strings, which the socket encodes as it writes them: a Buffer made of each would put the
+ * whole body in V8's external memory, whose growth V8 answers with full GCs of the caller's
+ * whole heap.
+ */
+function* gatheredPieces(body: PiecewiseBody): Generator<string | Uint8Array> {
   let pending = "";
   for (const piece of body.pieces()) {
-    if (typeof piece === "string") {
+    if (typeof piece === "string" && piece.length < PIECE_BYTES) {
       pending += piece;
       if (pending.length < PIECE_BYTES) continue;
     }
-    if (pending !== "") yield Buffer.from(pending);
+    if (pending !== "") yield pending;
     pending = "";
-    if (typeof piece !== "string") yield piece;
+    if (typeof piece !== "string" || piece.length >= PIECE_BYTES) yield piece;
   }
-  if (pending !== "") yield Buffer.from(pending);
+  if (pending !== "") yield pending;
 }
 
 /**
@@ -103,9 +108,11 @@ export class UndiciTransport implements Transport {
         path: request.path,
         method: request.method as Dispatcher.HttpMethod,
         headers,
+        // In object mode, which hands each piece to undici as it is (a byte stream would make
+        // a Buffer of each string).
         body:
           typeof request.body === "object"
-            ? Readable.from(bufferedPieces(request.body), { objectMode: false })
+            ? Readable.from(gatheredPieces(request.body), { objectMode: true })
             : (request.body ?? null),
         signal: request.signal ?? null,
         headersTimeout: request.timeout,

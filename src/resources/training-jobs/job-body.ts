@@ -5,6 +5,7 @@ import { SerializedJSON, toJSONValue, type SealHooks } from "../../core/json-val
 import { inputIssues } from "../../core/validate.js";
 import { trainingJobCreateParamsSchema, trajectoryGroupSchema, trajectorySchema } from "./request-schema.js";
 import type { TrajectoryParams } from "./request-types.js";
+import { tokenEntryCopier } from "./token-entry-copy.js";
 import { isTokenLogprob } from "./token-logprob-check.js";
 import { TrajectoryChecks } from "./trajectory-checks.js";
 
@@ -78,6 +79,7 @@ export function trainingJobBody(params: unknown): TrainingJobBody {
   const hooks: SealHooks = {
     depth: 4,
     at: isTrajectoryPath,
+    entries: tokenEntryCopier,
     seal(copy, path) {
       const result = parseTrajectory(copy);
       if (!result.success) {
