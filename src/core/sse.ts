@@ -40,9 +40,13 @@ export async function* decodeSSEBatches(
 ): AsyncGenerator<SSEEvent[]> {
   let ready: SSEEvent[] = [];
   let overflow = false;
+  const limit = maxEventSize ?? Number.POSITIVE_INFINITY;
   const parser = createParser({
     onEvent(e) {
-      ready.push({ event: e.event ? e.event : null, data: e.data });
+      // The parser bounds only what it buffers; a whole line fed at once never passes through
+      // that buffer, so an oversized event is caught here too, however its bytes were cut.
+      if (e.data.length > limit) overflow = true;
+      else ready.push({ event: e.event ? e.event : null, data: e.data });
     },
     onError(e) {
       if (e.type === "max-buffer-size-exceeded") overflow = true;
@@ -52,7 +56,6 @@ export async function* decodeSSEBatches(
   // The parser gets whole lines only; it strips the leading BOM itself, and LineBytes keeps
   // it, so a second BOM still spoils the first line.
   const lines = new LineBytes();
-  const limit = maxEventSize ?? Number.POSITIVE_INFINITY;
   for await (const chunk of bytes) {
     const text = lines.push(chunk);
     if (text) parser.feed(text);

@@ -19,6 +19,22 @@ describe("SSE: maxBufferBytes bounds one event", () => {
     expect((error as ResponseTooLargeError).limit).toBe(100);
   });
 
+  it("a one-line event over the limit fails however it is framed or cut, even whole in one chunk", async () => {
+    const big = "x".repeat(101);
+    for (const parts of [
+      [`data: 1\n\ndata: ${big}\n\n`],
+      [`data: 1\r\n\r\ndata: ${big}\r\n\r\n`],
+      [`data: 1\n\ndata: ${big}\n`, "\n"],
+    ]) {
+      const { items, error } = await collect(decodeSSEBatches(pieces(...parts), 100));
+      expect(items).toEqual([{ event: null, data: "1" }]);
+      expect(error).toBeInstanceOf(ResponseTooLargeError);
+    }
+    const { items, error } = await collect(decodeSSEBatches(pieces(`data: ${"x".repeat(100)}\n\n`), 100));
+    expect(error).toBeUndefined();
+    expect(items.map((e) => e.data.length)).toEqual([100]);
+  });
+
   it("the data lines of one event count together", async () => {
     const { error } = await collect(
       decodeSSEBatches(pieces(`data: ${"x".repeat(60)}\ndata: ${"y".repeat(60)}\n\n`), 100),
