@@ -1,7 +1,17 @@
 // A training job as an RL loop builds it: groups of trajectories whose sampled choice carries a
 // logprob entry and a token id per token, shaped as vLLM returns them (`top_logprobs: []`,
-// UTF-8 `bytes`). Deterministic, so every contender sends the same body.
-const WORDS = [" the", " model", " answer", " is", " ready", " and", " we", " check", " each", " token"];
+// UTF-8 `bytes`). Deterministic, so every contender sends the same body. BENCH_TEXT picks the
+// tokens' text: `ascii` (the default), `latin1` (one word of ten with an accent), `mixed` (one
+// word of ten in Chinese: a few characters past Latin-1 in mostly ASCII text) or `cjk` (every
+// word in Chinese).
+const TEXTS = {
+  ascii: [" the", " model", " answer", " is", " ready", " and", " we", " check", " each", " token"],
+  latin1: [" the", " model", " answer", " is", " thé", " and", " we", " check", " each", " token"],
+  mixed: [" the", " model", " answer", " is", " 答案", " and", " we", " check", " each", " token"],
+  cjk: [" 这个", " 模型", " 答案", " 是", " 准备", " 好的", " 我们", " 检查", " 每个", " 词元"],
+};
+const WORDS = TEXTS[process.env.BENCH_TEXT ?? "ascii"];
+if (WORDS === undefined) throw new Error(`BENCH_TEXT must be one of ${Object.keys(TEXTS).join(", ")}`);
 const BYTES = WORDS.map((w) => [...Buffer.from(w, "utf8")]);
 
 function trajectory(g, t, tokens) {

@@ -1,3 +1,4 @@
+import type { CompactJSONWriter } from "./compact-json-text.js";
 import { RequestValidationError } from "./errors.js";
 import { kindOf } from "./response-shape.js";
 
@@ -10,8 +11,6 @@ export const MAX_JSON_DEPTH = 1000;
 
 type Path = (string | number)[];
 
-const utf8 = new TextEncoder();
-
 /**
  * A part of a request body already written as JSON: {@link jsonPieces} emits it as it is. A
  * large body keeps its big parts in this form (about the size of the bytes sent) instead of as
@@ -23,25 +22,13 @@ const utf8 = new TextEncoder();
  * ```
  */
 export class SerializedJSON {
-  /** The text, or its UTF-8 bytes when those take less memory than V8's string. */
+  /** The JSON text, as a string or as its UTF-8 bytes (see {@link CompactJSONWriter} for
+   * the form that takes the least memory). */
   readonly piece: string | Uint8Array;
-  constructor(text: string) {
-    this.piece = keptAsText(text) ? text : utf8.encode(text);
+  constructor(piece: string | Uint8Array) {
+    this.piece = piece;
   }
 }
-
-// In Node, text whose characters are all Latin-1 (ASCII first of all) stays a string, which V8
-// keeps at one byte per character and the socket encodes as it sends it: bytes would be a
-// Uint8Array per part in V8's external memory, whose growth V8 answers with full GCs of the
-// caller's whole heap (three for the 169 MiB benchmark job, see docs/performance.md). Any other
-// character makes V8 keep the whole text at two bytes per character, more than its UTF-8 for
-// JSON that is mostly ASCII, so that text is kept as UTF-8. Elsewhere the fetch transport joins
-// the body into one string anyway, so text stays text.
-const BEYOND_LATIN1 = /[\u0100-\uffff]/;
-const keptAsText: (text: string) => boolean =
-  typeof Buffer === "function"
-    ? (text) => Buffer.byteLength(text) === text.length || !BEYOND_LATIN1.test(text)
-    : () => true;
 
 /**
  * Lets {@link toJSONValue} hand over each subtree at a given depth as soon as it is copied

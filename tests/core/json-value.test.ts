@@ -97,13 +97,6 @@ describe("jsonPieces", () => {
     expect(text).toBe(JSON.stringify(plain));
   });
 
-  it("keeps a sealed part as its text when Latin-1, else as its UTF-8 bytes (less memory than V8's two bytes a character)", () => {
-    expect(new SerializedJSON('{"a":"x\\n"}').piece).toBe('{"a":"x\\n"}');
-    expect(new SerializedJSON('{"a":"é ñ ÿ"}').piece).toBe('{"a":"é ñ ÿ"}');
-    const text = '{"a":"é 日本 🙂"}';
-    expect(new SerializedJSON(text).piece).toEqual(new TextEncoder().encode(text));
-  });
-
   it("hands each sealed part over as it is, uncopied, and starts again on each call (a retry sends the same text)", () => {
     const big = new SerializedJSON(JSON.stringify({ tokens: Array.from({ length: 1000 }, (_, i) => i) }));
     const value = { model_id: "m", trajectory_groups: [{ trajectories: [big, big] }] };

@@ -5,7 +5,7 @@
  * any part of the job is invalid, however deep and however late in the job.
  */
 import { describe, expect, it } from "vitest";
-import { RequestValidationError, type TrainingJobCreateParams } from "../../src/index.js";
+import { type ClientOptions, RequestValidationError, type TrainingJobCreateParams } from "../../src/index.js";
 import { faults, type FakeService } from "../../src/testing/index.js";
 import { caught, clientFor, useFakeService } from "./helpers.js";
 
@@ -19,17 +19,26 @@ useFakeService({ seedCalls: false }, (s) => {
 
 // Non-ASCII tokens (two- to four-byte UTF-8, a surrogate pair) make the byte length differ from
 // the string length, so a wrong content-length or a piece cut inside a character would show.
-// Every third group is ASCII and every other third Latin-1, whose trajectories are kept and
-// sent as strings (the others, with characters past Latin-1, as UTF-8 bytes).
-const WORDS = [" the", " é", " 日本", " 🙂", ' "q"', " end"];
+// The groups cover each form a trajectory's text is held in until it is sent: ASCII and
+// Latin-1 (kept as they are), a few characters past Latin-1 in mostly ASCII text (CJK, emoji,
+// the U+FFFD of a token cut inside a UTF-8 sequence: sent as \u escapes), every token in
+// Chinese (escaped too: a logprob entry is mostly ASCII), and, in the last group, replies of
+// Chinese prose without token entries (kept as they are) or with one character in five in
+// Chinese (kept as UTF-8 bytes).
 const ASCII_WORDS = [" the", ' "q"', " end\n"];
 const LATIN1_WORDS = [" the", " é", " ñ\u00ff"];
+const MIXED_WORDS = [" the", " é", " 日本", " 🙂", ' "q"', " end"];
+const CJK_WORDS = [" 这个", " 模型", " 答案", " 是"];
+const CUT_WORDS = [" the", "\ufffd", " end"];
+const GROUP_WORDS = [ASCII_WORDS, LATIN1_WORDS, MIXED_WORDS, CJK_WORDS, CUT_WORDS];
+const PROSE = ["这个模型的答案是准备好的。".repeat(2000), "abcd答".repeat(6000)];
 
 function trajectory(g: number, t: number, tokens: number) {
   const content = [];
   const ids = [];
-  const words = [ASCII_WORDS, LATIN1_WORDS, WORDS][g % 3]!;
-  for (let i = 0; i < tokens; i++) {
+  const words = GROUP_WORDS[g % GROUP_WORDS.length]!;
+  const prose = g === 5 ? PROSE[t % 2]! : undefined;
+  for (let i = 0; i < (prose === undefined ? tokens : 2); i++) {
     const token = words[(i + g + t) % words.length]!;
     content.push({ token, logprob: -((i * 31 + t) % 997) / 100, bytes: [...Buffer.from(token)], top_logprobs: [] });
     ids.push(100 + ((i * 7919 + g) % 150_000));
@@ -40,7 +49,7 @@ function trajectory(g: number, t: number, tokens: number) {
       {
         finish_reason: "length",
         index: 0,
-        message: { role: "assistant" as const, content: `reply ${t}` },
+        message: { role: "assistant" as const, content: prose ?? `reply ${t}` },
         logprobs: { content },
         token_ids: ids,
       },
@@ -50,10 +59,10 @@ function trajectory(g: number, t: number, tokens: number) {
 }
 
 /** 6 groups × 4 trajectories × 1,500 tokens: a body of several MB, many 64 KiB pieces. */
-function largeJob(): TrainingJobCreateParams {
+function largeJob(groups = 6): TrainingJobCreateParams {
   return {
     model_id: MODEL_ID,
-    trajectory_groups: Array.from({ length: 6 }, (_, g) => ({
+    trajectory_groups: Array.from({ length: groups }, (_, g) => ({
       trajectories: Array.from({ length: 4 }, (_, t) => trajectory(g, t, 1500)),
     })),
     experimental_config: { learning_rate: 1e-5 },
@@ -62,18 +71,48 @@ function largeJob(): TrainingJobCreateParams {
 
 describe("a large training job", () => {
   for (const transport of ["undici", "fetch"] as const) {
-    it(`arrives byte for byte as JSON.stringify writes it (${transport})`, async () => {
+    const clientOf = (options: ClientOptions = {}) =>
+      clientFor(svc, transport === "fetch" ? { ...options, fetch: (url, init) => fetch(url, init) } : options);
+
+    it(`arrives as the same JSON value, with its content-length, each text in its cheapest form (${transport})`, async () => {
       const job = largeJob();
-      const expected = JSON.stringify(job);
-      expect(Buffer.byteLength(expected)).toBeGreaterThan(2 * 1024 * 1024);
-      const client = clientFor(svc, transport === "fetch" ? { fetch: (url, init) => fetch(url, init) } : {});
-      const created = await client.trainingJobs.create(job);
+      expect(Buffer.byteLength(JSON.stringify(job))).toBeGreaterThan(2 * 1024 * 1024);
+      const created = await clientOf().trainingJobs.create(job);
       expect(svc.requests).toHaveLength(1);
       const [req] = svc.requests;
-      expect(req!.body).toBe(expected);
+      const sent = JSON.parse(JSON.stringify(job)) as unknown;
+      expect(JSON.parse(req!.body)).toEqual(sent);
+      expect(req!.json).toEqual(sent);
+      expect(svc.trainingJobs.map((j) => j.request)).toEqual([sent]);
       // Sent with its length, not chunked: some proxies and servers refuse chunked bodies.
-      expect(req!.headers["content-length"]).toBe(String(Buffer.byteLength(expected)));
+      expect(req!.headers["content-length"]).toBe(String(Buffer.byteLength(req!.body)));
       expect(req!.headers["transfer-encoding"]).toBeUndefined();
+      // Rare characters past Latin-1 as escapes, Latin-1 and prose as they are.
+      expect(req!.body).toContain('"token":" \\u65e5\\u672c"');
+      expect(req!.body).toContain('"token":" \\ud83d\\ude42"');
+      expect(req!.body).toContain('"token":"\\ufffd"');
+      expect(req!.body).toContain('"token":" \\u8fd9\\u4e2a"');
+      expect(req!.body).toContain('"token":" ñ\u00ff"');
+      expect(req!.body).toContain(PROSE[0]);
+      expect(req!.body).toContain(PROSE[1]);
+      expect(svc.trainingJobs.map((j) => j.id)).toEqual([created.id]);
+    });
+
+    it(`an ASCII and Latin-1 job arrives byte for byte as JSON.stringify writes it (${transport})`, async () => {
+      const job = largeJob(2);
+      const expected = JSON.stringify(job);
+      await clientOf().trainingJobs.create(job);
+      expect(svc.requests[0]!.body).toBe(expected);
+      expect(svc.requests[0]!.headers["content-length"]).toBe(String(Buffer.byteLength(expected)));
+    });
+
+    it(`a retry with idempotencyKey sends the same bytes, texts past Latin-1 included (${transport})`, async () => {
+      svc.inject(faults.status(503, { path: JOBS, headers: { "retry-after-ms": "1" } }));
+      const job = largeJob();
+      const created = await clientOf({ maxRetries: 2 }).trainingJobs.create(job, { idempotencyKey: "big-0" });
+      expect(svc.requests).toHaveLength(2);
+      expect(svc.requests[1]!.body).toBe(svc.requests[0]!.body);
+      expect(svc.requests[1]!.json).toEqual(JSON.parse(JSON.stringify(job)));
       expect(svc.trainingJobs.map((j) => j.id)).toEqual([created.id]);
     });
   }
@@ -104,15 +143,15 @@ describe("a large training job", () => {
     expect(svc.trainingJobs).toHaveLength(0);
   });
 
-  it("an invalid token deep in the last trajectory: refused, nothing sent", async () => {
+  it("an invalid token deep in a late trajectory: refused, nothing sent", async () => {
     const job = largeJob();
-    const last = job.trajectory_groups[5]!.trajectories[3]!;
+    const last = job.trajectory_groups[4]!.trajectories[3]!;
     const choice = last.messages_and_choices[1] as { logprobs: { content: { logprob: number }[] } };
     choice.logprobs.content[1499]!.logprob = Number.NaN;
     const err = await caught(() => clientFor(svc).trainingJobs.create(job));
     expect(err).toBeInstanceOf(RequestValidationError);
     expect((err as RequestValidationError).issues.map((i) => i.path)).toEqual([
-      "trajectory_groups.5.trajectories.3.messages_and_choices.1.logprobs.content.1499.logprob",
+      "trajectory_groups.4.trajectories.3.messages_and_choices.1.logprobs.content.1499.logprob",
     ]);
     expect(svc.requests).toHaveLength(0);
   });

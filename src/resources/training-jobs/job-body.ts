@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { safeParse } from "zod/v4/core";
 import { RequestValidationError, type ValidationIssue } from "../../core/errors.js";
+import { CompactJSONWriter } from "../../core/compact-json-text.js";
 import { SerializedJSON, toJSONValue, type SealHooks } from "../../core/json-value.js";
 import { inputIssues } from "../../core/validate.js";
 import { trainingJobCreateParamsSchema, trajectoryGroupSchema, trajectorySchema } from "./request-schema.js";
@@ -76,6 +77,7 @@ export interface TrainingJobBody {
 export function trainingJobBody(params: unknown): TrainingJobBody {
   const issues: ValidationIssue[] = [];
   const checks = new TrajectoryChecks();
+  const writer = new CompactJSONWriter();
   const hooks: SealHooks = {
     depth: 4,
     at: isTrajectoryPath,
@@ -88,7 +90,7 @@ export function trainingJobBody(params: unknown): TrainingJobBody {
         return null;
       }
       checks.add(path[1] as number, path[3] as number, copy as TrajectoryParams);
-      return new SerializedJSON(JSON.stringify(copy));
+      return new SerializedJSON(writer.write(copy));
     },
   };
   const body = toJSONValue(params, WHAT, hooks);
