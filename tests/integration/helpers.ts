@@ -80,3 +80,5 @@ export async function closedPort(): Promise<number> {
 }
 
 export const MODEL = "Qwen/Qwen3-8B";
+/** A model id as training jobs take it (a UUID). */
+export const MODEL_ID = "5f1c1a7e-8a40-4c55-9c2e-3d3a8f0e6b11";

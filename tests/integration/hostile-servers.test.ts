@@ -18,7 +18,7 @@ import {
 } from "../../src/index.js";
 import { faults, startFakeService, type FakeService } from "../../src/testing/index.js";
 import { within } from "../reliability/harness.js";
-import { caught, clientFor, eventually, MODEL } from "./helpers.js";
+import { caught, clientFor, eventually, MODEL, MODEL_ID } from "./helpers.js";
 
 const CHAT = "/v1/chat/completions";
 const MODELS = "/v1/models";
@@ -320,7 +320,7 @@ for (const transport of TRANSPORTS) {
                 BOUND_MS,
                 caught(() =>
                   client({ maxRetries: 2 }).trainingJobs.create(
-                    { model_id: "5f1c1a7e-8a40-4c55-9c2e-3d3a8f0e6b11", trajectory_groups: [] },
+                    { model_id: MODEL_ID, trajectory_groups: [] },
                     { idempotencyKey: "redirect-key" },
                   ),
                 ),
@@ -526,10 +526,7 @@ describe("header values are checked before sending", () => {
         const errors = [
           await caught(() => c.models.list({ headers: { "x-trace": `${secret}\r\nx-evil: 1` } })),
           await caught(() =>
-            c.trainingJobs.create(
-              { model_id: "5f1c1a7e-8a40-4c55-9c2e-3d3a8f0e6b11", trajectory_groups: [] },
-              { idempotencyKey: "key\n2" },
-            ),
+            c.trainingJobs.create({ model_id: MODEL_ID, trajectory_groups: [] }, { idempotencyKey: "key\n2" }),
           ),
           await caught(() => c.calls.query({ project_id: PROJECT }, { headers: { "x-a": "\0" } }).toArray()),
         ];

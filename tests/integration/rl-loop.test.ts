@@ -13,7 +13,7 @@ import {
   type Logger,
 } from "../../src/index.js";
 import type { FakeService } from "../../src/testing/index.js";
-import { clientFor, useFakeService } from "./helpers.js";
+import { clientFor, MODEL, MODEL_ID, useFakeService } from "./helpers.js";
 
 let svc: FakeService;
 let client: Inferloop;
@@ -22,8 +22,6 @@ useFakeService({ seedCalls: false }, (s, c) => {
   client = c;
 });
 
-const MODEL = "Qwen/Qwen3-8B";
-const MODEL_ID = "5f1c1a7e-8a40-4c55-9c2e-3d3a8f0e6b11";
 const JOBS = "/v1/preview/training-jobs";
 
 const prompt = (text: string) =>

@@ -7,11 +7,10 @@
 import { describe, expect, it } from "vitest";
 import { type ClientOptions, RequestValidationError, type TrainingJobCreateParams } from "../../src/index.js";
 import { faults, type FakeService } from "../../src/testing/index.js";
-import { caught, clientFor, useFakeService } from "./helpers.js";
+import { caught, clientFor, MODEL_ID, useFakeService } from "./helpers.js";
 
 let svc: FakeService;
 const JOBS = "/v1/preview/training-jobs";
-const MODEL_ID = "5f1c1a7e-8a40-4c55-9c2e-3d3a8f0e6b11";
 
 useFakeService({ seedCalls: false }, (s) => {
   svc = s;

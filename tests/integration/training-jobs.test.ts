@@ -14,12 +14,11 @@ import {
   type TrainingJobCreateParams,
 } from "../../src/index.js";
 import { faults, type FakeService } from "../../src/testing/index.js";
-import { caught, clientFor, closedPort, useFakeService } from "./helpers.js";
+import { caught, clientFor, closedPort, MODEL_ID, useFakeService } from "./helpers.js";
 
 let svc: FakeService;
 let client: Inferloop;
 const JOBS = "/v1/preview/training-jobs";
-const MODEL_ID = "5f1c1a7e-8a40-4c55-9c2e-3d3a8f0e6b11";
 
 useFakeService({ seedCalls: false }, (s, c) => {
   svc = s;

@@ -6,10 +6,10 @@
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { Inferloop, type ChatCompletionChunk, type ClientOptions, type RequestOptions } from "../../src/index.js";
 import { SEED_ITEM_IDS, SEED_PROJECT_ID, SEED_QUEUE_ID, type FakeService } from "../../src/testing/index.js";
+import { MODEL, MODEL_ID as JOB_MODEL_ID } from "../integration/helpers.js";
 import type { OperationId } from "./fault-table.js";
 
-export const MODEL = "Qwen/Qwen3-8B";
-export const JOB_MODEL_ID = "5f1c1a7e-8a40-4c55-9c2e-3d3a8f0e6b11";
+export { JOB_MODEL_ID, MODEL };
 export const CALLS_LIMIT = 5;
 
 export const PATHS: Record<OperationId, string> = {
