@@ -14,6 +14,7 @@ import { AnnotationQueues } from "./resources/annotation-queues/annotation-queue
 import { Calls } from "./resources/calls/calls.js";
 import { Chat } from "./resources/chat/chat.js";
 import { Models } from "./resources/models/models.js";
+import { TrainableModels } from "./resources/trainable-models/trainable-models.js";
 import { TrainingJobs } from "./resources/training-jobs/training-jobs.js";
 
 const DEFAULT_TIMEOUT = 600_000;
@@ -46,7 +47,7 @@ function resolveLogLevel(option: LogLevel | undefined): LogLevel {
 
 /**
  * The client for the whole service: chat generation, the model list, the call query of the
- * tracing store, annotation-queue progress and RL training jobs.
+ * tracing store, annotation-queue progress, RL training jobs and the trainable models they update.
  *
  * @example
  * ```ts
@@ -71,6 +72,8 @@ export class Inferloop {
   readonly annotationQueues: AnnotationQueues;
   /** Reinforcement-learning training jobs. */
   readonly trainingJobs: TrainingJobs;
+  /** Trainable models and their checkpoints (the models RL jobs update). */
+  readonly trainableModels: TrainableModels;
 
   readonly baseURL: string;
   readonly traceBaseURL: string;
@@ -139,6 +142,7 @@ export class Inferloop {
     this.calls = new Calls(http);
     this.annotationQueues = new AnnotationQueues(http);
     this.trainingJobs = new TrainingJobs(http);
+    this.trainableModels = new TrainableModels(http);
   }
 
   /**

@@ -22,6 +22,8 @@ export {
   APIUserAbortError,
   RequestValidationError,
   ResponseParseError,
+  TrainingJobFailedError,
+  type TrainingJobEvent,
   ResponseTooLargeError,
   type APIErrorInit,
   type ValidationDetail,
@@ -45,4 +47,12 @@ export { AnnotationQueues, AnnotationQueueItems } from "./resources/annotation-q
 export * from "./resources/annotation-queues/index.js";
 
 export { TrainingJobs } from "./resources/training-jobs/training-jobs.js";
+export { TrainingJobEvents } from "./resources/training-jobs/events.js";
+export type { TrainingJobFollowOptions } from "./resources/training-jobs/follow.js";
 export * from "./resources/training-jobs/index.js";
+
+export { CursorList, type CursorPage } from "./core/cursor-list.js";
+export { TrainableModels } from "./resources/trainable-models/trainable-models.js";
+export { Checkpoints } from "./resources/trainable-models/checkpoints.js";
+export { TrainableModel } from "./resources/trainable-models/trainable-model.js";
+export * from "./resources/trainable-models/index.js";

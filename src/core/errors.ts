@@ -297,3 +297,48 @@ export function apiErrorFor(init: APIErrorInit & { retryAfter?: number | undefin
   if (s >= 500) return new InternalServerError(init);
   return new APIError(init);
 }
+
+/**
+ * One event of a training job (`GET /v1/preview/training-jobs/{id}/events`). `type` is one of
+ * `training_started` (`data.num_sequences`: how many gradient steps to expect),
+ * `gradient_step` (numeric metrics such as `loss`), `training_ended`, `training_failed`
+ * (`data.error_message`), or any other string the server adds later (passed through as is).
+ *
+ * @example
+ * ```ts
+ * const e: TrainingJobEvent = { id: "evt-3", type: "gradient_step", data: { loss: 0.42 } };
+ * ```
+ */
+export interface TrainingJobEvent {
+  id: string;
+  type: "training_started" | "gradient_step" | "training_ended" | "training_failed" | (string & {});
+  data: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/**
+ * A training job reported `training_failed`. `jobId` names the job and `event` is the failing
+ * event as the server sent it; the message carries the server's `error_message`.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   for await (const event of client.trainingJobs.follow(jobId)) console.log(event.type);
+ * } catch (err) {
+ *   if (err instanceof TrainingJobFailedError) console.log(err.jobId, err.event.data.error_message);
+ * }
+ * ```
+ */
+export class TrainingJobFailedError extends InferloopError {
+  override name = "TrainingJobFailedError";
+  readonly jobId: string;
+  readonly event: TrainingJobEvent;
+  constructor(jobId: string, event: TrainingJobEvent) {
+    const reason = event.data?.["error_message"];
+    super(
+      `Training job ${jobId} failed: ${typeof reason === "string" && reason !== "" ? reason : "the server gave no error_message"} (event ${event.id}).`,
+    );
+    this.jobId = jobId;
+    this.event = event;
+  }
+}

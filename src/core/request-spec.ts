@@ -12,7 +12,7 @@ export type RetryPolicy = "safe" | "unsent-only";
 
 /** One operation's request, as a resource describes it. */
 export interface RequestSpec {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   /** Path under the base URL, starting with `/`, already percent-encoded. */
   path: string;
   /** `"trace"` sends to `traceBaseURL` (calls, annotation queues). */

@@ -1,31 +1,12 @@
 import { APIPromise } from "../../core/api-promise.js";
-import { RequestValidationError } from "../../core/errors.js";
 import { readJSON } from "../../core/http-client.js";
+import { pathSegment } from "../../core/path-segment.js";
 import { expectMemberObject, expectObject } from "../../core/response-shape.js";
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
 import { validateRequestBody } from "../../core/validate.js";
 import { annotationQueueItemProgressParamsSchema, type AnnotationQueueItemProgressParams } from "./request-schema.js";
 import type { AnnotationQueueItemProgressResponse } from "./types.js";
-
-// A surrogate half without its partner: no UTF-8 form exists, so no URL can carry it.
-const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
-
-/** A path segment: non-empty, never `.` or `..` (which a URL parser would resolve away), and
- * well-formed Unicode (`encodeURIComponent` throws a `URIError` on a lone surrogate). */
-function pathSegment(value: unknown, name: string): string {
-  if (typeof value !== "string" || value.length === 0 || value === "." || value === "..")
-    throw new RequestValidationError(
-      [{ path: name, message: "must be a non-empty id (not '.' or '..')" }],
-      "path parameter",
-    );
-  if (LONE_SURROGATE.test(value))
-    throw new RequestValidationError(
-      [{ path: name, message: "is not well-formed Unicode (it holds a lone surrogate, e.g. half of an emoji)" }],
-      "path parameter",
-    );
-  return encodeURIComponent(value);
-}
 
 /**
  * Items of annotation queues (Basic auth, sent to `traceBaseURL`).

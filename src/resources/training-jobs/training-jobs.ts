@@ -3,7 +3,12 @@ import { readJSON } from "../../core/http-client.js";
 import { expectObject, shapeError } from "../../core/response-shape.js";
 import type { Log } from "../../core/log.js";
 import type { RequestOptions } from "../../core/options.js";
+import { pathSegment } from "../../core/path-segment.js";
 import { APIResource } from "../../core/resource.js";
+import type { TrainingJobEvent } from "../../core/errors.js";
+import type { TrainingJobResponse } from "../trainable-models/types.js";
+import { TrainingJobEvents } from "./events.js";
+import { followEvents, type TrainingJobFollowOptions } from "./follow.js";
 import { trainingJobBody, type TrainingJobBody } from "./job-body.js";
 import type { TrainingJobCreateParams } from "./request-schema.js";
 import type { TrainingWarning } from "./trajectory-checks.js";
@@ -35,6 +40,61 @@ function logWarnings(log: Log, warnings: TrainingWarning[]): void {
  * ```
  */
 export class TrainingJobs extends APIResource {
+  /** The jobs' events, as cursor lists. */
+  readonly events: TrainingJobEvents = new TrainingJobEvents(this._http);
+
+  /**
+   * One job (`GET /v1/preview/training-jobs/{id}`), with every member the server sends kept
+   * (the spec documents only `id`; servers add `status` and more). Retried like any GET.
+   *
+   * @example
+   * ```ts
+   * const job = await client.trainingJobs.retrieve(jobId);
+   * console.log(job.id, job["status"]);
+   * ```
+   */
+  retrieve(jobId: string, options?: RequestOptions): APIPromise<TrainingJobResponse> {
+    let path: string;
+    try {
+      path = `/v1/preview/training-jobs/${pathSegment(jobId, "jobId")}`;
+    } catch (err) {
+      return new APIPromise(Promise.reject(err));
+    }
+    return new APIPromise(
+      this._http.request({ method: "GET", path, base: "api", auth: "bearer", retry: "safe" }, options, async (res) => {
+        const body = expectObject(await readJSON<unknown>(res), "training job");
+        if (typeof body.id !== "string" || body.id === "")
+          throw shapeError("training job", "id", body.id, "a non-empty string");
+        return body as TrainingJobResponse;
+      }),
+    );
+  }
+
+  /**
+   * Follows a job's events as they arrive: each event is yielded once, in order, until
+   * `training_ended` (yielded, then the iteration ends) or `training_failed` (the iteration
+   * rejects with `TrainingJobFailedError`, whose message carries the server's `error_message`).
+   * Unknown event types pass through. Polls every `pollInterval` ms (default 1000) from a cursor,
+   * so 5xx, 429 and dropped connections are ridden out without losing or repeating an event.
+   *
+   * Save the last event's id: after a crash, `follow(jobId, { after })` re-attaches to the job
+   * where you left it. `signal` stops at once (`APIUserAbortError`); `timeout` ends with an
+   * error that names the job (which may still be running) and how to re-attach.
+   *
+   * @example
+   * ```ts
+   * for await (const event of client.trainingJobs.follow(jobId, { pollInterval: 2_000 })) {
+   *   if (event.type === "gradient_step") console.log("loss", event.data.loss);
+   *   saveCursor(event.id);
+   * }
+   * ```
+   */
+  follow(jobId: string, options: TrainingJobFollowOptions = {}): AsyncIterable<TrainingJobEvent> {
+    const events = this.events;
+    const log = this._http.config.log;
+    return { [Symbol.asyncIterator]: () => followEvents(events, jobId, options, log) };
+  }
+
   /**
    * Create a training job from trajectory groups. A group's trajectories may be wire objects
    * or `Trajectory` objects (sent as their `toJSON()`), and groups may come straight from

@@ -1,0 +1,127 @@
+import { expectObject, shapeError } from "./response-shape.js";
+
+/**
+ * One page of a cursor list, as the W&B Training API sends it (`PaginatedResponse`): `data` and
+ * `has_more` are always there; `first_id`/`last_id` default to `""`. Unknown members are kept.
+ *
+ * @example
+ * ```ts
+ * const page: CursorPage<{ id: string }> = { object: "list", data: [{ id: "a" }], first_id: "a", last_id: "a", has_more: false };
+ * ```
+ */
+export interface CursorPage<T> {
+  object?: string;
+  data: T[];
+  first_id?: string;
+  last_id?: string;
+  has_more: boolean;
+  [key: string]: unknown;
+}
+
+/** Fetches the page that follows `after` (undefined: the first page). */
+export type CursorPageFetcher<T> = (after: string | undefined) => Promise<CursorPage<T>>;
+
+/**
+ * A list read page by page with an `after` cursor. Nothing is sent until iteration starts.
+ * Each next page asks for `after` = the id of the last item received, and the list goes on
+ * while the server says `has_more`, whatever the size of the page: a server may return fewer
+ * items than `limit` and still have more. A page with `has_more` but no item ends the list
+ * (its cursor would ask for the same page again). Invalid input rejects the first iteration
+ * with `RequestValidationError`.
+ *
+ * @example
+ * ```ts
+ * for await (const checkpoint of client.trainableModels.checkpoints.list(modelId)) console.log(checkpoint.step);
+ * const all = await client.trainingJobs.events.list(jobId).toArray();
+ * ```
+ */
+export class CursorList<T extends { id: string }> implements AsyncIterable<T> {
+  readonly #fetch: CursorPageFetcher<T>;
+  readonly #after: string | undefined;
+  readonly #invalid: Error | undefined;
+  readonly #what: string;
+
+  /** @internal Built by the resource methods that return lists. */
+  constructor(fetch: CursorPageFetcher<T>, after: string | undefined, invalid: Error | undefined, what: string) {
+    this.#fetch = fetch;
+    this.#after = after;
+    this.#invalid = invalid;
+    this.#what = what;
+  }
+
+  /**
+   * Every item, page after page, in the server's order.
+   *
+   * @example
+   * ```ts
+   * for await (const event of client.trainingJobs.events.list(jobId)) console.log(event.type);
+   * ```
+   */
+  async *[Symbol.asyncIterator](): AsyncGenerator<T> {
+    for await (const page of this.pages()) yield* page;
+  }
+
+  /**
+   * One array per request, as the server sent it (empty pages are skipped).
+   *
+   * @example
+   * ```ts
+   * for await (const page of client.trainableModels.checkpoints.list(modelId, { limit: 50 }).pages())
+   *   console.log(page.length);
+   * ```
+   */
+  async *pages(): AsyncGenerator<T[]> {
+    if (this.#invalid) throw this.#invalid;
+    let after = this.#after;
+    for (;;) {
+      const page = await this.#fetch(after);
+      const items = readPage<T>(page, this.#what);
+      if (items.length > 0) yield items;
+      if (page.has_more !== true || items.length === 0) return;
+      after = items[items.length - 1]!.id;
+    }
+  }
+
+  /**
+   * Every item in one array.
+   *
+   * @example
+   * ```ts
+   * const checkpoints = await client.trainableModels.checkpoints.list(modelId).toArray();
+   * ```
+   */
+  async toArray(): Promise<T[]> {
+    const all: T[] = [];
+    for await (const page of this.pages()) for (const item of page) all.push(item);
+    return all;
+  }
+}
+
+/** The page's items, each checked to carry the string `id` the next cursor is made of. */
+function readPage<T extends { id: string }>(page: unknown, what: string): T[] {
+  if (typeof page !== "object" || page === null || Array.isArray(page))
+    throw shapeError(`${what} page`, "", page, "an object");
+  const data = (page as { data?: unknown }).data;
+  if (!Array.isArray(data)) throw shapeError(`${what} page`, "data", data, "an array");
+  data.forEach((item, i) => {
+    const id = typeof item === "object" && item !== null ? (item as { id?: unknown }).id : undefined;
+    if (typeof id !== "string" || id === "") throw shapeError(`${what} page`, `data.${i}.id`, id, "a non-empty string");
+  });
+  return data as T[];
+}
+
+/** `?limit=…&after=…&order=…` of the members that are set, or `""`. */
+export function cursorQuery(params: Record<string, string | number | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== undefined) q.set(key, String(value));
+  const text = q.toString();
+  return text === "" ? "" : `?${text}`;
+}
+
+/** A `PaginatedResponse` body: an object with a `data` array and a boolean `has_more`. */
+export function readCursorPage<T>(body: unknown, what: string): CursorPage<T> {
+  const page = expectObject(body, `${what} page`);
+  if (!Array.isArray(page.data)) throw shapeError(`${what} page`, "data", page.data, "an array");
+  if (typeof page.has_more !== "boolean") throw shapeError(`${what} page`, "has_more", page.has_more, "a boolean");
+  return page as unknown as CursorPage<T>;
+}

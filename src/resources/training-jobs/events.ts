@@ -1,0 +1,58 @@
+import { CursorList, cursorQuery, readCursorPage, type CursorPage } from "../../core/cursor-list.js";
+import type { TrainingJobEvent } from "../../core/errors.js";
+import { readJSON } from "../../core/http-client.js";
+import type { RequestOptions } from "../../core/options.js";
+import { pathSegment } from "../../core/path-segment.js";
+import { APIResource } from "../../core/resource.js";
+import { validateInput } from "../../core/validate.js";
+import { trainingJobEventListParamsSchema } from "../trainable-models/request-schema.js";
+import type { TrainingJobEventListParams } from "../trainable-models/request-types.js";
+
+/**
+ * The events of training jobs (`GET /v1/preview/training-jobs/{id}/events`, Bearer auth).
+ *
+ * @example
+ * ```ts
+ * for await (const event of client.trainingJobs.events.list(jobId)) console.log(event.type, event.data);
+ * ```
+ */
+export class TrainingJobEvents extends APIResource {
+  /**
+   * The job's events so far, oldest first, as a cursor list (`for await`, `.pages()`,
+   * `.toArray()`). `after` starts after a saved event id; `limit` (1-100) is the page size.
+   * Pages are retried like any GET. Bad input rejects the first iteration with
+   * `RequestValidationError` and nothing is sent.
+   *
+   * @example
+   * ```ts
+   * const events = await client.trainingJobs.events.list(jobId, { limit: 100 }).toArray();
+   * console.log(events.map((e) => e.type));
+   * ```
+   */
+  list(jobId: string, params: TrainingJobEventListParams = {}, options?: RequestOptions): CursorList<TrainingJobEvent> {
+    let path = "";
+    let invalid: Error | undefined;
+    let checked: TrainingJobEventListParams = {};
+    try {
+      path = `/v1/preview/training-jobs/${pathSegment(jobId, "jobId")}/events`;
+      checked = validateInput(trainingJobEventListParamsSchema, params, "training job events query");
+    } catch (err) {
+      invalid = err as Error;
+    }
+    const fetchPage = async (after: string | undefined): Promise<CursorPage<TrainingJobEvent>> => {
+      const { data } = await this._http.request(
+        {
+          method: "GET",
+          path: path + cursorQuery({ limit: checked.limit, after }),
+          base: "api",
+          auth: "bearer",
+          retry: "safe",
+        },
+        options,
+        async (res) => readCursorPage<TrainingJobEvent>(await readJSON<unknown>(res), "training job events"),
+      );
+      return data;
+    };
+    return new CursorList(fetchPage, checked.after, invalid, "training job events");
+  }
+}

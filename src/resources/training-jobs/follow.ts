@@ -1,0 +1,118 @@
+import {
+  APIConnectionError,
+  APIError,
+  APIUserAbortError,
+  InferloopError,
+  TrainingJobFailedError,
+  type TrainingJobEvent,
+} from "../../core/errors.js";
+import type { Log } from "../../core/log.js";
+import { sleep } from "../../core/retry.js";
+import type { TrainingJobEvents } from "./events.js";
+
+/**
+ * Options of `client.trainingJobs.follow`.
+ *
+ * @example
+ * ```ts
+ * const options: TrainingJobFollowOptions = { after: savedEventId, pollInterval: 2_000, timeout: 3_600_000 };
+ * ```
+ */
+export interface TrainingJobFollowOptions {
+  /** Start after this event id (a cursor saved from an earlier run): re-attaches to a job. */
+  after?: string | undefined;
+  /** Time between polls of the events, in ms (default 1000). */
+  pollInterval?: number | undefined;
+  /** Give up after this many ms (default: never); the job itself keeps running. */
+  timeout?: number | undefined;
+  /** Stops polling at once; the iteration rejects with `APIUserAbortError`. */
+  signal?: AbortSignal | undefined;
+}
+
+const DEFAULT_POLL_INTERVAL = 1_000;
+
+/** Failures worth another poll from the same cursor: the events are still on the server. */
+function isTransient(err: unknown): boolean {
+  if (err instanceof APIConnectionError) return true;
+  return (
+    err instanceof APIError && (err.status === 408 || err.status === 409 || err.status === 429 || err.status >= 500)
+  );
+}
+
+function checkOptions(options: TrainingJobFollowOptions): void {
+  for (const key of ["pollInterval", "timeout"] as const) {
+    const v = options[key];
+    if (v !== undefined && (typeof v !== "number" || !Number.isFinite(v) || v < 0))
+      throw new InferloopError(`trainingJobs.follow: \`${key}\` must be a number of ms >= 0, got ${String(v)}.`);
+  }
+}
+
+/**
+ * Polls a job's events from a cursor and yields each one once, in order, until
+ * `training_ended` (yielded last) or `training_failed` (rejects with TrainingJobFailedError).
+ * The cursor moves only past events already handed over, so a poll that fails (5xx, 429, a
+ * reset, after the request's own retries) is simply made again from where it stood.
+ */
+export async function* followEvents(
+  events: TrainingJobEvents,
+  jobId: string,
+  options: TrainingJobFollowOptions,
+  log: Log,
+): AsyncGenerator<TrainingJobEvent> {
+  checkOptions(options);
+  const pollInterval = options.pollInterval ?? DEFAULT_POLL_INTERVAL;
+  const seen = new Set<string>();
+  let cursor = options.after;
+  // One signal for the caller's abort and the deadline, so either one also ends a poll in flight.
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(options.signal?.reason);
+  if (options.signal?.aborted) throw new APIUserAbortError();
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  let timedOut = false;
+  const timer =
+    options.timeout === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          stop.abort();
+        }, options.timeout);
+  const timeoutError = () =>
+    new InferloopError(
+      `Stopped following training job ${jobId} after ${options.timeout} ms; the job may still be running. ` +
+        `Re-attach with client.trainingJobs.follow(${JSON.stringify(jobId)}${cursor === undefined ? "" : `, { after: ${JSON.stringify(cursor)} }`}).`,
+    );
+  try {
+    for (let first = true; ; first = false) {
+      if (!first) {
+        try {
+          await sleep(pollInterval, stop.signal);
+        } catch (err) {
+          throw timedOut ? timeoutError() : err;
+        }
+      }
+      try {
+        for await (const page of events
+          .list(jobId, { ...(cursor === undefined ? {} : { after: cursor }) }, { signal: stop.signal })
+          .pages()) {
+          for (const event of page) {
+            if (seen.has(event.id)) continue;
+            seen.add(event.id);
+            if (event.type === "training_failed") throw new TrainingJobFailedError(jobId, event);
+            yield event;
+            cursor = event.id;
+            if (event.type === "training_ended") return;
+          }
+        }
+      } catch (err) {
+        if (timedOut) throw timeoutError();
+        if (stop.signal.aborted || err instanceof APIUserAbortError)
+          throw new APIUserAbortError(undefined, { cause: err });
+        if (!isTransient(err)) throw err;
+        log.write("warn", `training job ${jobId}: polling events failed (${(err as Error).message}); polling again`);
+      }
+    }
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    options.signal?.removeEventListener("abort", onAbort);
+  }
+}
