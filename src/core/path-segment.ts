@@ -22,3 +22,21 @@ export function pathSegment(value: unknown, name: string): string {
     );
   return encodeURIComponent(value);
 }
+
+// What would make an id more than one plain segment: separators, a query or fragment, escapes,
+// white space and control characters.
+const NOT_PLAIN = /[/\\?#%\s\p{Cc}]/u;
+
+/**
+ * An id that must already be one plain path segment (the training API's model, checkpoint and
+ * job ids): {@link pathSegment}'s rules, and no `/`, `\`, `?`, `#`, `%`, white space or control
+ * character. Such an id is refused rather than encoded, since no id the server issues has one.
+ */
+export function plainPathSegment(value: unknown, name: string): string {
+  if (typeof value === "string" && NOT_PLAIN.test(value))
+    throw new RequestValidationError(
+      [{ path: name, message: "must be a plain id (no '/', '\\', '?', '#', '%', spaces or control characters)" }],
+      "path parameter",
+    );
+  return pathSegment(value, name);
+}

@@ -24,7 +24,16 @@ interface Completion {
   echo: string | undefined;
 }
 
-function buildCompletion(params: ChatParams, requestId: string | undefined): Completion {
+/**
+ * Replaces the generated choice `index` when it returns one: how a trained name's simulated
+ * policy answers (see `trainable.ts`).
+ *
+ * @example
+ * const policy: ReplyPolicy = () => undefined; // always the base model's reply
+ */
+export type ReplyPolicy = (params: ChatParams, index: number) => GeneratedChoice | undefined;
+
+function buildCompletion(params: ChatParams, requestId: string | undefined, policy?: ReplyPolicy): Completion {
   const n = params.n ?? 1;
   const last = params.messages.at(-1);
   const role = params.add_generation_prompt === false && last !== undefined ? last.role : "assistant";
@@ -34,7 +43,7 @@ function buildCompletion(params: ChatParams, requestId: string | undefined): Com
     params,
     role,
     promptIds: promptTokenIds(params),
-    choices: Array.from({ length: n }, (_, i) => generateChoice(params, i)),
+    choices: Array.from({ length: n }, (_, i) => policy?.(params, i) ?? generateChoice(params, i)),
     echo: params.echo === true && last !== undefined && last.role === role ? messageText(last) : undefined,
   };
 }
@@ -236,7 +245,7 @@ async function* sse(events: Iterable<string>, signal: AbortSignal): AsyncGenerat
  * @example
  * return handleChat(req, state.models);
  */
-export function handleChat(req: FakeRequest, models: ModelEntry[]): ResponsePlan {
+export function handleChat(req: FakeRequest, models: ModelEntry[], policy?: ReplyPolicy): ResponsePlan {
   if (req.json === undefined) {
     return openAiError(
       400,
@@ -247,7 +256,7 @@ export function handleChat(req: FakeRequest, models: ModelEntry[]): ResponsePlan
   }
   const checked = checkChatRequest(req.json, models, req.body);
   if (!checked.ok) return checked.error;
-  const completion = buildCompletion(checked.params, checked.params.request_id);
+  const completion = buildCompletion(checked.params, checked.params.request_id, policy);
   if (checked.params.stream !== true) return jsonResponse(200, completionJson(completion));
   return {
     kind: "respond",

@@ -211,7 +211,21 @@ export type Fault =
   | EndlessFault
   | CompressFault
   | BombFault
-  | RedirectFault;
+  | RedirectFault
+  | TrainingFailedFault;
+
+/**
+ * Make the next training job created fail: its events run `afterSteps` gradient steps (default
+ * 1), then `training_failed` with `data.error_message` = `message`. The create itself succeeds.
+ *
+ * @example
+ * svc.inject(faults.trainingFailed("CUDA out of memory"));
+ */
+export interface TrainingFailedFault extends FaultTarget {
+  kind: "trainingFailed";
+  message: string;
+  afterSteps?: number;
+}
 
 type Target = FaultTarget;
 
@@ -599,6 +613,16 @@ export const faults = {
   latency(ms: number, target: Target = {}): LatencyFault {
     return { kind: "latency", ms, ...target };
   },
+
+  /**
+   * The next training job fails after `afterSteps` gradient steps (default 1) with `message`.
+   *
+   * @example
+   * faults.trainingFailed("CUDA out of memory", { afterSteps: 2 });
+   */
+  trainingFailed(message: string, init: { afterSteps?: number; times?: number } = {}): TrainingFailedFault {
+    return { kind: "trainingFailed", message, method: "POST", path: "/v1/preview/training-jobs", ...init };
+  },
 };
 
 function matches(fault: Fault, req: FakeRequest): boolean {
@@ -780,6 +804,9 @@ export async function applyFault(
   switch (fault.kind) {
     case "latency":
       await sleep(fault.ms, req.signal);
+      return produce();
+    case "trainingFailed":
+      // The router passes this fault to the job it creates; the response itself is the route's.
       return produce();
     case "status":
       return statusPlan(fault, req);

@@ -27,7 +27,10 @@ export type {
   ResetFault,
   StallFault,
   StatusFault,
+  TrainingFailedFault,
 } from "./faults.js";
+export { DEFAULT_BASE_MODELS, TrainableStore } from "./trainable.js";
+export type { FakeTrainableModel, FakeTrainingEvent } from "./trainable.js";
 export { generateCall, generateCalls, seedCallRecords, SEED_OTHER_PROJECT_ID, SEED_USER_IDS } from "./seed.js";
 export type { GenerateCallsOptions } from "./seed.js";
 export { referenceCalls, SEED_PROJECT_ID } from "./seed-reference.js";

@@ -10,40 +10,54 @@ import { handleCallsQuery } from "./calls.js";
 import { handleChat } from "./chat.js";
 import { corsHeaders } from "./cors.js";
 import { applyFault } from "./faults.js";
+import type { Fault } from "./faults.js";
 import { handleModels } from "./models.js";
 import { jsonResponse, toBody } from "./responses.js";
 import type { FakeState } from "./state.js";
 import type { ContentEncoding, FakeRequest, ResponsePlan } from "./types.js";
+import { TRAINABLE_ROUTES } from "./trainable.js";
 import { randomHex, sleep } from "./util.js";
 
 const PROGRESS_PATH = /^\/annotation_queues\/([^/]+)\/items\/([^/]+)\/progress$/;
 
 /** Paths the fake serves, with their one allowed method (others get 405). */
-const ROUTES: Array<{ path: string | RegExp; method: string }> = [
-  { path: "/v1/chat/completions", method: "POST" },
-  { path: "/v1/models", method: "GET" },
-  { path: "/v1/preview/training-jobs", method: "POST" },
-  { path: "/calls/stream_query", method: "POST" },
-  { path: PROGRESS_PATH, method: "POST" },
-  { path: "/health", method: "GET" },
+const ROUTES: Array<{ path: string | RegExp; methods: string[] }> = [
+  { path: "/v1/chat/completions", methods: ["POST"] },
+  { path: "/v1/models", methods: ["GET"] },
+  { path: "/v1/preview/training-jobs", methods: ["POST"] },
+  ...TRAINABLE_ROUTES,
+  { path: "/calls/stream_query", methods: ["POST"] },
+  { path: PROGRESS_PATH, methods: ["POST"] },
+  { path: "/health", methods: ["GET"] },
 ];
 
-function findRoute(path: string): { method: string } | undefined {
+function findRoute(path: string): { methods: string[] } | undefined {
   return ROUTES.find((r) => (typeof r.path === "string" ? r.path === path : r.path.test(path)));
 }
 
-function route(req: FakeRequest, state: FakeState): ResponsePlan {
+function route(req: FakeRequest, state: FakeState, fault?: Fault): ResponsePlan {
   const known = findRoute(req.path);
   if (known === undefined) return jsonResponse(404, { detail: "Not Found" });
-  if (known.method !== req.method) return jsonResponse(405, { detail: "Method Not Allowed" }, { allow: known.method });
+  if (!known.methods.includes(req.method))
+    return jsonResponse(405, { detail: "Method Not Allowed" }, { allow: known.methods.join(", ") });
   if (req.path === "/health") return jsonResponse(200, { status: "ok" });
 
   if (req.path.startsWith("/v1/")) {
     const denied = checkBearer(req.headers, state.credentials);
     if (denied !== undefined) return denied;
-    if (req.path === "/v1/chat/completions") return handleChat(req, state.models);
+    if (req.path === "/v1/chat/completions") {
+      const served = state.trainable.resolveChat(req);
+      if (served === undefined) return handleChat(req, state.models);
+      if ("error" in served) return served.error;
+      return handleChat(req, [...state.models, served.entry], served.policy);
+    }
     if (req.path === "/v1/models") return handleModels(state.models);
-    return state.training.handleCreate(req);
+    if (req.path === "/v1/preview/training-jobs") {
+      const failure =
+        fault?.kind === "trainingFailed" ? { message: fault.message, afterSteps: fault.afterSteps ?? 1 } : undefined;
+      return state.training.handleCreate(req, (job) => state.trainable.startJob(job, failure));
+    }
+    return state.trainable.handle(req);
   }
 
   const auth = checkBasic(req.headers, state.credentials);
@@ -78,7 +92,8 @@ export async function handle(req: FakeRequest, state: FakeState): Promise<Respon
 
   if (state.latencyMs > 0) await sleep(state.latencyMs, req.signal);
   const fault = state.faults.take(req);
-  const plan = fault === undefined ? route(req, state) : await applyFault(fault, req, async () => route(req, state));
+  const plan =
+    fault === undefined ? route(req, state) : await applyFault(fault, req, async () => route(req, state, fault));
   if (plan.kind === "reset") return plan;
   const encoding = plan.encoding ?? (state.compression ? negotiateEncoding(req.headers, plan) : undefined);
   return { ...plan, headers: { ...common, ...plan.headers }, ...(encoding ? { encoding } : {}) };

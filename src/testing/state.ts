@@ -11,6 +11,7 @@ import type { Fault } from "./faults.js";
 import { DEFAULT_MODELS, toModelEntries } from "./models.js";
 import { referenceCalls, SEED_PROJECT_ID } from "./seed-reference.js";
 import { seedCallRecords } from "./seed.js";
+import { DEFAULT_BASE_MODELS, TrainableStore } from "./trainable.js";
 import { TrainingJobStore } from "./training.js";
 import type { CallRecord, FakeServiceOptions, ModelEntry, RecordedRequest, TrainingJob } from "./types.js";
 
@@ -67,6 +68,8 @@ export class FakeState {
   readonly calls = new CallStore();
   readonly annotation = new AnnotationStore();
   readonly training = new TrainingJobStore();
+  /** Trainable models, base models, checkpoints and the events of jobs. */
+  readonly trainable: TrainableStore;
   readonly faults = new FaultQueue();
   readonly requests: RecordedRequest[] = [];
   private readonly options: FakeServiceOptions;
@@ -80,6 +83,11 @@ export class FakeState {
     this.models = toModelEntries(options.models ?? DEFAULT_MODELS);
     this.latencyMs = options.latencyMs ?? 0;
     this.compression = options.compression === true;
+    this.trainable = new TrainableStore({
+      stepMs: options.trainingStepMs ?? 5,
+      entity: options.entity ?? "acme",
+      baseModels: options.baseModels ?? DEFAULT_BASE_MODELS,
+    });
     this.seed();
   }
 
@@ -129,6 +137,8 @@ export class FakeState {
     this.calls.synthetic = undefined;
     this.annotation.queues.clear();
     this.training.clear();
+    this.trainable.clear();
+    this.trainable.stepMs = this.options.trainingStepMs ?? 5;
     this.faults.clear();
     this.requests.length = 0;
     this.models = toModelEntries(this.options.models ?? DEFAULT_MODELS);

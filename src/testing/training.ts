@@ -46,7 +46,13 @@ const historyCheck = obj(
   "allow",
 );
 
-const trajectoryCheck = obj(
+/**
+ * The check of one trajectory (shared with the log route).
+ *
+ * @example
+ * validateBody(trajectoryCheck, { messages_and_choices: [] });
+ */
+export const trajectoryCheck = obj(
   {
     messages_and_choices: { check: list(dict()), required: true },
     tools: { check: nullable(list(toolCheck)) },
@@ -128,7 +134,7 @@ export class TrainingJobStore {
    * @example
    * return jobs.handleCreate(req);
    */
-  handleCreate(req: FakeRequest): ResponsePlan {
+  handleCreate(req: FakeRequest, onCreated?: (job: TrainingJob) => void): ResponsePlan {
     const parsed = requireJsonBody(req.body, req.json);
     if (!parsed.ok) return parsed.error;
     const issues = validateBody(createJobCheck, parsed.value);
@@ -160,6 +166,7 @@ export class TrainingJobStore {
       created_at: isoMicros(Date.now()),
     };
     this.list.push(job);
+    onCreated?.(job);
     if (job.idempotency_key !== null) this.byKey.set(job.idempotency_key, { job, body: canonical });
     return jsonResponse(200, { id: job.id });
   }

@@ -126,6 +126,15 @@ export interface FakeServiceOptions {
    * Default false. Node adapter only.
    */
   compression?: boolean;
+  /**
+   * Time between two events of a training job, in ms (default 5): a job of 12 trajectories
+   * takes about 14 steps. Raise it to watch progress; 0 ends every job at once.
+   */
+  trainingStepMs?: number;
+  /** The entity trainable models get when created without one. Default `"acme"`. */
+  entity?: string;
+  /** Base models `GET /v1/preview/base-models` lists and model creation accepts. */
+  baseModels?: string[];
 }
 
 /**

@@ -2,7 +2,7 @@ import { APIPromise } from "../../core/api-promise.js";
 import { CursorList, cursorQuery, readCursorPage, type CursorPage } from "../../core/cursor-list.js";
 import { readJSON } from "../../core/http-client.js";
 import type { RequestOptions } from "../../core/options.js";
-import { pathSegment } from "../../core/path-segment.js";
+import { plainPathSegment } from "../../core/path-segment.js";
 import { APIResource } from "../../core/resource.js";
 import { expectObject } from "../../core/response-shape.js";
 import { validateInput } from "../../core/validate.js";
@@ -10,7 +10,7 @@ import { checkpointDeleteParamsSchema, checkpointListParamsSchema } from "./requ
 import type { CheckpointDeleteParams, CheckpointListParams } from "./request-types.js";
 import type { Checkpoint, CheckpointDeleteResponse } from "./types.js";
 
-const checkpointsPath = (modelId: string) => `/v1/preview/models/${pathSegment(modelId, "modelId")}/checkpoints`;
+const checkpointsPath = (modelId: string) => `/v1/preview/models/${plainPathSegment(modelId, "modelId")}/checkpoints`;
 
 /**
  * The checkpoints of trainable models: one per trained step (Bearer auth).

@@ -1,7 +1,7 @@
 import { APIPromise } from "../../core/api-promise.js";
 import { readJSON } from "../../core/http-client.js";
 import type { RequestOptions } from "../../core/options.js";
-import { pathSegment } from "../../core/path-segment.js";
+import { plainPathSegment } from "../../core/path-segment.js";
 import type { RetryPolicy } from "../../core/request-spec.js";
 import { APIResource } from "../../core/resource.js";
 import { expectObject, shapeError } from "../../core/response-shape.js";
@@ -105,7 +105,7 @@ export class TrainableModels extends APIResource {
   delete(modelId: string, options?: RequestOptions): APIPromise<TrainableModelDeleteResponse> {
     let path: string;
     try {
-      path = `/v1/preview/models/${pathSegment(modelId, "modelId")}`;
+      path = `/v1/preview/models/${plainPathSegment(modelId, "modelId")}`;
     } catch (err) {
       return new APIPromise(Promise.reject(err));
     }
@@ -132,7 +132,7 @@ export class TrainableModels extends APIResource {
     let path: string;
     let body: TrainableModelLogParams;
     try {
-      path = `/v1/preview/models/${pathSegment(modelId, "modelId")}/log`;
+      path = `/v1/preview/models/${plainPathSegment(modelId, "modelId")}/log`;
       body = validateRequestBody(trainableModelLogParamsSchema, params, "log request");
     } catch (err) {
       return new APIPromise(Promise.reject(err));

@@ -2,7 +2,7 @@ import { CursorList, cursorQuery, readCursorPage, type CursorPage } from "../../
 import type { TrainingJobEvent } from "../../core/errors.js";
 import { readJSON } from "../../core/http-client.js";
 import type { RequestOptions } from "../../core/options.js";
-import { pathSegment } from "../../core/path-segment.js";
+import { plainPathSegment } from "../../core/path-segment.js";
 import { APIResource } from "../../core/resource.js";
 import { validateInput } from "../../core/validate.js";
 import { trainingJobEventListParamsSchema } from "../trainable-models/request-schema.js";
@@ -34,7 +34,7 @@ export class TrainingJobEvents extends APIResource {
     let invalid: Error | undefined;
     let checked: TrainingJobEventListParams = {};
     try {
-      path = `/v1/preview/training-jobs/${pathSegment(jobId, "jobId")}/events`;
+      path = `/v1/preview/training-jobs/${plainPathSegment(jobId, "jobId")}/events`;
       checked = validateInput(trainingJobEventListParamsSchema, params, "training job events query");
     } catch (err) {
       invalid = err as Error;

@@ -3,7 +3,7 @@ import { readJSON } from "../../core/http-client.js";
 import { expectObject, shapeError } from "../../core/response-shape.js";
 import type { Log } from "../../core/log.js";
 import type { RequestOptions } from "../../core/options.js";
-import { pathSegment } from "../../core/path-segment.js";
+import { plainPathSegment } from "../../core/path-segment.js";
 import { APIResource } from "../../core/resource.js";
 import type { TrainingJobEvent } from "../../core/errors.js";
 import type { TrainingJobResponse } from "../trainable-models/types.js";
@@ -56,7 +56,7 @@ export class TrainingJobs extends APIResource {
   retrieve(jobId: string, options?: RequestOptions): APIPromise<TrainingJobResponse> {
     let path: string;
     try {
-      path = `/v1/preview/training-jobs/${pathSegment(jobId, "jobId")}`;
+      path = `/v1/preview/training-jobs/${plainPathSegment(jobId, "jobId")}`;
     } catch (err) {
       return new APIPromise(Promise.reject(err));
     }

@@ -1,0 +1,499 @@
+/**
+ * The fake's training service past job creation, as W&B Training has it on the wire: the model
+ * registry (`/v1/preview/models`), base models, checkpoints in cursor pages, job records and
+ * their events (`/v1/preview/training-jobs/{id}[/events]`), and chat on the trained names
+ * (`wandb-artifact:///{entity}/{project}/{name}[:step{N}]`).
+ *
+ * Jobs train over time: `training_started` (`num_sequences` = the number of trajectories),
+ * one `gradient_step` per sequence, then `training_ended`, one event every
+ * `trainingStepMs` (option, default 5 ms). When a job ends, its model gets one new checkpoint.
+ * A `faults.trainingFailed(...)` fault makes the next job end with `training_failed` instead.
+ *
+ * The "learning" is a simulation, not a model: after a job, the model remembers for each
+ * prompt (the last user message) the best-rewarded reply among the trajectories it trained on.
+ * A chat on a trained name then answers that prompt with the remembered reply for a share of
+ * its samples that grows with the step (1/2 after one step, 3/4 after two, ...), and with the
+ * base model's deterministic reply otherwise. Rewards that favoured a reply thus rise step by
+ * step, which is all a test or a demo of the loop needs to see.
+ */
+import type { GeneratedChoice } from "./chat-generate.js";
+import { tokenId, tokenize } from "./chat-generate.js";
+import type { ChatParams } from "./chat-validate.js";
+import { detailError, jsonResponse, openAiError, requireJsonBody } from "./responses.js";
+import { trajectoryCheck } from "./training.js";
+import type { FakeRequest, ModelEntry, ResponsePlan, TrainingJob } from "./types.js";
+import { hash32, isoMicros, isRecord, randomUuid, seededRandom } from "./util.js";
+import { bool, int, list, nullable, obj, str, validateBody } from "./validate.js";
+
+/**
+ * Base models of the fake when the `baseModels` option is not given.
+ *
+ * @example
+ * DEFAULT_BASE_MODELS.includes("OpenPipe/Qwen3-14B-Instruct"); // true
+ */
+export const DEFAULT_BASE_MODELS: readonly string[] = [
+  "OpenPipe/Qwen3-14B-Instruct",
+  "Qwen/Qwen3-30B-A3B-Instruct-2507",
+];
+
+/**
+ * A trainable model kept by the fake (`svc.state.trainable.models`).
+ *
+ * @example
+ * const m = svc.state.trainable.models[0]!; m.checkpoints.map((c) => c.step);
+ */
+export interface FakeTrainableModel {
+  id: string;
+  entity: string;
+  project: string;
+  name: string;
+  base_model: string;
+  run_id: string;
+  checkpoints: Array<{ id: string; step: number; metrics: Record<string, number> }>;
+  /** Per prompt, the best reply seen in training so far and its reward. */
+  policy: Map<string, { reply: string; reward: number }>;
+}
+
+/**
+ * One event of a fake job.
+ *
+ * @example
+ * const e: FakeTrainingEvent = { id: "evt-1", type: "training_started", data: { num_sequences: 4 } };
+ */
+export interface FakeTrainingEvent {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+interface JobTimeline {
+  job: TrainingJob;
+  start: number;
+  planned: FakeTrainingEvent[];
+  emitted: number;
+  failure: string | undefined;
+  ended: boolean;
+}
+
+const createModelCheck = obj(
+  {
+    entity: { check: nullable(str()) },
+    project: { check: str(), required: true },
+    name: { check: str(), required: true },
+    base_model: { check: str(), required: true },
+    return_existing: { check: bool() },
+  },
+  "forbid",
+);
+const logCheck = obj(
+  {
+    split: { check: str(), required: true },
+    trajectory_groups: {
+      check: list(obj({ trajectories: { check: list(trajectoryCheck), required: true } }, "allow")),
+      required: true,
+    },
+  },
+  "forbid",
+);
+const deleteStepsCheck = obj({ steps: { check: list(int()), required: true } }, "forbid");
+
+const MODEL = /^\/v1\/preview\/models\/([^/]+)$/;
+const CHECKPOINTS = /^\/v1\/preview\/models\/([^/]+)\/checkpoints$/;
+const LOG = /^\/v1\/preview\/models\/([^/]+)\/log$/;
+const JOB = /^\/v1\/preview\/training-jobs\/([^/]+)$/;
+const EVENTS = /^\/v1\/preview\/training-jobs\/([^/]+)\/events$/;
+const ARTIFACT = /^wandb-artifact:\/\/\/([^/]+)\/([^/]+)\/([^/:]+)(?::step(\d+))?$/;
+
+/**
+ * The routes the training service adds, with their methods (the router answers 405 to others).
+ *
+ * @example
+ * TRAINABLE_ROUTES.some((r) => r.path === "/v1/preview/models"); // true
+ */
+export const TRAINABLE_ROUTES: Array<{ path: string | RegExp; methods: string[] }> = [
+  { path: "/v1/preview/models", methods: ["POST"] },
+  { path: "/v1/preview/base-models", methods: ["GET"] },
+  { path: MODEL, methods: ["DELETE"] },
+  { path: CHECKPOINTS, methods: ["GET", "DELETE"] },
+  { path: LOG, methods: ["POST"] },
+  { path: JOB, methods: ["GET"] },
+  { path: EVENTS, methods: ["GET"] },
+];
+
+const notFound = (what: string) => jsonResponse(404, { detail: `${what} not found` });
+
+function queryIssues(query: URLSearchParams, allowOrder: boolean) {
+  const issues = [];
+  const limit = query.get("limit");
+  if (limit !== null) {
+    const n = Number(limit);
+    if (!/^-?\d+$/.test(limit))
+      issues.push({ loc: ["query", "limit"], msg: "Input should be a valid integer", type: "int_parsing" });
+    else if (n < 1)
+      issues.push({
+        loc: ["query", "limit"],
+        msg: "Input should be greater than or equal to 1",
+        type: "greater_than_equal",
+      });
+    else if (n > 100)
+      issues.push({
+        loc: ["query", "limit"],
+        msg: "Input should be less than or equal to 100",
+        type: "less_than_equal",
+      });
+  }
+  const order = query.get("order");
+  if (allowOrder && order !== null && order !== "asc" && order !== "desc")
+    issues.push({ loc: ["query", "order"], msg: "Input should be 'asc' or 'desc'", type: "enum" });
+  return issues;
+}
+
+/** A `PaginatedResponse` page of `items` after the `after` id, or undefined for an unknown cursor. */
+function page<T extends { id: string }>(items: T[], query: URLSearchParams): Record<string, unknown> | undefined {
+  const limit = Number(query.get("limit") ?? 20);
+  const after = query.get("after");
+  let start = 0;
+  if (after !== null) {
+    const at = items.findIndex((i) => i.id === after);
+    if (at < 0) return undefined;
+    start = at + 1;
+  }
+  const data = items.slice(start, start + limit);
+  return {
+    object: "list",
+    data,
+    first_id: data[0]?.id ?? "",
+    last_id: data.at(-1)?.id ?? "",
+    has_more: start + limit < items.length,
+  };
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content))
+    return content.map((p) => (isRecord(p) && typeof p["text"] === "string" ? p["text"] : "")).join("");
+  return "";
+}
+
+/** The prompt (last user message before the first reply) and the reply (the last one) of a trajectory. */
+function promptAndReply(trajectory: Record<string, unknown>): { prompt: string; reply: string } | undefined {
+  const items = Array.isArray(trajectory["messages_and_choices"]) ? trajectory["messages_and_choices"] : [];
+  let prompt: string | undefined;
+  let reply: string | undefined;
+  for (const item of items) {
+    if (!isRecord(item)) continue;
+    const message = isRecord(item["message"]) ? item["message"] : item;
+    if (message["role"] === "user" && reply === undefined) prompt = textOf(message["content"]);
+    if (message["role"] === "assistant") reply = textOf(message["content"]);
+  }
+  return prompt === undefined || reply === undefined ? undefined : { prompt, reply };
+}
+
+/** The last user message of a chat request, as the policy keys prompts. */
+function lastUserText(params: ChatParams): string {
+  for (let i = params.messages.length - 1; i >= 0; i--) {
+    const m = params.messages[i]!;
+    if (m.role === "user") return textOf((m as { content?: unknown }).content);
+  }
+  return "";
+}
+
+/**
+ * The fake's trainable models, base models and the life of its jobs.
+ *
+ * @example
+ * const store = new TrainableStore({ stepMs: 5, entity: "acme", baseModels: DEFAULT_BASE_MODELS });
+ */
+export class TrainableStore {
+  readonly models: FakeTrainableModel[] = [];
+  readonly baseModels: string[];
+  readonly entity: string;
+  /** Time between two events of a job, in ms. */
+  stepMs: number;
+  private readonly timelines = new Map<string, JobTimeline>();
+  private eventCounter = 0;
+
+  constructor(options: { stepMs: number; entity: string; baseModels: readonly string[] }) {
+    this.stepMs = options.stepMs;
+    this.entity = options.entity;
+    this.baseModels = [...options.baseModels];
+  }
+
+  /**
+   * Forgets every model and job timeline.
+   *
+   * @example
+   * store.clear();
+   */
+  clear(): void {
+    this.models.length = 0;
+    this.timelines.clear();
+  }
+
+  /**
+   * Starts the timeline of a job just created; `failure` makes it end with `training_failed`
+   * after `afterSteps` gradient steps.
+   *
+   * @example
+   * store.startJob(job, undefined);
+   */
+  startJob(job: TrainingJob, failure: { message: string; afterSteps: number } | undefined): void {
+    const trajectories = job.rewards.reduce((n, g) => n + g.length, 0);
+    const steps = Math.max(1, trajectories);
+    const rewards = job.rewards.flat().filter((r): r is number => r !== null);
+    const meanReward = rewards.length ? rewards.reduce((a, b) => a + b, 0) / rewards.length : 0;
+    const next = () => `evt-${(++this.eventCounter).toString().padStart(8, "0")}`;
+    const planned: FakeTrainingEvent[] = [{ id: next(), type: "training_started", data: { num_sequences: steps } }];
+    const gradientSteps = failure === undefined ? steps : Math.min(steps, failure.afterSteps);
+    for (let k = 1; k <= gradientSteps; k++) {
+      const loss = Math.round((0.9 / (1 + 0.15 * k) + (hash32(`${job.id}${k}`) % 100) / 2000) * 10000) / 10000;
+      planned.push({
+        id: next(),
+        type: "gradient_step",
+        data: {
+          step: k,
+          loss,
+          reward: Math.round(meanReward * 10000) / 10000,
+          grad_norm: Math.round((1.2 / k) * 10000) / 10000,
+          learning_rate: 5e-6,
+          num_trajectories: trajectories,
+        },
+      });
+    }
+    planned.push(
+      failure === undefined
+        ? { id: next(), type: "training_ended", data: {} }
+        : { id: next(), type: "training_failed", data: { error_message: failure.message } },
+    );
+    this.timelines.set(job.id, {
+      job,
+      start: Date.now(),
+      planned,
+      emitted: 0,
+      failure: failure?.message,
+      ended: false,
+    });
+  }
+
+  /** Releases the events whose time has come; a job that ends adds its checkpoint and its lesson. */
+  private advance(now = Date.now()): void {
+    for (const t of this.timelines.values()) {
+      if (t.ended) continue;
+      const due = Math.min(t.planned.length, Math.floor((now - t.start) / Math.max(this.stepMs, 0.001)) + 1);
+      if (this.stepMs <= 0) t.emitted = t.planned.length;
+      else t.emitted = Math.max(t.emitted, due);
+      if (t.emitted === t.planned.length) {
+        t.ended = true;
+        if (t.failure === undefined) this.learn(t);
+      }
+    }
+  }
+
+  private learn(t: JobTimeline): void {
+    const model = this.models.find((m) => m.id === t.job.model_id);
+    if (model === undefined) return;
+    const groups = Array.isArray(t.job.request["trajectory_groups"]) ? t.job.request["trajectory_groups"] : [];
+    for (const group of groups) {
+      const trajectories = isRecord(group) && Array.isArray(group["trajectories"]) ? group["trajectories"] : [];
+      for (const trajectory of trajectories) {
+        if (!isRecord(trajectory) || typeof trajectory["reward"] !== "number") continue;
+        const pair = promptAndReply(trajectory);
+        if (pair === undefined) continue;
+        const known = model.policy.get(pair.prompt);
+        if (known === undefined || trajectory["reward"] > known.reward)
+          model.policy.set(pair.prompt, { reply: pair.reply, reward: trajectory["reward"] });
+      }
+    }
+    const sums = new Map<string, { sum: number; n: number }>();
+    for (const e of t.planned)
+      if (e.type === "gradient_step")
+        for (const [k, v] of Object.entries(e.data))
+          if (typeof v === "number" && k !== "step") {
+            const s = sums.get(k) ?? { sum: 0, n: 0 };
+            sums.set(k, { sum: s.sum + v, n: s.n + 1 });
+          }
+    const metrics: Record<string, number> = {};
+    for (const [k, { sum, n }] of sums) metrics[k] = sum / n;
+    const step = (model.checkpoints.at(-1)?.step ?? 0) + 1;
+    model.checkpoints.push({ id: randomUuid(), step, metrics });
+  }
+
+  private jobView(t: JobTimeline): Record<string, unknown> {
+    const emitted = t.planned.slice(0, t.emitted);
+    const last = emitted.at(-1);
+    const status =
+      last?.type === "training_failed"
+        ? "FAILED"
+        : last?.type === "training_ended"
+          ? "COMPLETED"
+          : emitted.length > 0
+            ? "RUNNING"
+            : "QUEUED";
+    return {
+      id: t.job.id,
+      model_id: t.job.model_id,
+      status,
+      created_at: t.job.created_at,
+      training_start: emitted.length > 0 ? isoMicros(t.start + this.stepMs) : null,
+      training_end: t.ended ? isoMicros(t.start + this.stepMs * t.planned.length) : null,
+      error_message: t.failure !== undefined && t.ended ? t.failure : null,
+    };
+  }
+
+  /**
+   * Handles the routes of {@link TRAINABLE_ROUTES} (auth and method already checked).
+   *
+   * @example
+   * return store.handle(req);
+   */
+  handle(req: FakeRequest): ResponsePlan {
+    this.advance();
+    const query = new URLSearchParams(req.query);
+    const p = req.path;
+    if (p === "/v1/preview/base-models") return jsonResponse(200, this.baseModels);
+    if (p === "/v1/preview/models") return this.create(req);
+    let m: RegExpExecArray | null;
+    if ((m = JOB.exec(p))) {
+      const t = this.timelines.get(decodeURIComponent(m[1]!));
+      return t === undefined ? notFound("Training job") : jsonResponse(200, this.jobView(t));
+    }
+    if ((m = EVENTS.exec(p))) {
+      const t = this.timelines.get(decodeURIComponent(m[1]!));
+      if (t === undefined) return notFound("Training job");
+      const issues = queryIssues(query, false);
+      if (issues.length > 0) return detailError(issues);
+      const body = page(t.planned.slice(0, t.emitted), query);
+      return body === undefined
+        ? detailError([{ loc: ["query", "after"], msg: "No event with this id in the job", type: "value_error" }])
+        : jsonResponse(200, body);
+    }
+    const id = decodeURIComponent((MODEL.exec(p) ?? CHECKPOINTS.exec(p) ?? LOG.exec(p))![1]!);
+    const model = this.models.find((x) => x.id === id);
+    if (model === undefined) return notFound("Model");
+    if (MODEL.test(p)) {
+      this.models.splice(this.models.indexOf(model), 1);
+      return jsonResponse(200, {
+        model_id: model.id,
+        deleted_checkpoints: model.checkpoints.length,
+        deleted_run: true,
+      });
+    }
+    if (LOG.test(p)) {
+      const parsed = requireJsonBody(req.body, req.json);
+      if (!parsed.ok) return parsed.error;
+      const issues = validateBody(logCheck, parsed.value);
+      return issues.length > 0 ? detailError(issues) : jsonResponse(200, {});
+    }
+    if (req.method === "GET") {
+      const issues = queryIssues(query, true);
+      if (issues.length > 0) return detailError(issues);
+      const ordered = query.get("order") === "desc" ? [...model.checkpoints].reverse() : model.checkpoints;
+      const body = page(ordered, query);
+      return body === undefined
+        ? detailError([{ loc: ["query", "after"], msg: "No checkpoint with this id", type: "value_error" }])
+        : jsonResponse(200, body);
+    }
+    const parsed = requireJsonBody(req.body, req.json);
+    if (!parsed.ok) return parsed.error;
+    const issues = validateBody(deleteStepsCheck, parsed.value);
+    if (issues.length > 0) return detailError(issues);
+    const steps = (parsed.value as { steps: number[] }).steps;
+    const found = steps.filter((s) => model.checkpoints.some((c) => c.step === s));
+    model.checkpoints = model.checkpoints.filter((c) => !steps.includes(c.step));
+    return jsonResponse(200, { deleted_count: found.length, not_found_steps: steps.filter((s) => !found.includes(s)) });
+  }
+
+  private create(req: FakeRequest): ResponsePlan {
+    const parsed = requireJsonBody(req.body, req.json);
+    if (!parsed.ok) return parsed.error;
+    const issues = validateBody(createModelCheck, parsed.value);
+    if (issues.length > 0) return detailError(issues);
+    const body = parsed.value as {
+      entity?: string | null;
+      project: string;
+      name: string;
+      base_model: string;
+      return_existing?: boolean;
+    };
+    if (!this.baseModels.includes(body.base_model))
+      return detailError([
+        {
+          loc: ["body", "base_model"],
+          msg: `Unsupported base model; supported: ${this.baseModels.join(", ")}`,
+          type: "value_error",
+        },
+      ]);
+    const entity = body.entity ?? this.entity;
+    const existing = this.models.find((m) => m.entity === entity && m.project === body.project && m.name === body.name);
+    if (existing !== undefined) {
+      if (body.return_existing === true) return jsonResponse(200, this.view(existing));
+      return jsonResponse(409, { detail: `A model named ${body.name} already exists in ${entity}/${body.project}` });
+    }
+    const model: FakeTrainableModel = {
+      id: randomUuid(),
+      entity,
+      project: body.project,
+      name: body.name,
+      base_model: body.base_model,
+      run_id: `run-${randomUuid().slice(0, 8)}`,
+      checkpoints: [],
+      policy: new Map(),
+    };
+    this.models.push(model);
+    return jsonResponse(200, this.view(model));
+  }
+
+  private view(m: FakeTrainableModel): Record<string, unknown> {
+    return { id: m.id, entity: m.entity, project: m.project, name: m.name, base_model: m.base_model, run_id: m.run_id };
+  }
+
+  /**
+   * Chat on a `wandb-artifact:///` name: undefined for other names, a 404 in vLLM's envelope for
+   * an unknown model or step, else the served entry and the policy of the step.
+   *
+   * @example
+   * const served = store.resolveChat(req);
+   */
+  resolveChat(
+    req: FakeRequest,
+  ):
+    | undefined
+    | { error: ResponsePlan }
+    | { entry: ModelEntry; policy: (params: ChatParams, index: number) => GeneratedChoice | undefined } {
+    const name = isRecord(req.json) ? req.json["model"] : undefined;
+    if (typeof name !== "string" || !name.startsWith("wandb-artifact:")) return undefined;
+    this.advance();
+    const m = ARTIFACT.exec(name);
+    const model = m && this.models.find((x) => x.entity === m[1] && x.project === m[2] && x.name === m[3]);
+    const step = m?.[4] === undefined ? (model?.checkpoints.at(-1)?.step ?? 0) : Number(m[4]);
+    if (!model || (m?.[4] !== undefined && !model.checkpoints.some((c) => c.step === step)))
+      return { error: openAiError(404, "NotFoundError", `The model \`${name}\` does not exist.`, "model") };
+    const entry: ModelEntry = { id: name, object: "model", created: 0, owned_by: "wandb", root: model.base_model };
+    const share = 1 - 0.5 ** step;
+    return {
+      entry,
+      policy: (params, index) => {
+        const prompt = lastUserText(params);
+        const learned = model.policy.get(prompt);
+        if (learned === undefined || step === 0) return undefined;
+        const u = seededRandom(hash32(`${name}\u0000${prompt}\u0000${index}\u0000${params.seed ?? ""}\u0000${step}`))();
+        if (u >= share) return undefined;
+        return learnedChoice(learned.reply, params, index);
+      },
+    };
+  }
+}
+
+/** A choice that replies with `text`, within the request's token budget. */
+function learnedChoice(text: string, params: ChatParams, index: number): GeneratedChoice {
+  let tokens = tokenize(text).map((piece) => ({
+    text: piece,
+    id: tokenId(piece),
+    channel: "content" as const,
+    logprob: -0.05,
+  }));
+  const budget = params.max_completion_tokens ?? params.max_tokens ?? Infinity;
+  const cut = tokens.length > budget;
+  if (cut) tokens = tokens.slice(0, budget);
+  return { index, tokens, toolCall: undefined, finishReason: cut ? "length" : "stop", stopReason: null };
+}
