@@ -100,6 +100,12 @@ describe("the training-API case table against the fake service", () => {
       "gradient_step",
       "training_ended",
     ]);
+    // A job of its own (the table's delete cases may have removed the first checkpoint).
+    const trajectory = { messages_and_choices: [{ role: "user", content: "hi" }], reward: 1 };
+    await call("POST", "/v1/preview/training-jobs", {
+      model_id: modelId,
+      trajectory_groups: [{ trajectories: [trajectory] }],
+    });
     const page = (await (await call("GET", `/v1/preview/models/${modelId}/checkpoints`)).json()) as { data: unknown[] };
     expect(shapeOf(page.data[0])).toEqual(shapeOf(S.checkpoint));
     const deleted = await (await call("DELETE", `/v1/preview/models/${modelId}/checkpoints`, { steps: [1, 9] })).json();
