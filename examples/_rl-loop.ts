@@ -1,10 +1,14 @@
 /**
- * The RL loop, shared by `examples/rl-loop.ts` and the last step of `npm run demo`: roll out
- * groups of 4 replies per prompt, score them, train on them, then review the traced calls.
+ * The RL loop, shared by `examples/rl-loop.ts` and the last step of `npm run demo`: register a
+ * trainable model, then step after step roll out groups of 4 replies per prompt on the model's
+ * latest checkpoint, score them, train on them (with a live progress line), and finally chart
+ * the mean reward per step and review the traced calls.
+ *
+ * Re-run against a real service, it resumes from the model's latest step.
  */
-import { gatherTrajectoryGroups, Trajectory, type Logger } from "../src/index.js";
+import { gatherTrajectoryGroups, Trajectory, type TrainableModel, type TrajectoryGroup } from "../src/index.js";
 import { SEED_ITEM_IDS } from "../src/testing/index.js";
-import type { ExampleService } from "./_service.js";
+import { setting, type ExampleService } from "./_service.js";
 
 const PROMPTS = [
   "Explain what a token is, briefly.",
@@ -12,6 +16,7 @@ const PROMPTS = [
   "Describe a good answer in a few words.",
 ];
 const ROLLOUTS_PER_PROMPT = 4;
+const FAKE_BASE_MODEL = "OpenPipe/Qwen3-14B-Instruct";
 
 /** The reward: replies of about 8 words score best, each word more or less costs 1/8. */
 function reward(reply: string): number {
@@ -19,19 +24,21 @@ function reward(reply: string): number {
   return Math.round(Math.max(0, 1 - Math.abs(words - 8) / 8) * 100) / 100;
 }
 
-/**
- * Runs the loop and prints through `say`: the reward table, the job id, and the review of the
- * traced calls.
- */
-export async function runRlLoop(service: ExampleService, say: (line: string) => void): Promise<void> {
-  const { client, fake, model, projectId, queueId, itemId, trainingModelId } = service;
-  // Findings of the training-job checks (flat groups, missing rewards...) print here.
-  const logger: Logger = { error: say, warn: (m) => say(`log warn: ${m}`), info: () => {}, debug: () => {} };
-  const logged = client.withOptions({ logLevel: "warn", logger });
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
-  // 1. Rollouts: one function per sample, each a chat call with its own seed, recorded with the
-  //    logprobs and token ids a trainer needs (Trajectory.sample asks for both).
-  const groups = await gatherTrajectoryGroups(
+/** One bar per step, scaled to the best reward (1). */
+function chart(means: Array<[number, number]>, say: (line: string) => void): void {
+  const width = 30;
+  say("mean reward per step:");
+  for (const [step, m] of means) {
+    const full = Math.round(m * width);
+    say(`  step ${String(step).padStart(2)} │${"█".repeat(full)}${"░".repeat(width - full)} ${m.toFixed(2)}`);
+  }
+}
+
+/** Groups of rollouts on `name`: one chat call per sample, each with its own seed. */
+async function rollOut(service: ExampleService, name: string): Promise<TrajectoryGroup[]> {
+  return gatherTrajectoryGroups(
     PROMPTS.map((prompt, p) =>
       Array.from({ length: ROLLOUTS_PER_PROMPT }, (_, seed) => async (signal: AbortSignal) => {
         const t = new Trajectory({
@@ -41,45 +48,98 @@ export async function runRlLoop(service: ExampleService, say: (line: string) => 
           ],
           metadata: { prompt: p, seed },
         });
+        // Trajectory.sample asks for the logprobs and token ids a trainer needs.
         const completion = await t.sample(
-          client,
-          { model, seed, temperature: 1, max_completion_tokens: 64 },
+          service.client,
+          { model: name, seed, temperature: 1, max_completion_tokens: 64 },
           { signal },
         );
         const reply = completion.choices[0]?.message.content ?? "";
         t.reward = reward(reply);
-        t.metrics = {
-          words: reply.split(/\s+/).filter(Boolean).length,
-          completion_tokens: completion.usage?.completion_tokens ?? 0,
-        };
+        t.metrics = { words: reply.split(/\s+/).filter(Boolean).length };
         return t;
       }),
     ),
     { concurrency: 4, maxExceptions: 1 },
   );
+}
 
-  say("rewards per prompt (4 rollouts each):");
-  groups.forEach((group, p) => {
-    const rewards = group.trajectories.map((t) => (t.reward ?? 0).toFixed(2)).join("  ");
-    say(`  ${PROMPTS[p]!.padEnd(40)} ${rewards}`);
-  });
+/** Options of {@link runRlLoop}. */
+export interface RlLoopOptions {
+  /** Training steps to run in this run (default 4). */
+  steps?: number;
+  /** Rewrites the current terminal line (a live progress line); absent: one line per job. */
+  progress?: (line: string) => void;
+}
 
-  // 2. Training: the gathered groups go in as they are.
-  if (!trainingModelId) {
-    say("training skipped: no model id (pass --training-model=UUID)");
-  } else {
-    const job = await logged.trainingJobs.create({ model_id: trainingModelId, trajectory_groups: groups });
-    const tokens = groups.flatMap((g) => g.trajectories).reduce((n, t) => n + Number(t.metrics.completion_tokens), 0);
-    say(`created RL training job ${job.id} from ${groups.length} groups, ${tokens} sampled tokens`);
-    if (fake) {
-      const kept = fake.trainingJobs.find((j) => j.id === job.id);
-      const same =
-        JSON.stringify(kept?.rewards) === JSON.stringify(groups.map((g) => g.trajectories.map((t) => t.reward)));
-      say(`the fake service kept the job with ${same ? "the same" : "DIFFERENT"} rewards`);
-    }
+/**
+ * Runs the loop and prints through `say`: the reward table of each step, the training jobs with
+ * their progress, a chart of the mean reward per step, and the review of the traced calls.
+ */
+export async function runRlLoop(
+  service: ExampleService,
+  say: (line: string) => void,
+  options: RlLoopOptions = {},
+): Promise<void> {
+  const { client, fake, projectId, queueId, itemId } = service;
+  const baseModel = setting("baseModel") ?? (fake ? FAKE_BASE_MODEL : undefined);
+  const project = setting("trainingProject") ?? (fake ? "rl-demo" : undefined);
+  if (!baseModel || !project) {
+    say("training skipped: pass --training-project=... and --base-model=... (see trainableModels.baseModels())");
+    return;
   }
 
-  // 3. Review: query the traced calls, then mark their annotation items completed.
+  // 1. Register: idempotent by name, so a re-run gets the same model and its checkpoints.
+  const model: TrainableModel = await client.trainableModels.register({
+    project,
+    name: "agent",
+    base_model: baseModel,
+  });
+  const start = await model.latestStep();
+  say(`model ${model.inferenceName()} (id ${model.id}), ${start === 0 ? "untrained" : `resuming from step ${start}`}`);
+  const steps = options.steps ?? 4;
+  const means: Array<[number, number]> = [];
+
+  for (let step = start; step < start + steps; step++) {
+    // 2. Roll out on the latest checkpoint: the same name serves each new step as it lands.
+    const groups = await rollOut(service, model.inferenceName());
+    const rewards = groups.map((g) => g.trajectories.map((t) => t.reward ?? 0));
+    means.push([step, mean(rewards.flat())]);
+    say(
+      `step ${step}: rewards per prompt (${ROLLOUTS_PER_PROMPT} rollouts each), mean ${mean(rewards.flat()).toFixed(2)}`,
+    );
+    groups.forEach((_, p) => say(`  ${PROMPTS[p]!.padEnd(40)} ${rewards[p]!.map((r) => r.toFixed(2)).join("  ")}`));
+
+    // 3. Train: create the job and follow its events until it ends.
+    let total = 0;
+    let done = 0;
+    let loss = Number.NaN;
+    const line = () =>
+      `  training: ${done}/${total} gradient steps, loss ${Number.isNaN(loss) ? "-" : loss.toFixed(4)}`;
+    const result = await model.train(groups, {
+      pollInterval: fake ? 20 : 2_000,
+      onEvent: (event) => {
+        if (event.type === "training_started") total = Number(event.data.num_sequences ?? 0);
+        if (event.type === "gradient_step") {
+          done++;
+          if (typeof event.data.loss === "number") loss = event.data.loss;
+        }
+        options.progress?.(line());
+      },
+    });
+    options.progress?.("");
+    say(line());
+    say(`  created RL training job ${result.jobId} from ${groups.length} groups → step ${result.step}`);
+  }
+  const last = await rollOut(service, model.inferenceName());
+  means.push([start + steps, mean(last.flatMap((g) => g.trajectories.map((t) => t.reward ?? 0)))]);
+  chart(means, say);
+  const [first, final] = [means[0]![1], means.at(-1)![1]];
+  say(
+    `mean reward ${first.toFixed(2)} → ${final.toFixed(2)} over ${steps} steps${fake ? " (the fake's simulated learning)" : ""}`,
+  );
+
+  // 4. Review: query the traced calls, then mark their annotation items completed.
   if (!projectId || !queueId) return say("review skipped: needs a project and an annotation queue");
   const traced = new Set<string>();
   for await (const call of client.calls.query({ project_id: projectId, columns: ["id", "op_name"] }))

@@ -26,6 +26,8 @@ const SETTINGS = {
   queueId: { arg: "queue", env: "INFERLOOP_QUEUE_ID" },
   itemId: { arg: "item", env: "INFERLOOP_ITEM_ID" },
   trainingModelId: { arg: "training-model", env: "INFERLOOP_TRAINING_MODEL_ID" },
+  trainingProject: { arg: "training-project", env: "INFERLOOP_TRAINING_PROJECT" },
+  baseModel: { arg: "base-model", env: "INFERLOOP_BASE_MODEL" },
 } as const;
 
 type SettingName = keyof typeof SETTINGS;
@@ -62,7 +64,8 @@ function argument(name: string): string | undefined {
   return undefined;
 }
 
-function setting(name: SettingName): string | undefined {
+/** A setting from `--arg=value` or its environment variable (undefined when unset or empty). */
+export function setting(name: SettingName): string | undefined {
   const { arg, env } = SETTINGS[name];
   const value = argument(arg) ?? process.env[env];
   return value === "" ? undefined : value;

@@ -214,7 +214,7 @@ await runExample(async (service) => {
   await createTrainingJob(service);
   await refuseBadInput(service);
   await retryFault(service);
-  heading("The RL loop: rollouts, rewards, a training job, review");
-  await runRlLoop(service, say);
+  heading("The RL loop, closed: roll out, score, train, sample the new step; review");
+  await runRlLoop(service, say, { steps: 2 });
   console.log(`\n${bold("Done.")}${service.fake ? " The fake service is closed." : ""}`);
 });

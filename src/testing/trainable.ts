@@ -12,9 +12,10 @@
  * The "learning" is a simulation, not a model: after a job, the model remembers for each
  * prompt (the last user message) the best-rewarded reply among the trajectories it trained on.
  * A chat on a trained name then answers that prompt with the remembered reply for a share of
- * its samples that grows with the step (1/2 after one step, 3/4 after two, ...), and with the
- * base model's deterministic reply otherwise. Rewards that favoured a reply thus rise step by
- * step, which is all a test or a demo of the loop needs to see.
+ * its samples that grows with the step (1/2 after one step, 3/4 after two, ...; a sample that
+ * leans once leans at every later step), and with the base model's deterministic reply
+ * otherwise. Rewards that favoured a reply thus rise step by step, which is all a test or a demo
+ * of the loop needs to see.
  */
 import type { GeneratedChoice } from "./chat-generate.js";
 import { tokenId, tokenize } from "./chat-generate.js";
@@ -476,7 +477,9 @@ export class TrainableStore {
         const prompt = lastUserText(params);
         const learned = model.policy.get(prompt);
         if (learned === undefined || step === 0) return undefined;
-        const u = seededRandom(hash32(`${name}\u0000${prompt}\u0000${index}\u0000${params.seed ?? ""}\u0000${step}`))();
+        // The same draw at every step for a given sample: a sample that leaned at step N leans at
+        // every later step, so the mean reward of a fixed set of rollouts never falls.
+        const u = seededRandom(hash32(`${model.id}\u0000${prompt}\u0000${index}\u0000${params.seed ?? ""}`))();
         if (u >= share) return undefined;
         return learnedChoice(learned.reply, params, index);
       },

@@ -30,7 +30,9 @@ const expected: Record<string, RegExp[]> = {
     /requests the service received meanwhile: 0/,
     /log warn: .*GET \/v1\/models failed \(status 503\); retrying/,
     /succeeded with 4 models after 2 attempts/,
-    /created RL training job [0-9a-f-]{36} from 3 groups/,
+    /training: 12\/12 gradient steps, loss \d\.\d{4}/,
+    /created RL training job [0-9a-f-]{36} from 3 groups → step 2/,
+    /mean reward 0\.\d\d → 0\.\d\d over 2 steps/,
     /annotation items of traced calls marked completed: 4 of 4/,
     /Done\. The fake service is closed\./,
   ],
@@ -43,9 +45,11 @@ const expected: Record<string, RegExp[]> = {
   "calls-pages.ts": [/page 1: 10 records \(10 so far\)/, /\d+ matching calls in \d+ pages/],
   "annotation-progress.ts": [/: in_progress/, /: completed at /, /completed → skipped: refused \(400\)/],
   "rl-loop.ts": [
-    /rewards per prompt \(4 rollouts each\):/,
-    /created RL training job [0-9a-f-]{36} from 3 groups, \d+ sampled tokens/,
-    /the fake service kept the job with the same rewards/,
+    /model wandb-artifact:\/\/\/acme\/rl-demo\/agent \(id [0-9a-f-]{36}\), untrained/,
+    /step 0: rewards per prompt \(4 rollouts each\), mean 0\.\d\d/,
+    /training: 12\/12 gradient steps, loss \d\.\d{4}/,
+    /created RL training job [0-9a-f-]{36} from 3 groups → step 4/,
+    /step {2}4 │[█░]{30} 0\.\d\d/,
     /annotation items of traced calls marked completed: 4 of 4/,
   ],
   "training-job.ts": [
@@ -127,6 +131,8 @@ describe("demo against a service named by INFERLOOP_BASE_URL", () => {
       "--item",
       SEED_ITEM_IDS[1],
       "--training-model=5f1c1a7e-8a40-4c55-9c2e-3d3a8f0e6b11",
+      "--training-project=rl",
+      "--base-model=OpenPipe/Qwen3-14B-Instruct",
     ];
     const { code, stdout, stderr } = await run("demo.ts", env, args);
     expect(stderr).toBe("");
@@ -136,8 +142,9 @@ describe("demo against a service named by INFERLOOP_BASE_URL", () => {
     expect(stdout).toContain(`item ${SEED_ITEM_IDS[1]}`);
     expect(stdout).toMatch(/created job [0-9a-f-]{36}/);
     expect(stdout).toMatch(/skipped: fault injection needs the fake service/);
-    // One from the training-job step, one from the RL loop at the end.
-    expect(svc.trainingJobs).toHaveLength(2);
+    // One from the training-job step, two from the RL loop's steps at the end.
+    expect(svc.trainingJobs).toHaveLength(3);
+    expect(stdout).toMatch(/created RL training job [0-9a-f-]{36} from 3 groups → step 2/);
     expect(stdout).toMatch(/annotation items of traced calls marked completed: 1 of 1/);
     // Every request carried the key from the environment.
     expect(
