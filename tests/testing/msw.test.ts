@@ -73,4 +73,32 @@ describe("msw handlers", () => {
     });
     await expect(res.text()).rejects.toThrow();
   });
+
+  it("serve the training routes too: a model, a job that trains, its checkpoint, DELETE included", async () => {
+    state.trainable.stepMs = 0;
+    const post = (path: string, body: unknown, method = "POST") =>
+      fetch(`${BASE}${path}`, {
+        method,
+        headers: { ...bearer, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const model = (await (
+      await post("/v1/preview/models", { project: "rl", name: "m", base_model: "OpenPipe/Qwen3-14B-Instruct" })
+    ).json()) as { id: string };
+    const trajectory = { messages_and_choices: [{ role: "user", content: "hi" }], reward: 1 };
+    const job = (await (
+      await post("/v1/preview/training-jobs", {
+        model_id: model.id,
+        trajectory_groups: [{ trajectories: [trajectory] }],
+      })
+    ).json()) as { id: string };
+    const events = (await (
+      await fetch(`${BASE}/v1/preview/training-jobs/${job.id}/events`, { headers: bearer })
+    ).json()) as {
+      data: Array<{ type: string }>;
+    };
+    expect(events.data.map((e) => e.type)).toEqual(["training_started", "gradient_step", "training_ended"]);
+    const deleted = await post(`/v1/preview/models/${model.id}/checkpoints`, { steps: [1] }, "DELETE");
+    expect(await deleted.json()).toEqual({ deleted_count: 1, not_found_steps: [] });
+  });
 });
