@@ -20,7 +20,7 @@ import { randomHex, sleep } from "./util.js";
 
 const PROGRESS_PATH = /^\/annotation_queues\/([^/]+)\/items\/([^/]+)\/progress$/;
 
-/** Paths the fake serves, with their one allowed method (others get 405). */
+/** Paths the fake serves, with their allowed methods (others get 405). */
 const ROUTES: Array<{ path: string | RegExp; methods: string[] }> = [
   { path: "/v1/chat/completions", methods: ["POST"] },
   { path: "/v1/models", methods: ["GET"] },

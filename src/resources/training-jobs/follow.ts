@@ -92,7 +92,8 @@ export async function* followEvents(
       }
       try {
         for await (const page of events
-          .list(jobId, { ...(cursor === undefined ? {} : { after: cursor }) }, { signal: stop.signal })
+          // The largest page the API allows: a poll of a busy job is one request, not five.
+          .list(jobId, { limit: 100, ...(cursor === undefined ? {} : { after: cursor }) }, { signal: stop.signal })
           .pages()) {
           for (const event of page) {
             if (seen.has(event.id)) continue;
