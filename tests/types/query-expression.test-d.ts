@@ -38,8 +38,8 @@ describe("hand-written query expressions", () => {
   it("the wrong arity or an unknown conversion target is still refused", () => {
     // @ts-expect-error: `$gt` takes exactly two operands.
     const three: QueryExpression = { $expr: { $gt: [{ $literal: 1 }, { $literal: 2 }, { $literal: 3 }] } };
-    // @ts-expect-error: "float" is not a conversion target.
     const float: QueryExpression = {
+      // @ts-expect-error: "float" is not a conversion target.
       $expr: { $eq: [{ $convert: { input: { $getField: "a" }, to: "float" } }, { $literal: 1 }] },
     };
     expectTypeOf(three).toExtend<QueryExpression>();
