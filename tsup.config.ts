@@ -44,8 +44,21 @@ const builds: Options[] = [
   {
     ...shared,
     entry: { index: "src/index.ts" },
-    format: ["esm", "cjs"],
+    format: ["esm"],
     platform: "node",
+  },
+  {
+    ...shared,
+    // The CommonJS entry is left to esbuild alone: tsup's extra rollup pass would emit the same
+    // `exports.default` beside the named exports, with a warning about mixing the two on every
+    // build. (esbuild has already removed the unused code.) esbuild's list of export names for
+    // Node's CommonJS lexer leaves out `default` (a reserved word); the footer names it, so tools
+    // that read exports statically (attw) see the `default` the getters already provide.
+    entry: { index: "src/index.ts" },
+    format: ["cjs"],
+    platform: "node",
+    treeshake: false,
+    footer: { js: "0 && (module.exports.default = module.exports.Inferloop);" },
   },
   {
     ...shared,

@@ -156,6 +156,14 @@ export class Inferloop {
   withOptions(overrides: ClientOptions): Inferloop {
     const next: ClientOptions & { [sharedTransport]?: Transport } = { ...this.#options, ...overrides };
     if (!("fetch" in overrides) && !("dispatcher" in overrides)) next[sharedTransport] = this.#transport;
-    return new Inferloop(next);
+    return newClient(next);
   }
+}
+
+// Outside the class body on purpose: esbuild emits a class that names itself inside its own body
+// as `class _Inferloop`, and that is the name `console.log(client)` and stack traces would show.
+// (esbuild's `keepNames` would fix the name too, but its `__name` calls keep users' bundlers from
+// dropping unused code.)
+function newClient(options: ClientOptions): Inferloop {
+  return new Inferloop(options);
 }

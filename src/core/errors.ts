@@ -183,7 +183,9 @@ export class APIConnectionTimeoutError extends APIConnectionError {
 }
 
 /**
- * The caller aborted the request (its `signal`, `stream.abort()`, or `break`).
+ * The caller aborted the request (its `signal`, or `stream.abort()`). A `break` out of a stream
+ * loop throws nothing: it closes the request quietly, and only a later `finalCompletion()` on that
+ * stream rejects with this error (the rest was never read).
  *
  * @example
  * ```ts

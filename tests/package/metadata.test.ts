@@ -19,7 +19,16 @@ describe("package metadata", () => {
   });
 
   it("builds before packing, so a pack of an unbuilt clone still ships dist", () => {
-    expect((manifest["scripts"] as Record<string, string>)["prepack"]).toBe("npm run build");
+    const scripts = manifest["scripts"] as Record<string, string>;
+    // The build's own commands, not `npm run build`: a second npm inside `npm pack` would
+    // repeat its banner and any config warnings of the machine's npm.
+    expect(scripts["prepack"]).toBe(scripts["build"]);
+    expect(scripts["prepack"]).not.toMatch(/\bnpm\b/);
+  });
+
+  it("says what developing the repository needs (Node 20 and npm) apart from what the package needs", () => {
+    expect(manifest["engines"]).toEqual({ node: ">=22" });
+    expect(manifest["devEngines"]).toMatchObject({ runtime: { name: "node", version: ">=20" } });
   });
 
   it("the packed README links only to absolute URLs, and its docs links point into the repository", () => {

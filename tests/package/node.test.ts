@@ -57,6 +57,8 @@ async function main() {
       text: completion.choices[0].message.content,
       streamed,
       isStream: stream instanceof ChatCompletionStream,
+      // What \`console.log\` and stack traces show: the public names, not the bundler's.
+      names: [client.constructor.name, stream.constructor.name, (${load("node:util")}).inspect(client).split(" ")[0]],
       notFound,
       mswModels,
       sharedState: state.requests.length === 1 && state.requests[0].path === "/v1/models",
@@ -105,6 +107,7 @@ describe.each(runtimes)("installed tarball on %s", (_label, nodeBin) => {
       // The fake service is deterministic: the streamed text is the non-streamed reply.
       expect(result["streamed"]).toBe(result["text"]);
       expect(result["isStream"]).toBe(true);
+      expect(result["names"]).toEqual(["Inferloop", "ChatCompletionStream", "Inferloop"]);
       expect(result["notFound"]).toEqual({ api: true, status: 404 });
       expect(result["mswModels"]).toBe(result["models"]);
       expect(result["sharedState"]).toBe(true);

@@ -57,7 +57,7 @@ export type LiteralOperandValue =
   | number
   | boolean
   | null
-  | LiteralOperand[]
+  | readonly LiteralOperand[]
   | { [key: string]: LiteralOperand };
 
 /**
@@ -144,7 +144,7 @@ export interface ConvertOperand {
  * ```
  */
 export interface AndOperation {
-  $and: Operand[];
+  $and: readonly Operand[];
 }
 
 /**
@@ -156,7 +156,7 @@ export interface AndOperation {
  * ```
  */
 export interface OrOperation {
-  $or: Operand[];
+  $or: readonly Operand[];
 }
 
 /**
@@ -170,7 +170,7 @@ export interface OrOperation {
  * ```
  */
 export interface NotOperation {
-  $not: [Operand];
+  $not: readonly [Operand];
 }
 
 /**
@@ -182,7 +182,7 @@ export interface NotOperation {
  * ```
  */
 export interface EqOperation {
-  $eq: [Operand, Operand];
+  $eq: readonly [Operand, Operand];
 }
 
 /**
@@ -194,7 +194,7 @@ export interface EqOperation {
  * ```
  */
 export interface GtOperation {
-  $gt: [Operand, Operand];
+  $gt: readonly [Operand, Operand];
 }
 
 /**
@@ -206,7 +206,7 @@ export interface GtOperation {
  * ```
  */
 export interface GteOperation {
-  $gte: [Operand, Operand];
+  $gte: readonly [Operand, Operand];
 }
 
 /**
@@ -218,7 +218,7 @@ export interface GteOperation {
  * ```
  */
 export interface LtOperation {
-  $lt: [Operand, Operand];
+  $lt: readonly [Operand, Operand];
 }
 
 /**
@@ -230,7 +230,7 @@ export interface LtOperation {
  * ```
  */
 export interface LteOperation {
-  $lte: [Operand, Operand];
+  $lte: readonly [Operand, Operand];
 }
 
 /**
@@ -244,7 +244,7 @@ export interface LteOperation {
  * ```
  */
 export interface InOperation {
-  $in: [Operand, Operand[]];
+  $in: readonly [Operand, readonly Operand[]];
 }
 
 /**

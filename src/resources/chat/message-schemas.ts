@@ -206,7 +206,9 @@ const customMessage = z.looseObject({
 /**
  * The spec's "custom" message kind: role `"custom"`, any content (or null), plus the
  * per-message fields vLLM's free-form message carries (`tool_call_id`, `tool_calls`,
- * `reasoning`). Unknown roles stay refused: the role must literally be `"custom"`.
+ * `reasoning`). This schema takes only the role `"custom"`; a message with any other role the
+ * SDK does not name (`ipython`, ...) is not refused but sent as a custom-role message
+ * ({@link chatCompletionCustomRoleMessageParamSchema}).
  * @example
  * chatCompletionCustomMessageParamSchema.parse({ role: "custom", content: "state: ready" });
  */

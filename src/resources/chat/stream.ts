@@ -119,7 +119,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>,
         throw redactor.error(err);
       }
     }
-    return new ChatCompletionStream({
+    return newStream({
       chunks: chunks(),
       cancel: () => res.cancel(),
       signal,
@@ -162,7 +162,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>,
         if (out.length) yield out;
       }
     }
-    return new ChatCompletionStream({
+    return newStream({
       chunks: chunks(),
       cancel: () => void readable.cancel().catch(() => {}),
       response: { status: 200, headers: new Headers({ "content-type": "application/x-ndjson" }) },
@@ -360,4 +360,10 @@ async function* iterateReadable(readable: ReadableStream<Uint8Array>): AsyncGene
   } finally {
     reader.releaseLock();
   }
+}
+
+// Outside the class body, like `newClient` in client.ts: a class that names itself inside its own
+// body is emitted by esbuild as `class _ChatCompletionStream`, the name logs would show.
+function newStream(source: StreamSource): ChatCompletionStream {
+  return new ChatCompletionStream(source);
 }

@@ -1,0 +1,183 @@
+// Type-checks every TypeScript sample in README.md and docs/*.md (docs/api is generated from the
+// TSDoc, whose examples are fragments) with `tsc --strict`, in one program, as a user would
+// paste them: `inferloop`, `inferloop/testing` and `inferloop/testing/msw` resolve to the
+// sources, and top-level `await` works (each sample is an ES module).
+//
+// The pages create a client (and the fake service, a stream...) once and then use it in later
+// samples: those conventional names are declared for every sample (PRELUDE below); a sample
+// that defines its own shadows them. Anything else a sample uses it must import or define.
+//
+// Fences: ```ts and ```typescript are checked; ```ts no-check marks a fragment that is not
+// meant to compile on its own (use it sparingly: a checked sample is a sample that works).
+// A sample that uses values the reader supplies may declare them in an HTML comment right
+// above the fence, which the page does not show:
+//
+//   <!-- sample-setup: declare const queueId: string; -->
+//
+// Usage: node scripts/check-doc-samples.mjs [file.md ...]   (default: README.md, docs/*.md)
+// Prints `path:line:column: error TSxxxx: message` with the Markdown file and line, exit 1.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** The Markdown files to check, relative to the repository. */
+function defaultPages() {
+  const docs = readdirSync(join(root, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .sort()
+    .map((f) => `docs/${f}`);
+  return ["README.md", ...docs];
+}
+
+/** Names the pages define once and reuse, declared for every sample. */
+const PRELUDE = `import type { ChatCompletionMessageParam, ChatCompletionStream, Inferloop } from "inferloop";
+import type { FakeService } from "inferloop/testing";
+declare global {
+  /** The client, as created at the top of each page. */
+  const client: Inferloop;
+  /** A model id, e.g. from \`client.models.list()\`. */
+  const model: string;
+  const messages: ChatCompletionMessageParam[];
+  const stream: ChatCompletionStream;
+  /** The fake service of \`inferloop/testing\`, as started in docs/testing.md. */
+  const svc: FakeService;
+  const signal: AbortSignal;
+  /** vitest's, in the samples that are tests. */
+  const expect: typeof import("vitest").expect;
+}
+`;
+
+const FENCE = /^(\s*)(`{3,}|~{3,})\s*([\w-]*)(.*)$/;
+const SETUP = /<!--\s*sample-setup:([\s\S]*?)-->\s*$/;
+
+/**
+ * The TypeScript samples of one page: `{ line, code, setup }`, `line` being the 1-based line of
+ * the sample's first code line.
+ */
+export function extractSamples(markdown) {
+  const lines = markdown.split(/\r?\n/);
+  const samples = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = FENCE.exec(lines[i]);
+    if (!open) continue;
+    const [, indent, fence, lang, rest] = open;
+    const close = new RegExp(`^\\s*${fence[0]}{${fence.length},}\\s*$`);
+    let end = i + 1;
+    while (end < lines.length && !close.test(lines[end])) end++;
+    const body = lines.slice(i + 1, end).map((l) => (l.startsWith(indent) ? l.slice(indent.length) : l));
+    const flags = rest.trim().split(/\s+/);
+    if ((lang === "ts" || lang === "typescript") && !flags.includes("no-check")) {
+      // A setup comment ends on the line just above the fence (blank lines between are allowed).
+      let above = i - 1;
+      while (above >= 0 && lines[above].trim() === "") above--;
+      let setup = "";
+      if (above >= 0 && /-->\s*$/.test(lines[above])) {
+        let start = above;
+        while (start > 0 && !lines[start].includes("<!--")) start--;
+        const m = SETUP.exec(lines.slice(start, above + 1).join("\n"));
+        if (m) setup = m[1].trim();
+      }
+      samples.push({ line: i + 2, code: body.join("\n"), setup });
+    }
+    i = end;
+  }
+  return samples;
+}
+
+/**
+ * Checks the samples of `pages` (paths relative to the repository) in one tsc program.
+ * Returns `{ samples, errors }`, each error `{ file, line, column, message }` pointing into the
+ * Markdown file.
+ */
+export function checkDocSamples(pages = defaultPages(), { workDir = join(root, ".tmp", "doc-samples") } = {}) {
+  rmSync(workDir, { recursive: true, force: true });
+  mkdirSync(workDir, { recursive: true });
+  // A module per sample; what the line numbers of the generated file mean, by file name.
+  const origin = new Map();
+  let count = 0;
+  for (const page of pages) {
+    const samples = extractSamples(readFileSync(resolve(root, page), "utf8"));
+    for (const sample of samples) {
+      const name = `${page.replace(/[^\w]+/g, "_")}_L${sample.line}.ts`;
+      // The setup goes on the first line (no line shift for the sample's own lines below it);
+      // `export {}` makes a sample without imports a module, so top-level await is allowed.
+      const text = `${sample.setup.replace(/\r?\n/g, " ")} export {};\n${sample.code}\n`;
+      writeFileSync(join(workDir, name), text);
+      origin.set(name, { page, line: sample.line });
+      count++;
+    }
+  }
+  const src = relative(workDir, join(root, "src")).split("\\").join("/");
+  const tsconfig = {
+    compilerOptions: {
+      target: "es2022",
+      module: "nodenext",
+      moduleResolution: "nodenext",
+      lib: ["es2023", "dom", "dom.iterable", "esnext.disposable"],
+      strict: true,
+      skipLibCheck: true,
+      noEmit: true,
+      types: ["node"],
+      typeRoots: [
+        relative(workDir, join(root, "node_modules", "@types"))
+          .split("\\")
+          .join("/"),
+      ],
+      paths: {
+        inferloop: [`${src}/index.ts`],
+        "inferloop/testing": [`${src}/testing/index.ts`],
+        "inferloop/testing/msw": [`${src}/testing/msw.ts`],
+      },
+    },
+    include: ["*.ts"],
+  };
+  writeFileSync(join(workDir, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
+  writeFileSync(join(workDir, "prelude.d.ts"), PRELUDE);
+  if (count === 0) return { samples: 0, errors: [] };
+
+  const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+  const run = spawnSync(process.execPath, [tsc, "-p", workDir, "--pretty", "false"], {
+    cwd: workDir,
+    encoding: "utf8",
+  });
+  const output = `${run.stdout}${run.stderr}`;
+  const errors = [];
+  let last;
+  for (const line of output.split(/\r?\n/)) {
+    const m = /^(.+?)\((\d+),(\d+)\): (error TS\d+: .*)$/.exec(line);
+    if (m) {
+      const file = m[1].split(/[\\/]/).pop();
+      const from = origin.get(file);
+      const sampleLine = Number(m[2]) - 1;
+      last = from
+        ? { file: from.page, line: from.line + sampleLine - 1, column: Number(m[3]), message: m[4] }
+        : { file: m[1], line: Number(m[2]), column: Number(m[3]), message: m[4] };
+      if (from && sampleLine < 1) last.message += " (in the sample-setup comment above the fence)";
+      errors.push(last);
+    } else if (last && /^\s+\S/.test(line)) {
+      last.message += `\n${line}`;
+    } else if (line.trim() !== "") {
+      // Anything else tsc says (a config error) is reported as is.
+      errors.push((last = { file: "tsc", line: 0, column: 0, message: line }));
+    }
+  }
+  if (run.status !== 0 && errors.length === 0) errors.push({ file: "tsc", line: 0, column: 0, message: output });
+  errors.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
+  return { samples: count, errors };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const pages = process.argv.slice(2);
+  const { samples, errors } = checkDocSamples(pages.length > 0 ? pages : undefined);
+  for (const e of errors) console.log(`${e.file}:${e.line}:${e.column}: ${e.message}`);
+  if (errors.length > 0) {
+    console.log(
+      `\n${errors.length} type error(s) in ${samples} code samples. Fix the sample (or, for a fragment never meant to compile, fence it as \`\`\`ts no-check).`,
+    );
+    process.exit(1);
+  }
+  console.log(`${samples} code samples in README.md and docs/*.md type-check (tsc --strict).`);
+}

@@ -1,0 +1,44 @@
+/**
+ * The checker of the README's and docs' code samples (scripts/check-doc-samples.mjs, run by
+ * `.ci/run` over README.md and docs/*.md): on a fixture page, a sample with a type error is
+ * reported at its line in the Markdown file, and the others pass.
+ */
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+// @ts-expect-error: a plain .mjs script without declarations.
+import { checkDocSamples, extractSamples } from "../../scripts/check-doc-samples.mjs";
+
+type Found = { samples: number; errors: Array<{ file: string; line: number; column: number; message: string }> };
+const root = resolve(import.meta.dirname, "../..");
+const page = "tests/fixtures/doc-samples/page.md";
+const lineOf = (text: string): number =>
+  readFileSync(join(root, page), "utf8")
+    .split("\n")
+    .findIndex((l) => l.includes(text)) + 1;
+
+describe("doc sample checker", () => {
+  it("extracts ts and typescript fences, skips `no-check` and other languages, keeps the setup comment", () => {
+    const samples = extractSamples(readFileSync(join(root, page), "utf8")) as Array<{ line: number; setup: string }>;
+    expect(samples.map((s) => s.line)).toEqual([
+      lineOf("const { data }"),
+      lineOf('import { Inferloop } from "inferloop";'),
+      lineOf("const { item }"),
+      lineOf("const query = {"),
+    ]);
+    expect(samples[2]!.setup).toBe("declare const queueId: string; declare const itemId: string;");
+  });
+
+  it("reports each type error at its file and line in the page, and only those", () => {
+    const { samples, errors } = checkDocSamples([page], { workDir: join(root, ".tmp", "doc-samples-test") }) as Found;
+    expect(samples).toBe(4);
+    const at = errors.map((e) => `${e.file}:${e.line}`);
+    expect(at).toEqual([
+      `${page}:${lineOf("max_token: 5")}`,
+      `${page}:${lineOf('client.calls.query({ project_id: "p"')}`,
+    ]);
+    expect(errors[0]!.message).toMatch(/^error TS\d+: [\s\S]*max_token[\s\S]*max_tokens/);
+    // The hand-written query without `as const`: the operands widen to an array.
+    expect(errors[1]!.message).toMatch(/\[Operand, Operand\]/);
+  }, 120_000);
+});
