@@ -3,7 +3,8 @@
 // reply from the fake service (another loopback origin, so CORS preflights are exercised).
 // The text on the page must equal the reply the fake service gives for the same request.
 // A second page reads the same reply relayed by its own server (docs/browser.md, "Relaying a
-// stream"), with nothing of the SDK but `ChatCompletionStream`.
+// stream"), with nothing of the SDK but `ChatCompletionStream`; failures upstream and a cut relay
+// connection fail in the page.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -105,7 +106,8 @@ beforeAll(async () => {
   // The relay's server side, as in docs/browser.md: the Node build calls the fake service and
   // returns `toReadableStream()`; a failure upstream becomes the stream's last line.
   const server = new Inferloop({ baseURL: svc.url, apiKey: svc.apiKey, maxRetries: 0 });
-  const relayChat = async (req: IncomingMessage, res: ServerResponse) => {
+  // `cutAfter`: the relay's own response ends after that many lines, as a dropped connection.
+  const relayChat = async (req: IncomingMessage, res: ServerResponse, cutAfter = Number.POSITIVE_INFINITY) => {
     let body = "";
     for await (const piece of req) body += String(piece);
     const { prompt } = JSON.parse(body) as { prompt: string };
@@ -115,7 +117,11 @@ beforeAll(async () => {
       stream: true,
     });
     res.writeHead(200, { "content-type": "application/x-ndjson", "cache-control": "no-store" });
-    for await (const bytes of stream.toReadableStream()) res.write(bytes);
+    let lines = 0;
+    for await (const bytes of stream.toReadableStream()) {
+      if (lines++ >= cutAfter) break;
+      res.write(bytes);
+    }
     res.end();
   };
 
@@ -129,6 +135,8 @@ beforeAll(async () => {
     else if (path === "/relay.js") res.writeHead(200, js).end(relay.script);
     else if (path === "/api/chat" && req.method === "POST")
       relayChat(req, res).catch((err: unknown) => res.writeHead(502).end(String(err)));
+    else if (path === "/api/chat-cut" && req.method === "POST")
+      relayChat(req, res, 3).catch((err: unknown) => res.writeHead(502).end(String(err)));
     else res.writeHead(404).end();
   });
   await new Promise<void>((done) => page.listen(0, "127.0.0.1", done));
@@ -221,11 +229,11 @@ describe("browser build in Chromium", () => {
   });
 
   /** Opens the relay page for `prompt`; resolves with what it shows once it is done or failed. */
-  async function openRelayPage(prompt: string) {
+  async function openRelayPage(prompt: string, path = "/api/chat") {
     const tab = await context.newPage();
     const problems: string[] = [];
     tab.on("pageerror", (error) => problems.push(String(error)));
-    await tab.goto(`${pageURL}relay?${new URLSearchParams({ prompt })}`);
+    await tab.goto(`${pageURL}relay?${new URLSearchParams({ prompt, path })}`);
     await tab.waitForSelector("body[data-state=done], body[data-state=error]");
     const shown = {
       problems,
@@ -279,4 +287,12 @@ describe("browser build in Chromium", () => {
       expect(shown.reply).not.toBe("");
     },
   );
+
+  it("a relay response cut between two lines fails in the page instead of ending as if complete", async () => {
+    const shown = await openRelayPage(PROMPT, "/api/chat-cut");
+    expect(shown.problems).toEqual([]);
+    expect(shown.state).toBe("error");
+    expect(shown.status).toMatch(/^error: APIConnectionError: The relayed stream ended before the last chunk/);
+    expect(shown.reply).not.toBe("");
+  });
 });

@@ -23,7 +23,7 @@ const BUDGET = 34_000;
 /**
  * 10 KB, gzipped, for a page that only reads a stream relayed by its own server (issue 26,
  * item 5; docs/browser.md): it creates no client, so it must carry none of the request
- * validation. Measured 8,131 B; it was 23.4 KB while `dist/browser.js` held every module itself.
+ * validation. Measured 8,316 B; it was 23,574 B while `dist/browser.js` held every module itself.
  */
 const RELAY_BUDGET = 10_000;
 
