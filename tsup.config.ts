@@ -40,6 +40,8 @@ export default defineConfig(() => {
   return builds;
 });
 
+const BROWSER_SCAFFOLD = { "browser-all": "src/index.ts", "browser-stream": "src/resources/chat/stream.ts" };
+
 const builds: Options[] = [
   {
     ...shared,
@@ -72,10 +74,26 @@ const builds: Options[] = [
   },
   {
     ...shared,
-    entry: { browser: "src/index.ts" },
+    // `browser.js` holds no code of its own, only re-exports from chunks, so a bundler drops
+    // every chunk a page does not use (`"sideEffects": false`). The entries decide the chunks:
+    // `src/index.ts` a second time puts every module of the build into a chunk (a module that
+    // only `browser` reached would stay in `browser.js`, and with it each top-level schema
+    // call), and the stream reader's own entry puts `ChatCompletionStream` and what it needs
+    // into a chunk of their own. A relay page (`ChatCompletionStream.fromReadableStream`) then
+    // bundles that chunk only: no request validation, no zod. `browser-all` and
+    // `browser-stream` are scaffolding, removed after the build.
+    entry: { browser: "src/index.ts", ...BROWSER_SCAFFOLD },
     format: ["esm"],
     platform: "browser",
+    splitting: true,
     esbuildPlugins: [browserTransport as never],
+    esbuildOptions(options) {
+      options.chunkNames = "browser-[hash]";
+    },
+    async onSuccess() {
+      for (const name of Object.keys(BROWSER_SCAFFOLD))
+        for (const file of [`dist/${name}.js`, `dist/${name}.js.map`]) rmSync(file, { force: true });
+    },
   },
   {
     ...shared,

@@ -5,15 +5,23 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const BROWSER_BUILD = JSON.stringify(fileURLToPath(new URL("../dist/browser.js", import.meta.url)));
 
 // The same app for each client: create the client, start a stream, print every delta.
 export const APPS = {
   // `dist/browser.js` is what the package's "browser" export condition resolves to.
   inferloop: `
-    import { Inferloop } from ${JSON.stringify(fileURLToPath(new URL("../dist/browser.js", import.meta.url)))};
+    import { Inferloop } from ${BROWSER_BUILD};
     const client = new Inferloop({ baseURL: "https://api.example.com", apiKey: "key" });
     const stream = await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "hi" }], stream: true });
     for await (const chunk of stream) console.log(chunk.choices[0]?.delta?.content ?? "");
+  `,
+  // A page that only reads a stream relayed by its own server (docs/browser.md): no client,
+  // so none of the request validation.
+  inferloopRelay: `
+    import { ChatCompletionStream } from ${BROWSER_BUILD};
+    const res = await fetch("/api/chat", { method: "POST", body: JSON.stringify({ prompt: "hi" }) });
+    for await (const text of ChatCompletionStream.fromReadableStream(res.body).textStream()) console.log(text);
   `,
   openai: `
     import OpenAI from "openai";

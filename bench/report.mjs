@@ -15,6 +15,7 @@ function tables(results) {
   const med = (s, c, key) => median((results.samples[s]?.[c] ?? []).map((r) => r[key]));
   return {
     scenarios: Object.keys(SCENARIOS).filter((s) => results.samples[s]),
+    relayKB: (results.bundles?.inferloopRelay?.gzipBytes ?? Number.NaN) / 1024,
     time: (s, c, key) => med(s, c, key),
     rss: (s, c) => med(s, c, "maxRssKB") / 1024,
     importMs: (c) => results.imports[c]?.medianMs,
@@ -109,6 +110,15 @@ function markdown(results) {
       f2(b.inferloop.gzipBytes / b.openai.gzipBytes),
     ]),
   );
+  if (b.inferloopRelay)
+    lines.push(
+      row([
+        "relay page (`fromReadableStream` + `textStream`), gzip (KB)",
+        f2(b.inferloopRelay.gzipBytes / 1024),
+        "–",
+        "–",
+      ]),
+    );
   lines.push("");
   lines.push("### Targets");
   lines.push("");

@@ -58,6 +58,12 @@ export function checkTargets(t) {
     limit: 25,
     met: t.bundleKB <= 25,
   });
+  out.push({
+    name: "browser bundle, relay page reading a relayed stream (gzip KB)",
+    value: t.relayKB,
+    limit: 10,
+    met: Number.isFinite(t.relayKB) ? t.relayKB <= 10 : undefined,
+  });
   out.push(ratio("cold import: inferloop / openai", t.importMs("inferloop"), t.importMs("openai"), 1.0));
   return out;
 }

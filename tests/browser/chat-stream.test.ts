@@ -2,8 +2,11 @@
 // a loopback page whose script is an esbuild bundle of the SDK's browser build, and streams a
 // reply from the fake service (another loopback origin, so CORS preflights are exercised).
 // The text on the page must equal the reply the fake service gives for the same request.
+// A second page reads the same reply relayed by its own server (docs/browser.md, "Relaying a
+// stream"), with nothing of the SDK but `ChatCompletionStream`; failures upstream and a cut relay
+// connection fail in the page.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -66,31 +69,74 @@ let pageURL: string;
 let context: BrowserContext;
 let userDataDir: string;
 let bundleInputs: string[];
+let relayInputs: string[];
+let model: string;
 
 beforeAll(async () => {
   if (!existsSync(executablePath))
     throw new Error(`${executablePath} not found: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   svc = await startFakeService();
 
-  const bundle = await build({
-    absWorkingDir: repo,
-    entryPoints: ["tests/browser/page.ts"],
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    metafile: true,
-    write: false,
-    logLevel: "silent",
-    plugins: [asPackage],
-  });
-  bundleInputs = Object.keys(bundle.metafile.inputs);
-  const script = bundle.outputFiles[0]!.contents;
+  model = (await new Inferloop({ baseURL: svc.url, apiKey: svc.apiKey }).models.list()).data[0]!.id;
 
+  const bundlePage = async (entry: string) => {
+    const bundle = await build({
+      absWorkingDir: repo,
+      entryPoints: [entry],
+      bundle: true,
+      format: "esm",
+      platform: "browser",
+      target: "es2022",
+      metafile: true,
+      write: false,
+      logLevel: "silent",
+      plugins: [asPackage],
+    });
+    // Every file read, and the files with code in the bundle (the others were dropped whole).
+    const withCode = Object.entries(Object.values(bundle.metafile.outputs)[0]!.inputs)
+      .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
+      .map(([path]) => path);
+    return { inputs: Object.keys(bundle.metafile.inputs), withCode, script: bundle.outputFiles[0]!.contents };
+  };
+  const app = await bundlePage("tests/browser/page.ts");
+  const relay = await bundlePage("tests/browser/relay-page.ts");
+  bundleInputs = app.inputs;
+  relayInputs = relay.withCode;
+
+  // The relay's server side, as in docs/browser.md: the Node build calls the fake service and
+  // returns `toReadableStream()`; a failure upstream becomes the stream's last line.
+  const server = new Inferloop({ baseURL: svc.url, apiKey: svc.apiKey, maxRetries: 0 });
+  // `cutAfter`: the relay's own response ends after that many lines, as a dropped connection.
+  const relayChat = async (req: IncomingMessage, res: ServerResponse, cutAfter = Number.POSITIVE_INFINITY) => {
+    let body = "";
+    for await (const piece of req) body += String(piece);
+    const { prompt } = JSON.parse(body) as { prompt: string };
+    const stream = await server.chat.completions.create({
+      model,
+      messages: [{ role: "user", content: prompt }],
+      stream: true,
+    });
+    res.writeHead(200, { "content-type": "application/x-ndjson", "cache-control": "no-store" });
+    let lines = 0;
+    for await (const bytes of stream.toReadableStream()) {
+      if (lines++ >= cutAfter) break;
+      res.write(bytes);
+    }
+    res.end();
+  };
+
+  const js = { "content-type": "text/javascript; charset=utf-8" };
   page = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     if (path === "/") res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html);
-    else if (path === "/app.js") res.writeHead(200, { "content-type": "text/javascript; charset=utf-8" }).end(script);
+    else if (path === "/relay")
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html.replace("/app.js", "/relay.js"));
+    else if (path === "/app.js") res.writeHead(200, js).end(app.script);
+    else if (path === "/relay.js") res.writeHead(200, js).end(relay.script);
+    else if (path === "/api/chat" && req.method === "POST")
+      relayChat(req, res).catch((err: unknown) => res.writeHead(502).end(String(err)));
+    else if (path === "/api/chat-cut" && req.method === "POST")
+      relayChat(req, res, 3).catch((err: unknown) => res.writeHead(502).end(String(err)));
     else res.writeHead(404).end();
   });
   await new Promise<void>((done) => page.listen(0, "127.0.0.1", done));
@@ -131,7 +177,6 @@ describe("browser build in Chromium", () => {
   });
 
   it("streams a chat reply from the fake service into the page", async () => {
-    const model = (await new Inferloop({ baseURL: svc.url, apiKey: svc.apiKey }).models.list()).data[0]!.id;
     // The reply the fake service gives to the same request, not streamed (Node build).
     const expected = (
       await new Inferloop({ baseURL: svc.url, apiKey: svc.apiKey }).chat.completions.create({
@@ -174,5 +219,80 @@ describe("browser build in Chromium", () => {
     expect(post.headers["user-agent"]).toMatch(/Chrome/);
     expect(post.json).toMatchObject({ model, stream: true, messages: [{ role: "user", content: PROMPT }] });
     await tab.close();
+  });
+
+  it("the relay page's bundle holds the stream reader only: no client, no request validation", () => {
+    const fromSdk = relayInputs.filter((p) => p.startsWith("dist/"));
+    expect(fromSdk.length).toBeGreaterThan(0);
+    expect(fromSdk.filter((p) => !/^dist\/browser(-[A-Z0-9]+)?\.js$/.test(p))).toEqual([]);
+    expect(relayInputs.filter((p) => /node_modules\/zod\/|undici|src\//.test(p))).toEqual([]);
+  });
+
+  /** Opens the relay page for `prompt`; resolves with what it shows once it is done or failed. */
+  async function openRelayPage(prompt: string, path = "/api/chat") {
+    const tab = await context.newPage();
+    const problems: string[] = [];
+    tab.on("pageerror", (error) => problems.push(String(error)));
+    await tab.goto(`${pageURL}relay?${new URLSearchParams({ prompt, path })}`);
+    await tab.waitForSelector("body[data-state=done], body[data-state=error]");
+    const shown = {
+      problems,
+      state: await tab.getAttribute("body", "data-state"),
+      status: await tab.textContent("#status"),
+      reply: await tab.textContent("#reply"),
+      errorStatus: await tab.getAttribute("body", "data-status"),
+    };
+    await tab.close();
+    return shown;
+  }
+
+  it("reads a reply relayed by its own server into the page, the same text as the service's", async () => {
+    const expected = (
+      await new Inferloop({ baseURL: svc.url, apiKey: svc.apiKey }).chat.completions.create({
+        model,
+        messages: [{ role: "user", content: PROMPT }],
+      })
+    ).choices[0]!.message.content;
+    const shown = await openRelayPage(PROMPT);
+    expect(shown.problems).toEqual([]);
+    expect(shown.state, shown.status ?? "").toBe("done");
+    expect(shown.reply).toBe(expected);
+    expect(shown.status).toMatch(/finish_reason stop$/);
+  });
+
+  it.each([
+    // Upstream cut before [DONE]: the server's reader fails, the relay writes an error line.
+    ["cut off upstream", { kind: "cutStream", afterChunks: 3 } as const, 500, "InternalServerError"],
+    // An error event upstream: its code reaches the page and picks the error class there.
+    [
+      "with an error event upstream",
+      {
+        kind: "insert",
+        afterChunks: 3,
+        data: 'data: {"error":{"message":"slow down","code":429}}\n\n',
+        end: true,
+      } as const,
+      429,
+      "RateLimitError",
+    ],
+  ])(
+    "a relayed stream %s fails in the page with the error, after the text that came before",
+    async (_, fault, status, name) => {
+      svc.inject({ ...fault, path: "/v1/chat/completions" });
+      const shown = await openRelayPage(PROMPT);
+      expect(shown.problems).toEqual([]);
+      expect(shown.state).toBe("error");
+      expect(shown.errorStatus).toBe(String(status));
+      expect(shown.status).toMatch(new RegExp(`^error: ${name}: ${status} `));
+      expect(shown.reply).not.toBe("");
+    },
+  );
+
+  it("a relay response cut between two lines fails in the page instead of ending as if complete", async () => {
+    const shown = await openRelayPage(PROMPT, "/api/chat-cut");
+    expect(shown.problems).toEqual([]);
+    expect(shown.state).toBe("error");
+    expect(shown.status).toMatch(/^error: APIConnectionError: The relayed stream ended before the last chunk/);
+    expect(shown.reply).not.toBe("");
   });
 });

@@ -236,6 +236,54 @@ describe("relays", () => {
     expect(final.choices[0]!.message.content).toBe(ECHO);
   });
 
+  /** The relayed NDJSON of a real stream, as a page would get it if the relay's connection
+   * dropped after `lines` whole lines (no error line: the relay itself was cut). */
+  async function cutRelay(params: Parameters<typeof client.chat.completions.create>[0], lines: number) {
+    const source = await client.chat.completions.create({ ...params, stream: true });
+    const all = (await new Response(source.toReadableStream()).text()).split("\n").filter(Boolean);
+    expect(all.length).toBeGreaterThan(lines);
+    const body = all
+      .slice(0, lines)
+      .map((l) => `${l}\n`)
+      .join("");
+    return { all, relayed: ChatCompletionStream.fromReadableStream(new Response(body).body!) };
+  }
+
+  it("a relay cut between two lines rejects with APIConnectionError after the chunks before", async () => {
+    const { relayed } = await cutRelay(base(), 3);
+    const seen: ChatCompletionChunk[] = [];
+    const err = await caught(async () => {
+      for await (const chunk of relayed) seen.push(chunk);
+    });
+    expect(err).toBeInstanceOf(APIConnectionError);
+    expect((err as Error).message).toMatch(/relayed stream ended before the last chunk/);
+    expect(seen).toHaveLength(3);
+    await expect(relayed.finalCompletion()).rejects.toBe(err);
+  });
+
+  it("a relay cut before the last choice finished rejects; cut after every finish_reason it does not", async () => {
+    // n: 2 and usage: every choice ends with its own finish_reason chunk, then a usage chunk.
+    const params = { ...base({ n: 2 }), stream_options: { include_usage: true } };
+    const { all } = await cutRelay(params, 1);
+    const finishes = all.map((l, i) => [i, JSON.parse(l) as ChatCompletionChunk] as const);
+    const lastFinish = Math.max(...finishes.filter(([, c]) => c.choices.some((x) => x.finish_reason)).map(([i]) => i));
+    // One line short of the last finish_reason: a choice is still open.
+    const short = await cutRelay(params, lastFinish);
+    expect(await caught(() => short.relayed.finalCompletion())).toBeInstanceOf(APIConnectionError);
+    // Through the last finish_reason (the usage line lost): the text is whole, no error.
+    const whole = await cutRelay(params, lastFinish + 1);
+    const final = await whole.relayed.finalCompletion();
+    expect(final.choices.map((c) => [c.message.content, c.finish_reason])).toEqual([
+      [ECHO, "stop"],
+      [ECHO, "stop"],
+    ]);
+  });
+
+  it("an empty relayed body rejects with APIConnectionError", async () => {
+    const relayed = ChatCompletionStream.fromReadableStream(new Response("").body!);
+    expect(await caught(() => collect(relayed))).toBeInstanceOf(APIConnectionError);
+  });
+
   it("a failure crosses the relay as the same error class", async () => {
     svc.inject(faults.streamError({ afterChunks: 2, code: 400, message: "bad thing", path: CHAT }));
     const source = await client.chat.completions.create({ ...base(), stream: true });

@@ -1,7 +1,7 @@
 import { asyncDispose } from "../../core/dispose.js";
 import { withEventDeadline } from "../../core/event-deadline.js";
 import { readJSONEventBatches, streamEventError } from "../../core/event-stream.js";
-import { APIUserAbortError, InferloopError } from "../../core/errors.js";
+import { APIConnectionError, APIUserAbortError, InferloopError } from "../../core/errors.js";
 import type { APIResponse } from "../../core/http-client.js";
 import { decodeJSONLBatches } from "../../core/jsonl.js";
 import { Redactor } from "../../core/secrets.js";
@@ -130,7 +130,9 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>,
 
   /**
    * Read back a stream written by {@link toReadableStream} (NDJSON, one chunk per line), for
-   * example on the browser side of a relay. An error line rejects with its `APIError`.
+   * example on the browser side of a relay. An error line rejects with its `APIError`; a
+   * stream that ends before every choice has its `finish_reason` (the relay's connection was
+   * cut) rejects with `APIConnectionError`.
    *
    * @example
    * ```ts
@@ -142,6 +144,9 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>,
   static fromReadableStream(readable: ReadableStream<Uint8Array>): ChatCompletionStream {
     const noRedaction = new Redactor([]);
     let n = 0;
+    // NDJSON has no end marker: a relay cut between two lines would end the stream as if it
+    // were complete. Every choice ends with a chunk carrying its finish_reason; these have not.
+    const unfinished = new Set<number>();
     async function* chunks(): AsyncGenerator<ChatCompletionChunk[]> {
       for await (const lines of decodeJSONLBatches<ChatCompletionChunk & { error?: unknown }>(
         iterateReadable(readable),
@@ -157,10 +162,19 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>,
             if (out.length) yield out;
             throw err;
           }
-          out.push(normalizeChunk(checkChunk(line, n) as ChatCompletionChunk));
+          const chunk = normalizeChunk(checkChunk(line, n) as ChatCompletionChunk);
+          for (const c of chunk.choices) {
+            if (c.finish_reason == null) unfinished.add(c.index);
+            else unfinished.delete(c.index);
+          }
+          out.push(chunk);
         }
         if (out.length) yield out;
       }
+      if (n === 0 || unfinished.size > 0)
+        throw new APIConnectionError(
+          "The relayed stream ended before the last chunk of every choice (the one with its finish_reason): the relay's response was cut off.",
+        );
     }
     return newStream({
       chunks: chunks(),
