@@ -3,15 +3,20 @@
 // deadline, buffer cap, shape and index checks, accumulation), in this one process. No server
 // shares the CPU, so it is the steadiest view of the client's own work per chunk.
 //
-//   node bench/hot-path.mjs [dist/index.js URL] [reps]
+//   node bench/hot-path.mjs [dist/index.js URL | floor] [reps]
+//
+// `floor` reads the same bytes as the bench's floor contender does (bench/contenders/floor.mjs):
+// a plain splitter and JSON.parse for the stream, eventsource-parser for the rollouts.
 //
 // Prints one JSON line: per workload, the median CPU ms of `reps` runs (after one warm-up run).
 import { performance } from "node:perf_hooks";
+import { readRollout, sseJSON } from "./contenders/floor.mjs";
 import { rolloutContentLength, rolloutSseBody, sseBody, sseContentLength } from "./fixtures.mjs";
 
 const dist = process.argv[2] ?? new URL("../dist/index.js", import.meta.url).href;
 const reps = Number(process.argv[3] ?? 5);
-const { ChatCompletionStream, Redactor, Trajectory } = await import(dist);
+const isFloor = dist === "floor";
+const { ChatCompletionStream, Redactor, Trajectory } = isFloor ? {} : await import(dist);
 const READ = 64 * 1024;
 
 function response(body) {
@@ -41,7 +46,9 @@ export const WORKLOADS = {
   "stream-50k": {
     body: sseBody(50_000),
     async run(body) {
-      const stream = ChatCompletionStream.fromResponse(response(body), redactor());
+      const stream = isFloor
+        ? sseJSON(response(body).body)
+        : ChatCompletionStream.fromResponse(response(body), redactor());
       let chars = 0;
       for await (const chunk of stream) chars += chunk.choices[0]?.delta?.content?.length ?? 0;
       if (chars !== sseContentLength(50_000)) throw new Error(`stream-50k: ${chars} chars`);
@@ -54,6 +61,13 @@ export const WORKLOADS = {
       const kept = [];
       await Promise.all(
         Array.from({ length: 32 }, async () => {
+          if (isFloor) {
+            const r = await readRollout(response(body).body, []);
+            if (r.content !== rolloutContentLength(512) || r.ids !== 512)
+              throw new Error("rollout: wrong floor result");
+            kept.push(r.keep);
+            return;
+          }
           const stream = ChatCompletionStream.fromResponse(response(body), redactor());
           const completion = await stream.finalCompletion();
           const choice = completion.choices[0];
