@@ -6,8 +6,10 @@ import { SCENARIOS } from "./scenarios.mjs";
 
 const [contenderName, scenarioName, url] = process.argv.slice(2);
 const scenario = SCENARIOS[scenarioName];
-const { createContender } = await import(`./contenders/${contenderName}.mjs`);
-const contender = await createContender(url);
+// "base" is the inferloop contender on the build of another commit (`BENCH_BASE`, see run.mjs).
+const file = contenderName === "base" ? "inferloop" : contenderName;
+const { createContender } = await import(`./contenders/${file}.mjs`);
+const contender = await createContender(url, ...(contenderName === "base" ? [process.env.BENCH_BASE_DIST] : []));
 
 await scenario.warm(contender);
 const t0 = performance.now();

@@ -107,3 +107,51 @@ export function callLines(count) {
   }
   return lines;
 }
+
+// Rollout streams: what an RL rollout reads from vLLM with `logprobs: true`, `top_logprobs: k`
+// and `return_token_ids: true`. Shaped as vLLM's chat stream generator (and the fake service,
+// src/testing/chat.ts) writes it: the role chunk carries `prompt_token_ids`, then one chunk per
+// generated token with its logprob entry (token, logprob, bytes, k alternatives) and
+// `token_ids: [id]`, the last one with `finish_reason` and `stop_reason`.
+const ROLLOUT_PROMPT_IDS = Array.from({ length: 24 }, (_, i) => 151644 + i * 7);
+const ROLLOUT_TOKENS = 64; // distinct token chunks, repeated
+
+function rolloutToken(i) {
+  const text = WORDS[i % WORDS.length];
+  return { id: 1000 + i * 37, text, logprob: -((i % 17) + 1) / 23 };
+}
+
+function logprobEntry(token, top) {
+  const bytes = (s) => [...Buffer.from(s, "utf8")];
+  const alts = [];
+  for (let k = 0; k < top; k++) {
+    const alt = k === 0 ? token.text : `${token.text.trimStart()}${k}`;
+    alts.push({ token: alt, logprob: token.logprob - k * 0.731, bytes: bytes(alt) });
+  }
+  return { token: token.text, logprob: token.logprob, bytes: bytes(token.text), top_logprobs: alts };
+}
+
+/** The SSE body of one rollout stream: the role chunk, `n` token chunks, `[DONE]`. */
+export function rolloutSseBody(n, top) {
+  const head = `data: {"id":"chatcmpl-5d0e7a91c3b24f68","object":"chat.completion.chunk","created":${CREATED},"model":"${MODEL}","choices":[`;
+  const parts = [
+    `${head}{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}],"prompt_token_ids":${JSON.stringify(ROLLOUT_PROMPT_IDS)}}\n\n`,
+  ];
+  const choice = (t, tail) =>
+    `${head}{"index":0,"delta":{"content":${JSON.stringify(t.text)}},"logprobs":{"content":[${JSON.stringify(logprobEntry(t, top))}]},"finish_reason":${tail}}]}\n\n`;
+  const rendered = Array.from({ length: ROLLOUT_TOKENS }, (_, i) =>
+    choice(rolloutToken(i), `null,"token_ids":[${rolloutToken(i).id}]`),
+  );
+  for (let i = 0; i < n - 1; i++) parts.push(rendered[i % ROLLOUT_TOKENS]);
+  const last = rolloutToken((n - 1) % ROLLOUT_TOKENS);
+  parts.push(choice(last, `"stop","stop_reason":null,"token_ids":[${last.id}]`));
+  parts.push("data: [DONE]\n\n");
+  return Buffer.from(parts.join(""));
+}
+
+/** Content characters of {@link rolloutSseBody}(n). */
+export function rolloutContentLength(n) {
+  let len = 0;
+  for (let i = 0; i < n; i++) len += rolloutToken(i % ROLLOUT_TOKENS).text.length;
+  return len;
+}

@@ -25,7 +25,7 @@ export function measure(contender, scenario, url, { child = CHILD, timeoutMs = C
 export async function measureInto(samples, errors, round, contender, scenario, url, options) {
   const r = await measure(contender, scenario, url, options);
   if (r.error) errors.push(`${contender} ${scenario}: ${r.error}`);
-  else ((samples[scenario] ??= {})[contender] ??= []).push(r);
+  else ((samples[scenario] ??= {})[contender] ??= []).push({ ...r, round });
   process.stderr.write(
     `round ${round + 1} ${scenario.padEnd(20)} ${contender.padEnd(10)} ${r.error ? "ERROR" : `${r.ms.toFixed(0)} ms`}\n`,
   );

@@ -19,8 +19,46 @@ function tables(results) {
     time: (s, c, key) => med(s, c, key),
     rss: (s, c) => med(s, c, "maxRssKB") / 1024,
     importMs: (c) => results.imports[c]?.medianMs,
-    bundleKB: results.bundles.inferloop.gzipBytes / 1024,
+    bundleKB: results.bundles ? results.bundles.inferloop.gzipBytes / 1024 : NaN,
   };
+}
+
+/** Median over the rounds of a/b, each pair measured in the same round (so both ran under
+ * the same load): steadier on a busy machine than the ratio of the two medians. */
+function pairedRatio(results, s, a, b, key) {
+  const byRound = new Map((results.samples[s]?.[b] ?? []).map((r) => [r.round, r[key]]));
+  return median((results.samples[s]?.[a] ?? []).map((r) => r[key] / byRound.get(r.round)));
+}
+
+function abTable(results, lines) {
+  const t = tables(results);
+  const has = (c) => t.scenarios.some((s) => results.samples[s][c]);
+  const pairs = [
+    ...(has("base") ? [["inferloop", "base"]] : []),
+    ...(has("floor") ? [["inferloop", "floor"]] : []),
+    ...(has("base") && has("floor") ? [["base", "floor"]] : []),
+    ...(has("openai") ? [["inferloop", "openai"]] : []),
+  ];
+  if (!has("base")) return;
+  lines.push("");
+  lines.push(
+    `### A/B: the working tree (inferloop) against base ${results.base.slice(0, 7)}, the floor and openai (median of per-round ratios)`,
+  );
+  lines.push("");
+  const keys = [
+    ["ms", "wall"],
+    ["cpuMs", "CPU"],
+    ["maxRssKB", "RSS"],
+  ];
+  lines.push(row(["scenario", ...pairs.flatMap(([a, b]) => keys.map(([, k]) => `${k} ${a}/${b}`))]));
+  lines.push(row(Array(1 + pairs.length * keys.length).fill("---")));
+  for (const s of t.scenarios)
+    lines.push(
+      row([
+        SCENARIOS[s].label,
+        ...pairs.flatMap(([a, b]) => keys.map(([key]) => f2(pairedRatio(results, s, a, b, key)))),
+      ]),
+    );
 }
 
 const f0 = (x) => (Number.isFinite(x) ? x.toFixed(0) : "–");
@@ -35,7 +73,7 @@ function markdown(results) {
     `Run of ${results.date.slice(0, 10)}: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.platform}, Node ${m.node}; load average at start ${m.loadAverage}.`,
   );
   lines.push(
-    `openai ${m.versions.openai}, undici ${m.versions.undici}, zod ${m.versions.zod}. Medians of ${results.rounds} rounds (${results.flatRounds} for 1M records); whole run ${f0(results.totalSeconds)} s.`,
+    `openai ${m.versions.openai}, undici ${m.versions.undici}, zod ${m.versions.zod}. Medians of ${results.rounds} rounds (${results.flatRounds} for 1M records); whole run ${f0(results.totalSeconds)} s.${results.base ? ` Base: ${results.base.slice(0, 7)}.` : ""}`,
   );
   lines.push("");
   lines.push("### Time (ms, median; wall-clock, and CPU time of the client process)");
@@ -80,6 +118,8 @@ function markdown(results) {
     const r = C.map((c) => t.rss(s, c));
     lines.push(row([SCENARIOS[s].label, ...r.map(f0), f2(r[0] / r[1]), f2(r[0] / r[2])]));
   }
+  abTable(results, lines);
+  if (!results.bundles) return lines.join("\n");
   lines.push("");
   lines.push("### Cold import and browser bundle");
   lines.push("");

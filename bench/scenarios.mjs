@@ -1,7 +1,7 @@
 // The benchmark scenarios. Each one drives a contender's three operations (chat, stream,
 // query) the same way and checks what came back, so a contender that skips work fails
 // instead of looking fast.
-import { sseContentLength } from "./fixtures.mjs";
+import { rolloutContentLength, sseContentLength } from "./fixtures.mjs";
 import { trainingJobParams } from "./training-fixture.mjs";
 
 const MESSAGES = [
@@ -55,6 +55,32 @@ async function query(c, records, pageSize) {
   expect(n === records && bytes === records * 36, `call query of ${records}: got ${n}`);
 }
 
+/** `count` rollout streams of `tokens` tokens each (logprobs with `top` alternatives and token
+ * ids on every chunk), all at once up to `concurrency`, each accumulated into its final
+ * completion and recorded into a trajectory. Every trajectory is kept to the end, as a rollout
+ * keeps its group until it is scored and sent: peak RSS counts what they hold. */
+async function rollouts(c, count, tokens, top, concurrency) {
+  const params = { ...streamParams(tokens), logprobs: true, top_logprobs: top, return_token_ids: true };
+  const kept = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      next++;
+      const r = await c.rollout(params);
+      expect(
+        r.content === rolloutContentLength(tokens) &&
+          r.entries === tokens &&
+          r.top === top &&
+          (r.ids === undefined || r.ids === tokens),
+        `rollout of ${tokens} tokens: got ${r.content} chars, ${r.entries} logprob entries, ${r.ids} token ids`,
+      );
+      kept.push(r.keep);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  expect(kept.length === count, `rollouts: ${kept.length} of ${count}`);
+}
+
 // Built once per process, during the untimed warm-up: building it is not the client's work.
 let bigJob;
 async function trainingJob(c, params, minBytes) {
@@ -94,6 +120,12 @@ export const SCENARIOS = {
     needs: "stream",
     warm: (c) => streams(c, 20, 200, 4),
     run: (c) => streams(c, 300, 200, 4),
+  },
+  "rollout-256x512": {
+    label: "rollout: 256 concurrent streams × 512 tokens, top_logprobs 5, token ids, into trajectories",
+    needs: "rollout",
+    warm: (c) => rollouts(c, 16, 512, 5, 16),
+    run: (c) => rollouts(c, 256, 512, 5, 256),
   },
   "query-100k-1page": {
     label: "call query, 100k records, 1 page",

@@ -4,7 +4,7 @@
 import { createServer } from "node:http";
 import { once } from "node:events";
 import { createGzip } from "node:zlib";
-import { callLines, chatCompletionBody, sseBody } from "./fixtures.mjs";
+import { callLines, chatCompletionBody, rolloutSseBody, sseBody } from "./fixtures.mjs";
 
 const BLOCK = 1000; // distinct call-record lines, repeated to any count
 
@@ -45,8 +45,11 @@ export async function startBenchServer({ compress = false } = {}) {
       if (!auth.startsWith("Bearer ")) return deny(res);
       if (body.stream === true) {
         const n = Math.max(2, body.max_completion_tokens ?? body.max_tokens ?? 16);
-        let sse = sseCache.get(n);
-        if (!sse) sseCache.set(n, (sse = sseBody(n)));
+        // With logprobs (a rollout), every token chunk carries its logprob entry and token id.
+        const top = body.logprobs === true ? (body.top_logprobs ?? 0) : -1;
+        const key = `${n}/${top}`;
+        let sse = sseCache.get(key);
+        if (!sse) sseCache.set(key, (sse = top >= 0 ? rolloutSseBody(n, top) : sseBody(n)));
         res.writeHead(200, { "content-type": "text/event-stream", "x-request-id": `req-${requests}` });
         res.end(sse);
         return;

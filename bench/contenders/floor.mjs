@@ -4,6 +4,7 @@
 // an SDK user does. The splitters handle only the framing the bench server sends (no CRLF,
 // comments, multi-line data, BOM), and there are no retries, validation or error mapping: a
 // real client needs those, so the floor is a lower bound, not an alternative.
+import { createParser } from "eventsource-parser";
 import { request } from "undici";
 
 const AUTH_BEARER = "Bearer bench-key";
@@ -13,7 +14,7 @@ const AUTH_BASIC = `Basic ${Buffer.from("api:bench-key").toString("base64")}`;
 // the cheapest way to split in JS (no re-scan, no copy of the whole buffer per chunk).
 
 /** `data: <json>\n\n` events until `data: [DONE]`. */
-async function* sseJSON(body) {
+export async function* sseJSON(body) {
   const decoder = new TextDecoder();
   let rest = "";
   for await (const bytes of body) {
@@ -47,6 +48,57 @@ async function* jsonLines(body) {
   }
 }
 
+/** The rollout floor's reading of one stream (bytes in any chunking) into a kept trajectory. */
+export async function readRollout(body, messages) {
+  const decoder = new TextDecoder();
+  let done = false;
+  let content = "";
+  let promptIds = null;
+  let finish = null;
+  let stop = null;
+  const entries = [];
+  const ids = [];
+  const parser = createParser({
+    onEvent(e) {
+      if (e.data === "[DONE]") {
+        done = true;
+        return;
+      }
+      const chunk = JSON.parse(e.data);
+      if (chunk.prompt_token_ids) promptIds = chunk.prompt_token_ids;
+      const c = chunk.choices[0];
+      if (c === undefined) return;
+      if (c.delta.content) content += c.delta.content;
+      const lp = c.logprobs?.content;
+      if (lp) for (let i = 0; i < lp.length; i++) entries.push(lp[i]);
+      const t = c.token_ids;
+      if (t) for (let i = 0; i < t.length; i++) ids.push(t[i]);
+      if (c.finish_reason) {
+        finish = c.finish_reason;
+        stop = c.stop_reason ?? null;
+      }
+    },
+  });
+  for await (const bytes of body) parser.feed(decoder.decode(bytes, { stream: true }));
+  if (!done) throw new Error("stream ended without [DONE]");
+  const choice = {
+    index: 0,
+    message: { role: "assistant", content },
+    logprobs: { content: entries },
+    finish_reason: finish,
+    stop_reason: stop,
+    token_ids: ids,
+  };
+  const keep = { messages_and_choices: [...messages, choice], prompt_token_ids: promptIds, reward: undefined };
+  return {
+    keep,
+    content: content.length,
+    entries: entries.length,
+    top: entries[0].top_logprobs.length,
+    ids: ids.length,
+  };
+}
+
 export async function createContender(url) {
   const post = async (path, auth, body) => {
     const res = await request(`${url}${path}`, {
@@ -68,6 +120,18 @@ export async function createContender(url) {
       const body = await post("/v1/chat/completions", AUTH_BEARER, { ...params, stream: true });
       try {
         for await (const chunk of sseJSON(body)) onChunk(chunk);
+      } finally {
+        body.destroy();
+      }
+    },
+
+    // The rollout floor: eventsource-parser over the decoded text and JSON.parse per event,
+    // keeping what a trainer needs (content, every logprob entry, the token ids, the prompt's
+    // ids, finish and stop reasons) in a plain trajectory object.
+    async rollout(params) {
+      const body = await post("/v1/chat/completions", AUTH_BEARER, { ...params, stream: true });
+      try {
+        return await readRollout(body, params.messages);
       } finally {
         body.destroy();
       }

@@ -1,8 +1,8 @@
 // inferloop, as a user gets it: the built package (dist/), default options (undici transport,
-// request validation, retries on, response normalization).
-import { Inferloop } from "../../dist/index.js";
-
-export async function createContender(url) {
+// request validation, retries on, response normalization). `dist` points it at another build
+// (the A/B base of `BENCH_BASE`).
+export async function createContender(url, dist = new URL("../../dist/index.js", import.meta.url).href) {
+  const { Inferloop, Trajectory } = await import(dist);
   const client = new Inferloop({ baseURL: url, apiKey: "bench-key" });
   return {
     chat: (params) => client.chat.completions.create(params),
@@ -14,5 +14,25 @@ export async function createContender(url) {
       for await (const call of client.calls.query({ project_id: projectId }, { pageSize })) onRecord(call);
     },
     train: (params) => client.trainingJobs.create(params),
+    async rollout(params) {
+      const stream = await client.chat.completions.create({ ...params, stream: true });
+      const completion = await stream.finalCompletion();
+      // A build from before the trajectory API (an old A/B base) keeps the choice as it is.
+      const t = Trajectory
+        ? new Trajectory({ messages_and_choices: [...params.messages] }).record(completion)
+        : { messages_and_choices: [...params.messages, completion.choices[0]] };
+      return rolloutSummary(t, completion.choices[0]);
+    },
+  };
+}
+
+/** What the rollout scenario checks, and the trajectory it keeps. */
+export function rolloutSummary(keep, choice) {
+  return {
+    keep,
+    content: choice.message.content.length,
+    entries: choice.logprobs.content.length,
+    top: choice.logprobs.content[0].top_logprobs.length,
+    ids: choice.token_ids?.length,
   };
 }

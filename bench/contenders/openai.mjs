@@ -1,6 +1,7 @@
 // The official openai client (v7), pointed at the local server's /v1. It has no call query, so
 // `query` is absent and those scenarios are skipped for it.
 import OpenAI from "openai";
+import { rolloutSummary } from "./inferloop.mjs";
 
 export async function createContender(url) {
   const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: "bench-key" });
@@ -9,6 +10,14 @@ export async function createContender(url) {
     async stream(params, onChunk) {
       const stream = await client.chat.completions.create({ ...params, stream: true });
       for await (const chunk of stream) onChunk(chunk);
+    },
+    // Its stream helper accumulates the final completion; it does not append `token_ids`
+    // (vLLM's extension), so the scenario does not count them for openai.
+    async rollout(params) {
+      const completion = await client.chat.completions.stream(params).finalChatCompletion();
+      const choice = completion.choices[0];
+      const keep = { messages_and_choices: [...params.messages, choice], reward: undefined };
+      return { ...rolloutSummary(keep, choice), ids: undefined };
     },
   };
 }

@@ -3,6 +3,9 @@ import { APIConnectionError, apiErrorFor, type APIError, ResponseParseError } fr
 import type { Redactor } from "./secrets.js";
 import type { SSEEvent } from "./sse.js";
 
+/** Payloads handed over at a time by {@link readJSONEventBatches}. */
+const SLICE = 32;
+
 /** The data of the event that ends a stream. Only the exact value counts. */
 const DONE = "[DONE]";
 
@@ -51,8 +54,8 @@ export async function* readJSONEvents<T>(
 }
 
 /**
- * {@link readJSONEvents} over batches of events (see `decodeSSEBatches`), yielding one
- * non-empty array of payloads per batch. Same order and same failures: the payloads before a
+ * {@link readJSONEvents} over batches of events (see `decodeSSEBatches`), yielding the
+ * payloads of each batch in non-empty arrays of at most 32. Same order and same failures: the payloads before a
  * bad event or `[DONE]` are handed over first, then the error is thrown (or the end reached).
  */
 export async function* readJSONEventBatches<T>(
@@ -62,7 +65,7 @@ export async function* readJSONEventBatches<T>(
 ): AsyncGenerator<T[]> {
   let n = 0;
   for await (const events of batches) {
-    const out: T[] = [];
+    let out: T[] = [];
     for (let i = 0; i < events.length; i++) {
       const ev = events[i]!;
       n++;
@@ -78,6 +81,14 @@ export async function* readJSONEventBatches<T>(
         throw err;
       }
       out.push(payload);
+      // A network read holds hundreds of events: parsed all at once, they would all be alive
+      // together, so every young-generation GC would find a few hundred KB to keep and V8
+      // would grow the young generation (tens of MB of peak RSS on a long stream). Handed
+      // over a few at a time, each is parsed only when the reader gets to it.
+      if (out.length === SLICE) {
+        yield out;
+        out = [];
+      }
     }
     if (out.length) yield out;
   }

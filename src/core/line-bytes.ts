@@ -9,6 +9,10 @@ type NodeBuffer = { from(b: ArrayBufferLike, offset: number, length: number): Ui
 // Node's Buffer searches bytes several times faster than TypedArray methods (memchr); where
 // there is none (browsers), the standard methods give the same answer.
 const NodeBuffer = (globalThis as { Buffer?: NodeBuffer }).Buffer;
+// Text that ends in a line end is decoded with `stream: true` all the same: it ends in an ASCII
+// byte, so nothing is left pending and the text is the same, and Node's decoder with
+// `ignoreBOM` takes a path about twice as fast in streaming mode (measured on Node 24).
+const STREAM = { stream: true };
 
 /** Index of the last LF or CR byte in `chunk`, or -1. */
 function lastLineEnd(chunk: Uint8Array): number {
@@ -62,12 +66,12 @@ export class LineBytes {
     }
     const head = chunk.subarray(0, last + 1);
     let text: string;
-    if (this.#len === 0) text = this.#decoder.decode(head);
+    if (this.#len === 0) text = this.#decoder.decode(head, STREAM);
     else if (this.#len < head.length) {
       // The held start of a line is the smaller part (the usual case: the tail of the last
       // chunk): decode it on its own (streaming, as it may end inside a character) rather
       // than copy the whole chunk behind it.
-      text = this.#take(true) + this.#decoder.decode(head);
+      text = this.#take(true) + this.#decoder.decode(head, STREAM);
     } else {
       this.#hold(head);
       text = this.#take(false);

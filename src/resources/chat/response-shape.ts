@@ -1,4 +1,29 @@
-import { expectArray, expectMemberObject, expectObject } from "../../core/response-shape.js";
+import { expectArray, expectMemberObject, expectObject, isObject } from "../../core/response-shape.js";
+
+// The checks below build the path of each member they look at, for the message. That is a few
+// strings per chunk, on the hot path of every stream; so a chunk is first tested by the same
+// rules without any path, and only one that fails is walked again to say where and why.
+const isArrayOrNull = (v: unknown) => v == null || Array.isArray(v);
+const isObjectOrNull = (v: unknown) => v == null || isObject(v);
+
+function choiceIsReadable(choice: unknown, body: "message" | "delta"): boolean {
+  if (!isObject(choice)) return false;
+  const m = choice[body];
+  if (body === "delta" ? !isObjectOrNull(m) : !isObject(m)) return false;
+  if (m != null) {
+    const calls = (m as Record<string, unknown>)["tool_calls"];
+    if (!isArrayOrNull(calls)) return false;
+    if (calls != null)
+      for (let t = 0; t < (calls as unknown[]).length; t++) if (!isObject((calls as unknown[])[t])) return false;
+  }
+  const lp = choice["logprobs"];
+  if (!isObjectOrNull(lp)) return false;
+  return (
+    lp == null ||
+    (isArrayOrNull((lp as Record<string, unknown>)["content"]) &&
+      isArrayOrNull((lp as Record<string, unknown>)["refusal"]))
+  );
+}
 
 // What the SDK reads of a choice's message or delta: tool calls and logprobs, which the
 // accumulator walks, and the choice objects themselves.
@@ -28,6 +53,12 @@ function checkChoice(choice: unknown, at: string, what: string, body: "message" 
  * ```
  */
 export function checkCompletion(value: unknown): unknown {
+  if (isObject(value) && Array.isArray(value["choices"])) {
+    const choices = value["choices"] as unknown[];
+    let ok = true;
+    for (let i = 0; i < choices.length && ok; i++) ok = choiceIsReadable(choices[i], "message");
+    if (ok) return value;
+  }
   const what = "chat completion";
   const body = expectObject(value, what);
   const choices = expectArray(body, "choices", what, "choices", false)!;
@@ -45,6 +76,15 @@ export function checkCompletion(value: unknown): unknown {
  * ```
  */
 export function checkChunk(value: unknown, n: number): unknown {
+  if (isObject(value)) {
+    const choices = value["choices"];
+    if (choices == null) return value;
+    if (Array.isArray(choices)) {
+      let ok = true;
+      for (let i = 0; i < choices.length && ok; i++) ok = choiceIsReadable(choices[i], "delta");
+      if (ok) return value;
+    }
+  }
   const what = `stream chunk ${n}`;
   const chunk = expectObject(value, what);
   const choices = expectArray(chunk, "choices", what, "choices", true);

@@ -275,6 +275,33 @@ describe("ChatCompletionAccumulator details", () => {
     expect(acc.finish().choices[0]!.token_ids).toEqual([1, 2]);
   });
 
+  it("keeps every piece of a long stream, in order, with finish() called in between", () => {
+    // Long enough to cross the runs the accumulator joins its text pieces in.
+    const acc = new ChatCompletionAccumulator();
+    const pieces = Array.from({ length: 1_500 }, (_, i) => `${i},`);
+    let seen = "";
+    pieces.forEach((p, i) => {
+      acc.add(
+        chunk([
+          {
+            index: 0,
+            delta: {
+              content: p,
+              reasoning: `r${i}`,
+              tool_calls: [{ index: 0, ...(i === 0 ? { id: "t", type: "function" } : {}), function: { arguments: p } }],
+            },
+          },
+        ]),
+      );
+      seen += p;
+      if (i === 700 || i === 1_023) expect(acc.finish().choices[0]!.message.content).toBe(seen);
+    });
+    const message = acc.finish().choices[0]!.message;
+    expect(message.content).toBe(pieces.join(""));
+    expect(message.reasoning).toBe(pieces.map((_, i) => `r${i}`).join(""));
+    expect(message.tool_calls?.[0]?.function.arguments).toBe(pieces.join(""));
+  });
+
   it("gives an empty completion when no chunk arrived", () => {
     expect(new ChatCompletionAccumulator().finish()).toStrictEqual({
       id: "",
