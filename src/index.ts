@@ -46,3 +46,5 @@ export * from "./resources/annotation-queues/index.js";
 
 export { TrainingJobs } from "./resources/training-jobs/training-jobs.js";
 export * from "./resources/training-jobs/index.js";
+
+export * from "./resources/capture/index.js";
