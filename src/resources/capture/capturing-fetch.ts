@@ -79,6 +79,13 @@ function passThrough(res: Response, tap: ReplyTap, recorder: TrajectoryRecorder,
     over = true;
     outcome();
   };
+  const complete = (): void => {
+    try {
+      recorder.record(request, tap.end());
+    } catch (err) {
+      recorder.fail(request, err);
+    }
+  };
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -91,13 +98,7 @@ function passThrough(res: Response, tap: ReplyTap, recorder: TrajectoryRecorder,
           return;
         }
         if (r.done) {
-          finish(() => {
-            try {
-              recorder.record(request, tap.end());
-            } catch (err) {
-              recorder.fail(request, err);
-            }
-          });
+          finish(complete);
           controller.close();
           return;
         }
@@ -105,7 +106,12 @@ function passThrough(res: Response, tap: ReplyTap, recorder: TrajectoryRecorder,
         controller.enqueue(r.value);
       },
       cancel(reason) {
-        finish(() => recorder.fail(request, reason ?? new Error("the reply was cancelled before its end")));
+        // The openai client stops reading at `[DONE]` and cancels the rest: that reply is whole.
+        finish(() =>
+          tap.whole
+            ? complete()
+            : recorder.fail(request, reason ?? new Error("the reply was cancelled before its end")),
+        );
         return reader.cancel(reason);
       },
     },

@@ -4,6 +4,8 @@ import { normalizeChunk, normalizeCompletion, type ChatCompletion, type ChatComp
 /** Reads a copy of a chat reply's bytes as they pass, and builds the completion at the end. */
 export interface ReplyTap {
   push(bytes: Uint8Array): void;
+  /** Whether the reply is whole already (a stream past `[DONE]`, which clients may cancel at). */
+  readonly whole: boolean;
   /** The completion; throws when the reply was not one (an error event, bad JSON). */
   end(): ChatCompletion;
 }
@@ -12,6 +14,7 @@ export interface ReplyTap {
 export class JSONReplyTap implements ReplyTap {
   readonly #decoder = new TextDecoder();
   #text = "";
+  readonly whole = false;
 
   push(bytes: Uint8Array): void {
     this.#text += this.#decoder.decode(bytes, { stream: true });
@@ -36,6 +39,10 @@ export class SSEReplyTap implements ReplyTap {
   #data: string[] = [];
   #done = false;
   #error: string | undefined;
+
+  get whole(): boolean {
+    return this.#done;
+  }
 
   push(bytes: Uint8Array): void {
     this.#buffer += this.#decoder.decode(bytes, { stream: true });
