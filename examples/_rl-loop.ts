@@ -3,8 +3,9 @@
  * groups of 4 replies per prompt, score them, train on them, then review the traced calls.
  */
 import { gatherTrajectoryGroups, Trajectory, type Logger } from "../src/index.js";
-import { SEED_ITEM_IDS } from "../src/testing/index.js";
+import { reviewRollouts } from "./_review.js";
 import type { ExampleService } from "./_service.js";
+import { startTracing } from "./_tracing.js";
 
 const PROMPTS = [
   "Explain what a token is, briefly.",
@@ -24,7 +25,10 @@ function reward(reply: string): number {
  * traced calls.
  */
 export async function runRlLoop(service: ExampleService, say: (line: string) => void): Promise<void> {
-  const { client, fake, model, projectId, queueId, itemId, trainingModelId } = service;
+  // The rollouts' chat calls are traced (with their messages) so the review can read them.
+  const tracing = startTracing(service);
+  const client = service.client.withOptions({ telemetry: { recordContent: true } });
+  const { fake, model, trainingModelId } = service;
   // Findings of the training-job checks (flat groups, missing rewards...) print here.
   const logger: Logger = { error: say, warn: (m) => say(`log warn: ${m}`), info: () => {}, debug: () => {} };
   const logged = client.withOptions({ logLevel: "warn", logger });
@@ -79,20 +83,6 @@ export async function runRlLoop(service: ExampleService, say: (line: string) => 
     }
   }
 
-  // 3. Review: query the traced calls, then mark their annotation items completed.
-  if (!projectId || !queueId) return say("review skipped: needs a project and an annotation queue");
-  const traced = new Set<string>();
-  for await (const call of client.calls.query({ project_id: projectId, columns: ["id", "op_name"] }))
-    traced.add(call.id);
-  say(`${traced.size} traced calls in ${projectId}`);
-  const itemIds = fake ? [...SEED_ITEM_IDS] : itemId ? [itemId] : [];
-  let completed = 0;
-  for (const id of itemIds) {
-    const { item } = await client.annotationQueues.items.progress(queueId, id, {
-      annotation_state: "completed",
-      project_id: projectId,
-    });
-    if (item.annotation_state === "completed" && traced.has(item.call_id)) completed++;
-  }
-  say(`annotation items of traced calls marked completed: ${completed} of ${itemIds.length}`);
+  // 3. Review: the rollouts just traced, queried and annotated.
+  await reviewRollouts(service, tracing, say);
 }

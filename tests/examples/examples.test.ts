@@ -31,8 +31,14 @@ const expected: Record<string, RegExp[]> = {
     /log warn: .*GET \/v1\/models failed \(status 503\); retrying/,
     /succeeded with 4 models after 2 attempts/,
     /created RL training job [0-9a-f-]{36} from 3 groups/,
-    /annotation items of traced calls marked completed: 4 of 4/,
+    /traced rollout calls in acme\/support-bot: 12 /,
+    /annotation items of traced rollouts marked completed: 12 of 12/,
     /Done\. The fake service is closed\./,
+  ],
+  "agent-capture.ts": [
+    /Paris: rewards [0-9., ]+; first rollout: system → user → choice → tool → choice → tool → choice/,
+    /captured 27 sampled turns, each with logprobs and token ids/,
+    /created training job [0-9a-f-]{36} from 3 groups of captured rollouts/,
   ],
   "chat-streaming.ts": [
     /reply: Tokens arrive one by one, and each is printed right away\./,
@@ -46,7 +52,8 @@ const expected: Record<string, RegExp[]> = {
     /rewards per prompt \(4 rollouts each\):/,
     /created RL training job [0-9a-f-]{36} from 3 groups, \d+ sampled tokens/,
     /the fake service kept the job with the same rewards/,
-    /annotation items of traced calls marked completed: 4 of 4/,
+    /traced rollout calls in acme\/support-bot: 12 /,
+    /annotation items of traced rollouts marked completed: 12 of 12/,
   ],
   "training-job.ts": [
     /created training job [0-9a-f-]{36}/,
@@ -138,7 +145,9 @@ describe("demo against a service named by INFERLOOP_BASE_URL", () => {
     expect(stdout).toMatch(/skipped: fault injection needs the fake service/);
     // One from the training-job step, one from the RL loop at the end.
     expect(svc.trainingJobs).toHaveLength(2);
-    expect(stdout).toMatch(/annotation items of traced calls marked completed: 1 of 1/);
+    // The rollouts were traced to the service named by the environment, and queried back.
+    expect(stdout).toMatch(/traced rollout calls in acme\/support-bot: 12 /);
+    expect(svc.requests.filter((r) => r.path === "/otel/v1/traces").length).toBeGreaterThan(0);
     // Every request carried the key from the environment.
     expect(
       svc.requests.filter((r) => r.path.startsWith("/v1/")).every((r) => r.headers.authorization === "Bearer env-key"),
