@@ -21,7 +21,7 @@ import {
   type Inferloop,
   Trajectory,
 } from "../../src/index.js";
-import type { FakeService } from "../../src/testing/index.js";
+import { faults, type FakeService } from "../../src/testing/index.js";
 import { caught, clientFor, MODEL, MODEL_ID, useFakeService } from "./helpers.js";
 
 let svc: FakeService;
@@ -117,6 +117,24 @@ describe("capturingFetch with the openai client", () => {
     expect(chatBodies().every((b) => b["logprobs"] === true && b["return_token_ids"] === true)).toBe(true);
     const { id } = await client.trainingJobs.create({ model_id: MODEL_ID, trajectory_groups: groups });
     expect(svc.trainingJobs.find((j) => j.id === id)!.rewards).toEqual([[1, 1]]);
+  });
+
+  it("a stream that ends in an error event is a line in logs, not a choice", async () => {
+    svc.inject(faults.streamError({ afterChunks: 2, code: 500, message: "engine died" }));
+    const t = await captureTrajectory(async () => {
+      const stream = await openai().chat.completions.create({
+        model: MODEL,
+        stream: true,
+        messages: [{ role: "user", content: "echo a b c d" }],
+      });
+      await caught(async () => {
+        for await (const _ of stream);
+      });
+    });
+    expect(t.messages_and_choices).toEqual([]);
+    expect(t.logs).toEqual([
+      "chat completion failed (model Qwen/Qwen3-8B, 1 messages): Error: the stream carried an error event: engine died",
+    ]);
   });
 
   it("a failed call is a line in logs", async () => {
