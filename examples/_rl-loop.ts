@@ -6,9 +6,16 @@
  *
  * Re-run against a real service, it resumes from the model's latest step.
  */
-import { gatherTrajectoryGroups, Trajectory, type TrainableModel, type TrajectoryGroup } from "../src/index.js";
-import { SEED_ITEM_IDS } from "../src/testing/index.js";
+import {
+  gatherTrajectoryGroups,
+  type Inferloop,
+  Trajectory,
+  type TrainableModel,
+  type TrajectoryGroup,
+} from "../src/index.js";
+import { reviewRollouts } from "./_review.js";
 import { setting, type ExampleService } from "./_service.js";
+import { startTracing } from "./_tracing.js";
 
 const PROMPTS = [
   "Explain what a token is, briefly.",
@@ -37,7 +44,7 @@ function chart(means: Array<[number, number]>, say: (line: string) => void): voi
 }
 
 /** Groups of rollouts on `name`: one chat call per sample, each with its own seed. */
-async function rollOut(service: ExampleService, name: string): Promise<TrajectoryGroup[]> {
+async function rollOut(client: Inferloop, name: string): Promise<TrajectoryGroup[]> {
   return gatherTrajectoryGroups(
     PROMPTS.map((prompt, p) =>
       Array.from({ length: ROLLOUTS_PER_PROMPT }, (_, seed) => async (signal: AbortSignal) => {
@@ -50,7 +57,7 @@ async function rollOut(service: ExampleService, name: string): Promise<Trajector
         });
         // Trajectory.sample asks for the logprobs and token ids a trainer needs.
         const completion = await t.sample(
-          service.client,
+          client,
           { model: name, seed, temperature: 1, max_completion_tokens: 64 },
           { signal },
         );
@@ -81,13 +88,16 @@ export async function runRlLoop(
   say: (line: string) => void,
   options: RlLoopOptions = {},
 ): Promise<void> {
-  const { client, fake, projectId, queueId, itemId } = service;
+  const { fake } = service;
   const baseModel = setting("baseModel") ?? (fake ? FAKE_BASE_MODEL : undefined);
   const project = setting("trainingProject") ?? (fake ? "rl-demo" : undefined);
   if (!baseModel || !project) {
     say("training skipped: pass --training-project=... and --base-model=... (see trainableModels.baseModels())");
     return;
   }
+  // The rollouts' chat calls are traced (with their messages) so the review can read them.
+  const tracing = startTracing(service);
+  const client = service.client.withOptions({ telemetry: { recordContent: true } });
 
   // 1. Register: idempotent by name, so a re-run gets the same model and its checkpoints.
   const model: TrainableModel = await client.trainableModels.register({
@@ -102,7 +112,7 @@ export async function runRlLoop(
 
   for (let step = start; step < start + steps; step++) {
     // 2. Roll out on the latest checkpoint: the same name serves each new step as it lands.
-    const groups = await rollOut(service, model.inferenceName());
+    const groups = await rollOut(client, model.inferenceName());
     const rewards = groups.map((g) => g.trajectories.map((t) => t.reward ?? 0));
     means.push([step, mean(rewards.flat())]);
     say(
@@ -131,7 +141,7 @@ export async function runRlLoop(
     say(line());
     say(`  created RL training job ${result.jobId} from ${groups.length} groups → step ${result.step}`);
   }
-  const last = await rollOut(service, model.inferenceName());
+  const last = await rollOut(client, model.inferenceName());
   means.push([start + steps, mean(last.flatMap((g) => g.trajectories.map((t) => t.reward ?? 0)))]);
   chart(means, say);
   const [first, final] = [means[0]![1], means.at(-1)![1]];
@@ -139,20 +149,6 @@ export async function runRlLoop(
     `mean reward ${first.toFixed(2)} → ${final.toFixed(2)} over ${steps} steps${fake ? " (the fake's simulated learning)" : ""}`,
   );
 
-  // 4. Review: query the traced calls, then mark their annotation items completed.
-  if (!projectId || !queueId) return say("review skipped: needs a project and an annotation queue");
-  const traced = new Set<string>();
-  for await (const call of client.calls.query({ project_id: projectId, columns: ["id", "op_name"] }))
-    traced.add(call.id);
-  say(`${traced.size} traced calls in ${projectId}`);
-  const itemIds = fake ? [...SEED_ITEM_IDS] : itemId ? [itemId] : [];
-  let completed = 0;
-  for (const id of itemIds) {
-    const { item } = await client.annotationQueues.items.progress(queueId, id, {
-      annotation_state: "completed",
-      project_id: projectId,
-    });
-    if (item.annotation_state === "completed" && traced.has(item.call_id)) completed++;
-  }
-  say(`annotation items of traced calls marked completed: ${completed} of ${itemIds.length}`);
+  // 4. Review: the rollouts just traced, queried and annotated.
+  await reviewRollouts(service, tracing, say);
 }

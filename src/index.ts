@@ -56,3 +56,5 @@ export { TrainableModels } from "./resources/trainable-models/trainable-models.j
 export { Checkpoints } from "./resources/trainable-models/checkpoints.js";
 export { TrainableModel } from "./resources/trainable-models/trainable-model.js";
 export * from "./resources/trainable-models/index.js";
+
+export * from "./resources/capture/index.js";

@@ -85,7 +85,11 @@ export function createHandlers(
     ({ request }) => matches(request),
     async ({ request }) => {
       const url = new URL(request.url);
-      const body = request.method === "GET" || request.method === "HEAD" ? "" : await request.text();
+      const bytes =
+        request.method === "GET" || request.method === "HEAD"
+          ? new Uint8Array()
+          : new Uint8Array(await request.arrayBuffer());
+      const body = new TextDecoder("utf-8").decode(bytes);
       const headers: Record<string, string> = {};
       request.headers.forEach((value, name) => {
         headers[name.toLowerCase()] = value;
@@ -97,6 +101,7 @@ export function createHandlers(
           query: url.search,
           headers,
           body,
+          bytes,
           json: parseJsonBody(body),
           signal: request.signal,
         },

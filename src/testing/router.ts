@@ -12,6 +12,7 @@ import { corsHeaders } from "./cors.js";
 import { applyFault } from "./faults.js";
 import type { Fault } from "./faults.js";
 import { handleModels } from "./models.js";
+import { handleOtelTraces } from "./otlp.js";
 import { jsonResponse, toBody } from "./responses.js";
 import type { FakeState } from "./state.js";
 import type { ContentEncoding, FakeRequest, ResponsePlan } from "./types.js";
@@ -29,6 +30,7 @@ const ROUTES: Array<{ path: string | RegExp; methods: string[] }> = [
   { path: "/calls/stream_query", methods: ["POST"] },
   { path: PROGRESS_PATH, methods: ["POST"] },
   { path: "/health", methods: ["GET"] },
+  { path: "/otel/v1/traces", methods: ["POST"] },
 ];
 
 function findRoute(path: string): { methods: string[] } | undefined {
@@ -60,8 +62,14 @@ function route(req: FakeRequest, state: FakeState, fault?: Fault): ResponsePlan 
     return state.trainable.handle(req);
   }
 
-  const auth = checkBasic(req.headers, state.credentials);
+  // The OTLP route also takes the key alone, in `wandb-api-key`, as OpenTelemetry exporters send it.
+  const apiKeyHeader = req.path === "/otel/v1/traces" ? req.headers["wandb-api-key"] : undefined;
+  const auth =
+    apiKeyHeader !== undefined && apiKeyHeader === state.credentials.password
+      ? { username: state.credentials.username }
+      : checkBasic(req.headers, state.credentials);
   if ("denied" in auth) return auth.denied;
+  if (req.path === "/otel/v1/traces") return handleOtelTraces(req, state);
   if (req.path === "/calls/stream_query") return handleCallsQuery(req, state.calls);
   const [, queueId, itemId] = PROGRESS_PATH.exec(req.path)!;
   return handleProgress(req, state.annotation, decodeURIComponent(queueId!), decodeURIComponent(itemId!), state.userId);

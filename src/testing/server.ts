@@ -73,10 +73,10 @@ function headerRecord(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: IncomingMessage): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  return new TextDecoder("utf-8").decode(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
 }
 
 /** Resolves on `drain` or `close`, and removes both listeners either way: an endless body
@@ -220,7 +220,8 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
     res.on("close", () => closing.signal.removeEventListener("abort", onGone));
     void (async () => {
       try {
-        const body = await readBody(req);
+        const bytes = await readBody(req);
+        const body = new TextDecoder("utf-8").decode(bytes);
         const [path = "/", query = ""] = (req.url ?? "/").split(/\?(.*)/s, 2);
         const plan = await handle(
           {
@@ -229,6 +230,7 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
             query: query === "" ? "" : `?${query}`,
             headers: headerRecord(req),
             body,
+            bytes,
             json: parseJsonBody(body),
             signal: requestAbort.signal,
           },

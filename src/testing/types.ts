@@ -157,6 +157,8 @@ export interface FakeRequest {
   query: string;
   headers: Record<string, string>;
   body: string;
+  /** The body's bytes, for binary bodies (OTLP protobuf); `body` is their UTF-8 text. */
+  bytes?: Uint8Array;
   json: unknown;
   /** Aborts when the client goes away or the service closes; stalls and streams stop on it. */
   signal: AbortSignal;

@@ -33,8 +33,14 @@ const expected: Record<string, RegExp[]> = {
     /training: 12\/12 gradient steps, loss \d\.\d{4}/,
     /created RL training job [0-9a-f-]{36} from 3 groups → step 2/,
     /mean reward 0\.\d\d → 0\.\d\d over 2 steps/,
-    /annotation items of traced calls marked completed: 4 of 4/,
+    /traced rollout calls in acme\/support-bot: 36 /,
+    /annotation items of traced rollouts marked completed: 36 of 36/,
     /Done\. The fake service is closed\./,
+  ],
+  "agent-capture.ts": [
+    /Paris: rewards [0-9., ]+; first rollout: system → user → choice → tool → choice → tool → choice/,
+    /captured 27 sampled turns, each with logprobs and token ids/,
+    /created training job [0-9a-f-]{36} from 3 groups of captured rollouts/,
   ],
   "chat-streaming.ts": [
     /reply: Tokens arrive one by one, and each is printed right away\./,
@@ -50,7 +56,8 @@ const expected: Record<string, RegExp[]> = {
     /training: 12\/12 gradient steps, loss \d\.\d{4}/,
     /created RL training job [0-9a-f-]{36} from 3 groups → step 4/,
     /step {2}4 │[█░]{30} 0\.\d\d/,
-    /annotation items of traced calls marked completed: 4 of 4/,
+    /traced rollout calls in acme\/support-bot: 60 /,
+    /annotation items of traced rollouts marked completed: 60 of 60/,
   ],
   "training-job.ts": [
     /created training job [0-9a-f-]{36}/,
@@ -145,7 +152,9 @@ describe("demo against a service named by INFERLOOP_BASE_URL", () => {
     // One from the training-job step, two from the RL loop's steps at the end.
     expect(svc.trainingJobs).toHaveLength(3);
     expect(stdout).toMatch(/created RL training job [0-9a-f-]{36} from 3 groups → step 2/);
-    expect(stdout).toMatch(/annotation items of traced calls marked completed: 1 of 1/);
+    // The rollouts were traced to the service named by the environment, and queried back.
+    expect(stdout).toMatch(/traced rollout calls in acme\/support-bot: 36 /);
+    expect(svc.requests.filter((r) => r.path === "/otel/v1/traces").length).toBeGreaterThan(0);
     // Every request carried the key from the environment.
     expect(
       svc.requests.filter((r) => r.path.startsWith("/v1/")).every((r) => r.headers.authorization === "Bearer env-key"),

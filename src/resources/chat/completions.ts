@@ -1,9 +1,11 @@
-import { APIPromise } from "../../core/api-promise.js";
+import { APIPromise, type WithResponse } from "../../core/api-promise.js";
 import { RequestValidationError } from "../../core/errors.js";
 import { readJSON } from "../../core/http-client.js";
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
 import { validateRequestBody } from "../../core/validate.js";
+import { captureChat } from "../capture/chat-hook.js";
+import { activeCapture } from "../capture/scope.js";
 import {
   chatCompletionCreateParamsSchema,
   prepareChatRequest,
@@ -81,6 +83,16 @@ export class Completions extends APIResource {
     } catch (err) {
       return new APIPromise(Promise.reject(err));
     }
+    // Inside captureTrajectory the call is recorded; outside, this check is all it costs.
+    const capture = activeCapture();
+    if (capture !== undefined) return new APIPromise(captureChat(capture, body, (b) => this.#send(b, options)));
+    return new APIPromise(this.#send(body, options));
+  }
+
+  #send(
+    body: ChatCompletionCreateParamsBase,
+    options: RequestOptions | undefined,
+  ): Promise<WithResponse<ChatCompletion | ChatCompletionStream>> {
     const spec = {
       method: "POST",
       path: "/v1/chat/completions",
@@ -91,19 +103,15 @@ export class Completions extends APIResource {
     } as const;
     if (body.stream === true) {
       const redactor = this._http.config.redactor;
-      return new APIPromise(
-        this._http.request(
-          { ...spec, headers: { accept: "text/event-stream" }, stream: true },
-          options,
-          (res) => ChatCompletionStream.fromResponse(res, redactor, options?.signal),
-          "streamed",
-        ),
+      return this._http.request(
+        { ...spec, headers: { accept: "text/event-stream" }, stream: true },
+        options,
+        (res) => ChatCompletionStream.fromResponse(res, redactor, options?.signal),
+        "streamed",
       );
     }
-    return new APIPromise(
-      this._http.request(spec, options, async (res) =>
-        normalizeCompletion(checkCompletion(await readJSON<unknown>(res)) as ChatCompletion),
-      ),
+    return this._http.request(spec, options, async (res) =>
+      normalizeCompletion(checkCompletion(await readJSON<unknown>(res)) as ChatCompletion),
     );
   }
 
