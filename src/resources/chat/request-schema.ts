@@ -29,6 +29,7 @@
  */
 import * as z from "zod/mini";
 import { topLevelFieldHint } from "../../core/field-hint.js";
+import { isWellFormed } from "../../core/well-formed.js";
 import { inputIssues } from "../../core/validate.js";
 import type { Agrees, Check, SchemaOf } from "../schema-agreement.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
@@ -359,12 +360,6 @@ function surrogateIssues(value: unknown, path: (string | number)[], ctx: z.core.
       surrogateIssues(v, [...path, k], ctx);
     }
   }
-}
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-function isWellFormed(s: string): boolean {
-  const native = (s as { isWellFormed?: () => boolean }).isWellFormed;
-  return typeof native === "function" ? native.call(s) : !LONE_SURROGATE.test(s);
 }
 
 function allRules(p: RuleInput, ctx: z.core.$RefinementCtx): void {
