@@ -638,6 +638,24 @@ const callsAccepted: Row[] = [
     "dict[str, LiteralOperation]",
     WEAVE_QUERY,
   ],
+  ["an unknown top-level key", { include_everything: true }, "current request models ignore unknown keys (logged)"],
+  [
+    "an unknown filter key",
+    { filter: { user_ids: ["u1"] } },
+    "ignored with a logged warning: the query runs unfiltered",
+  ],
+  [
+    "columns",
+    { columns: ["id", "output"] },
+    "every field comes back, the unrequested ones null",
+    "weave/trace_server/calls_query_builder (select columns)",
+  ],
+  [
+    "an explicit sort",
+    { sort_by: [{ field: "inputs.user_tier", direction: "asc" }] },
+    "the server adds the id as the last sort key",
+    "weave/trace_server/calls_query_builder (order by ... id)",
+  ],
   [
     "$getField with an escaped dot",
     { query: { $expr: { $eq: [{ $getField: "attributes.a\\.b" }, { $literal: 1 }] } } },
