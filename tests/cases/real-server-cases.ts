@@ -638,11 +638,19 @@ const callsAccepted: Row[] = [
     "dict[str, LiteralOperation]",
     WEAVE_QUERY,
   ],
-  ["an unknown top-level key", { include_everything: true }, "current request models ignore unknown keys (logged)"],
+  [
+    "an unknown top-level key",
+    { include_everything: true },
+    "current request models ignore unknown keys (logged)",
+    WEAVE_REQ,
+    { sdkRefuses: "the SDK refuses fields it does not know; extraBody sends them" },
+  ],
   [
     "an unknown filter key",
     { filter: { user_ids: ["u1"] } },
     "ignored with a logged warning: the query runs unfiltered",
+    WEAVE_REQ,
+    { sdkRefuses: "a filter key Weave ignores would return everything: the SDK refuses it" },
   ],
   [
     "columns",
