@@ -8,7 +8,16 @@ const BREAKING = /[\r\n\0]/;
 const BAD_VALUE = "contains CR, LF or NUL, which cannot be sent in a header (a trailing newline from a file?)";
 // Header values are Latin-1 (ISO-8859-1) bytes; fetch refuses anything above U+00FF with a
 // bare TypeError that undici reports as a connection error, and the request used to be retried.
-const OUTSIDE_LATIN1 = /[^\u0000-\u00ff]/;
+/**
+ * Whether every character of `s` is Latin-1 (at most U+00FF), as a header value must be.
+ * @example
+ * isLatin1("café"); // true
+ * isLatin1("bøt—2"); // false (the em dash)
+ */
+export function isLatin1(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0xff) return false;
+  return true;
+}
 const NOT_LATIN1 =
   "contains characters outside Latin-1 (ISO-8859-1), which a header cannot carry (a smart quote or other character pasted in?): remove them, or percent-encode the value";
 
@@ -28,7 +37,7 @@ function problems(
     if (named && !TOKEN.test(key)) out.push([what, "is not a valid header name"]);
     else if (typeof value !== "string") out.push([what, "must be a string"]);
     else if (BREAKING.test(value)) out.push([what, BAD_VALUE]);
-    else if (!encoded.includes(key) && OUTSIDE_LATIN1.test(value)) out.push([what, NOT_LATIN1]);
+    else if (!encoded.includes(key) && !isLatin1(value)) out.push([what, NOT_LATIN1]);
   }
   return out;
 }

@@ -1,3 +1,4 @@
+import { isLatin1 } from "../../core/header-values.js";
 import { APIPromise } from "../../core/api-promise.js";
 import { RequestValidationError } from "../../core/errors.js";
 import { readJSON } from "../../core/http-client.js";
@@ -47,7 +48,7 @@ export class Models extends APIResource {
         ? undefined
         : !PROJECT.test(project)
           ? 'must be "<team>/<project>"'
-          : /[^\u0000-\u00ff]/.test(project)
+          : !isLatin1(project)
             ? "contains characters outside Latin-1 (ISO-8859-1), which a header cannot carry: use the project's ASCII name"
             : undefined;
     if (problem !== undefined) {
