@@ -6,7 +6,8 @@
  * `engine_xargs` and `vllm_xargs`, unknown top-level fields, any role, nulls); the rules follow
  * `vllm/entrypoints/openai/chat_completion/protocol.py` and `vllm/sampling_params.py`. The fake
  * behaves as a server started with `--enable-auto-tool-choice`: `tools` without `tool_choice`
- * (or with `"auto"`) may produce tool calls.
+ * (or with `"auto"`) may produce tool calls. The rules are the shared case table's
+ * (`tests/cases/real-server-cases.ts`), run against the fake and the SDK alike.
  */
 import { isWellFormed } from "../core/well-formed.js";
 import { openAiError } from "./responses.js";
