@@ -1,8 +1,8 @@
 /**
  * Zod schemas for the option objects of a chat request: `response_format`,
  * `stream_options`, `structured_outputs`, `repetition_detection`, `engine_xargs` and the
- * items of `documents`. Response formats are loose (unknown keys are kept); the option
- * objects the spec lists in full are strict, so a typo inside them is not silently ignored.
+ * items of `documents`. All keep unknown keys, as vLLM's models ignore them; the option
+ * objects refuse a near miss of a known key (`include_usag`), which vLLM would drop silently.
  * See `request-schema.ts` for the rules every request schema follows.
  *
  * @module

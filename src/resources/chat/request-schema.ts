@@ -18,8 +18,11 @@
  *   it types as nullable, any message role); what it always refuses is refused before
  *   sending (see `requestRules`). Sources: `vllm/entrypoints/openai/chat_completion/protocol.py`
  *   and `vllm/sampling_params.py`.
- * - Option objects the spec lists in full (`stream_options`, `structured_outputs`,
- *   `repetition_detection`) are strict too, so a typo inside them is not silently ignored.
+ * - Option objects (`stream_options`, `structured_outputs`, `repetition_detection`) keep
+ *   unknown keys, as vLLM's models ignore them, but refuse a near miss of a known key with a
+ *   "did you mean", so a typo inside them is not silently dropped.
+ * - Nothing is added to what the caller wrote except `add_generation_prompt: false` beside
+ *   `continue_final_message: true` (see `prepareChatRequest`).
  * - A message key within two edits of a key its role knows (`nmae`) is refused with a "did you
  *   mean"; other unknown message keys are kept.
  * - Each schema is built under a local name and exported typed by its named interface
