@@ -172,8 +172,8 @@ async function refuseBadInput({ client, fake, model }: ExampleService): Promise<
     await client.chat.completions.create({
       model,
       messages: [{ role: "user", content: "hi" }],
-      // The service accepts only "none" here; the SDK checks that before sending.
-      tool_choice: "auto" as "none",
+      // tool_choice "auto" needs tools to choose from; the SDK checks that before sending.
+      tool_choice: "auto",
     });
     say("unexpected: the request was accepted");
   } catch (err) {

@@ -1,4 +1,4 @@
-import { InferloopError, RequestValidationError } from "./errors.js";
+import { RequestValidationError } from "./errors.js";
 
 // RFC 9110 field names are tokens; values may not hold CR, LF or NUL, which would end the
 // header (or the request) early. undici refuses both with a bare "invalid argument" error that
@@ -6,10 +6,30 @@ import { InferloopError, RequestValidationError } from "./errors.js";
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const BREAKING = /[\r\n\0]/;
 const BAD_VALUE = "contains CR, LF or NUL, which cannot be sent in a header (a trailing newline from a file?)";
+// Header values are Latin-1 (ISO-8859-1) bytes; fetch refuses anything above U+00FF with a
+// bare TypeError that undici reports as a connection error, and the request used to be retried.
+/**
+ * Whether every character of `s` is Latin-1 (at most U+00FF), as a header value must be.
+ * @example
+ * isLatin1("café"); // true
+ * isLatin1("bøt—2"); // false (the em dash)
+ */
+export function isLatin1(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0xff) return false;
+  return true;
+}
+const NOT_LATIN1 =
+  "contains characters outside Latin-1 (ISO-8859-1), which a header cannot carry (a smart quote or other character pasted in?): remove them, or percent-encode the value";
 
 /** What is wrong with each entry, as `[what, problem]` pairs. Values are never quoted: they
- * may be secrets. `named` entries are header names to check as tokens too. */
-function problems(entries: Record<string, unknown> | undefined, named: boolean, prefix: string): string[][] {
+ * may be secrets. `named` entries are header names to check as tokens too. Entries listed in
+ * `encoded` are base64-encoded before sending (Basic credentials), so any text works there. */
+function problems(
+  entries: Record<string, unknown> | undefined,
+  named: boolean,
+  prefix: string,
+  encoded: readonly string[] = [],
+): string[][] {
   const out: string[][] = [];
   for (const [key, value] of Object.entries(entries ?? {})) {
     if (value == null) continue;
@@ -17,20 +37,29 @@ function problems(entries: Record<string, unknown> | undefined, named: boolean, 
     if (named && !TOKEN.test(key)) out.push([what, "is not a valid header name"]);
     else if (typeof value !== "string") out.push([what, "must be a string"]);
     else if (BREAKING.test(value)) out.push([what, BAD_VALUE]);
+    else if (!encoded.includes(key) && !isLatin1(value)) out.push([what, NOT_LATIN1]);
   }
   return out;
 }
 
 /**
  * Refuse, at construction, a client option that would become an unsendable header value
- * (`apiKey`, `username`, `password`, `project`) or an invalid `defaultHeaders` entry.
+ * (`apiKey`, `username`, `password`, `project`) or an invalid `defaultHeaders` entry, and a
+ * `username` holding a colon, which Basic auth cannot carry (RFC 7617: the first colon ends the
+ * user id). Thrown as `RequestValidationError` naming the option, never quoting its value.
  */
 export function checkClientHeaders(
   values: Record<string, string | undefined>,
   defaultHeaders: Record<string, string | null | undefined> | undefined,
 ): void {
-  const [first] = [...problems(values, false, ""), ...problems(defaultHeaders, true, "defaultHeaders.")];
-  if (first) throw new InferloopError(`\`${first[0]}\` ${first[1]}.`);
+  const found = [
+    ...problems(values, false, "", ["username", "password"]),
+    ...problems(defaultHeaders, true, "defaultHeaders."),
+  ];
+  if (values["username"]?.includes(":"))
+    found.push(["username", "contains a colon, which Basic auth cannot carry (RFC 7617): use a user name without one"]);
+  const [first] = found;
+  if (first) throw new RequestValidationError([{ path: first[0]!, message: first[1]! }], "client option");
 }
 
 /**

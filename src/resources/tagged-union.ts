@@ -65,7 +65,13 @@ function shapeKeys(schema: z.ZodMiniType): string[] {
   return shape ? Object.keys(shape) : [];
 }
 
-function nearMisses(value: object, known: readonly string[], issues: z.core.$ZodRawIssue[]): void {
+/**
+ * Pushes one issue per key of `value` that `known` lacks but that is within two edits of one
+ * of its keys (a misspelt field), with a "did you mean".
+ * @example
+ * nearMisses({ nmae: "a" }, ["name"], issues); // one issue at path ["nmae"]
+ */
+export function nearMisses(value: object, known: readonly string[], issues: z.core.$ZodRawIssue[]): void {
   for (const k of Object.keys(value)) {
     if (known.includes(k)) continue;
     const near = closestName(k, known);

@@ -91,11 +91,15 @@ export interface StoredItem
   progress: Map<string, ProgressRow>;
 }
 
+const ALLOWED_TRANSITIONS =
+  "(unset) -> 'in_progress', 'completed' or 'skipped'; 'in_progress' -> 'completed' or 'skipped'; the same state again changes nothing";
+
 /**
  * Decides a transition for one annotator: `"apply"`, `"noop"`, or a refusal message.
  *
  * @example
- * checkTransition("completed", "skipped"); // { refused: "Invalid state transition from completed to skipped" }
+ * checkTransition("completed", "skipped");
+ * // { refused: "Invalid state transition from 'completed' to 'skipped'. Allowed transitions: ..." }
  */
 export function checkTransition(
   current: AnnotationState | undefined,
@@ -104,7 +108,10 @@ export function checkTransition(
   if (current === undefined) return "apply";
   if (current === next) return "noop";
   if (current === "in_progress") return "apply";
-  return { refused: `Invalid state transition from ${current} to ${next}` };
+  // Weave's wording: ids and states in quotes, the allowed transitions named.
+  return {
+    refused: `Invalid state transition from '${current}' to '${next}'. Allowed transitions: ${ALLOWED_TRANSITIONS}`,
+  };
 }
 
 /**
@@ -252,7 +259,7 @@ export class AnnotationStore {
         ? queue.items.get(itemId)
         : undefined;
     if (item === undefined || item.deleted_at !== null) {
-      return { status: 400, reason: `Queue item ${itemId} not found in queue ${queueId}` };
+      return { status: 400, reason: `Queue item '${itemId}' not found in queue '${queueId}'` };
     }
     const decision = checkTransition(item.progress.get(annotatorUserId)?.state, state as AnnotationState);
     if (typeof decision === "object") return { status: 400, reason: decision.refused };
@@ -261,9 +268,10 @@ export class AnnotationStore {
   }
 }
 
+// Current Weave request models ignore unknown keys (with a logged warning), so does the fake.
 const progressBody = obj(
   { annotation_state: { check: str(), required: true }, project_id: { check: str(), required: true } },
-  "forbid",
+  "allow",
 );
 
 /**

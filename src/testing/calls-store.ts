@@ -4,7 +4,7 @@
  */
 import { generateCall } from "./seed.js";
 import type { CallRecord } from "./types.js";
-import { isRecord } from "./util.js";
+import { compareTimes, isRecord } from "./util.js";
 
 /**
  * A stored call: the record without derived fields, plus costs/feedback kept aside.
@@ -221,16 +221,11 @@ export class CallStore {
 
   private ordered(): StoredCall[] {
     if (!this.sorted) {
-      this.stored.sort((a, b) =>
-        a.record.started_at < b.record.started_at
-          ? -1
-          : a.record.started_at > b.record.started_at
-            ? 1
-            : a.record.id < b.record.id
-              ? -1
-              : a.record.id > b.record.id
-                ? 1
-                : 0,
+      // By time (not text: Weave drops a zero fraction), then by id, as Weave orders them.
+      this.stored.sort(
+        (a, b) =>
+          compareTimes(a.record.started_at, b.record.started_at) ||
+          (a.record.id < b.record.id ? -1 : a.record.id > b.record.id ? 1 : 0),
       );
       this.sorted = true;
     }

@@ -3,16 +3,18 @@
  * evaluates `query`, sorts, pages, projects `columns`, and streams JSONL one line per record
  * without building the whole body.
  *
- * With `columns`, a record keeps the requested top-level members (a dotted column keeps its
- * top-level member) plus the required `id`, `project_id`, `op_name`, `trace_id` and
- * `started_at`; unrequested `attributes` and `inputs` come back as `{}` as the real server does.
+ * With `columns`, a record keeps every field, as Weave answers: the requested top-level members
+ * (a dotted column keeps its top-level member) and the required `id`, `project_id`, `op_name`,
+ * `trace_id` and `started_at` filled, the others null (`attributes` and `inputs` as `{}`).
+ * Order: by time value (not text) and then id; explicit sorts end with the id as Weave's do.
+ * `filter.svc_user_ids`/`svc_run_ids` are ignored, as a real Weave server ignores them.
  */
 import { deriveCall } from "./calls-store.js";
 import type { CallStore, DeriveFlags, StoredCall } from "./calls-store.js";
 import { matchesQuery, compareValues, validateQuery } from "./query-eval.js";
 import { detailError, reasonError, requireJsonBody } from "./responses.js";
 import type { CallRecord, FakeRequest, ResponsePlan } from "./types.js";
-import { getPath, isRecord } from "./util.js";
+import { compareTimes, getPath, isRecord } from "./util.js";
 import { bool, int, list, literal, nullable, obj, str, validateBody } from "./validate.js";
 import type { Check, ValidationIssue } from "./validate.js";
 
@@ -42,7 +44,7 @@ const nonNegative: Check = (value, loc, issues) => {
 
 // Current Weave request models ignore unknown keys (with a log line) rather than refusing them,
 // so a misspelt filter key, or the spec's svc_* on a real server, widens the result silently.
-// The fake does the same for unknown keys (it does filter by svc_*, the spec's names).
+// The fake does the same: svc_* are checked for their type (the spec's) and then ignored.
 const filterCheck = obj(
   {
     ...Object.fromEntries(FILTER_LISTS.map((name) => [name, { check: nullable(list(str())) }])),
@@ -124,10 +126,8 @@ function filterMatches(filter: NonNullable<CallsQuery["filter"]>, record: CallRe
   if (!inList(filter.parent_ids, record["parent_id"])) return false;
   if (!inList(filter.thread_ids, record["thread_id"])) return false;
   if (!inList(filter.turn_ids, record["turn_id"])) return false;
-  // The spec's svc_* and Weave's wb_* names filter the same fields (a real Weave server reads
-  // only wb_* and ignores svc_*; the fake serves users of both).
-  if (!inList(filter.svc_user_ids, record["wb_user_id"])) return false;
-  if (!inList(filter.svc_run_ids, record["wb_run_id"])) return false;
+  // Only Weave's wb_* names filter: a real Weave server ignores the spec's svc_*, and so does
+  // the fake, so tests written against it see what production returns.
   if (!inList(filter.wb_user_ids, record["wb_user_id"])) return false;
   if (!inList(filter.wb_run_ids, record["wb_run_id"])) return false;
   if (filter.op_names != null && !opNameMatches(record.op_name, filter.op_names)) return false;
@@ -146,15 +146,18 @@ function filterMatches(filter: NonNullable<CallsQuery["filter"]>, record: CallRe
 
 const REQUIRED_COLUMNS = ["id", "project_id", "op_name", "trace_id", "started_at"];
 
+// Weave answers a query with `columns` with every field of the record: the requested and
+// required ones filled, the others null (`attributes` and `inputs` as {}).
 function project(record: CallRecord, columns: string[]): CallRecord {
-  const out: Record<string, unknown> = { attributes: {}, inputs: {} };
-  for (const key of REQUIRED_COLUMNS) out[key] = record[key];
-  for (const column of columns) {
-    const top = column.split(".")[0]!;
-    if (top in record) out[top] = record[top];
+  const keep = new Set([...REQUIRED_COLUMNS, ...columns.map((c) => c.split(".")[0]!)]);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) {
+    out[key] = keep.has(key) ? record[key] : key === "attributes" || key === "inputs" ? {} : null;
   }
   return out as CallRecord;
 }
+
+const TIME_FIELDS = new Set(["started_at", "ended_at"]);
 
 function isDefaultOrder(sortBy: CallsQuery["sort_by"]): boolean {
   if (sortBy == null || sortBy.length === 0) return true;
@@ -174,10 +177,14 @@ function compareBy(sortBy: NonNullable<CallsQuery["sort_by"]>): (a: CallRecord, 
         if (xMissing && yMissing) continue;
         return xMissing ? 1 : -1;
       }
-      const c = compareValues(x, y) ?? 0;
+      const c =
+        TIME_FIELDS.has(field) && typeof x === "string" && typeof y === "string"
+          ? compareTimes(x, y)
+          : (compareValues(x, y) ?? 0);
       if (c !== 0) return direction === "desc" ? -c : c;
     }
-    return 0;
+    // Weave adds the id as the last sort key of every explicit order, so pages are stable.
+    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
   };
 }
 

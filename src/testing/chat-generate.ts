@@ -9,9 +9,11 @@
  *   punctuation are single tokens. Token id = 100 + hash(piece) mod 150000.
  * - Reasoning: when `reasoning_effort` is set or the model id contains "reason" (and
  *   `include_reasoning` is not false), a short reasoning text comes before the content.
- * - Tool call: when `tools` is non-empty, `tool_choice` is not "none", and the last user message
- *   contains a tool's function name (case-insensitive, first tool in list order), the reply is a
- *   call of that tool; arguments fill every schema property (strings: the first capitalized word
+ * - Tool call: with non-empty `tools`, a named `tool_choice` calls that tool; `"required"` calls
+ *   the tool whose function name the last user message contains (case-insensitive, first in list
+ *   order), else the first tool; `"auto"` or no `tool_choice` does the same when the request ends
+ *   with a user message (after a tool result the reply is text: "The tool answered: <result>");
+ *   `"none"` or null never calls. Arguments fill every schema property (strings: the first capitalized word
  *   of the message other than the tool name, else "example"; integers 42; numbers 3.5; booleans
  *   true; arrays []; objects {}). finish_reason is then "tool_calls".
  * - Limits: reasoning, content and tool tokens all count against `max_completion_tokens` /
@@ -202,13 +204,29 @@ function argumentValue(schema: unknown, userText: string, toolName: string): unk
   }
 }
 
+// Which tool the reply calls, as a server with --enable-auto-tool-choice would: a named
+// tool_choice calls that tool; "required" calls the tool the last user message names, else the
+// first; "auto" (or tool_choice absent, which vLLM reads as "auto") does the same, but only in
+// answer to a user turn, so that a tool result is answered with text and a tool loop ends.
 function findTool(params: ChatParams, userText: string): { name: string; parameters: unknown } | undefined {
-  if (params.tools == null || params.tools.length === 0 || params.tool_choice === "none") return undefined;
+  const tools = params.tools;
+  const choice = params.tool_choice;
+  if (tools == null || tools.length === 0 || choice === "none" || choice === null) return undefined;
+  const entry = (t: (typeof tools)[number] | undefined) =>
+    t === undefined ? undefined : { name: t.function.name, parameters: t.function.parameters };
+  if (typeof choice === "object") return entry(tools.find((t) => t?.function?.name === choice.function?.name));
   const lower = userText.toLowerCase();
-  const tool = params.tools.find(
+  const mentioned = tools.find(
     (t) => typeof t?.function?.name === "string" && lower.includes(t.function.name.toLowerCase()),
   );
-  return tool === undefined ? undefined : { name: tool.function.name, parameters: tool.function.parameters };
+  if (choice !== "required" && params.messages.at(-1)?.role !== "user") return undefined;
+  return entry(mentioned ?? tools[0]);
+}
+
+// The text of the tool result the request ends with, if it ends with one.
+function lastToolResult(params: ChatParams): string | undefined {
+  const last = params.messages.at(-1);
+  return last?.role === "tool" ? messageText(last) : undefined;
 }
 
 function logprobFor(piece: string, index: number): number {
@@ -287,7 +305,13 @@ export function generateChoice(params: ChatParams, index: number): GeneratedChoi
     for (const piece of tokenize(JSON.stringify(args))) push(piece, "tool_args");
   } else {
     const echo = /^echo\s/i.exec(userText);
-    const text = echo !== null ? userText.slice(echo[0].length) : words(VOCAB, 6 + Math.floor(random() * 15), random);
+    const toolResult = lastToolResult(params);
+    const text =
+      toolResult !== undefined
+        ? `The tool answered: ${toolResult}`
+        : echo !== null
+          ? userText.slice(echo[0].length)
+          : words(VOCAB, 6 + Math.floor(random() * 15), random);
     for (const piece of tokenize(text)) push(piece, "content");
   }
 

@@ -6,8 +6,10 @@
  * `engine_xargs` and `vllm_xargs`, unknown top-level fields, any role, nulls); the rules follow
  * `vllm/entrypoints/openai/chat_completion/protocol.py` and `vllm/sampling_params.py`. The fake
  * behaves as a server started with `--enable-auto-tool-choice`: `tools` without `tool_choice`
- * (or with `"auto"`) may produce tool calls.
+ * (or with `"auto"`) may produce tool calls. The rules are the shared case table's
+ * (`tests/cases/real-server-cases.ts`), run against the fake and the SDK alike.
  */
+import { isWellFormed } from "../core/well-formed.js";
 import { openAiError } from "./responses.js";
 import type { ModelEntry, ResponsePlan } from "./types.js";
 import { isRecord } from "./util.js";
@@ -241,8 +243,45 @@ function checkMessages(messages: unknown): ResponsePlan | undefined {
     if (content !== undefined && content !== null && typeof content !== "string" && !Array.isArray(content)) {
       return typeError(`messages.${i}.content`, "string");
     }
+    // Only OpenAI's assistant and function messages take null; vLLM's free-form message does not.
+    if (content === null && m["role"] !== "assistant" && m["role"] !== "function")
+      return typeError(`messages.${i}.content`, "string");
+    const partError = Array.isArray(content) ? checkParts(content, i) : undefined;
+    if (partError) return partError;
+    if (hasLoneSurrogate(m))
+      return openAiError(
+        400,
+        "BadRequestError",
+        `1 validation error for ChatCompletionRequest\nmessages.${i}\n  Input should be a valid string, unable to parse raw data as a unicode string [type=string_unicode]`,
+        "messages",
+      );
   }
   return undefined;
+}
+
+const IMAGE_DETAILS = ["auto", "low", "high"];
+const AUDIO_FORMATS = ["wav", "mp3"];
+
+// OpenAI's literal sets inside image and audio parts, which vLLM's part parsers hold to.
+function checkParts(parts: unknown[], i: number): ResponsePlan | undefined {
+  for (const [j, part] of parts.entries()) {
+    if (!isRecord(part)) continue;
+    const image = part["image_url"];
+    if (part["type"] === "image_url" && isRecord(image) && image["detail"] != null)
+      if (!IMAGE_DETAILS.includes(String(image["detail"])))
+        return typeError(`messages.${i}.content.${j}.image_url.detail`, "string");
+    const audio = part["input_audio"];
+    if (part["type"] === "input_audio" && isRecord(audio) && !AUDIO_FORMATS.includes(String(audio["format"])))
+      return typeError(`messages.${i}.content.${j}.input_audio.format`, "string");
+  }
+  return undefined;
+}
+
+function hasLoneSurrogate(value: unknown): boolean {
+  if (typeof value === "string") return !isWellFormed(value);
+  if (Array.isArray(value)) return value.some(hasLoneSurrogate);
+  if (isRecord(value)) return Object.entries(value).some(([k, v]) => !isWellFormed(k) || hasLoneSurrogate(v));
+  return false;
 }
 
 const INT64_MIN = -(2n ** 63n);
@@ -265,10 +304,11 @@ function checkRules(body: Record<string, unknown>, raw?: string): ResponsePlan |
   const n = num("n");
   if (n !== undefined && n < 1) return invalid(`n must be at least 1, got ${n}.`, "n");
   if (n !== undefined && n > 128) return invalid(`n must be at most 128, got ${n}.`, "n");
-  for (const k of ["max_tokens", "max_completion_tokens"]) {
-    const v = num(k);
-    if (v !== undefined && v < 1) return invalid(`max_tokens must be at least 1, got ${v}.`, k);
-  }
+  // max_completion_tokens wins over max_tokens when both are set.
+  const maxField = num("max_completion_tokens") !== undefined ? "max_completion_tokens" : "max_tokens";
+  const maxTokens = num(maxField);
+  if (maxTokens !== undefined && maxTokens < 1)
+    return invalid(`max_tokens must be at least 1, got ${maxTokens}.`, maxField);
   const streamOptions = body["stream_options"];
   if (isRecord(streamOptions) && Object.keys(streamOptions).length > 0 && body["stream"] !== true) {
     return invalid("Stream options can only be defined when `stream=True`.", "stream_options");
@@ -316,7 +356,57 @@ function checkRules(body: Record<string, unknown>, raw?: string): ResponsePlan |
     const v = num(k);
     if (v !== undefined && (v < -2 || v > 2)) return invalid(`${k} must be in [-2, 2], got ${v}.`, k);
   }
-  return checkStructuredOutputs(body) ?? checkCacheSalt(body["cache_salt"]) ?? checkRepetition(body);
+  return (
+    checkSampling(body, maxTokens) ??
+    checkStructuredOutputs(body) ??
+    checkCacheSalt(body["cache_salt"]) ??
+    checkRepetition(body)
+  );
+}
+
+// The rest of SamplingParams._verify_args and the engine's token-id checks.
+function checkSampling(body: Record<string, unknown>, maxTokens: number | undefined): ResponsePlan | undefined {
+  const num = (k: string): number | undefined => (typeof body[k] === "number" ? (body[k] as number) : undefined);
+  const rp = num("repetition_penalty");
+  if (rp !== undefined && !(rp > 0)) return invalid(`repetition_penalty must be greater than zero, got ${rp}.`, null);
+  const minP = num("min_p");
+  if (minP !== undefined && (minP < 0 || minP > 1)) return invalid(`min_p must be in [0, 1], got ${minP}.`, null);
+  const topK = num("top_k");
+  if (topK !== undefined && topK < -1) return invalid(`top_k must be 0 (disable), or at least 1, got ${topK}.`, null);
+  const minTokens = num("min_tokens");
+  if (minTokens !== undefined && maxTokens !== undefined && minTokens > maxTokens)
+    return invalid(`min_tokens must be less than or equal to max_tokens=${maxTokens}, got ${minTokens}.`, null);
+  const temperature = num("temperature");
+  const n = num("n");
+  if (temperature !== undefined && temperature < 1e-5 && n !== undefined && n > 1 && body["use_beam_search"] !== true)
+    return invalid(`n must be 1 when using greedy sampling, got ${n}.`, null);
+  const stop = body["stop"];
+  if (stop === "" || (Array.isArray(stop) && stop.includes("")))
+    return invalid("stop cannot contain an empty string.", null);
+  const badWords = body["bad_words"];
+  if (Array.isArray(badWords) && badWords.includes(""))
+    return invalid("bad_words cannot contain an empty string.", null);
+  const bias = body["logit_bias"];
+  if (isRecord(bias)) {
+    const keys = Object.keys(bias);
+    const notInt = keys.filter((k) => !/^\s*[-+]?\d+(_\d+)*\s*$/.test(k));
+    if (notInt.length > 0)
+      return invalid(
+        `logit_bias contains key(s) that cannot be converted to integer token IDs: ${JSON.stringify(notInt)}`,
+        "logit_bias",
+      );
+    const negative = keys.filter((k) => Number.parseInt(k.replaceAll("_", ""), 10) < 0);
+    if (negative.length > 0)
+      return invalid(
+        `token_id(s) [${negative.join(", ")}] in logit_bias contain out-of-vocab token ids.`,
+        "logit_bias",
+      );
+  }
+  const allowed = body["allowed_token_ids"];
+  if (Array.isArray(allowed) && allowed.length === 0) return invalid("allowed_token_ids is not None and empty!", null);
+  if (Array.isArray(allowed) && allowed.some((t) => typeof t === "number" && t < 0))
+    return invalid("allowed_token_ids contains out-of-vocab token id!", null);
+  return undefined;
 }
 
 // vLLM's check_tool_usage: tool_choice other than "none" needs tools, and a named one must
@@ -340,13 +430,23 @@ function checkTools(body: Record<string, unknown>): ResponsePlan | undefined {
 }
 
 // StructuredOutputsParams.__post_init__: exactly one non-null constraint, counting the one
-// response_format adds (ChatCompletionRequest.to_sampling_params merges it in).
+// response_format adds (structured_outputs_from_response_format merges it in; a json_schema
+// without `schema` adds none); then what the structured-output backends refuse.
 function checkStructuredOutputs(body: Record<string, unknown>): ResponsePlan | undefined {
   const structured = body["structured_outputs"];
-  if (!isRecord(structured)) return undefined;
-  const kinds = new Set(STRUCTURED_CONSTRAINTS.filter((k) => structured[k] != null));
   const format = body["response_format"];
-  const fromFormat = isRecord(format) ? FORMAT_CONSTRAINT[String(format["type"])] : undefined;
+  const formatError = checkResponseFormat(format);
+  if (formatError) return formatError;
+  const fromFormat = isRecord(format) ? formatConstraint(format) : undefined;
+  if (!isRecord(structured)) {
+    if (isRecord(format) && format["type"] === "json_schema" && fromFormat === undefined)
+      return invalid(
+        "You must use one kind of structured outputs constraint but none are specified.",
+        "structured_outputs",
+      );
+    return undefined;
+  }
+  const kinds = new Set(STRUCTURED_CONSTRAINTS.filter((k) => structured[k] != null));
   if (kinds.size === 1 && fromFormat !== undefined) kinds.add(fromFormat);
   if (kinds.size === 0)
     return invalid(
@@ -358,13 +458,47 @@ function checkStructuredOutputs(body: Record<string, unknown>): ResponsePlan | u
       `You can only use one kind of structured outputs constraint but multiple are specified: ${[...kinds].join(", ")}.`,
       "structured_outputs",
     );
+  const choice = body["tool_choice"];
+  if (["json", "regex", "choice"].some((k) => structured[k] != null) && "tool_choice" in body) {
+    if (choice === null || isRecord(choice))
+      return invalid("You can only either use constraints for structured outputs or tools, not both.", null);
+  }
+  return checkConstraintContents(structured);
+}
+
+function formatConstraint(format: Record<string, unknown>): string | undefined {
+  if (format["type"] === "json_schema") {
+    const js = format["json_schema"];
+    return isRecord(js) && js["schema"] != null ? "json" : undefined;
+  }
+  return FORMAT_CONSTRAINT[String(format["type"])];
+}
+
+function checkResponseFormat(format: unknown): ResponsePlan | undefined {
+  if (!isRecord(format) || format["type"] !== "structural_tag") return undefined;
+  if ("format" in format || (Array.isArray(format["structures"]) && Array.isArray(format["triggers"])))
+    return undefined;
+  return invalid("Invalid response_format structural_tag specification.", "response_format");
+}
+
+// vllm/v1/structured_output: a falsy constraint finds no grammar; NUL never reaches the regex compiler.
+function checkConstraintContents(so: Record<string, unknown>): ResponsePlan | undefined {
+  if (typeof so["regex"] === "string" && so["regex"].includes("\u0000"))
+    return invalid("structured_outputs.regex must not contain a NUL character ('\\x00')", "structured_outputs");
+  if (so["structural_tag"] === "")
+    return invalid("Invalid structured_outputs structural_tag specification.", "structured_outputs");
+  if (so["json_object"] === false) return invalid("No valid structured output parameter found", "structured_outputs");
+  if (Array.isArray(so["choice"]) && so["choice"].length === 0)
+    return invalid("Failed to transform choices into a grammar.", "structured_outputs");
+  if (so["grammar"] === "") return invalid("Invalid grammar specification.", "structured_outputs");
+  if (so["json"] === "") return invalid("Invalid JSON grammar specification.", "structured_outputs");
   return undefined;
 }
 
 function checkCacheSalt(salt: unknown): ResponsePlan | undefined {
   if (typeof salt !== "string") return undefined;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is one of the refused characters
-  if (salt.length === 0 || salt.length > 128 || /[@/\\\u0000]/.test(salt))
+  if (salt.length === 0 || [...salt].length > 128 || /[@/\\\u0000]/.test(salt))
     return invalid(
       "Parameter 'cache_salt' must be a non-empty string of at most 128 characters without '@', '/', '\\' or NUL.",
       "cache_salt",
@@ -382,7 +516,8 @@ function checkRepetition(body: Record<string, unknown>): ResponsePlan | undefine
       "max_pattern_size, min_pattern_size must be >=0, with min_pattern_size <= max_pattern_size.",
       "repetition_detection",
     );
-  if (n("min_count") < 2) return invalid("min_count must be >= 2.", "repetition_detection");
+  if (n("max_pattern_size") > 0 && n("min_count") < 2)
+    return invalid("min_count must be >= 2 to detect repetitive patterns in engine output.", "repetition_detection");
   return undefined;
 }
 

@@ -3,7 +3,8 @@
  * headers and read `x-request-id` and the retry headers.
  */
 
-const DEFAULT_ALLOWED_HEADERS = "authorization, content-type, accept, client-project, idempotency-key, x-request-id";
+const DEFAULT_ALLOWED_HEADERS =
+  "authorization, content-type, accept, client-project, openai-project, idempotency-key, x-request-id";
 const EXPOSED_HEADERS = "x-request-id, retry-after, retry-after-ms, x-should-retry, idempotent-replayed";
 
 /**

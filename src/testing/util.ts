@@ -198,3 +198,26 @@ export function decodeBase64Utf8(encoded: string): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * Orders two ISO-8601 UTC timestamps by the time they name, not as text: Weave writes a time
+ * without a fraction when its microseconds are zero (`...:14Z`), which sorts after
+ * `...:14.005000Z` as text but comes first in time.
+ *
+ * @example
+ * compareTimes("2026-03-18T17:04:14Z", "2026-03-18T17:04:14.005000Z"); // -1
+ */
+export function compareTimes(a: string, b: string): number {
+  const x = timeKey(a);
+  const y = timeKey(b);
+  if (x[0] !== y[0]) return x[0] < y[0] ? -1 : 1;
+  return x[1] === y[1] ? 0 : x[1] < y[1] ? -1 : 1;
+}
+
+// Whole seconds since the epoch and the fraction's digits padded to nanoseconds.
+function timeKey(s: string): [number, string] {
+  const m = /^(.*?:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:?\d\d)?$/.exec(s);
+  if (m === null) return [Number.NaN, s];
+  const seconds = Date.parse(`${m[1]}${m[3] ?? "Z"}`);
+  return [seconds, (m[2] ?? "").padEnd(9, "0")];
+}

@@ -34,6 +34,11 @@ export interface RealServerCase {
   dependsOnServer?: true;
   /** The fake models a server started with a flag that changes the answer. */
   fakeAccepts?: string;
+  /**
+   * The real server accepts it but the SDK refuses it on purpose (a near miss of a known key,
+   * which the server would drop silently): why.
+   */
+  sdkRefuses?: string;
 }
 
 const VLLM_CHAT = "vllm/entrypoints/openai/chat_completion/protocol.py (ChatCompletionRequest)";
@@ -46,12 +51,400 @@ const VLLM_EFFORT = "vllm/entrypoints/openai/reasoning_effort.py (ReasoningEffor
 // through): kept because a current server refuses them; recheck when vLLM changes.
 const CURRENT_MODEL_ONLY = "research/real-servers.md (current request model; not in the stored protocol.py)";
 const WEAVE_QUERY = "weave/trace_server/interface/query.py (LiteralOperation, GetFieldOperator)";
+const VLLM_BASE =
+  "vllm/entrypoints/generate/base/protocol.py (StreamOptions, FunctionDefinition, response formats, validate_cache_salt)";
+const VLLM_BACKEND = "vllm/v1/structured_output (backend_xgrammar.py, request.py)";
+const VLLM_ENGINE = "vllm/v1/engine/input_processor.py (_validate_logit_bias, allowed_token_ids)";
+const PYDANTIC_STR = "pydantic-core str validation (a lone surrogate is not valid Unicode)";
 
 const user = [{ role: "user", content: "Hi" }];
 const tool = { type: "function", function: { name: "get_weather", parameters: { type: "object" } } };
 const jsonSchemaFormat = { type: "json_schema", json_schema: { name: "a", schema: { type: "object" } } };
 
-const chatAccepted: Array<[string, Record<string, unknown>, string, string?]> = [
+const AUTO_TOOLS = "the fake runs as a server started with --enable-auto-tool-choice";
+
+type Row = [string, Record<string, unknown>, string, string?, Partial<RealServerCase>?];
+const weather = { type: "function", function: { name: "get_weather", parameters: { type: "object" } } };
+
+// SamplingParams._verify_args and _verify_greedy_sampling, the engine's token-id checks.
+const sampling: { accepted: Row[]; refused: Row[] } = {
+  accepted: [
+    ["max_completion_tokens above 2^53", { max_completion_tokens: 2 ** 60 }, "int: any size", VLLM_SAMPLING],
+    ["top_k -1 (all tokens)", { top_k: -1 }, "top_k >= -1", VLLM_SAMPLING],
+    ["temperature 0 with n 1", { temperature: 0, n: 1 }, "greedy sampling with one reply", VLLM_SAMPLING],
+    [
+      "n 2 with temperature 0 under beam search",
+      { temperature: 0, n: 2, use_beam_search: true },
+      "beam search builds BeamSearchParams, not SamplingParams",
+    ],
+    ["logit_bias keyed by token ids", { logit_bias: { "42": 5, "7": -100 } }, "int(key) >= 0", VLLM_SAMPLING],
+    [
+      "max_tokens 0 when max_completion_tokens is set",
+      { max_tokens: 0, max_completion_tokens: 8 },
+      "max_completion_tokens wins",
+    ],
+    ["min_tokens equal to max_tokens", { min_tokens: 4, max_tokens: 4 }, "min_tokens <= max_tokens", VLLM_SAMPLING],
+  ],
+  refused: [
+    ["temperature above 2", { temperature: 2.5 }, "temperature must be in [0, 2]", VLLM_SAMPLING],
+    ["temperature below 0", { temperature: -0.1 }, "temperature must be non-negative", VLLM_SAMPLING],
+    ["top_p 0", { top_p: 0 }, "top_p must be in (0, 1]", VLLM_SAMPLING],
+    ["top_p above 1", { top_p: 1.5 }, "top_p must be in (0, 1]", VLLM_SAMPLING],
+    ["presence_penalty above 2", { presence_penalty: 3 }, "presence_penalty must be in [-2, 2]", VLLM_SAMPLING],
+    ["frequency_penalty below -2", { frequency_penalty: -3 }, "frequency_penalty must be in [-2, 2]", VLLM_SAMPLING],
+    ["repetition_penalty 0", { repetition_penalty: 0 }, "repetition_penalty must be greater than zero", VLLM_SAMPLING],
+    ["min_p above 1", { min_p: 1.5 }, "min_p must be in [0, 1]", VLLM_SAMPLING],
+    ["top_k -2", { top_k: -2 }, "top_k must be 0 (disable), or at least 1", VLLM_SAMPLING],
+    ["max_tokens 0", { max_tokens: 0 }, "max_tokens must be at least 1", VLLM_SAMPLING],
+    ["max_completion_tokens 0", { max_completion_tokens: 0 }, "max_tokens must be at least 1", VLLM_SAMPLING],
+    ["min_tokens above max_tokens", { min_tokens: 9, max_tokens: 4 }, "min_tokens <= max_tokens", VLLM_SAMPLING],
+    ["n 2 with temperature 0", { temperature: 0, n: 2 }, "n must be 1 when using greedy sampling", VLLM_SAMPLING],
+    ["an empty stop string", { stop: "" }, "stop cannot contain an empty string", VLLM_SAMPLING],
+    ["an empty string in stop", { stop: ["end", ""] }, "stop cannot contain an empty string", VLLM_SAMPLING],
+    ["an empty string in bad_words", { bad_words: [""] }, "bad_words cannot contain an empty string", VLLM_SAMPLING],
+    [
+      "logit_bias key not a token id",
+      { logit_bias: { abc: 1 } },
+      "key(s) that cannot be converted to integer",
+      VLLM_SAMPLING,
+    ],
+    ["logit_bias negative token id", { logit_bias: { "-5": 1 } }, "token_id < 0 is out of vocab", VLLM_ENGINE],
+    ["allowed_token_ids empty", { allowed_token_ids: [] }, "allowed_token_ids is not None and empty", VLLM_ENGINE],
+    ["allowed_token_ids negative", { allowed_token_ids: [-1] }, "out-of-vocab token id", VLLM_ENGINE],
+    ["priority beyond int64", { priority: 2 ** 63 }, "priority: Field(le=int64 max)"],
+  ],
+};
+
+// vLLM's message union: OpenAI's message types or its free-form message
+// (chat_utils.CustomChatCompletionMessageParam), whose content takes every part kind.
+const messageShapes: { accepted: Row[]; refused: Row[] } = {
+  accepted: [
+    [
+      "an image on a system message",
+      {
+        messages: [
+          { role: "system", content: [{ type: "image_url", image_url: { url: "https://x/a.png" } }] },
+          ...user,
+        ],
+      },
+      "the free-form message takes any part on any role",
+      VLLM_MESSAGES,
+    ],
+    [
+      "audio on a developer message",
+      {
+        messages: [
+          { role: "developer", content: [{ type: "input_audio", input_audio: { data: "UklG", format: "wav" } }] },
+          ...user,
+        ],
+      },
+      "the free-form message takes any part on any role",
+      VLLM_MESSAGES,
+    ],
+    [
+      "a file on a tool message",
+      {
+        messages: [...user, { role: "tool", tool_call_id: "c1", content: [{ type: "file", file: { file_id: "f1" } }] }],
+      },
+      "the free-form message takes any part on any role",
+      VLLM_MESSAGES,
+    ],
+    [
+      "thinking on an assistant message",
+      { messages: [...user, { role: "assistant", content: [{ type: "thinking", thinking: "hmm", closed: true }] }] },
+      "CustomThinkCompletionContentParam",
+      VLLM_MESSAGES,
+    ],
+    [
+      "an image on an assistant message",
+      {
+        messages: [
+          ...user,
+          { role: "assistant", content: [{ type: "image_url", image_url: { url: "https://x/a.png" } }] },
+        ],
+      },
+      "the free-form message takes any part on any role",
+      VLLM_MESSAGES,
+    ],
+    [
+      "audio_embeds on a user message",
+      { messages: [{ role: "user", content: [{ type: "audio_embeds", audio_embeds: "k05V" }] }] },
+      "ChatCompletionContentPartAudioEmbedsParam",
+      VLLM_MESSAGES,
+    ],
+    [
+      "prompt_embeds on a user message",
+      { messages: [{ role: "user", content: [{ type: "prompt_embeds", data: "k05V" }] }] },
+      "ChatCompletionContentPartPromptEmbedsParam",
+      VLLM_MESSAGES,
+    ],
+    [
+      "image_url as a string",
+      { messages: [{ role: "user", content: [{ type: "image_url", image_url: "https://x/a.png" }] }] },
+      "CustomChatCompletionContentSimpleImageParam",
+      VLLM_MESSAGES,
+    ],
+    [
+      "content parts on a function message",
+      { messages: [...user, { role: "function", name: "f", content: [{ type: "text", text: "12:00" }] }] },
+      "the free-form message takes a list",
+      VLLM_MESSAGES,
+    ],
+    [
+      "thinking on a custom role",
+      { messages: [...user, { role: "ipython", content: [{ type: "thinking", thinking: "x" }] }] },
+      "the free-form message takes any part",
+      VLLM_MESSAGES,
+    ],
+    [
+      "a tool message without tool_call_id",
+      { messages: [...user, { role: "tool", content: "18C" }] },
+      "the free-form message: tool_call_id is optional",
+      VLLM_MESSAGES,
+    ],
+    [
+      "a function message without name",
+      { messages: [...user, { role: "function", content: "12:00" }] },
+      "the free-form message: name is optional",
+      VLLM_MESSAGES,
+    ],
+    [
+      "a message without content",
+      { messages: [...user, { role: "user" }] },
+      "the free-form message: content is optional",
+      VLLM_MESSAGES,
+    ],
+    [
+      "reasoning that is not a string",
+      { messages: [...user, { role: "assistant", content: "4", reasoning: { steps: 2 } }] },
+      "OpenAI's assistant message ignores keys it does not declare",
+      VLLM_MESSAGES,
+    ],
+  ],
+  refused: [
+    [
+      "null content on a custom role",
+      { messages: [...user, { role: "ipython", content: null }] },
+      "free-form content: str | list, not None",
+      VLLM_MESSAGES,
+    ],
+    [
+      "an unpaired surrogate in a message",
+      { messages: [{ role: "user", content: "caf\ud83d" }] },
+      "a string must be valid Unicode",
+      PYDANTIC_STR,
+    ],
+    [
+      "image detail outside OpenAI's set",
+      {
+        messages: [
+          { role: "user", content: [{ type: "image_url", image_url: { url: "https://x/a.png", detail: "ultra" } }] },
+        ],
+      },
+      "ImageURL.detail: Literal['auto', 'low', 'high']",
+      VLLM_MESSAGES,
+    ],
+    [
+      "input_audio format outside OpenAI's set",
+      {
+        messages: [{ role: "user", content: [{ type: "input_audio", input_audio: { data: "UklG", format: "flac" } }] }],
+      },
+      "InputAudio.format: Literal['wav', 'mp3']",
+      VLLM_MESSAGES,
+    ],
+  ],
+};
+
+// The forms vLLM's request model takes for tools, tool_choice, response_format, structured
+// outputs and the option objects, and what it refuses among them.
+const vllmForms: { accepted: Row[]; refused: Row[] } = {
+  accepted: [
+    ['tool_choice "required"', { tools: [weather], tool_choice: "required" }, "needs no tool parser"],
+    [
+      "a named tool_choice",
+      { tools: [weather], tool_choice: { type: "function", function: { name: "get_weather" } } },
+      "ChatCompletionNamedToolChoiceParam",
+    ],
+    [
+      "a named tool_choice without type",
+      { tools: [weather], tool_choice: { function: { name: "get_weather" } } },
+      "type defaults to function",
+    ],
+    [
+      "a tool without type",
+      { tools: [{ function: { name: "f" } }], tool_choice: "none" },
+      "ChatCompletionToolsParam.type defaults",
+    ],
+    [
+      "tool description and parameters null",
+      {
+        tools: [{ type: "function", function: { name: "f", description: null, parameters: null } }],
+        tool_choice: "none",
+      },
+      "FunctionDefinition: str | None, dict | None",
+      VLLM_BASE,
+    ],
+    [
+      "repetition_detection min_count 1 with detection off",
+      { repetition_detection: { max_pattern_size: 0, min_count: 1 } },
+      "min_count is checked only when max_pattern_size > 0",
+      VLLM_SAMPLING,
+    ],
+    [
+      "repetition_detection min_count alone",
+      { repetition_detection: { min_count: 1 } },
+      "max_pattern_size defaults to 0: detection off",
+      VLLM_SAMPLING,
+    ],
+    ["booleans in vllm_xargs", { vllm_xargs: { flag: true, flags: [false, 1] } }, "lax int takes a bool"],
+    [
+      "cache_salt of 128 code points (256 UTF-16 units)",
+      { cache_salt: "😀".repeat(128) },
+      "len() counts code points",
+      VLLM_BASE,
+    ],
+    [
+      "an unknown key in stream_options",
+      { stream: true, stream_options: { include_usage: true, progress_every: 4 } },
+      "StreamOptions keeps unknown keys",
+      VLLM_BASE,
+    ],
+    [
+      "an unknown key in structured_outputs",
+      { structured_outputs: { regex: "a+", backend_hint: "x" } },
+      "a pydantic dataclass ignores unknown keys",
+      VLLM_SAMPLING,
+    ],
+    [
+      "an unknown key in repetition_detection",
+      { repetition_detection: { max_pattern_size: 4, min_count: 2, window: 64 } },
+      "a pydantic dataclass ignores unknown keys",
+      VLLM_SAMPLING,
+    ],
+    [
+      "json_schema without schema next to a structured_outputs constraint",
+      { response_format: { type: "json_schema", json_schema: { name: "a" } }, structured_outputs: { regex: "a+" } },
+      "the format adds json=None: one constraint left",
+      VLLM_BASE,
+    ],
+    [
+      "structural_tag response_format in the current form",
+      { response_format: { type: "structural_tag", format: { type: "triggered_tags", triggers: ["<a>"], tags: [] } } },
+      "StructuralTagResponseFormat.format",
+      VLLM_BASE,
+    ],
+    [
+      "structural_tag response_format in the legacy form",
+      {
+        response_format: {
+          type: "structural_tag",
+          structures: [{ begin: "<a>", schema: { type: "object" }, end: "</a>" }],
+          triggers: ["<a>"],
+        },
+      },
+      "LegacyStructuralTagResponseFormat",
+      VLLM_BASE,
+    ],
+    [
+      "structured_outputs json as an empty schema object",
+      { structured_outputs: { json: {} } },
+      "json is not None",
+      VLLM_BACKEND,
+    ],
+    [
+      "a misspelt key in stream_options",
+      { stream: true, stream_options: { include_usag: true } },
+      "vLLM drops the unknown key silently",
+      VLLM_BASE,
+      { sdkRefuses: "a near miss of include_usage: refused with a did-you-mean so the option is not lost" },
+    ],
+  ],
+  refused: [
+    ["tool_choice auto without tools", { tool_choice: "auto" }, "When using `tool_choice`, `tools` must be set."],
+    [
+      'tool_choice "required" without tools',
+      { tool_choice: "required" },
+      "When using `tool_choice`, `tools` must be set.",
+    ],
+    [
+      "a named tool_choice that is not among tools",
+      { tools: [weather], tool_choice: { type: "function", function: { name: "get_time" } } },
+      "does not match any of the specified `tools`",
+    ],
+    [
+      "tool_choice outside vLLM's forms",
+      { tools: [weather], tool_choice: "any" },
+      "Literal none/auto/required or named",
+    ],
+    [
+      "tool_choice null with a structured_outputs constraint",
+      { tool_choice: null, structured_outputs: { regex: "a+" } },
+      "check_structured_outputs_count: structured outputs or tools, not both",
+    ],
+    [
+      "a named tool_choice with a structured_outputs constraint",
+      {
+        tools: [weather],
+        tool_choice: { function: { name: "get_weather" } },
+        structured_outputs: { json: { type: "object" } },
+      },
+      "check_structured_outputs_count: structured outputs or tools, not both",
+    ],
+    [
+      "structured_outputs choice empty",
+      { structured_outputs: { choice: [] } },
+      "no grammar from no choices",
+      VLLM_BACKEND,
+    ],
+    [
+      "structured_outputs grammar empty",
+      { structured_outputs: { grammar: "" } },
+      "an empty grammar does not parse",
+      VLLM_BACKEND,
+    ],
+    [
+      "structured_outputs json empty",
+      { structured_outputs: { json: "" } },
+      "an empty JSON text does not parse",
+      VLLM_BACKEND,
+    ],
+    [
+      "structured_outputs json_object false alone",
+      { structured_outputs: { json_object: false } },
+      "No valid structured output parameter found",
+      VLLM_BACKEND,
+    ],
+    [
+      "structured_outputs regex with NUL",
+      { structured_outputs: { regex: "a\u0000b" } },
+      "regex must not contain NUL",
+      VLLM_BACKEND,
+    ],
+    [
+      "structured_outputs structural_tag empty",
+      { structured_outputs: { structural_tag: "" } },
+      "Invalid structured_outputs structural_tag specification",
+      VLLM_BASE,
+    ],
+    [
+      "json_schema response_format without schema",
+      { response_format: { type: "json_schema", json_schema: { name: "a" } } },
+      "json=None leaves no constraint",
+      VLLM_SAMPLING,
+    ],
+    [
+      "structural_tag response_format without its parts",
+      { response_format: { type: "structural_tag" } },
+      "neither format nor structures/triggers",
+      VLLM_BASE,
+    ],
+  ],
+};
+
+const chatAccepted: Row[] = [
+  ...sampling.accepted,
+  ...messageShapes.accepted,
+  ...vllmForms.accepted,
   ["stop as one string", { stop: "\n" }, "stop: str | list[str] | None"],
   ["stop null", { stop: null }, "stop is nullable"],
   ["a custom role (ipython)", { messages: [...user, { role: "ipython", content: "42" }] }, "role: str", VLLM_MESSAGES],
@@ -113,7 +506,7 @@ const chatAccepted: Array<[string, Record<string, unknown>, string, string?]> = 
   ["seed at 2^63 - 1024 (written 9223372036854775000)", { seed: 9223372036854775000 }, "inside int64"],
 ];
 
-const chatRefused: Array<[string, Record<string, unknown>, string, string?, Partial<RealServerCase>?]> = [
+const chatRefused: Row[] = [
   ["seed 2^63 (the spec's bound as a double)", { seed: 2 ** 63 }, "seed: Field(le=int64 max)"],
   ["seed -2^63 (written below int64's minimum)", { seed: -(2 ** 63) }, "JSON.stringify writes -9223372036854776000"],
   ["truncate_prompt_tokens 2^63", { truncate_prompt_tokens: 2 ** 63 }, "truncate_prompt_tokens: Field(le=int64 max)"],
@@ -193,16 +586,23 @@ const chatRefused: Array<[string, Record<string, unknown>, string, string?, Part
   [
     "tools without tool_choice",
     { tools: [tool] },
-    'vLLM picks tool_choice "auto", a 400 without --enable-auto-tool-choice; the SDK sends the spec\'s "none"',
+    'vLLM picks tool_choice "auto": a 400 without --enable-auto-tool-choice, tool calling with it; sent as written',
     VLLM_CHAT,
-    {
-      sdkSends: { messages: user, tools: [tool], tool_choice: "none" },
-      fakeAccepts: "the fake runs as a server with --enable-auto-tool-choice",
-    },
+    { dependsOnServer: true, fakeAccepts: AUTO_TOOLS },
   ],
+  [
+    'tool_choice "auto"',
+    { tools: [tool], tool_choice: "auto" },
+    "needs a server started with --enable-auto-tool-choice and a tool parser",
+    VLLM_CHAT,
+    { dependsOnServer: true, fakeAccepts: AUTO_TOOLS },
+  ],
+  ...sampling.refused,
+  ...messageShapes.refused,
+  ...vllmForms.refused,
 ];
 
-const callsAccepted: Array<[string, Record<string, unknown>, string, string?]> = [
+const callsAccepted: Row[] = [
   ["filter.wb_user_ids (Weave's name)", { filter: { wb_user_ids: ["u1"] } }, "CallsFilter.wb_user_ids"],
   ["filter.wb_run_ids (Weave's name)", { filter: { wb_run_ids: ["acme/bot/r1"] } }, "CallsFilter.wb_run_ids"],
   [
@@ -239,6 +639,32 @@ const callsAccepted: Array<[string, Record<string, unknown>, string, string?]> =
     WEAVE_QUERY,
   ],
   [
+    "an unknown top-level key",
+    { include_everything: true },
+    "current request models ignore unknown keys (logged)",
+    WEAVE_REQ,
+    { sdkRefuses: "the SDK refuses fields it does not know; extraBody sends them" },
+  ],
+  [
+    "an unknown filter key",
+    { filter: { user_ids: ["u1"] } },
+    "ignored with a logged warning: the query runs unfiltered",
+    WEAVE_REQ,
+    { sdkRefuses: "a filter key Weave ignores would return everything: the SDK refuses it" },
+  ],
+  [
+    "columns",
+    { columns: ["id", "output"] },
+    "every field comes back, the unrequested ones null",
+    "weave/trace_server/calls_query_builder (select columns)",
+  ],
+  [
+    "an explicit sort",
+    { sort_by: [{ field: "inputs.user_tier", direction: "asc" }] },
+    "the server adds the id as the last sort key",
+    "weave/trace_server/calls_query_builder (order by ... id)",
+  ],
+  [
     "$getField with an escaped dot",
     { query: { $expr: { $eq: [{ $getField: "attributes.a\\.b" }, { $literal: 1 }] } } },
     "a key holding a dot is written a\\.b",
@@ -246,7 +672,7 @@ const callsAccepted: Array<[string, Record<string, unknown>, string, string?]> =
   ],
 ];
 
-const callsRefused: Array<[string, Record<string, unknown>, string, string?]> = [
+const callsRefused: Row[] = [
   [
     "a bare array inside $literal",
     { query: { $expr: { $eq: [{ $getField: "inputs.tags" }, { $literal: ["a"] }] } } },

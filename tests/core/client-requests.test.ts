@@ -235,12 +235,16 @@ describe("headers", () => {
     await client.models.list({ project: "acme/eval" });
     expect(seen[0]!.headers.get("client-project")).toBe("acme/bot");
     expect(seen[1]!.headers.get("client-project")).toBe("acme/eval");
+    // W&B Inference reads OpenAI-Project: the same value goes out under both names.
+    expect(seen[0]!.headers.get("openai-project")).toBe("acme/bot");
+    expect(seen[1]!.headers.get("openai-project")).toBe("acme/eval");
   });
 
   it("sends no Client-Project without a project", async () => {
     serve();
     await makeClient().models.list();
     expect(seen[0]!.headers.has("client-project")).toBe(false);
+    expect(seen[0]!.headers.has("openai-project")).toBe(false);
   });
 
   it("sends idempotencyKey as Idempotency-Key", async () => {

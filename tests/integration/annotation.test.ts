@@ -89,7 +89,7 @@ describe("annotationQueues.items.progress", () => {
     );
     expect(err).toBeInstanceOf(BadRequestError);
     expect((err as BadRequestError).status).toBe(400);
-    expect((err as Error).message).toContain("Invalid state transition from completed to skipped");
+    expect((err as Error).message).toContain("Invalid state transition from 'completed' to 'skipped'");
     expect(svc.annotation.getItem(SEED_QUEUE_ID, ITEM)!.annotation_state).toBe("completed");
   });
 

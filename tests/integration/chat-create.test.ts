@@ -13,6 +13,7 @@ import {
   zodResponseFormat,
   type ChatCompletion,
   type ChatCompletionCreateParamsNonStreaming,
+  type ChatCompletionMessageParam,
   type Inferloop,
 } from "../../src/index.js";
 import { faults, type FakeService } from "../../src/testing/index.js";
@@ -148,26 +149,22 @@ describe("chat.completions.create", () => {
     expect((completion as unknown as Record<string, unknown>).extra_server_field).toEqual({ kept: true });
   });
 
-  it("returns tool calls with parsed-able arguments (tool_choice auto through extraBody)", async () => {
-    // The spec only knows tool_choice "none"; a server with auto tool choice is reached
-    // through extraBody, which overrides the "none" the SDK sends by default.
-    const completion = await client.chat.completions.create(
-      {
-        model: MODEL,
-        messages: user("Please call get_weather for Paris"),
-        tools: [
-          {
-            type: "function",
-            function: {
-              name: "get_weather",
-              description: "Weather of a city",
-              parameters: { type: "object", properties: { city: { type: "string" }, days: { type: "integer" } } },
-            },
+  it("returns tool calls with parsed-able arguments (tool_choice auto)", async () => {
+    const completion = await client.chat.completions.create({
+      tool_choice: "auto",
+      model: MODEL,
+      messages: user("Please call get_weather for Paris"),
+      tools: [
+        {
+          type: "function",
+          function: {
+            name: "get_weather",
+            description: "Weather of a city",
+            parameters: { type: "object", properties: { city: { type: "string" }, days: { type: "integer" } } },
           },
-        ],
-      },
-      { extraBody: { tool_choice: "auto" } },
-    );
+        },
+      ],
+    });
     expect((svc.requests[0]!.json as { tool_choice: unknown }).tool_choice).toBe("auto");
     const choice = completion.choices[0]!;
     expect(choice.finish_reason).toBe("tool_calls");
@@ -277,14 +274,16 @@ describe("invalid requests are refused before anything is sent", () => {
       "messages.0.content.0.image_url.url",
     ],
     ["tools empty", { ...ok, tools: [] }, "tools"],
-    [
-      "tool message without tool_call_id",
-      { ...ok, messages: [{ role: "tool", content: "18C" }] },
-      "messages.0.tool_call_id",
-    ],
+    ["tool message content null", { ...ok, messages: [{ role: "tool", content: null }] }, "messages.0.content"],
     [
       "second message broken",
-      { ...ok, messages: [{ role: "user", content: "a" }, { role: "system" }] },
+      {
+        ...ok,
+        messages: [
+          { role: "user", content: "a" },
+          { role: "system", content: 5 },
+        ],
+      },
       "messages.1.content",
     ],
     ["model not a string", { ...ok, model: 5 }, "model"],
@@ -294,8 +293,8 @@ describe("invalid requests are refused before anything is sent", () => {
     ["seed above int64", { ...ok, seed: 2 ** 64 }, "seed"],
     ["seed fractional", { ...ok, seed: 1.5 }, "seed"],
     ["truncate_prompt_tokens below -1", { ...ok, truncate_prompt_tokens: -2 }, "truncate_prompt_tokens"],
-    ["tool_choice auto", { ...ok, tool_choice: "auto" }, "tool_choice"],
-    ["tool_choice required", { ...ok, tool_choice: "required" }, "tool_choice"],
+    ["tool_choice auto without tools", { ...ok, tool_choice: "auto" }, "tool_choice"],
+    ["tool_choice required without tools", { ...ok, tool_choice: "required" }, "tool_choice"],
     ["reasoning_effort unknown", { ...ok, reasoning_effort: "extreme" }, "reasoning_effort"],
     [
       "continue_final_message with add_generation_prompt",
@@ -407,15 +406,33 @@ describe("talking to vLLM as it is: names, extraBody and explicit defaults", () 
     expect(svc.requests).toHaveLength(0);
   });
 
-  it('tools without tool_choice also send tool_choice "none" (vLLM would pick "auto")', async () => {
+  it("sends tools without tool_choice as written: vLLM (and the fake) then read it as auto", async () => {
     const tools = [{ type: "function" as const, function: { name: "get_weather" } }];
     const completion = await client.chat.completions.create({
       model: MODEL,
       messages: user("Please call get_weather for Paris"),
       tools,
     });
-    expect(sent().tool_choice).toBe("none");
-    expect(completion.choices[0]!.finish_reason).toBe("stop");
+    expect("tool_choice" in sent()).toBe(false);
+    expect(completion.choices[0]!.finish_reason).toBe("tool_calls");
+  });
+
+  it("runs a tool loop: a call, the tool's result, then a text answer", async () => {
+    const tools = [
+      {
+        type: "function" as const,
+        function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } },
+      },
+    ];
+    const messages: ChatCompletionMessageParam[] = [{ role: "user", content: "What is the weather in Paris?" }];
+    const first = await client.chat.completions.create({ model: MODEL, messages, tools, tool_choice: "auto" });
+    const call = first.choices[0]!.message.tool_calls![0]!;
+    expect(call.function.name).toBe("get_weather");
+    expect(JSON.parse(call.function.arguments)).toEqual({ city: "Paris" });
+    messages.push(first.choices[0]!.message, { role: "tool", tool_call_id: call.id, content: "18°C, sunny" });
+    const second = await client.chat.completions.create({ model: MODEL, messages, tools, tool_choice: "auto" });
+    expect(second.choices[0]!.finish_reason).toBe("stop");
+    expect(second.choices[0]!.message.content).toBe("The tool answered: 18°C, sunny");
   });
 
   it("accepts the forms vLLM accepts: stop string, nulls, custom roles, assistant null content, every effort", async () => {

@@ -81,6 +81,8 @@ const chatRequest = fc
     if (r.continue_final_message === true) out.add_generation_prompt = false;
     // vLLM refuses top_logprobs without logprobs.
     if (r.top_logprobs !== undefined && r.top_logprobs > 0) out.logprobs = true;
+    // Greedy sampling (temperature 0) gives one reply: vLLM refuses n > 1 with it.
+    if (r.temperature != null && r.temperature < 1e-5) out.n = 1;
     return out;
   });
 
@@ -282,7 +284,7 @@ type Mutation<T> = [name: string, (valid: T) => unknown];
 const chatMutations: Mutation<Record<string, any>>[] = [
   ["seed above int64", (r) => ({ ...r, seed: INT64_MAX * 2 })],
   ["seed not an integer", (r) => ({ ...r, seed: 1.5 })],
-  ['tool_choice "auto"', (r) => ({ ...r, tool_choice: "auto" })],
+  ["tool_choice outside vLLM's forms", (r) => ({ ...r, tool_choice: "any" })],
   ["role not a string", (r) => ({ ...r, messages: [{ role: 7, content: "hi" }, ...r.messages] })],
   ["top_logprobs without logprobs", (r) => ({ ...r, logprobs: false, top_logprobs: 3 })],
   ["empty cache_salt", (r) => ({ ...r, cache_salt: "" })],
@@ -298,7 +300,8 @@ const chatMutations: Mutation<Record<string, any>>[] = [
   ["stream_options without stream", (r) => ({ ...r, stream: false, stream_options: { include_usage: true } })],
   ["misspelt field", (r) => ({ ...r, max_completion_token: 5 })],
   ["unknown reasoning_effort", (r) => ({ ...r, reasoning_effort: "extreme" })],
-  ["tool message without tool_call_id", (r) => ({ ...r, messages: [...r.messages, { role: "tool", content: "x" }] })],
+  ["tool message with null content", (r) => ({ ...r, messages: [...r.messages, { role: "tool", content: null }] })],
+  ["temperature above 2", (r) => ({ ...r, temperature: 2.5 })],
 ];
 
 const callsMutations: Mutation<Record<string, any>>[] = [

@@ -90,11 +90,13 @@ describe("annotation progress", () => {
 
   it("refuses completed ↔ skipped and going back to in_progress", async () => {
     await ok(SEED_ITEM_IDS[0], "completed");
-    expect(await refused(SEED_ITEM_IDS[0], "skipped")).toContain("Invalid state transition from completed to skipped");
+    expect(await refused(SEED_ITEM_IDS[0], "skipped")).toContain(
+      "Invalid state transition from 'completed' to 'skipped'",
+    );
     expect(await refused(SEED_ITEM_IDS[0], "in_progress")).toContain("Invalid state transition");
     await ok(SEED_ITEM_IDS[1], "skipped");
     expect(await refused(SEED_ITEM_IDS[1], "completed")).toContain(
-      "Invalid state transition from skipped to completed",
+      "Invalid state transition from 'skipped' to 'completed'",
     );
   });
 
@@ -104,11 +106,24 @@ describe("annotation progress", () => {
   });
 
   it("refuses an unknown item, an unknown queue and a project that does not own the queue with 400", async () => {
-    expect(await refused("no-such-item", "completed")).toContain("not found");
+    expect(await refused("no-such-item", "completed")).toContain(
+      `Queue item 'no-such-item' not found in queue '${SEED_QUEUE_ID}'`,
+    );
     const otherQueue = await progress(ITEM, "completed", SEED_PROJECT_ID, "no-such-queue");
     expect(otherQueue.status).toBe(400);
     const wrongProject = await progress(ITEM, "completed", "acme/other-project");
     expect(wrongProject.status).toBe(400);
+  });
+
+  it("accepts an unknown body key, as current Weave servers do", async () => {
+    const res = await postJson(
+      svc,
+      `/annotation_queues/${SEED_QUEUE_ID}/items/${SEED_ITEM_IDS[0]}/progress`,
+      // The item is completed for this user already: the same state again is a no-op, 200.
+      { annotation_state: "completed", project_id: SEED_PROJECT_ID, note: "looked at it" },
+      basic(svc),
+    );
+    expect(res.status).toBe(200);
   });
 
   it("refuses a malformed body with 422 detail", async () => {

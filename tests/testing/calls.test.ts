@@ -102,11 +102,45 @@ describe("calls: filter members", () => {
     expect(roots.length).toBe(103);
   });
 
-  it("svc_user_ids and svc_run_ids filter on wb_user_id and wb_run_id", async () => {
-    const bob = await all({ filter: { svc_user_ids: ["VXNlcjo3ODkw"] } });
+  it("ignores svc_user_ids and svc_run_ids, as Weave does; wb_* filter", async () => {
+    const everyone = await ids({});
+    expect(await ids({ filter: { svc_user_ids: ["VXNlcjo3ODkw"] } })).toEqual(everyone);
+    expect(await ids({ filter: { svc_run_ids: ["acme/support-bot/k3j2h1g0"] } })).toEqual(everyone);
+    const bob = await all({ filter: { wb_user_ids: ["VXNlcjo3ODkw"] } });
     expect(bob.length).toBeGreaterThan(1);
     expect(bob.every((r) => r["wb_user_id"] === "VXNlcjo3ODkw")).toBe(true);
-    expect(await ids({ filter: { svc_run_ids: ["acme/support-bot/k3j2h1g0"] } })).toEqual([ERRORED]);
+    expect(await ids({ filter: { wb_run_ids: ["acme/support-bot/k3j2h1g0"] } })).toEqual([ERRORED]);
+  });
+
+  it("orders by time value, not text, and breaks ties of explicit sorts by id", async () => {
+    const base = referenceCalls()[0]!;
+    const at = (id: string, started_at: string, tier: string) => ({
+      ...base,
+      id,
+      trace_id: id,
+      parent_id: null,
+      started_at,
+      inputs: { tier },
+    });
+    const svc2 = await startFakeService({
+      seedCalls: false,
+      calls: [
+        at("c", "2026-03-18T17:04:14.005000Z", "pro"),
+        at("b", "2026-03-18T17:04:14Z", "pro"),
+        at("a", "2026-03-18T17:04:15Z", "pro"),
+      ],
+    });
+    try {
+      const q = async (body: object) =>
+        (await jsonl(await queryCalls(svc2, { project_id: P, ...body }))).map((r) => r["id"]);
+      // "...:14Z" is before "...:14.005000Z" in time, after it as text.
+      expect(await q({})).toEqual(["b", "c", "a"]);
+      expect(await q({ sort_by: [{ field: "started_at", direction: "desc" }] })).toEqual(["a", "c", "b"]);
+      // Equal sort keys: the id decides, ascending, whatever the direction.
+      expect(await q({ sort_by: [{ field: "inputs.tier", direction: "desc" }] })).toEqual(["a", "b", "c"]);
+    } finally {
+      await svc2.close();
+    }
   });
 
   it("input_refs and output_refs match weave refs inside inputs and output", async () => {
@@ -216,19 +250,13 @@ describe("calls: sort, paging, columns", () => {
     );
   });
 
-  it("columns keep the requested members plus the required ones", async () => {
+  it("columns return every field, the unrequested ones null, as Weave does", async () => {
+    const [full] = await all({ filter: { call_ids: [ROOT] } });
     const [record] = await all({ filter: { call_ids: [ROOT] }, columns: ["output", "summary.weave.latency_ms"] });
-    expect(Object.keys(record!).sort()).toEqual([
-      "attributes",
-      "id",
-      "inputs",
-      "op_name",
-      "output",
-      "project_id",
-      "started_at",
-      "summary",
-      "trace_id",
-    ]);
+    expect(Object.keys(record!).sort()).toEqual(Object.keys(full!).sort());
+    for (const key of ["id", "op_name", "output", "project_id", "started_at", "summary", "trace_id"])
+      expect(record![key], key).toEqual(full![key]);
+    expect(record!["ended_at"]).toBeNull();
     expect(record!["inputs"]).toEqual({});
     expect(record!["output"]["citations"]).toEqual(["kb/2231"]);
   });

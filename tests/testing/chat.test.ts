@@ -412,3 +412,55 @@ describe("chat, streamed", () => {
     expect(chunks[0]!.id).toBe("chatcmpl-abc123");
   });
 });
+
+describe("chat: tool calls by tool_choice, as a server with auto tool choice", () => {
+  const tools = [
+    { type: "function", function: { name: "get_time", parameters: { type: "object", properties: {} } } },
+    {
+      type: "function",
+      function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } },
+    },
+  ];
+  const ask = async (body: Record<string, unknown>) => {
+    const res = await chat(svc, { tools, ...body });
+    expect(res.status).toBe(200);
+    const choice = ((await res.json()) as { choices: any[] }).choices[0];
+    return { finish: choice.finish_reason as string, name: choice.message.tool_calls?.[0]?.function.name as string };
+  };
+  const hi = [{ role: "user", content: "Hello there" }];
+
+  it("a named tool_choice calls that function whatever the message says", async () => {
+    expect(await ask({ messages: hi, tool_choice: { function: { name: "get_weather" } } })).toEqual({
+      finish: "tool_calls",
+      name: "get_weather",
+    });
+  });
+
+  it('"required" and "auto" call the named tool, else the first; "none" calls nothing', async () => {
+    const weather = [{ role: "user", content: "Use get_weather for Oslo" }];
+    expect((await ask({ messages: weather, tool_choice: "required" })).name).toBe("get_weather");
+    expect((await ask({ messages: hi, tool_choice: "required" })).name).toBe("get_time");
+    expect((await ask({ messages: hi, tool_choice: "auto" })).name).toBe("get_time");
+    expect((await ask({ messages: hi })).name).toBe("get_time");
+    expect(await ask({ messages: weather, tool_choice: "none" })).toEqual({ finish: "stop", name: undefined });
+  });
+
+  it('"auto" answers a tool result with text; the same call is deterministic', async () => {
+    const messages = [
+      ...hi,
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "c1", type: "function", function: { name: "get_time", arguments: "{}" } }],
+      },
+      { role: "tool", tool_call_id: "c1", content: "12:00" },
+    ];
+    const res = await chat(svc, { tools, messages, tool_choice: "auto" });
+    const body = (await res.json()) as { choices: any[] };
+    expect(body.choices[0].finish_reason).toBe("stop");
+    expect(body.choices[0].message.content).toBe("The tool answered: 12:00");
+    const again = (await (await chat(svc, { tools, messages: hi })).json()) as { choices: any[] };
+    const twice = (await (await chat(svc, { tools, messages: hi })).json()) as { choices: any[] };
+    expect(again.choices[0].message.tool_calls).toEqual(twice.choices[0].message.tool_calls);
+  });
+});

@@ -47,9 +47,11 @@ describe("annotation transitions", () => {
     expect(checkTransition(undefined, "completed")).toBe("apply");
     expect(checkTransition("in_progress", "skipped")).toBe("apply");
     expect(checkTransition("skipped", "skipped")).toBe("noop");
-    expect(checkTransition("completed", "in_progress")).toEqual({
-      refused: "Invalid state transition from completed to in_progress",
-    });
+    const refusal = checkTransition("completed", "in_progress");
+    expect(refusal).toEqual({ refused: expect.stringContaining("from 'completed' to 'in_progress'") });
+    expect((refusal as { refused: string }).refused).toMatch(
+      /Allowed transitions: .*'in_progress' -> 'completed' or 'skipped'/,
+    );
   });
 });
 

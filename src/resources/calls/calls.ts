@@ -2,6 +2,7 @@ import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
 import { topLevelFieldHint } from "../../core/field-hint.js";
 import { inputIssues, validateInput, validateRequestBody } from "../../core/validate.js";
+import { warnOnce } from "../../core/warn-once.js";
 import { CallQuery } from "./call-query.js";
 import {
   callsQueryOptionsSchema,
@@ -50,9 +51,26 @@ export class Calls extends APIResource {
         inputIssues(issues, queryKeyHint),
       );
       validateInput(callsQueryOptionsSchema, options ?? {}, "call query options");
+      warnSpecFilterNames(body.filter);
     } catch (err) {
       invalid = err as Error;
     }
     return new CallQuery(this._http, body, options ?? {}, invalid);
+  }
+}
+
+// A real Weave server ignores the spec's svc_* filter names and answers unfiltered, with every
+// user's calls and no error: say so at run time, once per process, since logging is off by default.
+function warnSpecFilterNames(filter: CallsQueryParams["filter"]): void {
+  if (filter == null) return;
+  for (const [spec, weave] of [
+    ["svc_user_ids", "wb_user_ids"],
+    ["svc_run_ids", "wb_run_ids"],
+  ] as const) {
+    if (filter[spec] != null)
+      warnOnce(
+        `INFERLOOP_${spec.toUpperCase()}`,
+        `calls.query: filter.${spec} is ignored by Weave servers, which then return every user's calls; write filter.${weave} instead (svc_* only filters on services that implement the spec).`,
+      );
   }
 }

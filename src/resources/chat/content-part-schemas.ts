@@ -14,6 +14,9 @@ import type {
   ChatCompletionAnyContentPart,
   ChatCompletionAssistantContentPart,
   ChatCompletionContentPart,
+  ChatCompletionContentPartAudioEmbeds,
+  ChatCompletionContentPartPromptEmbeds,
+  ChatCompletionContentPartThinking,
   ChatCompletionContentPartAudioUrl,
   ChatCompletionContentPartFile,
   ChatCompletionContentPartImage,
@@ -42,10 +45,15 @@ export const chatCompletionContentPartTextSchema: SchemaOf<ChatCompletionContent
 
 const imagePart = z.looseObject({
   type: z.literal("image_url"),
-  image_url: z.looseObject({
-    url: z.string(),
-    detail: z.optional(z.string()),
-  }),
+  // OpenAI's detail values (vLLM's image parser holds them to these); vLLM also takes the URL
+  // itself as a string.
+  image_url: z.union([
+    z.looseObject({
+      url: z.string(),
+      detail: z.optional(z.enum(["auto", "low", "high"])),
+    }),
+    z.string(),
+  ]),
 });
 /**
  * An image content part, by URL or `data:` URL.
@@ -61,7 +69,7 @@ const inputAudioPart = z.looseObject({
   type: z.literal("input_audio"),
   input_audio: z.looseObject({
     data: z.string(),
-    format: z.string(),
+    format: z.enum(["wav", "mp3"]),
   }),
 });
 /**
@@ -132,6 +140,22 @@ const imageEmbedsPart = z.looseObject({
 export const chatCompletionContentPartImageEmbedsSchema: SchemaOf<ChatCompletionContentPartImageEmbeds> =
   imageEmbedsPart;
 
+const audioEmbedsPart = z.looseObject({
+  type: z.literal("audio_embeds"),
+  audio_embeds: z.nullable(z.union([z.string(), z.record(z.string(), z.string())])),
+});
+
+const promptEmbedsPart = z.looseObject({
+  type: z.literal("prompt_embeds"),
+  data: z.string(),
+});
+
+const thinkingPart = z.looseObject({
+  type: z.literal("thinking"),
+  thinking: z.string(),
+  closed: z.optional(z.boolean()),
+});
+
 const refusalPart = z.looseObject({
   type: z.literal("refusal"),
   refusal: z.string(),
@@ -153,6 +177,8 @@ const userContentParts = [
   videoUrlPart,
   filePart,
   imageEmbedsPart,
+  audioEmbedsPart,
+  promptEmbedsPart,
 ] as const;
 
 const userPart = taggedUnion("type", userContentParts);
@@ -163,21 +189,21 @@ const userPart = taggedUnion("type", userContentParts);
  */
 export const chatCompletionContentPartSchema: SchemaOf<ChatCompletionContentPart> = userPart;
 
-const assistantPart = taggedUnion("type", [textPart, refusalPart]);
+const anyPart = taggedUnion("type", [...userContentParts, refusalPart, thinkingPart]);
 /**
- * A content part of an assistant message: text or refusal.
- * @example
- * chatCompletionAssistantContentPartSchema.parse({ type: "refusal", refusal: "No." });
- */
-export const chatCompletionAssistantContentPartSchema: SchemaOf<ChatCompletionAssistantContentPart> = assistantPart;
-
-const anyPart = taggedUnion("type", [...userContentParts, refusalPart]);
-/**
- * Any content part at all, refusals included: what custom and generic messages may carry.
+ * Any content part at all, refusals and thinking included: vLLM takes every part on every role.
  * @example
  * chatCompletionAnyContentPartSchema.parse({ type: "refusal", refusal: "No." });
  */
 export const chatCompletionAnyContentPartSchema: SchemaOf<ChatCompletionAnyContentPart> = anyPart;
+
+const assistantPart = anyPart;
+/**
+ * A content part of an assistant message: any part (text, refusal and thinking are the usual ones).
+ * @example
+ * chatCompletionAssistantContentPartSchema.parse({ type: "refusal", refusal: "No." });
+ */
+export const chatCompletionAssistantContentPartSchema: SchemaOf<ChatCompletionAssistantContentPart> = assistantPart;
 
 // Compile-time: each schema accepts exactly what its named type describes.
 type _Agreement = Check<
@@ -190,6 +216,9 @@ type _Agreement = Check<
     Agrees<z.input<typeof filePart>, ChatCompletionContentPartFile>,
     Agrees<z.input<typeof imageEmbedsPart>, ChatCompletionContentPartImageEmbeds>,
     Agrees<z.input<typeof refusalPart>, ChatCompletionContentPartRefusal>,
+    Agrees<z.input<typeof audioEmbedsPart>, ChatCompletionContentPartAudioEmbeds>,
+    Agrees<z.input<typeof promptEmbedsPart>, ChatCompletionContentPartPromptEmbeds>,
+    Agrees<z.input<typeof thinkingPart>, ChatCompletionContentPartThinking>,
     Agrees<z.input<typeof userPart>, ChatCompletionContentPart>,
     Agrees<z.input<typeof assistantPart>, ChatCompletionAssistantContentPart>,
     Agrees<z.input<typeof anyPart>, ChatCompletionAnyContentPart>,

@@ -35,13 +35,15 @@ export interface ChatCompletionContentPartText {
 export interface ChatCompletionContentPartImage {
   /** Always `"image_url"`. */
   type: "image_url";
-  /** Where the image is. */
-  image_url: {
-    /** An `https:` URL, or a `data:image/...;base64,` URL with the image inline. */
-    url: string;
-    /** Resolution hint: `"low"`, `"high"` or `"auto"` (OpenAI's values; vLLM ignores it). */
-    detail?: string;
-  };
+  /** Where the image is: an object with the URL, or the URL itself (vLLM accepts both). */
+  image_url:
+    | {
+        /** An `https:` URL, or a `data:image/...;base64,` URL with the image inline. */
+        url: string;
+        /** Resolution hint: `"low"`, `"high"` or `"auto"` (OpenAI's values; vLLM ignores it). */
+        detail?: "auto" | "low" | "high";
+      }
+    | string;
 }
 
 /**
@@ -60,7 +62,7 @@ export interface ChatCompletionContentPartInputAudio {
     /** Base64-encoded audio bytes. */
     data: string;
     /** Encoding of `data`, such as `"wav"` or `"mp3"`. */
-    format: string;
+    format: "wav" | "mp3";
   };
 }
 
@@ -141,6 +143,54 @@ export interface ChatCompletionContentPartImageEmbeds {
 }
 
 /**
+ * Precomputed audio embeddings (vLLM extension): a base64 tensor or a map of them.
+ *
+ * @example
+ * ```ts
+ * const part: ChatCompletionContentPartAudioEmbeds = { type: "audio_embeds", audio_embeds: "k05VTVBZ..." };
+ * ```
+ */
+export interface ChatCompletionContentPartAudioEmbeds {
+  /** Always `"audio_embeds"`. */
+  type: "audio_embeds";
+  /** A base64-encoded tensor, or named tensors; null when a `uuid` names cached audio. */
+  audio_embeds: string | Record<string, string> | null;
+}
+
+/**
+ * Precomputed prompt embeddings spliced into the prompt (vLLM extension; the server needs
+ * `--enable-prompt-embeds`).
+ *
+ * @example
+ * ```ts
+ * const part: ChatCompletionContentPartPromptEmbeds = { type: "prompt_embeds", data: "k05VTVBZ..." };
+ * ```
+ */
+export interface ChatCompletionContentPartPromptEmbeds {
+  /** Always `"prompt_embeds"`. */
+  type: "prompt_embeds";
+  /** Base64 bytes of a serialized tensor of shape (tokens, hidden size). */
+  data: string;
+}
+
+/**
+ * A thinking content part (vLLM extension): reasoning replayed to templates that render it.
+ *
+ * @example
+ * ```ts
+ * const part: ChatCompletionContentPartThinking = { type: "thinking", thinking: "The user wants a number.", closed: true };
+ * ```
+ */
+export interface ChatCompletionContentPartThinking {
+  /** Always `"thinking"`. */
+  type: "thinking";
+  /** The reasoning text. */
+  thinking: string;
+  /** Whether the reasoning is finished. */
+  closed?: boolean;
+}
+
+/**
  * A refusal content part (assistant messages only).
  *
  * @example
@@ -170,24 +220,31 @@ export type ChatCompletionContentPart =
   | ChatCompletionContentPartAudioUrl
   | ChatCompletionContentPartVideoUrl
   | ChatCompletionContentPartFile
-  | ChatCompletionContentPartImageEmbeds;
+  | ChatCompletionContentPartImageEmbeds
+  | ChatCompletionContentPartAudioEmbeds
+  | ChatCompletionContentPartPromptEmbeds;
 
 /**
- * A content part of an assistant message: text or refusal.
+ * A content part of an assistant message: any part (vLLM takes images and thinking on
+ * assistant turns too); text, refusal and thinking are the usual ones.
  *
  * @example
  * ```ts
  * const part: ChatCompletionAssistantContentPart = { type: "text", text: "Sure." };
  * ```
  */
-export type ChatCompletionAssistantContentPart = ChatCompletionContentPartText | ChatCompletionContentPartRefusal;
+export type ChatCompletionAssistantContentPart = ChatCompletionAnyContentPart;
 
 /**
- * Any content part at all, refusals included: what custom and generic messages may carry.
+ * Any content part at all, refusals and thinking included. vLLM takes every part on every role
+ * (its free-form message accepts any part), so every message kind's content is built on it.
  *
  * @example
  * ```ts
  * const part: ChatCompletionAnyContentPart = { type: "refusal", refusal: "No." };
  * ```
  */
-export type ChatCompletionAnyContentPart = ChatCompletionContentPart | ChatCompletionContentPartRefusal;
+export type ChatCompletionAnyContentPart =
+  | ChatCompletionContentPart
+  | ChatCompletionContentPartRefusal
+  | ChatCompletionContentPartThinking;

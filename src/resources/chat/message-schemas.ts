@@ -10,12 +10,7 @@ import * as z from "zod/mini";
 import type { Agrees, Check, SchemaOf, Within } from "../schema-agreement.js";
 import { taggedUnion } from "../tagged-union.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
-import {
-  chatCompletionAnyContentPartSchema,
-  chatCompletionAssistantContentPartSchema,
-  chatCompletionContentPartSchema,
-  chatCompletionContentPartTextSchema,
-} from "./content-part-schemas.js";
+import { chatCompletionAnyContentPartSchema } from "./content-part-schemas.js";
 import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionCustomMessageParam,
@@ -40,10 +35,10 @@ ensureZodDefaults();
 // Message content
 // ---------------------------------------------------------------------------
 
-// What a message's `content` may be: text only (developer, system, tool), the user's parts,
-// or any part (custom, generic).
-const textContent = z.union([z.string(), z.array(chatCompletionContentPartTextSchema)]);
-const userContent = z.union([z.string(), z.array(chatCompletionContentPartSchema)]);
+// What a message's `content` may be: a string or any content parts. vLLM's free-form message
+// (chat_utils.CustomChatCompletionMessageParam) takes every part on every role, so images on a
+// system message or thinking on an assistant turn reach the chat template; `null` only where
+// OpenAI's own message types allow it (assistant, function).
 const anyContent = z.union([z.string(), z.array(chatCompletionAnyContentPartSchema)]);
 
 // ---------------------------------------------------------------------------
@@ -71,8 +66,8 @@ export const chatCompletionMessageToolCallParamSchema: SchemaOf<ChatCompletionMe
 
 const functionDefinition = z.looseObject({
   name: z.string(),
-  description: z.optional(z.string()),
-  parameters: z.optional(z.record(z.string(), z.unknown())),
+  description: z.nullish(z.string()),
+  parameters: z.nullish(z.record(z.string(), z.unknown())),
   strict: z.nullish(z.boolean()),
 });
 /**
@@ -86,8 +81,9 @@ const functionDefinition = z.looseObject({
  */
 export const functionDefinitionSchema: SchemaOf<FunctionDefinition> = functionDefinition;
 
+// vLLM defaults `type` to "function" (ChatCompletionToolsParam).
 const tool = z.looseObject({
-  type: z.literal("function"),
+  type: z.optional(z.literal("function")),
   function: functionDefinitionSchema,
 });
 /**
@@ -103,7 +99,7 @@ export const chatCompletionToolSchema: SchemaOf<ChatCompletionTool> = tool;
 
 const developerMessage = z.looseObject({
   role: z.literal("developer"),
-  content: textContent,
+  content: z.optional(anyContent),
   name: z.optional(z.string()),
 });
 /**
@@ -116,7 +112,7 @@ export const chatCompletionDeveloperMessageParamSchema: SchemaOf<ChatCompletionD
 
 const systemMessage = z.looseObject({
   role: z.literal("system"),
-  content: textContent,
+  content: z.optional(anyContent),
   name: z.optional(z.string()),
 });
 /**
@@ -128,7 +124,7 @@ export const chatCompletionSystemMessageParamSchema: SchemaOf<ChatCompletionSyst
 
 const userMessage = z.looseObject({
   role: z.literal("user"),
-  content: userContent,
+  content: z.optional(anyContent),
   name: z.optional(z.string()),
 });
 /**
@@ -146,13 +142,14 @@ export const chatCompletionUserMessageParamSchema: SchemaOf<ChatCompletionUserMe
 
 const assistantMessage = z.looseObject({
   role: z.literal("assistant"),
-  content: z.nullish(z.union([z.string(), z.array(chatCompletionAssistantContentPartSchema)])),
+  content: z.nullish(anyContent),
   name: z.optional(z.string()),
   refusal: z.nullish(z.string()),
   tool_calls: z.nullish(z.array(chatCompletionMessageToolCallParamSchema)),
   function_call: z.nullish(z.looseObject({ name: z.string(), arguments: z.string() })),
-  reasoning: z.nullish(z.string()),
-  reasoning_content: z.nullish(z.string()),
+  // OpenAI's assistant message does not declare these, so vLLM takes any value.
+  reasoning: z.optional(z.unknown()),
+  reasoning_content: z.optional(z.unknown()),
   audio: z.nullish(z.looseObject({ id: z.string() })),
 });
 
@@ -172,8 +169,8 @@ export const chatCompletionAssistantMessageParamSchema: SchemaOf<ChatCompletionA
 
 const toolMessage = z.looseObject({
   role: z.literal("tool"),
-  content: textContent,
-  tool_call_id: z.string(),
+  content: z.optional(anyContent),
+  tool_call_id: z.optional(z.string()),
   name: z.optional(z.string()),
 });
 /**
@@ -185,8 +182,8 @@ export const chatCompletionToolMessageParamSchema: SchemaOf<ChatCompletionToolMe
 
 const functionMessage = z.looseObject({
   role: z.literal("function"),
-  name: z.string(),
-  content: z.nullable(z.string()),
+  name: z.optional(z.string()),
+  content: z.nullish(anyContent),
 });
 /**
  * A function result (deprecated form of tool messages): `name` is the function's name.
@@ -197,9 +194,10 @@ export const chatCompletionFunctionMessageParamSchema: SchemaOf<ChatCompletionFu
 
 const customMessage = z.looseObject({
   role: z.literal("custom"),
-  content: z.nullish(anyContent),
+  // vLLM's free-form message types content as str | list: null is refused, absent is fine.
+  content: z.optional(anyContent),
   name: z.optional(z.string()),
-  tool_call_id: z.optional(z.string()),
+  tool_call_id: z.nullish(z.string()),
   tool_calls: z.nullish(z.array(chatCompletionMessageToolCallParamSchema)),
   reasoning: z.nullish(z.string()),
 });
@@ -216,7 +214,7 @@ export const chatCompletionCustomMessageParamSchema: SchemaOf<ChatCompletionCust
 
 const genericMessage = z.looseObject({
   role: z.literal("generic"),
-  content: anyContent,
+  content: z.optional(anyContent),
   name: z.optional(z.string()),
 });
 /**

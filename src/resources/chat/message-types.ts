@@ -6,12 +6,7 @@
  *
  * @module
  */
-import type {
-  ChatCompletionAnyContentPart,
-  ChatCompletionAssistantContentPart,
-  ChatCompletionContentPart,
-  ChatCompletionContentPartText,
-} from "./content-part-types.js";
+import type { ChatCompletionAnyContentPart, ChatCompletionAssistantContentPart } from "./content-part-types.js";
 
 /**
  * A tool call inside an assistant message being sent back (for example a replayed reply).
@@ -55,9 +50,9 @@ export interface FunctionDefinition {
   /** Name the model calls the function by. */
   name: string;
   /** What the function does, for the model to decide when to call it. */
-  description?: string;
-  /** JSON Schema of the arguments object. Absent: the function takes no arguments. */
-  parameters?: Record<string, unknown>;
+  description?: string | null;
+  /** JSON Schema of the arguments object. Absent or null: the function takes no arguments. */
+  parameters?: Record<string, unknown> | null;
   /** Ask the server to hold the arguments to `parameters` exactly. Default: not strict. */
   strict?: boolean | null;
 }
@@ -71,8 +66,8 @@ export interface FunctionDefinition {
  * ```
  */
 export interface ChatCompletionTool {
-  /** Always `"function"`. */
-  type: "function";
+  /** Always `"function"`; vLLM fills it in when absent. */
+  type?: "function";
   /** The function offered. */
   function: FunctionDefinition;
 }
@@ -88,8 +83,8 @@ export interface ChatCompletionTool {
 export interface ChatCompletionDeveloperMessageParam {
   /** Always `"developer"`. */
   role: "developer";
-  /** The instructions: a string or text parts. */
-  content: string | ChatCompletionContentPartText[];
+  /** The instructions: a string or content parts (text usually; vLLM takes any part). */
+  content?: string | ChatCompletionAnyContentPart[];
   /** Name of the participant, to tell apart several of the same role. */
   name?: string;
 }
@@ -105,8 +100,8 @@ export interface ChatCompletionDeveloperMessageParam {
 export interface ChatCompletionSystemMessageParam {
   /** Always `"system"`. */
   role: "system";
-  /** The instructions: a string or text parts. */
-  content: string | ChatCompletionContentPartText[];
+  /** The instructions: a string or content parts (text usually; vLLM takes any part). */
+  content?: string | ChatCompletionAnyContentPart[];
   /** Name of the participant, to tell apart several of the same role. */
   name?: string;
 }
@@ -129,7 +124,7 @@ export interface ChatCompletionUserMessageParam {
   /** Always `"user"`. */
   role: "user";
   /** What the user said: a string, or content parts. */
-  content: string | ChatCompletionContentPart[];
+  content?: string | ChatCompletionAnyContentPart[];
   /** Name of the participant, to tell apart several users. */
   name?: string;
 }
@@ -171,10 +166,13 @@ export interface ChatCompletionAssistantMessageParam {
     /** Its arguments as a JSON text. */
     arguments: string;
   } | null;
-  /** The reasoning that preceded the reply, for templates that render interleaved thinking. */
-  reasoning?: string | null;
+  /**
+   * The reasoning that preceded the reply, for templates that render interleaved thinking: a
+   * string in practice (vLLM passes any value to the template as is).
+   */
+  reasoning?: unknown;
   /** Older servers' name for `reasoning`. */
-  reasoning_content?: string | null;
+  reasoning_content?: unknown;
   /** Reference to an earlier audio reply, by the `id` the server gave it. */
   audio?: {
     /** Id of the audio reply. */
@@ -193,10 +191,10 @@ export interface ChatCompletionAssistantMessageParam {
 export interface ChatCompletionToolMessageParam {
   /** Always `"tool"`. */
   role: "tool";
-  /** The tool's result: a string or text parts. */
-  content: string | ChatCompletionContentPartText[];
-  /** `id` of the assistant tool call this answers. */
-  tool_call_id: string;
+  /** The tool's result: a string or content parts (text usually; images reach templates that show them). */
+  content?: string | ChatCompletionAnyContentPart[];
+  /** `id` of the assistant tool call this answers (optional for vLLM; templates that match calls need it). */
+  tool_call_id?: string;
   /** Name of the tool, for templates that show it. */
   name?: string;
 }
@@ -214,9 +212,9 @@ export interface ChatCompletionFunctionMessageParam {
   /** Always `"function"`. */
   role: "function";
   /** Name of the function whose result this is. */
-  name: string;
-  /** The function's result. */
-  content: string | null;
+  name?: string;
+  /** The function's result: a string, content parts or null. */
+  content?: string | ChatCompletionAnyContentPart[] | null;
 }
 
 /**
@@ -231,12 +229,12 @@ export interface ChatCompletionFunctionMessageParam {
 export interface ChatCompletionCustomMessageParam {
   /** Any role the model's chat template knows. */
   role: string;
-  /** The message's content: a string or content parts. May be null or absent. */
-  content?: string | ChatCompletionAnyContentPart[] | null;
+  /** The message's content: a string or content parts. May be absent, not null (vLLM refuses null here). */
+  content?: string | ChatCompletionAnyContentPart[];
   /** Name of the participant. */
   name?: string;
   /** `id` of the assistant tool call this message answers, if it is a tool result. */
-  tool_call_id?: string;
+  tool_call_id?: string | null;
   /** Tool calls this message carries, if it is a reply. */
   tool_calls?: ChatCompletionMessageToolCallParam[] | null;
   /** Reasoning that preceded the message, for templates that render interleaved thinking. */
@@ -255,7 +253,7 @@ export interface ChatCompletionGenericMessageParam {
   /** Always `"generic"`. */
   role: "generic";
   /** The message's content: a string or content parts. */
-  content: string | ChatCompletionAnyContentPart[];
+  content?: string | ChatCompletionAnyContentPart[];
   /** Name of the participant. */
   name?: string;
 }

@@ -1,15 +1,15 @@
 /**
  * Zod schemas for the option objects of a chat request: `response_format`,
  * `stream_options`, `structured_outputs`, `repetition_detection`, `engine_xargs` and the
- * items of `documents`. Response formats are loose (unknown keys are kept); the option
- * objects the spec lists in full are strict, so a typo inside them is not silently ignored.
+ * items of `documents`. All keep unknown keys, as vLLM's models ignore them; the option
+ * objects refuse a near miss of a known key (`include_usag`), which vLLM would drop silently.
  * See `request-schema.ts` for the rules every request schema follows.
  *
  * @module
  */
 import * as z from "zod/mini";
 import type { Agrees, Check, SchemaOf } from "../schema-agreement.js";
-import { taggedUnion } from "../tagged-union.js";
+import { nearMisses, taggedUnion } from "../tagged-union.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 import { STRUCTURED_OUTPUTS_CONSTRAINTS, structuredOutputsConstraints } from "./structured-outputs.js";
 import type {
@@ -30,6 +30,20 @@ export type * from "./request-option-types.js";
 // English messages, as classic zod gave them, before the first schema below is built.
 ensureZodDefaults();
 
+// vLLM's option models ignore keys they do not know (pydantic's default), so unknown keys are
+// kept and sent; a near miss of a known key (`include_usgae`) is refused with a "did you mean",
+// since the server would silently drop it.
+function looseOption<S extends z.core.$ZodLooseShape>(shape: S) {
+  const known = Object.keys(shape);
+  return z.looseObject(shape).check(
+    z.superRefine((value, ctx) => {
+      const issues: z.core.$ZodRawIssue[] = [];
+      nearMisses(value, known, issues);
+      for (const i of issues) ctx.addIssue(i as z.core.$ZodRawIssue<z.core.$ZodIssueCustom>);
+    }),
+  );
+}
+
 const textFormat = z.looseObject({ type: z.literal("text") });
 /**
  * `response_format: {type: "text"}`: plain text (the server's default).
@@ -48,6 +62,7 @@ export const responseFormatJSONObjectSchema: SchemaOf<ResponseFormatJSONObject> 
 
 const jsonSchemaFormat = z.looseObject({
   type: z.literal("json_schema"),
+  // vLLM names the field "schema"; without it the format adds no constraint.
   json_schema: z.looseObject({
     name: z.string(),
     description: z.nullish(z.string()),
@@ -65,7 +80,31 @@ const jsonSchemaFormat = z.looseObject({
  */
 export const responseFormatJSONSchemaSchema: SchemaOf<ResponseFormatJSONSchema> = jsonSchemaFormat;
 
-const structuralTagFormat = z.looseObject({ type: z.literal("structural_tag") });
+// vLLM takes the current form ({format}) or the legacy one ({structures, triggers}); a tag
+// without either is refused (StructuralTagResponseFormat, LegacyStructuralTagResponseFormat).
+const structuralTagFormat = z
+  .looseObject({
+    type: z.literal("structural_tag"),
+    format: z.optional(z.unknown()),
+    structures: z.optional(
+      z.array(
+        z.looseObject({ begin: z.string(), schema: z.nullish(z.record(z.string(), z.unknown())), end: z.string() }),
+      ),
+    ),
+    triggers: z.optional(z.array(z.string())),
+  })
+  .check(
+    z.superRefine((f, ctx) => {
+      const v = f as Record<string, unknown>;
+      if ("format" in v) return;
+      if (Array.isArray(v["structures"]) && Array.isArray(v["triggers"])) return;
+      ctx.addIssue({
+        code: "custom",
+        path: [],
+        message: "a structural_tag response_format needs `format`, or `structures` and `triggers` (the legacy form)",
+      });
+    }),
+  );
 /**
  * `response_format: {type: "structural_tag", ...}` (vLLM extension; members kept as given).
  * @example
@@ -81,7 +120,7 @@ const responseFormat = taggedUnion("type", [textFormat, jsonObjectFormat, jsonSc
  */
 export const responseFormatSchema: SchemaOf<ResponseFormat> = responseFormat;
 
-const streamOptions = z.strictObject({
+const streamOptions = looseOption({
   include_usage: z.nullish(z.boolean()),
   continuous_usage_stats: z.nullish(z.boolean()),
   include_obfuscation: z.nullish(z.boolean()),
@@ -93,32 +132,40 @@ const streamOptions = z.strictObject({
  */
 export const chatCompletionStreamOptionsSchema: SchemaOf<ChatCompletionStreamOptions> = streamOptions;
 
-const structuredOutputs = z
-  .strictObject({
-    json: z.nullish(z.union([z.string(), z.record(z.string(), z.unknown())])),
-    regex: z.nullish(z.string()),
-    choice: z.nullish(z.array(z.string())),
-    grammar: z.nullish(z.string()),
-    json_object: z.nullish(z.boolean()),
-    disable_fallback: z.optional(z.boolean()),
-    disable_any_whitespace: z.optional(z.boolean()),
-    disable_additional_properties: z.optional(z.boolean()),
-    whitespace_pattern: z.nullish(z.string()),
-    structural_tag: z.nullish(z.string()),
-    _backend: z.nullish(z.string()),
-    _backend_was_auto: z.optional(z.boolean()),
-  })
-  .check(
-    z.superRefine((so, ctx) => {
-      const set = structuredOutputsConstraints(so);
-      if (set.length !== 1)
-        ctx.addIssue({
-          code: "custom",
-          path: [],
-          message: `needs exactly one of ${STRUCTURED_OUTPUTS_CONSTRAINTS.join(", ")}, got ${set.join(", ") || "none"}`,
-        });
-    }),
-  );
+const structuredOutputs = looseOption({
+  json: z.nullish(z.union([z.string(), z.record(z.string(), z.unknown())])),
+  regex: z.nullish(z.string()),
+  choice: z.nullish(z.array(z.string())),
+  grammar: z.nullish(z.string()),
+  json_object: z.nullish(z.boolean()),
+  disable_fallback: z.optional(z.boolean()),
+  disable_any_whitespace: z.optional(z.boolean()),
+  disable_additional_properties: z.optional(z.boolean()),
+  whitespace_pattern: z.nullish(z.string()),
+  structural_tag: z.nullish(z.string()),
+  _backend: z.nullish(z.string()),
+  _backend_was_auto: z.optional(z.boolean()),
+}).check(
+  z.superRefine((so, ctx) => {
+    const set = structuredOutputsConstraints(so);
+    if (set.length !== 1)
+      ctx.addIssue({
+        code: "custom",
+        path: [],
+        message: `needs exactly one of ${STRUCTURED_OUTPUTS_CONSTRAINTS.join(", ")}, got ${set.join(", ") || "none"}`,
+      });
+    const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
+    // What vLLM's structured-output backends refuse (vllm/v1/structured_output): a constraint
+    // that is falsy there finds no grammar, and NUL never reaches the regex compiler.
+    if (Array.isArray(so.choice) && so.choice.length === 0) issue("choice", "is empty: give at least one choice");
+    if (so.grammar === "") issue("grammar", "is empty: give a grammar");
+    if (so.json === "") issue("json", "is empty: give a JSON Schema (an object or its JSON text)");
+    if (so.json_object === false) issue("json_object", "false constrains nothing: set it to true or leave it out");
+    if (so.structural_tag === "") issue("structural_tag", "is empty: give a structural tag specification");
+    if (typeof so.regex === "string" && so.regex.includes("\u0000"))
+      issue("regex", "contains a NUL character, which vLLM refuses");
+  }),
+);
 /**
  * `structured_outputs`: exactly one constraint among json, regex, choice, grammar,
  * json_object and structural_tag (vLLM refuses none and several; a non-null value counts,
@@ -130,20 +177,26 @@ const structuredOutputs = z
  */
 export const structuredOutputsParamsSchema: SchemaOf<StructuredOutputsParams> = structuredOutputs;
 
-const repetitionDetection = z
-  .strictObject({
-    max_pattern_size: z.optional(z.int().check(z.gte(0))),
-    min_pattern_size: z.optional(z.int().check(z.gte(0))),
-    min_count: z.optional(z.int()),
-  })
-  .check(
-    z.superRefine((rd, ctx) => {
-      // Absent members take vLLM's defaults (0), as in RepetitionDetectionParams.__post_init__.
-      if ((rd.min_count ?? 0) < 2) ctx.addIssue({ code: "custom", path: ["min_count"], message: "must be at least 2" });
-      if ((rd.min_pattern_size ?? 0) > (rd.max_pattern_size ?? 0))
-        ctx.addIssue({ code: "custom", path: ["min_pattern_size"], message: "must not exceed max_pattern_size" });
-    }),
-  );
+const repetitionDetection = looseOption({
+  max_pattern_size: z.optional(z.int().check(z.gte(0))),
+  min_pattern_size: z.optional(z.int().check(z.gte(0))),
+  min_count: z.optional(z.int()),
+}).check(
+  z.superRefine((rd, ctx) => {
+    // Absent members take vLLM's defaults (0), as in RepetitionDetectionParams.__post_init__,
+    // which checks min_count only when detection is on (max_pattern_size above 0).
+    const max = rd.max_pattern_size ?? 0;
+    if (max > 0 && (rd.min_count ?? 0) < 2)
+      ctx.addIssue({
+        code: "custom",
+        path: ["min_count"],
+        message:
+          "must be at least 2 when max_pattern_size is above 0 (set max_pattern_size to 0 to turn detection off)",
+      });
+    if ((rd.min_pattern_size ?? 0) > max)
+      ctx.addIssue({ code: "custom", path: ["min_pattern_size"], message: "must not exceed max_pattern_size" });
+  }),
+);
 /**
  * `repetition_detection`: stop early when an n-gram pattern repeats in the output. vLLM
  * refuses `min_count < 2` and `min_pattern_size > max_pattern_size` (absent sizes are 0).
@@ -152,7 +205,9 @@ const repetitionDetection = z
  */
 export const repetitionDetectionParamsSchema: SchemaOf<RepetitionDetectionParams> = repetitionDetection;
 
-const engineXargs = z.record(z.string(), z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))]));
+// vLLM reads booleans here as integers (pydantic's lax mode), so they are accepted too.
+const xargValue = z.union([z.string(), z.number(), z.boolean()]);
+const engineXargs = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(xargValue)]));
 /**
  * `engine_xargs` (the spec's name) or `vllm_xargs` (vLLM's): extension parameters; values are
  * strings, numbers or lists of them. vLLM reads only `vllm_xargs` (and ignores `engine_xargs`);

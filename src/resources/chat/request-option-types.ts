@@ -61,16 +61,27 @@ export interface ResponseFormatJSONSchema {
 
 /**
  * `response_format: { type: "structural_tag", ... }` (vLLM extension): constrained sections
- * between trigger tags. Its members are sent as given.
+ * between trigger tags. vLLM takes `format` (the current form) or `structures` and `triggers`
+ * (the legacy form); a tag with neither is refused.
  *
  * @example
  * ```ts
- * const format: ResponseFormatStructuralTag = { type: "structural_tag" };
+ * const format: ResponseFormatStructuralTag = {
+ *   type: "structural_tag",
+ *   structures: [{ begin: "<answer>", schema: { type: "object" }, end: "</answer>" }],
+ *   triggers: ["<answer>"],
+ * };
  * ```
  */
 export interface ResponseFormatStructuralTag {
   /** Always `"structural_tag"`. */
   type: "structural_tag";
+  /** The structural tag specification (current form), as the backend reads it. */
+  format?: unknown;
+  /** Legacy form: the tagged sections, each with its begin and end tags and an optional JSON Schema. */
+  structures?: { begin: string; schema?: Record<string, unknown> | null; end: string }[];
+  /** Legacy form: the texts that start a tagged section. */
+  triggers?: string[];
 }
 
 /**
@@ -177,7 +188,7 @@ export interface RepetitionDetectionParams {
  * const xargs: EngineXargs = { my_flag: 1, tags: ["a", "b"] };
  * ```
  */
-export type EngineXargs = Record<string, string | number | (string | number)[]>;
+export type EngineXargs = Record<string, string | number | boolean | (string | number | boolean)[]>;
 
 /**
  * A document for retrieval-augmented chat templates. It should carry `title` and `text`; other

@@ -18,8 +18,11 @@
  *   it types as nullable, any message role); what it always refuses is refused before
  *   sending (see `requestRules`). Sources: `vllm/entrypoints/openai/chat_completion/protocol.py`
  *   and `vllm/sampling_params.py`.
- * - Option objects the spec lists in full (`stream_options`, `structured_outputs`,
- *   `repetition_detection`) are strict too, so a typo inside them is not silently ignored.
+ * - Option objects (`stream_options`, `structured_outputs`, `repetition_detection`) keep
+ *   unknown keys, as vLLM's models ignore them, but refuse a near miss of a known key with a
+ *   "did you mean", so a typo inside them is not silently dropped.
+ * - Nothing is added to what the caller wrote except `add_generation_prompt: false` beside
+ *   `continue_final_message: true` (see `prepareChatRequest`).
  * - A message key within two edits of a key its role knows (`nmae`) is refused with a "did you
  *   mean"; other unknown message keys are kept.
  * - Each schema is built under a local name and exported typed by its named interface
@@ -29,6 +32,7 @@
  */
 import * as z from "zod/mini";
 import { topLevelFieldHint } from "../../core/field-hint.js";
+import { isWellFormed } from "../../core/well-formed.js";
 import { inputIssues } from "../../core/validate.js";
 import type { Agrees, Check, SchemaOf } from "../schema-agreement.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
@@ -87,15 +91,59 @@ function boundedInteger(field: string, min?: number) {
   });
 }
 
-// vLLM's ChatCompletionRequest refuses an empty cache_salt; current models also refuse these
-// characters and more than 128 characters. Standard base64 produces "/": use URL-safe base64.
-const cacheSaltSchema = z.string().check(
-  z.regex(
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is one of the refused characters
-    /^[^@/\\\u0000]{1,128}$/,
-    "must be 1-128 characters without @ / \\ NUL (use URL-safe base64)",
-  ),
-);
+// vLLM's validate_cache_salt: non-empty, at most 128 characters as Python counts them (code
+// points, not UTF-16 units), without @ / \ NUL. Standard base64 produces "/": use URL-safe base64.
+const cacheSaltSchema = z.string().check((ctx) => {
+  const v = ctx.value;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is one of the refused characters
+  if (v.length === 0 || /[@/\\\u0000]/.test(v) || (v.length > 128 && [...v].length > 128))
+    ctx.issues.push({
+      code: "custom",
+      input: v,
+      message: "must be 1-128 characters without @ / \\ NUL (use URL-safe base64)",
+    });
+});
+
+// Any integer: vLLM's `int` fields take integers of any size (zod's `z.int()` stops at 2^53).
+function anyInt(field: string, min?: number) {
+  return z.number().check((ctx) => {
+    const v = ctx.value;
+    if (!Number.isInteger(v)) ctx.issues.push({ code: "custom", input: v, message: `${field} must be an integer` });
+    else if (min !== undefined && v < min)
+      ctx.issues.push({ code: "custom", input: v, message: `${field} must be at least ${min}` });
+  });
+}
+
+// A number within vLLM's range for a sampling parameter (SamplingParams._verify_args).
+function ranged(field: string, ok: (v: number) => boolean, range: string) {
+  return z.number().check((ctx) => {
+    if (!ok(ctx.value)) ctx.issues.push({ code: "custom", input: ctx.value, message: `${field} must be in ${range}` });
+  });
+}
+
+// What Python's int() reads in a logit_bias key (sign, digits, single underscores, spaces);
+// vLLM then refuses a negative token id.
+const TOKEN_ID_KEY = /^\s*\+?\d+(_\d+)*\s*$/;
+const logitBiasSchema = z.record(z.string(), z.number()).check((ctx) => {
+  const bad = Object.keys(ctx.value).filter((k) => !TOKEN_ID_KEY.test(k));
+  if (bad.length > 0)
+    ctx.issues.push({
+      code: "custom",
+      input: ctx.value,
+      message: `keys must be token ids (non-negative integers as strings, like "1234"), got ${bad.map((k) => JSON.stringify(k)).join(", ")}`,
+    });
+});
+
+const nonEmptyString = (what: string) => z.string().check(z.minLength(1, `${what} must not be empty`));
+
+// A named tool choice (ChatCompletionNamedToolChoiceParam): `type` defaults to "function".
+const namedToolChoice = z.looseObject({
+  type: z.optional(z.literal("function")),
+  function: z.looseObject({ name: nonEmptyString("tool_choice.function.name") }),
+});
+const toolChoiceSchema = z.union([z.enum(["none", "auto", "required"]), namedToolChoice], {
+  error: 'tool_choice must be "none", "auto", "required" or {type: "function", function: {name}}',
+});
 
 /** `reasoning_effort` values vLLM accepts. @example REASONING_EFFORTS.includes("none"); // true */
 export const REASONING_EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
@@ -107,42 +155,46 @@ export const REASONING_EFFORTS = ["none", "minimal", "low", "medium", "high", "x
 const requestShape = {
   messages: z.array(chatCompletionMessageParamSchema).check(z.minLength(1, "messages must hold at least one message")),
   model: z.nullish(z.string()),
-  frequency_penalty: z.nullish(z.number()),
-  logit_bias: z.nullish(z.record(z.string(), z.number())),
+  frequency_penalty: z.nullish(ranged("frequency_penalty", (v) => v >= -2 && v <= 2, "[-2, 2]")),
+  logit_bias: z.nullish(logitBiasSchema),
   logprobs: z.nullish(z.boolean()),
-  top_logprobs: z.nullish(z.int().check(z.gte(-1))),
-  max_tokens: z.nullish(z.int()),
-  max_completion_tokens: z.nullish(z.int()),
-  n: z.nullish(z.int().check(z.gte(1))),
-  presence_penalty: z.nullish(z.number()),
+  top_logprobs: z.nullish(anyInt("top_logprobs", -1)),
+  max_tokens: z.nullish(anyInt("max_tokens")),
+  max_completion_tokens: z.nullish(anyInt("max_completion_tokens")),
+  n: z.nullish(anyInt("n", 1)),
+  presence_penalty: z.nullish(ranged("presence_penalty", (v) => v >= -2 && v <= 2, "[-2, 2]")),
   response_format: z.nullish(responseFormatSchema),
   seed: z.nullish(boundedInteger("seed")),
-  stop: z.nullish(z.union([z.string(), z.array(z.string())])),
+  stop: z.nullish(z.union([nonEmptyString("a stop string"), z.array(nonEmptyString("a stop string"))])),
   stream: z.nullish(z.boolean()),
   stream_options: z.nullish(chatCompletionStreamOptionsSchema),
-  temperature: z.nullish(z.number()),
-  top_p: z.nullish(z.number()),
+  temperature: z.nullish(ranged("temperature", (v) => v >= 0 && v <= 2, "[0, 2]")),
+  top_p: z.nullish(ranged("top_p", (v) => v > 0 && v <= 1, "(0, 1]")),
   tools: z.nullish(z.array(chatCompletionToolSchema).check(z.minLength(1, "is empty: leave tools out to offer none"))),
-  tool_choice: z.nullish(z.literal("none", { error: 'tool_choice only accepts "none"' })),
+  tool_choice: z.nullish(toolChoiceSchema),
   reasoning_effort: z.nullish(z.enum(REASONING_EFFORTS)),
   include_reasoning: z.optional(z.boolean()),
   parallel_tool_calls: z.nullish(z.boolean()),
   user: z.nullish(z.string()),
   use_beam_search: z.optional(z.boolean()),
-  top_k: z.nullish(z.int()),
-  min_p: z.nullish(z.number()),
-  repetition_penalty: z.nullish(z.number()),
+  top_k: z.nullish(anyInt("top_k", -1)),
+  min_p: z.nullish(ranged("min_p", (v) => v >= 0 && v <= 1, "[0, 1]")),
+  repetition_penalty: z.nullish(ranged("repetition_penalty", (v) => v > 0 && Number.isFinite(v), "(0, ∞)")),
   length_penalty: z.optional(z.number()),
-  stop_token_ids: z.nullish(z.array(z.int())),
+  stop_token_ids: z.nullish(z.array(anyInt("a stop token id"))),
   include_stop_str_in_output: z.optional(z.boolean()),
   ignore_eos: z.optional(z.boolean()),
-  min_tokens: z.optional(z.int().check(z.gte(0))),
+  min_tokens: z.optional(anyInt("min_tokens", 0)),
   skip_special_tokens: z.optional(z.boolean()),
   spaces_between_special_tokens: z.optional(z.boolean()),
   truncate_prompt_tokens: z.nullish(boundedInteger("truncate_prompt_tokens", -1)),
-  prompt_logprobs: z.nullish(z.int().check(z.gte(-1))),
-  allowed_token_ids: z.nullish(z.array(z.int())),
-  bad_words: z.optional(z.array(z.string())),
+  prompt_logprobs: z.nullish(anyInt("prompt_logprobs", -1)),
+  allowed_token_ids: z.nullish(
+    z
+      .array(anyInt("a token id", 0))
+      .check(z.minLength(1, "is empty: leave allowed_token_ids out to allow every token")),
+  ),
+  bad_words: z.optional(z.array(nonEmptyString("a bad word"))),
   echo: z.optional(z.boolean()),
   add_generation_prompt: z.optional(z.boolean()),
   continue_final_message: z.optional(z.boolean()),
@@ -152,7 +204,7 @@ const requestShape = {
   chat_template_kwargs: z.nullish(z.record(z.string(), z.unknown())),
   mm_processor_kwargs: z.nullish(z.record(z.string(), z.unknown())),
   structured_outputs: z.nullish(structuredOutputsParamsSchema),
-  priority: z.optional(z.int()),
+  priority: z.optional(boundedInteger("priority")),
   request_id: z.optional(z.string()),
   return_tokens_as_token_ids: z.nullish(z.boolean()),
   return_token_ids: z.nullish(z.boolean()),
@@ -179,20 +231,38 @@ type RuleInput = {
   logprobs?: boolean | null | undefined;
   top_logprobs?: number | null | undefined;
   prompt_logprobs?: number | null | undefined;
-  response_format?: { type?: unknown } | null | undefined;
+  response_format?: { type?: unknown; json_schema?: { schema?: unknown } } | null | undefined;
   structured_outputs?: object | null | undefined;
+  tools?: readonly { function?: { name?: unknown } }[] | null | undefined;
+  tool_choice?: string | { function?: { name?: unknown } } | null | undefined;
+  n?: number | null | undefined;
+  temperature?: number | null | undefined;
+  use_beam_search?: boolean | undefined;
+  max_tokens?: number | null | undefined;
+  max_completion_tokens?: number | null | undefined;
+  min_tokens?: number | undefined;
 };
 
-// response_format becomes one more structured-outputs constraint inside vLLM
-// (ChatCompletionRequest.to_sampling_params), and the merged set must still hold one kind.
-const RESPONSE_FORMAT_CONSTRAINT: Record<string, string> = {
-  json_object: "json_object",
-  json_schema: "json",
-  structural_tag: "structural_tag",
-};
+// The constraint response_format adds to structured_outputs inside vLLM
+// (structured_outputs_from_response_format); a json_schema without `schema` adds none.
+function formatConstraint(format: RuleInput["response_format"]): string | undefined {
+  switch (format?.type) {
+    case "json_object":
+      return "json_object";
+    case "json_schema":
+      return format.json_schema?.schema != null ? "json" : undefined;
+    case "structural_tag":
+      return "structural_tag";
+    default:
+      return undefined;
+  }
+}
 
-// The cross-field rules of the spec and of vLLM's request model (its `model_validator`s),
-// shared by the three request schemas.
+// vLLM reads a temperature below this as greedy sampling (SamplingParams._SAMPLING_EPS).
+const GREEDY_TEMPERATURE = 1e-5;
+
+// The cross-field rules of vLLM's request model (its `model_validator`s) and of its sampling
+// parameters, shared by the three request schemas.
 function requestRules(p: RuleInput, ctx: z.core.$RefinementCtx): void {
   const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
   if (p.continue_final_message === true && p.add_generation_prompt === true) {
@@ -210,20 +280,99 @@ function requestRules(p: RuleInput, ctx: z.core.$RefinementCtx): void {
   if (prompt != null && (prompt > 0 || prompt === -1) && p.stream === true) {
     issue("prompt_logprobs", "not available when streaming");
   }
+  structuredRules(p, issue);
+  toolRules(p, issue);
+  samplingRules(p, issue);
+}
+
+type IssueAt = (path: string, message: string) => void;
+
+function structuredRules(p: RuleInput, issue: IssueAt): void {
   const so = p.structured_outputs;
-  const rfType = p.response_format?.type;
-  const fromFormat = typeof rfType === "string" ? RESPONSE_FORMAT_CONSTRAINT[rfType] : undefined;
+  const fromFormat = formatConstraint(p.response_format);
   if (so != null && fromFormat !== undefined) {
     const own = structuredOutputsConstraints(so);
     if (own.length === 1 && own[0] !== fromFormat) {
-      issue("structured_outputs", `${own[0]} and response_format ${String(rfType)} are two constraints: keep one`);
+      issue(
+        "structured_outputs",
+        `${own[0]} and response_format ${String(p.response_format?.type)} are two constraints: keep one`,
+      );
+    }
+  }
+  if (so == null && p.response_format?.type === "json_schema" && fromFormat === undefined) {
+    issue("response_format", "json_schema needs `schema` (the JSON Schema the reply must match)");
+  }
+  // check_structured_outputs_count: json/regex/choice with a named or null tool_choice.
+  const constrained = so != null && ["json", "regex", "choice"].some((k) => (so as Record<string, unknown>)[k] != null);
+  if (constrained && p.tool_choice !== undefined && (p.tool_choice === null || typeof p.tool_choice === "object")) {
+    issue(
+      "tool_choice",
+      'cannot be null or a named tool together with structured_outputs: use "none", "auto" or "required", or drop the constraint',
+    );
+  }
+}
+
+// check_tool_usage: a tool_choice other than "none" needs tools, and a named one must name one.
+function toolRules(p: RuleInput, issue: IssueAt): void {
+  const choice = p.tool_choice;
+  if (choice == null || choice === "none") return;
+  if (p.tools == null) {
+    issue("tool_choice", `needs tools: offer the tools, or leave tool_choice out`);
+    return;
+  }
+  if (typeof choice === "object") {
+    const name = choice.function?.name;
+    if (!p.tools.some((t) => t.function?.name === name))
+      issue(
+        "tool_choice",
+        `names ${JSON.stringify(name)}, which is not one of tools: name one of the offered functions`,
+      );
+  }
+}
+
+// SamplingParams._verify_args and _verify_greedy_sampling.
+function samplingRules(p: RuleInput, issue: IssueAt): void {
+  const greedy = p.temperature != null && p.temperature < GREEDY_TEMPERATURE;
+  if (greedy && p.n != null && p.n > 1 && p.use_beam_search !== true) {
+    issue("n", "must be 1 with temperature 0 (greedy sampling gives one reply): raise temperature or set n to 1");
+  }
+  // max_completion_tokens wins over max_tokens when both are set.
+  const maxField = p.max_completion_tokens != null ? "max_completion_tokens" : "max_tokens";
+  const max = p.max_completion_tokens ?? p.max_tokens;
+  if (max != null && max < 1) issue(maxField, "must be at least 1");
+  else if (max != null && p.min_tokens !== undefined && p.min_tokens > max) {
+    issue("min_tokens", `must not exceed ${maxField} (${max})`);
+  }
+}
+
+// An unpaired UTF-16 surrogate cannot become the UTF-8 text a server reads: vLLM refuses it.
+function surrogateIssues(value: unknown, path: (string | number)[], ctx: z.core.$RefinementCtx): void {
+  if (typeof value === "string") {
+    if (!isWellFormed(value))
+      ctx.addIssue({
+        code: "custom",
+        path,
+        message: "holds an unpaired UTF-16 surrogate (text cut in the middle of a character?): send well-formed text",
+      });
+  } else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) surrogateIssues(value[i], [...path, i], ctx);
+  } else if (typeof value === "object" && value !== null) {
+    for (const [k, v] of Object.entries(value)) {
+      if (!isWellFormed(k))
+        ctx.addIssue({ code: "custom", path: [...path, k], message: "key holds an unpaired UTF-16 surrogate" });
+      surrogateIssues(v, [...path, k], ctx);
     }
   }
 }
 
+function allRules(p: RuleInput, ctx: z.core.$RefinementCtx): void {
+  requestRules(p, ctx);
+  surrogateIssues(p, [], ctx);
+}
+
 const request = z
   .strictObject(requestShape, { error: unknownKeyMessage })
-  .check(z.superRefine((p, ctx) => requestRules(p, ctx)));
+  .check(z.superRefine((p, ctx) => allRules(p, ctx)));
 /**
  * The chat completion request, streaming or not (`stream?: boolean | null`).
  * Strict at the top level; enforces the spec's ranges, enums and cross-field rules.
@@ -242,7 +391,7 @@ export const chatCompletionCreateParamsSchema: SchemaOf<ChatCompletionCreatePara
 
 const nonStreamingRequest = /* @__PURE__ */ z
   .strictObject({ ...requestShape, stream: z.nullish(z.literal(false)) }, { error: unknownKeyMessage })
-  .check(/* @__PURE__ */ z.superRefine((p, ctx) => requestRules(p, ctx)));
+  .check(/* @__PURE__ */ z.superRefine((p, ctx) => allRules(p, ctx)));
 /**
  * The non-streaming request: `stream` is absent, `false` or `null`.
  * @example
@@ -253,7 +402,7 @@ export const chatCompletionCreateParamsNonStreamingSchema: SchemaOf<ChatCompleti
 
 const streamingRequest = /* @__PURE__ */ z
   .strictObject({ ...requestShape, stream: z.literal(true) }, { error: unknownKeyMessage })
-  .check(/* @__PURE__ */ z.superRefine((p, ctx) => requestRules(p, ctx)));
+  .check(/* @__PURE__ */ z.superRefine((p, ctx) => allRules(p, ctx)));
 /**
  * The streaming request: `stream` is `true`.
  * @example
@@ -300,22 +449,15 @@ export function requestIssues(issues: readonly z.core.$ZodIssue[]): RequestIssue
 }
 
 /**
- * Returns the body to send for validated `params`, with the spec's defaults made explicit where
- * vLLM's differ (a shallow copy then; otherwise `params` itself, no allocation):
- * - `continue_final_message: true` without `add_generation_prompt` also sends
- *   `add_generation_prompt: false` (vLLM defaults it to true and refuses the pair);
- * - `tools` without `tool_choice` also sends `tool_choice: "none"` (vLLM would pick `"auto"`,
- *   a 400 on a server started without `--enable-auto-tool-choice`).
+ * Returns the body to send for validated `params`. The only addition: `continue_final_message:
+ * true` without `add_generation_prompt` also sends `add_generation_prompt: false` (vLLM defaults
+ * it to true and refuses the pair), in a shallow copy; otherwise `params` itself is sent as
+ * written (`tools` without `tool_choice` stays so: vLLM then picks `"auto"`).
  * @example
  * prepareChatRequest({ messages: [{ role: "assistant", content: "Once upon" }], continue_final_message: true });
  * // => { ..., continue_final_message: true, add_generation_prompt: false }
  */
 export function prepareChatRequest<P extends ChatCompletionCreateParamsBase>(params: P): P {
-  const addPrompt = params.continue_final_message === true && params.add_generation_prompt === undefined;
-  const addChoice = params.tools != null && params.tool_choice === undefined;
-  if (!addPrompt && !addChoice) return params;
-  const out: P = { ...params };
-  if (addPrompt) out.add_generation_prompt = false;
-  if (addChoice) out.tool_choice = "none";
-  return out;
+  if (params.continue_final_message !== true || params.add_generation_prompt !== undefined) return params;
+  return { ...params, add_generation_prompt: false };
 }

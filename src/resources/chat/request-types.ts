@@ -26,6 +26,35 @@ import type {
 export type ReasoningEffort = "none" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
 
 /**
+ * A `tool_choice` that names the one function the model must call.
+ *
+ * @example
+ * ```ts
+ * const choice: ChatCompletionNamedToolChoice = { type: "function", function: { name: "get_weather" } };
+ * ```
+ */
+export interface ChatCompletionNamedToolChoice {
+  /** Always `"function"`; vLLM fills it in when absent. */
+  type?: "function";
+  /** The function to call. */
+  function: {
+    /** Its name: one of the request's `tools`. */
+    name: string;
+  };
+}
+
+/**
+ * vLLM's forms of `tool_choice`: `"none"` (no calls), `"auto"` (the model decides), `"required"`
+ * (at least one call) or a named function.
+ *
+ * @example
+ * ```ts
+ * const choice: ChatCompletionToolChoiceOption = "auto";
+ * ```
+ */
+export type ChatCompletionToolChoiceOption = "none" | "auto" | "required" | ChatCompletionNamedToolChoice;
+
+/**
  * The fields of a chat completion request, streaming or not (`stream?: boolean | null`). Use it
  * for a request whose `stream` is only known at run time; {@link ChatCompletionCreateParamsStreaming}
  * and {@link ChatCompletionCreateParamsNonStreaming} fix it. Only `messages` is required.
@@ -83,10 +112,12 @@ export interface ChatCompletionCreateParamsBase {
   /** Functions the model may call. Not empty when given. */
   tools?: ChatCompletionTool[] | null;
   /**
-   * Whether the model may call `tools`: only `"none"` is accepted. Set it whenever `tools` is
-   * set: without it vLLM picks `"auto"`, which servers without auto tool choice refuse.
+   * Whether and which of `tools` the model calls: `"none"`, `"auto"` (the model decides; needs a
+   * server started with `--enable-auto-tool-choice` and a tool parser), `"required"` (at least
+   * one call) or a named function. Absent with `tools`: vLLM picks `"auto"`. Anything but
+   * `"none"` needs `tools`. See docs/tool-calling.md.
    */
-  tool_choice?: "none" | null;
+  tool_choice?: ChatCompletionToolChoiceOption | null;
   /** How much a reasoning model thinks before answering. Default: the model's. */
   reasoning_effort?: ReasoningEffort | null;
   /** Return the model's reasoning in `message.reasoning`. Default true. */

@@ -1,3 +1,4 @@
+import { isLatin1 } from "../../core/header-values.js";
 import { APIPromise } from "../../core/api-promise.js";
 import { RequestValidationError } from "../../core/errors.js";
 import { readJSON } from "../../core/http-client.js";
@@ -16,7 +17,7 @@ const PROJECT = /^[^/\s]+\/[^/\s]+$/;
  * ```
  */
 export interface ModelListOptions extends RequestOptions {
-  /** `"<team>/<project>"` for the `Client-Project` header; overrides the client's `project`. */
+  /** `"<team>/<project>"` for the `Client-Project` and `OpenAI-Project` headers; overrides the client's `project`. */
   project?: string | undefined;
 }
 
@@ -30,8 +31,9 @@ export interface ModelListOptions extends RequestOptions {
  */
 export class Models extends APIResource {
   /**
-   * List the models. Sends `Client-Project: <team>/<project>` when a project is set on the
-   * client or in `options`.
+   * List the models. Sends the project as both `Client-Project` (the spec's header) and
+   * `OpenAI-Project` (the one W&B Inference reads), with the same value, when a project is set
+   * on the client or in `options`.
    *
    * @example
    * ```ts
@@ -41,8 +43,16 @@ export class Models extends APIResource {
    */
   list(options?: ModelListOptions): APIPromise<ModelList> {
     const project = options?.project ?? this._http.config.project;
-    if (project !== undefined && !PROJECT.test(project)) {
-      const issue = { path: "project", message: 'must be "<team>/<project>"' };
+    const problem =
+      project === undefined
+        ? undefined
+        : !PROJECT.test(project)
+          ? 'must be "<team>/<project>"'
+          : !isLatin1(project)
+            ? "contains characters outside Latin-1 (ISO-8859-1), which a header cannot carry: use the project's ASCII name"
+            : undefined;
+    if (problem !== undefined) {
+      const issue = { path: "project", message: problem };
       return new APIPromise(Promise.reject(new RequestValidationError([issue], "models.list options")));
     }
     return new APIPromise(
@@ -53,7 +63,7 @@ export class Models extends APIResource {
           base: "api",
           auth: "bearer",
           // The spec lists Content-Type on this GET too; harmless, and some gateways route on it.
-          headers: { "content-type": "application/json", "client-project": project },
+          headers: { "content-type": "application/json", "client-project": project, "openai-project": project },
           retry: "safe",
         },
         options,

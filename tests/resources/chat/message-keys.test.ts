@@ -41,7 +41,7 @@ describe("message keys", () => {
   });
 
   it("reports the near miss next to the message's other problems", () => {
-    const issues = issuesOf({ role: "user", nmae: "bob" });
+    const issues = issuesOf({ role: "user", content: 5, nmae: "bob" });
     expect(issues.map((i) => i.path)).toEqual(
       expect.arrayContaining([
         ["messages", 0, "nmae"],
