@@ -46,8 +46,9 @@ async function agent(
       model,
       messages,
       tools,
-      // The last step answers in words.
-      tool_choice: step === 2 ? "none" : "auto",
+      // The first rollout of each city explores answering without the tool; the last step
+      // answers in words.
+      tool_choice: step === 2 || seed === 0 ? "none" : "auto",
       seed,
       max_completion_tokens: 64,
     });
@@ -92,9 +93,9 @@ await runExample(async ({ client, fake, description, model, trainingModelId }) =
   );
 
   for (const [i, group] of groups.entries()) {
-    const t = group.trajectories[0]!;
+    const t = group.trajectories.at(-1)!;
     const turns = t.messages_and_choices.map((m) => ("role" in m ? m.role : "choice")).join(" → ");
-    console.log(`${CITIES[i]}: rewards ${group.trajectories.map((x) => x.reward).join(", ")}; first rollout: ${turns}`);
+    console.log(`${CITIES[i]}: rewards ${group.trajectories.map((x) => x.reward).join(", ")}; last rollout: ${turns}`);
   }
   const choices = groups
     .flatMap((g) => g.trajectories)

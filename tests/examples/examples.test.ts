@@ -38,8 +38,8 @@ const expected: Record<string, RegExp[]> = {
     /Done\. The fake service is closed\./,
   ],
   "agent-capture.ts": [
-    /Paris: rewards [0-9., ]+; first rollout: system → user → choice → tool → choice → tool → choice/,
-    /captured 27 sampled turns, each with logprobs and token ids/,
+    /Paris: rewards 0\.\d+, 0\.75, 0\.75; last rollout: system → user → choice → tool → choice/,
+    /captured 15 sampled turns, each with logprobs and token ids/,
     /created training job [0-9a-f-]{36} from 3 groups of captured rollouts/,
   ],
   "chat-streaming.ts": [

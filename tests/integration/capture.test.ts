@@ -136,12 +136,13 @@ describe("captureTrajectory with inferloop calls", () => {
         user("What is the get_weather in Paris?"),
       ];
       for (let step = 0; step < 3; step++) {
-        // Auto tool choice goes through extraBody until the request schema takes it; the last
-        // step must answer (the fake calls a tool whenever the question names one).
-        const reply = await client.chat.completions.create(
-          { model: MODEL, messages, tools: [weather] },
-          step === 2 ? {} : { extraBody: { tool_choice: "auto" } },
-        );
+        // Two tool rounds ("required" calls a tool every time), then the last step answers.
+        const reply = await client.chat.completions.create({
+          model: MODEL,
+          messages,
+          tools: [weather],
+          tool_choice: step === 2 ? "none" : "required",
+        });
         const message = reply.choices[0]!.message;
         messages.push({ role: "assistant", content: message.content, tool_calls: message.tool_calls });
         if (!message.tool_calls?.length) break;

@@ -60,7 +60,8 @@ async function openaiAgent(openai: OpenAI, city: string, stream: boolean): Promi
       model: MODEL,
       messages,
       tools: [weatherTool],
-      tool_choice: step === 2 ? "none" : "auto",
+      // Two tool rounds ("required" calls a tool every time), then the last step answers.
+      tool_choice: step === 2 ? "none" : "required",
     };
     let message: OpenAI.Chat.Completions.ChatCompletionMessage;
     if (stream) {
@@ -169,7 +170,10 @@ describe("capturingFetch with the AI SDK", () => {
     tools,
     stopWhen: isStepCount(3),
     maxRetries: 0,
-    prepareStep: ({ stepNumber }: { stepNumber: number }) => (stepNumber === 2 ? { toolChoice: "none" as const } : {}),
+    // Two tool rounds ("required" calls a tool every time), then the last step answers.
+    prepareStep: ({ stepNumber }: { stepNumber: number }) => ({
+      toolChoice: stepNumber === 2 ? ("none" as const) : ("required" as const),
+    }),
   };
 
   it("records generateText and streamText tool loops as one conversation each; gathered and trained", async () => {
