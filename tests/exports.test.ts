@@ -29,6 +29,7 @@ const PUBLIC_EXPORTS = [
   "MissingCredentialsError",
   "Models",
   "NotFoundError",
+  "ParsedChatCompletionStream",
   "PermissionDeniedError",
   "RateLimitError",
   "RequestValidationError",

@@ -82,8 +82,15 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>,
     this.requestId = source.requestId;
   }
 
-  /** @internal Wraps a successful SSE response. */
-  static fromResponse(res: APIResponse, redactor: Redactor, signal?: AbortSignal): ChatCompletionStream {
+  /** @internal Wraps a successful SSE response (in the class it is called on: subclasses add readers). */
+  static fromResponse<S extends ChatCompletionStream>(
+    this: new (
+      source: StreamSource,
+    ) => S,
+    res: APIResponse,
+    redactor: Redactor,
+    signal?: AbortSignal,
+  ): S {
     const events = withEventDeadline(
       decodeSSEBatches(res.body, res.limits.maxBufferBytes),
       res.limits,
@@ -119,7 +126,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>,
         throw redactor.error(err);
       }
     }
-    return new ChatCompletionStream({
+    return new this({
       chunks: chunks(),
       cancel: () => res.cancel(),
       signal,
