@@ -16,6 +16,7 @@ import type { Log } from "./log.js";
 import { checkOptions } from "./option-checks.js";
 import type { ReadMode, RequestSpec } from "./request-spec.js";
 import type { RequestOptions } from "./options.js";
+import { signalAbortError } from "./abort.js";
 import { backoffMs, isRetryableStatus, MAX_RETRY_AFTER_MS, retryAfterMs, serverRetryHint, sleep } from "./retry.js";
 import { redirectMessage } from "./redirect.js";
 import type { Redactor } from "./secrets.js";
@@ -165,7 +166,7 @@ export class HttpClient {
     const log = cfg.log;
 
     for (let attempt = 0; ; attempt++) {
-      if (signal?.aborted) throw new APIUserAbortError();
+      if (signal?.aborted) throw signalAbortError(signal);
       const started = Date.now();
       if (log.enabled("debug"))
         log.write("debug", `→ ${spec.method} ${path}${attempt ? ` (retry ${attempt})` : ""}`, {
@@ -189,7 +190,8 @@ export class HttpClient {
         });
       } catch (err) {
         failure = err;
-        retryable = !(err instanceof APIUserAbortError) && (mayRepeat || wasUnsent(err));
+        // The caller's signal ended it (a timeout signal included): another attempt would end the same way.
+        retryable = !(err instanceof APIUserAbortError) && !signal?.aborted && (mayRepeat || wasUnsent(err));
       }
 
       if (res) {
