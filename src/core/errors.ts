@@ -168,7 +168,8 @@ export class APIConnectionError extends InferloopError {
 }
 
 /**
- * No response headers within `timeout`, or no body data within `idleTimeout`.
+ * No response headers within `timeout`, no body data within `idleTimeout`, or the request's
+ * `signal` came from `AbortSignal.timeout()` and fired (then `cause` is its `TimeoutError`).
  *
  * @example
  * ```ts
@@ -183,14 +184,15 @@ export class APIConnectionTimeoutError extends APIConnectionError {
 }
 
 /**
- * The caller aborted the request (its `signal`, `stream.abort()`, or `break`).
+ * The caller aborted the request (its `signal`, `stream.abort()`, or `break`). The reason given
+ * to `abort(reason)` is the error's `cause`.
  *
  * @example
  * ```ts
  * const ac = new AbortController();
  * const p = client.models.list({ signal: ac.signal });
- * ac.abort();
- * await p.catch((e) => e instanceof APIUserAbortError); // true
+ * ac.abort(new Error("user pressed stop"));
+ * await p.catch((e) => e instanceof APIUserAbortError && e.cause); // Error: user pressed stop
  * ```
  */
 export class APIUserAbortError extends InferloopError {
