@@ -1,5 +1,5 @@
 import type { ResponseInfo, WithResponse } from "./api-promise.js";
-import { authorizationHeader, type Credentials } from "./auth.js";
+import { authFailureHint, authorizationHeader, type Credentials } from "./auth.js";
 import { parseErrorBody } from "./error-body.js";
 import {
   APIConnectionError,
@@ -157,7 +157,7 @@ export class HttpClient {
     const maxBufferBytes = options?.maxBufferBytes ?? cfg.maxBufferBytes;
     const signal = options?.signal;
     checkRequestHeaders(options?.headers, options?.idempotencyKey);
-    const headers = this.#headers(spec, options);
+    const { headers, callerAuth } = this.#headers(spec, options);
     const value = spec.body === undefined ? undefined : withExtraBody(spec.body, cfg.extraBody, options?.extraBody);
     const body: TransportRequest["body"] =
       value === undefined ? undefined : spec.bodyInPieces ? { pieces: () => jsonPieces(value) } : JSON.stringify(value);
@@ -216,7 +216,9 @@ export class HttpClient {
           failure = await this.#errorFrom(
             res,
             redirect ? { spec, base } : undefined,
-            doubledV1Hint(res.status, base, spec.path),
+            res.status === 401
+              ? authFailureHint(spec.auth, cfg.credentials, callerAuth)
+              : doubledV1Hint(res.status, base, spec.path),
           );
           const hint = serverRetryHint(res.headers);
           // A non-idempotent request that got an answer was received: sending it again could
@@ -239,15 +241,20 @@ export class HttpClient {
     }
   }
 
-  #headers(spec: RequestSpec, options: RequestOptions | undefined): Record<string, string> {
+  /** The request's headers, and whether the caller set `Authorization` itself. */
+  #headers(
+    spec: RequestSpec,
+    options: RequestOptions | undefined,
+  ): { headers: Record<string, string>; callerAuth: boolean } {
     const out: Record<string, string> = { accept: "application/json" };
     if (spec.body !== undefined) out["content-type"] = "application/json";
     mergeHeaders(out, this.config.defaultHeaders);
     if (spec.headers) mergeHeaders(out, spec.headers);
     if (options?.headers) mergeHeaders(out, options.headers);
-    if (out.authorization === undefined) out.authorization = authorizationHeader(spec.auth, this.config.credentials);
+    const callerAuth = out.authorization !== undefined;
+    if (!callerAuth) out.authorization = authorizationHeader(spec.auth, this.config.credentials);
     if (options?.idempotencyKey !== undefined) out["idempotency-key"] = options.idempotencyKey;
-    return out;
+    return { headers: out, callerAuth };
   }
 
   async #errorFrom(res: TransportResponse, redirect?: { spec: RequestSpec; base: Base }, hint = ""): Promise<APIError> {
