@@ -175,6 +175,8 @@ export class HttpClient {
       let res: TransportResponse | undefined;
       let failure: unknown;
       let retryable = false;
+      // Whether the failure is one a request that may be repeated would be sent again for.
+      let usuallyRetried = false;
       let waitMs: number | undefined;
       try {
         res = await cfg.transport.send({
@@ -191,6 +193,7 @@ export class HttpClient {
       } catch (err) {
         failure = err;
         // The caller's signal ended it (a timeout signal included): another attempt would end the same way.
+        usuallyRetried = err instanceof APIConnectionError && !signal?.aborted;
         retryable = !(err instanceof APIUserAbortError) && !signal?.aborted && (mayRepeat || wasUnsent(err));
       }
 
@@ -207,7 +210,10 @@ export class HttpClient {
             response.cancel();
             // Only a body cut off or stalled is worth another attempt; a body that arrived
             // whole but cannot be read will read the same way next time.
-            if (!(err instanceof APIConnectionError) || !mayRepeat) throw cfg.redactor.error(asSdkError(err));
+            if (!(err instanceof APIConnectionError) || !mayRepeat)
+              throw cfg.redactor.error(
+                err instanceof APIConnectionError && attempt < maxRetries ? notRetried(err, spec) : asSdkError(err),
+              );
             failure = err;
             retryable = true;
           }
@@ -223,12 +229,15 @@ export class HttpClient {
           const hint = serverRetryHint(res.headers);
           // A non-idempotent request that got an answer was received: sending it again could
           // do the work twice, whatever the status says. A redirect gets the same answer again.
-          retryable = mayRepeat && !redirect && (hint ?? isRetryableStatus(res.status));
+          usuallyRetried = !redirect && (hint ?? isRetryableStatus(res.status));
+          retryable = mayRepeat && usuallyRetried;
           waitMs = retryAfterMs(res.headers);
           if (waitMs !== undefined && waitMs > MAX_RETRY_AFTER_MS) retryable = false;
         }
       }
 
+      // Say why a failure that is normally retried was not: the caller can make it retryable.
+      if (!retryable && usuallyRetried && !mayRepeat && attempt < maxRetries) notRetried(failure as Error, spec);
       if (!retryable || attempt >= maxRetries) throw cfg.redactor.error(failure);
       const delay = waitMs ?? backoffMs(attempt);
       span?.retry(attempt + 1, delay, failure);
@@ -325,6 +334,24 @@ function asSdkError(err: unknown): unknown {
   if (err instanceof InferloopError) return err;
   const name = err instanceof Error ? err.name : typeof err;
   return new ResponseParseError(`The response could not be read (${name}).`, { cause: err });
+}
+
+/**
+ * Adds to the message of `err` why it was not retried: the request creates something and may
+ * have reached the server, so a second attempt could create it twice. Returns `err`.
+ */
+function notRetried<E extends Error>(err: E, spec: RequestSpec): E {
+  const twice = spec.creates ? `create a duplicate ${spec.creates}` : "do its work twice";
+  const note = ` Not retried on purpose: it may have reached the server, and a retry could ${twice}; pass \`idempotencyKey\` to make it retryable.`;
+  const before = err.message;
+  Object.defineProperty(err, "message", { value: before + note, writable: true, configurable: true });
+  if (typeof err.stack === "string")
+    Object.defineProperty(err, "stack", {
+      value: err.stack.replace(before, before + note),
+      writable: true,
+      configurable: true,
+    });
+  return err;
 }
 
 function describe(err: unknown): string {

@@ -78,6 +78,7 @@ export class TrainingJobs extends APIResource {
           body: job.body,
           bodyInPieces: true,
           retry: "unsent-only",
+          creates: "training job",
         },
         options,
         async (res) => {
