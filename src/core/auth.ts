@@ -32,8 +32,7 @@ export function resolveCredentials(options: {
     username = "api";
     usernameSource = 'the default ("api")';
   }
-  if (password === undefined)
-    passwordSource = `the API key (${apiKeySource}), as neither \`password\` nor INFERLOOP_PASSWORD is set`;
+  if (password === undefined) passwordSource = `the API key (${apiKeySource})`;
   return {
     apiKey,
     username,
@@ -47,12 +46,12 @@ export function resolveCredentials(options: {
  * environment variable each part came from. Never a value.
  */
 export function authFailureHint(scheme: AuthScheme, creds: Credentials, callerHeader: boolean): string {
-  if (callerHeader) return " (sent: the Authorization header given in `headers` or `defaultHeaders`)";
   const src = creds.sources;
+  if (callerHeader) return " (sent: your own Authorization header)";
   if (src === undefined) return "";
-  if (scheme === "bearer")
-    return ` (sent: Bearer \`apiKey\` from ${src.apiKey}; set it with the \`apiKey\` option or INFERLOOP_API_KEY)`;
-  return ` (sent: Basic \`username\` from ${src.username} and \`password\` from ${src.password}; set them with the \`username\` and \`password\` options or INFERLOOP_USERNAME and INFERLOOP_PASSWORD)`;
+  return scheme === "bearer"
+    ? ` (sent: Bearer \`apiKey\` from ${src.apiKey})`
+    : ` (sent: Basic \`username\` from ${src.username}, \`password\` from ${src.password})`;
 }
 
 /** Thrown when an operation needs a credential the client does not have.

@@ -44,15 +44,13 @@ const query = (c: Inferloop) => () => c.calls.query({ project_id: "acme/support-
 describe("Bearer (chat, models, training jobs)", () => {
   it("names the `apiKey` option when the key came from it", async () => {
     const message = await refused(() => client({ apiKey: WRONG_KEY }).models.list(), [WRONG_KEY]);
-    expect(message).toBe(
-      "401 Authentication failed (sent: Bearer `apiKey` from the `apiKey` option; set it with the `apiKey` option or INFERLOOP_API_KEY)",
-    );
+    expect(message).toBe("401 Authentication failed (sent: Bearer `apiKey` from the `apiKey` option)");
   });
 
   it("names INFERLOOP_API_KEY when the key came from the environment", async () => {
     vi.stubEnv("INFERLOOP_API_KEY", WRONG_KEY);
     const message = await refused(() => client().models.list(), [WRONG_KEY]);
-    expect(message).toContain("(sent: Bearer `apiKey` from INFERLOOP_API_KEY;");
+    expect(message).toBe("401 Authentication failed (sent: Bearer `apiKey` from INFERLOOP_API_KEY)");
   });
 
   it("says when the Authorization header was the caller's own", async () => {
@@ -60,9 +58,7 @@ describe("Bearer (chat, models, training jobs)", () => {
       () => client({ apiKey: svc.apiKey }).models.list({ headers: { Authorization: `Bearer ${WRONG_KEY}` } }),
       [WRONG_KEY, svc.apiKey],
     );
-    expect(message).toBe(
-      "401 Authentication failed (sent: the Authorization header given in `headers` or `defaultHeaders`)",
-    );
+    expect(message).toBe("401 Authentication failed (sent: your own Authorization header)");
   });
 });
 
@@ -74,14 +70,14 @@ describe("Basic (calls, annotation queues)", () => {
       Buffer.from(`${USER}:${WRONG_PASSWORD}`).toString("base64"),
     ]);
     expect(message).toBe(
-      "401 Authentication failed (sent: Basic `username` from the `username` option and `password` from the `password` option; set them with the `username` and `password` options or INFERLOOP_USERNAME and INFERLOOP_PASSWORD)",
+      "401 Authentication failed (sent: Basic `username` from the `username` option, `password` from the `password` option)",
     );
   });
 
   it("says the password was the API key when no password was set, and the default username", async () => {
     const message = await refused(query(client({ apiKey: WRONG_KEY })), [WRONG_KEY]);
-    expect(message).toContain(
-      '(sent: Basic `username` from the default ("api") and `password` from the API key (the `apiKey` option), as neither `password` nor INFERLOOP_PASSWORD is set;',
+    expect(message).toBe(
+      '401 Authentication failed (sent: Basic `username` from the default ("api"), `password` from the API key (the `apiKey` option))',
     );
   });
 
@@ -89,14 +85,14 @@ describe("Basic (calls, annotation queues)", () => {
     vi.stubEnv("INFERLOOP_USERNAME", USER);
     vi.stubEnv("INFERLOOP_PASSWORD", WRONG_PASSWORD);
     const message = await refused(query(client()), [WRONG_PASSWORD, USER]);
-    expect(message).toContain(
-      "(sent: Basic `username` from INFERLOOP_USERNAME and `password` from INFERLOOP_PASSWORD;",
+    expect(message).toBe(
+      "401 Authentication failed (sent: Basic `username` from INFERLOOP_USERNAME, `password` from INFERLOOP_PASSWORD)",
     );
   });
 
   it("the API key from INFERLOOP_API_KEY standing in for the password is named so", async () => {
     vi.stubEnv("INFERLOOP_API_KEY", WRONG_KEY);
     const message = await refused(query(client({ username: "api" })), [WRONG_KEY]);
-    expect(message).toContain("`password` from the API key (INFERLOOP_API_KEY), as neither");
+    expect(message).toContain("`password` from the API key (INFERLOOP_API_KEY))");
   });
 });

@@ -40,7 +40,7 @@ describe("unknown keys inside filter", () => {
       {
         path: `filter.${typo}`,
         code: "custom",
-        message: `unknown field "${typo}" (did you mean "${meant}"?); a trace server ignores unknown filter keys, so the query would run without this filter`,
+        message: `unknown field "${typo}" (did you mean "${meant}"?); trace servers ignore unknown filter keys`,
       },
     ]);
     expect((err as Error).message).toContain(`filter.${typo}: unknown field "${typo}" (did you mean "${meant}"?)`);
@@ -62,7 +62,7 @@ describe("bare op names in filter.op_names", () => {
     expect(await warned.calls.query(bare).toArray()).toEqual([]);
     await warned.calls.query(bare).toArray();
     expect(lines).toEqual([
-      `[inferloop] calls.query: filter.op_names holds "answer_ticket", which is not an op ref: trace servers store op_name as "weave:///<entity>/<project>/op/<name>:<digest>", so it matches no call; write "weave:///${PROJECT}/op/answer_ticket:*" for every version of the op`,
+      `[inferloop] calls.query: op_names entry "answer_ticket" is not an op ref (weave:///<entity>/<project>/op/<name>:<digest>) and matches no call; for every version write "weave:///${PROJECT}/op/answer_ticket:*"`,
     ]);
     // Sent as written all the same: the hint is advice, not a refusal.
     expect((svc.requests[0]!.json as { filter: unknown }).filter).toEqual({ op_names: ["answer_ticket"] });

@@ -28,7 +28,7 @@ function hintAtBareOpNames(log: Log, params: CallsQueryParams): void {
   toldOfBareOpNames.add(log);
   log.write(
     "warn",
-    `calls.query: filter.op_names holds "${bare}", which is not an op ref: trace servers store op_name as "weave:///<entity>/<project>/op/<name>:<digest>", so it matches no call; write "weave:///${params.project_id}/op/${bare}:*" for every version of the op`,
+    `calls.query: op_names entry "${bare}" is not an op ref (weave:///<entity>/<project>/op/<name>:<digest>) and matches no call; for every version write "weave:///${params.project_id}/op/${bare}:*"`,
   );
 }
 

@@ -50,7 +50,7 @@ const filter = z.looseObject(filterShape).check(
         code: "custom",
         path: [key],
         input: value,
-        message: `unknown field "${key}" (did you mean "${near}"?); a trace server ignores unknown filter keys, so the query would run without this filter`,
+        message: `unknown field "${key}" (did you mean "${near}"?); trace servers ignore unknown filter keys`,
       });
     }
   }),

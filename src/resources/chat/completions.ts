@@ -12,10 +12,10 @@ import {
   type ChatCompletionCreateParamsNonStreaming,
   type ChatCompletionCreateParamsStreaming,
 } from "./request-schema.js";
-import { PARSE_COMPLETION, type ParseableResponseFormat } from "./parse-hook.js";
+import { PARSE_COMPLETION, PARSED_STREAM, type ParseableResponseFormat } from "./parse-hook.js";
 import type { ParsedChatCompletion } from "./response-format.js";
 import { checkCompletion } from "./response-shape.js";
-import { ParsedChatCompletionStream } from "./parsed-stream.js";
+import type { ParsedChatCompletionStream } from "./parsed-stream.js";
 import { ChatCompletionStream } from "./stream.js";
 import { normalizeCompletion, type ChatCompletion } from "./types.js";
 
@@ -48,10 +48,14 @@ export type ChatCompletionParseStreamParams<T> = Omit<ChatCompletionCreateParams
   response_format: ParseableResponseFormat<T>;
 };
 
+function formatOf<T>(params: unknown): Partial<ParseableResponseFormat<T>> | null | undefined {
+  return (params as { response_format?: Partial<ParseableResponseFormat<T>> | null } | null | undefined)
+    ?.response_format;
+}
+
 /** The parser a response format carries, when it is one that can parse replies. */
 function parserOf<T>(params: unknown): ParseableResponseFormat<T>[typeof PARSE_COMPLETION] | undefined {
-  const format = (params as { response_format?: unknown } | null | undefined)?.response_format;
-  const parse = (format as Partial<ParseableResponseFormat<T>> | null | undefined)?.[PARSE_COMPLETION];
+  const parse = formatOf<T>(params)?.[PARSE_COMPLETION];
   return typeof parse === "function" ? parse : undefined;
 }
 
@@ -126,16 +130,14 @@ export class Completions extends APIResource {
       const redactor = this._http.config.redactor;
       // The validated body has lost the format's hidden parser: it is read from the caller's.
       const parse = parserOf(params);
+      const Parsed = formatOf(params)?.[PARSED_STREAM];
       return new APIPromise(
         this._http.request(
           { ...spec, headers: { accept: "text/event-stream" }, stream: true },
           options,
           (res) =>
-            parse
-              ? ParsedChatCompletionStream.withParser(
-                  ParsedChatCompletionStream.fromResponse(res, redactor, options?.signal),
-                  parse,
-                )
+            parse && Parsed
+              ? Parsed.withParser(Parsed.fromResponse(res, redactor, options?.signal), parse)
               : ChatCompletionStream.fromResponse(res, redactor, options?.signal),
           "streamed",
         ),

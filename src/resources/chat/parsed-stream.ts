@@ -5,11 +5,17 @@
  *
  * @module
  */
-import type { CompletionParser } from "./parse-hook.js";
+import { type CompletionParser, PARSED_STREAM } from "./parse-hook.js";
 import { parsePartialJSON } from "./partial-json.js";
 import type { ParsedChatCompletion } from "./parsed-reply.js";
 import { ChatCompletionStream } from "./stream.js";
 import type { ChatCompletion } from "./types.js";
+
+/** Gives a response format the stream class that parses its final completion (see PARSED_STREAM). */
+export function withStreamParsing<F extends object>(format: F): F {
+  Object.defineProperty(format, PARSED_STREAM, { value: ParsedChatCompletionStream, enumerable: false });
+  return format;
+}
 
 /**
  * `T` while it is still arriving: every member may be missing yet, at any depth.

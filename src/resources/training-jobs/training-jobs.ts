@@ -12,33 +12,22 @@ import type { TrainingJobCreateResponse } from "./types.js";
 const SHOWN_PATHS = 3;
 
 /**
- * One line per finding worded the same, so 64 flat groups of reward 0 make one warning, not 64;
- * each line quotes its own findings' message (group 3's reward, not group 0's). At most
- * {@link SHOWN_PATHS} lines per kind, then one line counting the rest.
+ * One line per finding worded the same, so 64 flat groups of reward 0 make one warning, not 64,
+ * and each line quotes its own findings' message (group 3's reward, not group 0's).
  */
 function logWarnings(log: Log, warnings: TrainingWarning[]): void {
   const byMessage = new Map<string, TrainingWarning[]>();
   for (const w of warnings) {
-    const key = `${w.code}\n${w.message}`;
+    const key = `${w.code} ${w.message}`;
     const list = byMessage.get(key);
     if (list === undefined) byMessage.set(key, [w]);
     else list.push(w);
   }
-  const linesOf = new Map<string, number>();
-  const unshown = new Map<string, number>();
   for (const list of byMessage.values()) {
-    const { code, message } = list[0]!;
-    const lines = linesOf.get(code) ?? 0;
-    if (lines >= SHOWN_PATHS) {
-      unshown.set(code, (unshown.get(code) ?? 0) + list.length);
-      continue;
-    }
-    linesOf.set(code, lines + 1);
     const paths = list.slice(0, SHOWN_PATHS).map((w) => w.path);
     const more = list.length > SHOWN_PATHS ? ` and ${list.length - SHOWN_PATHS} more` : "";
-    log.write("warn", `training job: ${message} [${code} at ${paths.join(", ")}${more}]`);
+    log.write("warn", `training job: ${list[0]!.message} [${list[0]!.code} at ${paths.join(", ")}${more}]`);
   }
-  for (const [code, n] of unshown) log.write("warn", `training job: ${n} more ${code} finding(s) worded otherwise`);
 }
 
 /**
