@@ -1,4 +1,4 @@
-import { base64 } from "./core/auth.js";
+import { base64, resolveCredentials } from "./core/auth.js";
 import { readEnv } from "./core/env.js";
 import { InferloopError } from "./core/errors.js";
 import { checkClientHeaders } from "./core/header-values.js";
@@ -98,9 +98,8 @@ export class Inferloop {
       throw new InferloopError(
         "No base URL: pass `baseURL` to new Inferloop({...}) or set the INFERLOOP_BASE_URL environment variable.",
       );
-    const apiKey = options.apiKey ?? readEnv("INFERLOOP_API_KEY");
-    const username = options.username ?? readEnv("INFERLOOP_USERNAME") ?? "api";
-    const password = options.password ?? readEnv("INFERLOOP_PASSWORD") ?? apiKey;
+    const credentials = resolveCredentials(options);
+    const { apiKey, username, password } = credentials;
     const logLevel = resolveLogLevel(options.logLevel);
 
     this.baseURL = baseURL;
@@ -122,7 +121,7 @@ export class Inferloop {
     const http = new HttpClient({
       api: parseBase(this.baseURL, "baseURL"),
       trace: parseBase(this.traceBaseURL, options.traceBaseURL ? "traceBaseURL" : "baseURL"),
-      credentials: { apiKey, username, password },
+      credentials,
       project: options.project,
       timeout: this.timeout,
       idleTimeout: this.idleTimeout,

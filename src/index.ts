@@ -32,8 +32,13 @@ export {
 export { MissingCredentialsError } from "./core/auth.js";
 
 export { Chat } from "./resources/chat/chat.js";
-export { Completions, type ChatCompletionParseParams } from "./resources/chat/completions.js";
+export {
+  Completions,
+  type ChatCompletionParseParams,
+  type ChatCompletionParseStreamParams,
+} from "./resources/chat/completions.js";
 export { ChatCompletionStream, type StreamResponseInfo } from "./resources/chat/stream.js";
+export { ParsedChatCompletionStream, type DeepPartial } from "./resources/chat/parsed-stream.js";
 export * from "./resources/chat/index.js";
 
 export { Models, type ModelListOptions } from "./resources/models/models.js";

@@ -31,6 +31,7 @@ const PUBLIC_EXPORTS = [
   "MissingCredentialsError",
   "Models",
   "NotFoundError",
+  "ParsedChatCompletionStream",
   "PermissionDeniedError",
   "RateLimitError",
   "RequestValidationError",

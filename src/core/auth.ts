@@ -1,3 +1,4 @@
+import { readEnv } from "./env.js";
 import { InferloopError } from "./errors.js";
 
 /** Which credential an operation needs: Bearer for `/v1/...`, Basic for the trace server. */
@@ -8,6 +9,49 @@ export interface Credentials {
   apiKey: string | undefined;
   username: string;
   password: string | undefined;
+  /** Where each one came from (an option, an environment variable, a default), for messages. */
+  sources?: { apiKey: string; username: string; password: string };
+}
+
+/**
+ * The client's credentials from its options, else the environment (`INFERLOOP_API_KEY`,
+ * `INFERLOOP_USERNAME`, else "api", `INFERLOOP_PASSWORD`, else the API key), with where each
+ * came from.
+ */
+export function resolveCredentials(options: {
+  apiKey?: string | undefined;
+  username?: string | undefined;
+  password?: string | undefined;
+}): Credentials {
+  const pick = (option: string | null | undefined, name: string, env: string): [string | undefined, string] =>
+    option != null ? [option, `the \`${name}\` option`] : [readEnv(env), env];
+  const [apiKey, apiKeySource] = pick(options.apiKey, "apiKey", "INFERLOOP_API_KEY");
+  let [username, usernameSource] = pick(options.username, "username", "INFERLOOP_USERNAME");
+  let [password, passwordSource] = pick(options.password, "password", "INFERLOOP_PASSWORD");
+  if (username === undefined) {
+    username = "api";
+    usernameSource = 'the default ("api")';
+  }
+  if (password === undefined) passwordSource = `the API key (${apiKeySource})`;
+  return {
+    apiKey,
+    username,
+    password: password ?? apiKey,
+    sources: { apiKey: apiKeySource, username: usernameSource, password: passwordSource },
+  };
+}
+
+/**
+ * What a 401 is told about the credential that was refused: the scheme, and which option or
+ * environment variable each part came from. Never a value.
+ */
+export function authFailureHint(scheme: AuthScheme, creds: Credentials, callerHeader: boolean): string {
+  const src = creds.sources;
+  if (callerHeader) return " (sent: your own Authorization header)";
+  if (src === undefined) return "";
+  return scheme === "bearer"
+    ? ` (sent: Bearer \`apiKey\` from ${src.apiKey})`
+    : ` (sent: Basic \`username\` from ${src.username}, \`password\` from ${src.password})`;
 }
 
 /** Thrown when an operation needs a credential the client does not have.

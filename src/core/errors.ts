@@ -168,7 +168,8 @@ export class APIConnectionError extends InferloopError {
 }
 
 /**
- * No response headers within `timeout`, or no body data within `idleTimeout`.
+ * No response headers within `timeout`, no body data within `idleTimeout`, or the request's
+ * `signal` came from `AbortSignal.timeout()` and fired (then `cause` is its `TimeoutError`).
  *
  * @example
  * ```ts
@@ -183,16 +184,17 @@ export class APIConnectionTimeoutError extends APIConnectionError {
 }
 
 /**
- * The caller aborted the request (its `signal`, or `stream.abort()`). A `break` out of a stream
- * loop throws nothing: it closes the request quietly, and only a later `finalCompletion()` on that
- * stream rejects with this error (the rest was never read).
+ * The caller aborted the request (its `signal`, or `stream.abort()`). The reason given to
+ * `abort(reason)` is the error's `cause`. A `break` out of a stream loop throws nothing: it closes
+ * the request quietly, and only a later `finalCompletion()` on that stream rejects with this
+ * error (the rest was never read).
  *
  * @example
  * ```ts
  * const ac = new AbortController();
  * const p = client.models.list({ signal: ac.signal });
- * ac.abort();
- * await p.catch((e) => e instanceof APIUserAbortError); // true
+ * ac.abort(new Error("user pressed stop"));
+ * await p.catch((e) => e instanceof APIUserAbortError && e.cause); // Error: user pressed stop
  * ```
  */
 export class APIUserAbortError extends InferloopError {

@@ -1,5 +1,5 @@
 import type { ResponseInfo, WithResponse } from "./api-promise.js";
-import { authorizationHeader, type Credentials } from "./auth.js";
+import { authFailureHint, authorizationHeader, type Credentials } from "./auth.js";
 import { parseErrorBody } from "./error-body.js";
 import {
   APIConnectionError,
@@ -16,6 +16,7 @@ import type { Log } from "./log.js";
 import { checkOptions } from "./option-checks.js";
 import type { ReadMode, RequestSpec } from "./request-spec.js";
 import type { RequestOptions } from "./options.js";
+import { signalAbortError } from "./abort.js";
 import { backoffMs, isRetryableStatus, MAX_RETRY_AFTER_MS, retryAfterMs, serverRetryHint, sleep } from "./retry.js";
 import { redirectMessage } from "./redirect.js";
 import type { Redactor } from "./secrets.js";
@@ -156,7 +157,7 @@ export class HttpClient {
     const maxBufferBytes = options?.maxBufferBytes ?? cfg.maxBufferBytes;
     const signal = options?.signal;
     checkRequestHeaders(options?.headers, options?.idempotencyKey);
-    const headers = this.#headers(spec, options);
+    const { headers, callerAuth } = this.#headers(spec, options);
     const value = spec.body === undefined ? undefined : withExtraBody(spec.body, cfg.extraBody, options?.extraBody);
     const body: TransportRequest["body"] =
       value === undefined ? undefined : spec.bodyInPieces ? { pieces: () => jsonPieces(value) } : JSON.stringify(value);
@@ -165,7 +166,7 @@ export class HttpClient {
     const log = cfg.log;
 
     for (let attempt = 0; ; attempt++) {
-      if (signal?.aborted) throw new APIUserAbortError();
+      if (signal?.aborted) throw signalAbortError(signal);
       const started = Date.now();
       if (log.enabled("debug"))
         log.write("debug", `→ ${spec.method} ${path}${attempt ? ` (retry ${attempt})` : ""}`, {
@@ -174,6 +175,8 @@ export class HttpClient {
       let res: TransportResponse | undefined;
       let failure: unknown;
       let retryable = false;
+      // Whether the failure is one a request that may be repeated would be sent again for.
+      let usuallyRetried = false;
       let waitMs: number | undefined;
       try {
         res = await cfg.transport.send({
@@ -189,7 +192,9 @@ export class HttpClient {
         });
       } catch (err) {
         failure = err;
-        retryable = !(err instanceof APIUserAbortError) && (mayRepeat || wasUnsent(err));
+        // The caller's signal ended it (a timeout signal included): another attempt would end the same way.
+        usuallyRetried = err instanceof APIConnectionError && !signal?.aborted;
+        retryable = !(err instanceof APIUserAbortError) && !signal?.aborted && (mayRepeat || wasUnsent(err));
       }
 
       if (res) {
@@ -205,7 +210,10 @@ export class HttpClient {
             response.cancel();
             // Only a body cut off or stalled is worth another attempt; a body that arrived
             // whole but cannot be read will read the same way next time.
-            if (!(err instanceof APIConnectionError) || !mayRepeat) throw cfg.redactor.error(asSdkError(err));
+            if (!(err instanceof APIConnectionError) || !mayRepeat)
+              throw cfg.redactor.error(
+                err instanceof APIConnectionError && attempt < maxRetries ? notRetried(err, spec) : asSdkError(err),
+              );
             failure = err;
             retryable = true;
           }
@@ -214,17 +222,22 @@ export class HttpClient {
           failure = await this.#errorFrom(
             res,
             redirect ? { spec, base } : undefined,
-            doubledV1Hint(res.status, base, spec.path),
+            res.status === 401
+              ? authFailureHint(spec.auth, cfg.credentials, callerAuth)
+              : doubledV1Hint(res.status, base, spec.path),
           );
           const hint = serverRetryHint(res.headers);
           // A non-idempotent request that got an answer was received: sending it again could
           // do the work twice, whatever the status says. A redirect gets the same answer again.
-          retryable = mayRepeat && !redirect && (hint ?? isRetryableStatus(res.status));
+          usuallyRetried = !redirect && (hint ?? isRetryableStatus(res.status));
+          retryable = mayRepeat && usuallyRetried;
           waitMs = retryAfterMs(res.headers);
           if (waitMs !== undefined && waitMs > MAX_RETRY_AFTER_MS) retryable = false;
         }
       }
 
+      // Say why a failure that is normally retried was not: the caller can make it retryable.
+      if (!retryable && usuallyRetried && !mayRepeat && attempt < maxRetries) notRetried(failure as Error, spec);
       if (!retryable || attempt >= maxRetries) throw cfg.redactor.error(failure);
       const delay = waitMs ?? backoffMs(attempt);
       span?.retry(attempt + 1, delay, failure);
@@ -237,15 +250,20 @@ export class HttpClient {
     }
   }
 
-  #headers(spec: RequestSpec, options: RequestOptions | undefined): Record<string, string> {
+  /** The request's headers, and whether the caller set `Authorization` itself. */
+  #headers(
+    spec: RequestSpec,
+    options: RequestOptions | undefined,
+  ): { headers: Record<string, string>; callerAuth: boolean } {
     const out: Record<string, string> = { accept: "application/json" };
     if (spec.body !== undefined) out["content-type"] = "application/json";
     mergeHeaders(out, this.config.defaultHeaders);
     if (spec.headers) mergeHeaders(out, spec.headers);
     if (options?.headers) mergeHeaders(out, options.headers);
-    if (out.authorization === undefined) out.authorization = authorizationHeader(spec.auth, this.config.credentials);
+    const callerAuth = out.authorization !== undefined;
+    if (!callerAuth) out.authorization = authorizationHeader(spec.auth, this.config.credentials);
     if (options?.idempotencyKey !== undefined) out["idempotency-key"] = options.idempotencyKey;
-    return out;
+    return { headers: out, callerAuth };
   }
 
   async #errorFrom(res: TransportResponse, redirect?: { spec: RequestSpec; base: Base }, hint = ""): Promise<APIError> {
@@ -316,6 +334,24 @@ function asSdkError(err: unknown): unknown {
   if (err instanceof InferloopError) return err;
   const name = err instanceof Error ? err.name : typeof err;
   return new ResponseParseError(`The response could not be read (${name}).`, { cause: err });
+}
+
+/**
+ * Adds to the message of `err` why it was not retried: the request creates something and may
+ * have reached the server, so a second attempt could create it twice. Returns `err`.
+ */
+function notRetried<E extends Error>(err: E, spec: RequestSpec): E {
+  const twice = spec.creates ? `create a duplicate ${spec.creates}` : "do its work twice";
+  const note = ` Not retried on purpose: it may have reached the server, and a retry could ${twice}; pass \`idempotencyKey\` to make it retryable.`;
+  const before = err.message;
+  Object.defineProperty(err, "message", { value: before + note, writable: true, configurable: true });
+  if (typeof err.stack === "string")
+    Object.defineProperty(err, "stack", {
+      value: err.stack.replace(before, before + note),
+      writable: true,
+      configurable: true,
+    });
+  return err;
 }
 
 function describe(err: unknown): string {

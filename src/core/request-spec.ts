@@ -21,6 +21,9 @@ export interface RequestSpec {
   body?: unknown;
   headers?: Record<string, string | undefined>;
   retry: RetryPolicy;
+  /** With `"unsent-only"`: what a second attempt could create twice ("training job"), for the
+   * error that says why the request was not retried. */
+  creates?: string;
   /** The body holds parts already written as JSON text ({@link SerializedJSON}): it is sent
    * in pieces ({@link jsonPieces}) instead of as one `JSON.stringify` string. */
   bodyInPieces?: boolean;

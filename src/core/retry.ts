@@ -1,4 +1,4 @@
-import { APIUserAbortError } from "./errors.js";
+import { signalAbortError } from "./abort.js";
 
 /** Retry-After values longer than this are not waited out: the error goes to the caller,
  * with `retryAfter` set, instead of the request silently hanging for minutes. */
@@ -55,11 +55,11 @@ export function backoffMs(retriesSoFar: number, random = Math.random): number {
 /** Waits `ms`, or rejects with {@link APIUserAbortError} the moment `signal` aborts. The timer
  * and the listener are both removed however the wait ends. */
 export function sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
-  if (signal?.aborted) return Promise.reject(new APIUserAbortError());
+  if (signal?.aborted) return Promise.reject(signalAbortError(signal));
   return new Promise((resolve, reject) => {
     const onAbort = () => {
       clearTimeout(timer);
-      reject(new APIUserAbortError());
+      reject(signalAbortError(signal));
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener("abort", onAbort);

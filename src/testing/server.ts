@@ -3,6 +3,7 @@
  * bodies progressively with backpressure, and carries out faults at the socket level.
  */
 import { once } from "node:events";
+import { asyncDispose } from "../core/dispose.js";
 import * as zlib from "node:zlib";
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -30,8 +31,11 @@ import type {
  * const svc = await startFakeService();
  * const res = await fetch(`${svc.url}/v1/models`, { headers: { authorization: `Bearer ${svc.apiKey}` } });
  * await svc.close();
+ *
+ * // Or closed by the block that holds it, however the block is left:
+ * await using svc2 = await startFakeService();
  */
-export interface FakeService {
+export interface FakeService extends AsyncDisposable {
   /** `http://127.0.0.1:PORT`, the `{base_url}` of every route. */
   readonly url: string;
   readonly port: number;
@@ -63,6 +67,8 @@ export interface FakeService {
   reset(): void;
   /** Stops the server and destroys open sockets (stalled and streaming ones included). */
   close(): Promise<void>;
+  /** {@link close}, for `await using svc = await startFakeService()`. */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 function headerRecord(req: IncomingMessage): Record<string, string> {
@@ -260,6 +266,12 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
   const urlHost = host.includes(":") ? `[${host}]` : host;
 
   let closed: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closed ??= new Promise<void>((resolve) => {
+      closing.abort();
+      server.close(() => resolve());
+      for (const socket of sockets) socket.destroy();
+    }));
   return {
     url: `http://${urlHost}:${port}`,
     port,
@@ -284,13 +296,7 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
     annotation: state.annotation,
     inject: (fault) => state.inject(fault),
     reset: () => state.reset(),
-    close() {
-      closed ??= new Promise<void>((resolve) => {
-        closing.abort();
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      });
-      return closed;
-    },
+    close,
+    [asyncDispose]: close,
   };
 }

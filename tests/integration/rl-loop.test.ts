@@ -144,6 +144,34 @@ describe("gathering and training", () => {
     );
   });
 
+  it("quotes each flat group's own reward, and warns of empty groups, still creating the job", async () => {
+    const scored = (reward: number) =>
+      new Trajectory({ messages_and_choices: [{ role: "user", content: "q" }], reward });
+    const { logger, warnings } = collectingLogger();
+    const warned = client.withOptions({ logLevel: "warn", logger });
+    await warned.trainingJobs.create({
+      model_id: MODEL_ID,
+      trajectory_groups: [
+        { trajectories: [scored(1), scored(1)] },
+        { trajectories: [] },
+        { trajectories: [scored(0), scored(0)] },
+        { trajectories: [scored(1), scored(1)] },
+      ],
+    });
+    expect(warnings).toEqual([
+      "[inferloop] training job: the group has no trajectories: it teaches nothing (a group needs two or more with different rewards) [no_trajectories at trajectory_groups.1]",
+      "[inferloop] training job: all 2 trajectories of the group have reward 1: no learning signal (every advantage is 0); sample more varied rollouts or refine the reward [uniform_rewards at trajectory_groups.0, trajectory_groups.3]",
+      "[inferloop] training job: all 2 trajectories of the group have reward 0: no learning signal (every advantage is 0); sample more varied rollouts or refine the reward [uniform_rewards at trajectory_groups.2]",
+    ]);
+    warnings.length = 0;
+    await warned.trainingJobs.create({ model_id: MODEL_ID, trajectory_groups: [] });
+    expect(warnings).toEqual([
+      "[inferloop] training job: the job has no trajectory groups: there is nothing to train on; gather rollouts first [no_trajectories at trajectory_groups]",
+    ]);
+    // The server takes such jobs (its schema sets no minimum), so they are sent, as the other findings are.
+    expect(svc.trainingJobs).toHaveLength(2);
+  });
+
   it("says nothing when the log level is off (the default)", async () => {
     const { logger, warnings } = collectingLogger();
     const quiet = clientFor(svc, { logger });

@@ -19,6 +19,8 @@ import { caught, clientFor, closedPort, MODEL_ID, useFakeService } from "./helpe
 let svc: FakeService;
 let client: Inferloop;
 const JOBS = "/v1/preview/training-jobs";
+const NOT_RETRIED =
+  "Not retried on purpose: it may have reached the server, and a retry could create a duplicate training job; pass `idempotencyKey` to make it retryable.";
 
 useFakeService({ seedCalls: false }, (s, c) => {
   svc = s;
@@ -214,15 +216,33 @@ describe("retries never duplicate a job", () => {
     const err = await caught(() => clientFor(svc, { maxRetries: 3 }).trainingJobs.create(params()));
     expect(err).toBeInstanceOf(InternalServerError);
     expect((err as InternalServerError).status).toBe(503);
+    expect((err as Error).message).toMatch(/^503 /);
+    expect((err as Error).message).toContain(NOT_RETRIED);
+    expect((err as Error).stack).toContain(NOT_RETRIED);
     expect(svc.requests).toHaveLength(1);
     expect(svc.trainingJobs).toHaveLength(0);
   });
 
+  it("says nothing of retries where none would be made anyway: maxRetries 0, a 422, or with a key", async () => {
+    svc.inject(faults.status(503, { path: JOBS }));
+    const noRetries = await caught(() => clientFor(svc, { maxRetries: 0 }).trainingJobs.create(params()));
+    expect((noRetries as Error).message).not.toContain("Not retried");
+    svc.inject(faults.status(422, { path: JOBS }));
+    const refused = await caught(() => clientFor(svc, { maxRetries: 3 }).trainingJobs.create(params()));
+    expect((refused as Error).message).toMatch(/^422 /);
+    expect((refused as Error).message).not.toContain("Not retried");
+    svc.inject(faults.status(503, { path: JOBS, times: 2, headers: { "retry-after-ms": "10" } }));
+    const keyed = await caught(() =>
+      clientFor(svc, { maxRetries: 1 }).trainingJobs.create(params(), { idempotencyKey: "k-503" }),
+    );
+    expect((keyed as Error).message).not.toContain("Not retried");
+  });
+
   it("without a key, x-should-retry: true does not make a create retried either", async () => {
     svc.inject(faults.status(500, { path: JOBS, headers: { "x-should-retry": "true", "retry-after-ms": "10" } }));
-    await expect(clientFor(svc, { maxRetries: 3 }).trainingJobs.create(params())).rejects.toBeInstanceOf(
-      InternalServerError,
-    );
+    const err = await caught(() => clientFor(svc, { maxRetries: 3 }).trainingJobs.create(params()));
+    expect(err).toBeInstanceOf(InternalServerError);
+    expect((err as Error).message).toContain(NOT_RETRIED);
     expect(svc.requests).toHaveLength(1);
   });
 
@@ -230,6 +250,7 @@ describe("retries never duplicate a job", () => {
     svc.inject(faults.reset({ path: JOBS }));
     const err = await caught(() => clientFor(svc, { maxRetries: 3 }).trainingJobs.create(params()));
     expect(err).toBeInstanceOf(APIConnectionError);
+    expect((err as Error).message).toContain(NOT_RETRIED);
     expect(svc.requests).toHaveLength(1);
     expect(svc.trainingJobs).toHaveLength(0);
   });
@@ -253,6 +274,8 @@ describe("retries never duplicate a job", () => {
     const err = await caught(() => refused.trainingJobs.create(params()));
     expect(err).toBeInstanceOf(APIConnectionError);
     expect((err as Error).message).toContain("ECONNREFUSED");
+    // Nothing was sent, so it was retried: no word of a duplicate.
+    expect((err as Error).message).not.toContain("Not retried");
     const retries = lines.filter((l) => l.startsWith("warn") && l.includes("retrying"));
     expect(retries).toHaveLength(2);
     expect(retries[0]).toContain("(1/2)");

@@ -17,8 +17,11 @@ const app = inject("app");
  * redirects, the trajectory API) added about 8 KB: measured 33,335 B. Getting back to 25 KB
  * needs request validators in the browser path that do not pull zod's schema classes (see
  * docs/performance.md, "Browser bundle"); until then this budget stops further growth.
+ * Raised from 34,000 for issue 25 (measured 33,337 -> 34,351 B): the messages users act on
+ * (abort reasons and timeout signals, the credential behind a 401, why a create was not retried,
+ * empty training groups, misspelt filter keys, bare op names) are in every client.
  */
-const BUDGET = 34_000;
+const BUDGET = 34_500;
 
 /**
  * 10 KB, gzipped, for a page that only reads a stream relayed by its own server (issue 26,

@@ -1,3 +1,4 @@
+import { signalAbortError } from "../abort.js";
 import { APIConnectionTimeoutError, APIUserAbortError, InferloopError } from "../errors.js";
 import {
   connectionError,
@@ -55,7 +56,7 @@ export class FetchTransport implements Transport {
         return new APIConnectionTimeoutError(`No response headers within ${request.timeout} ms.`);
       if (reason === IDLE_TIMEOUT)
         return new APIConnectionTimeoutError(`No response data for ${request.idleTimeout} ms (idleTimeout).`);
-      if (reason === "user" || userSignal?.aborted) return new APIUserAbortError(undefined, { cause: err });
+      if (reason === "user" || userSignal?.aborted) return signalAbortError(userSignal, err);
       // Node's fetch (undici) keeps the socket error as `cause`; browsers give a bare TypeError.
       // A refused connection or a failed DNS lookup means nothing was sent (connectionError).
       const code = (err as { cause?: { code?: unknown } } | undefined)?.cause?.code;
@@ -73,7 +74,7 @@ export class FetchTransport implements Transport {
       rejectAborted(mapError(undefined));
     };
     const onUserAbort = () => abort("user");
-    if (userSignal?.aborted) throw new APIUserAbortError();
+    if (userSignal?.aborted) throw signalAbortError(userSignal);
     userSignal?.addEventListener("abort", onUserAbort, { once: true });
 
     let idleTimer: ReturnType<typeof setTimeout> | undefined;

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import type { Dispatcher } from "undici";
-import { APIConnectionTimeoutError, APIUserAbortError, InferloopError } from "../errors.js";
+import { signalAbortError } from "../abort.js";
+import { APIConnectionTimeoutError, InferloopError } from "../errors.js";
 import { acceptEncoding, decode, decodeError, decoderFor } from "./decompress.js";
 import {
   connectionError,
@@ -24,7 +25,7 @@ function errorCode(err: unknown): string | undefined {
 
 /** Translate whatever undici or the socket threw into the SDK's connection errors. */
 function toSdkError(err: unknown, request: TransportRequest, phase: "request" | "body"): Error {
-  if (request.signal?.aborted) return new APIUserAbortError(undefined, { cause: err });
+  if (request.signal?.aborted) return signalAbortError(request.signal, err);
   if (err instanceof InferloopError) return err;
   const decoding = decodeError(err);
   if (decoding) return decoding;
@@ -154,7 +155,7 @@ export class UndiciTransport implements Transport {
             // undici ignores an abort once the whole response has arrived, though its data
             // may still wait unread in the body's buffer; fetch errors the body then, and so
             // does this transport: nothing more is handed over after the caller aborted.
-            if (signal?.aborted) throw new APIUserAbortError();
+            if (signal?.aborted) throw signalAbortError(signal);
             yield chunk as Uint8Array;
           }
         } catch (err) {

@@ -1,3 +1,4 @@
+import type { Log } from "../../core/log.js";
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
 import { topLevelFieldHint } from "../../core/field-hint.js";
@@ -13,6 +14,24 @@ import {
 
 // The schema is published typed by its interface; at run time it is the strict object it was built as.
 const queryKeyHint = topLevelFieldHint(Object.keys((callsQueryParamsSchema as unknown as { shape: object }).shape));
+
+// Clients (by their log) already told about bare op names: once is a hint, every query is noise.
+const toldOfBareOpNames = new WeakSet<Log>();
+
+/**
+ * A trace server stores `op_name` as an op ref (`weave:///entity/project/op/name:digest`), so
+ * a bare name in `filter.op_names` matches nothing, without an error. Said once per client at
+ * `warn`, with the ref that matches every version of the op (`:*`).
+ */
+function hintAtBareOpNames(log: Log, params: CallsQueryParams): void {
+  const bare = params.filter?.op_names?.find((name) => !name.startsWith("weave:///"));
+  if (bare === undefined || toldOfBareOpNames.has(log) || !log.enabled("warn")) return;
+  toldOfBareOpNames.add(log);
+  log.write(
+    "warn",
+    `calls.query: op_names entry "${bare}" is not an op ref (weave:///<entity>/<project>/op/<name>:<digest>) and matches no call; for every version write "weave:///${params.project_id}/op/${bare}:*"`,
+  );
+}
 
 /**
  * The call query of the tracing store (`POST /calls/stream_query`, Basic auth, `traceBaseURL`).
@@ -52,6 +71,7 @@ export class Calls extends APIResource {
       );
       validateInput(callsQueryOptionsSchema, options ?? {}, "call query options");
       warnSpecFilterNames(body.filter);
+      hintAtBareOpNames(this._http.config.log, body);
     } catch (err) {
       invalid = err as Error;
     }

@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { closestName } from "../../core/closest-name.js";
 import { projectIdSchema } from "../project-id.js";
 import type { Agrees, Check, SchemaOf } from "../schema-agreement.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
@@ -13,7 +14,7 @@ const idList = z.nullish(z.array(z.string()));
 const flag = z.nullish(z.boolean());
 const count = z.nullish(z.int().check(z.nonnegative()));
 
-const filter = z.strictObject({
+const filterShape = {
   call_ids: idList,
   input_refs: idList,
   op_names: idList,
@@ -31,12 +32,35 @@ const filter = z.strictObject({
   /** Weave's name of the user filter. */
   wb_user_ids: idList,
   trace_roots_only: flag,
-});
+};
+const FILTER_KEYS = Object.keys(filterShape);
+// Current Weave servers ignore unknown filter keys (older ones refused them), so a key the SDK
+// does not know is sent as written, for servers newer than the SDK. A misspelt known key
+// (`op_name`, or `user_ids` without its prefix) would silently widen the result instead: those
+// are refused, with the key meant.
+const filter = z.looseObject(filterShape).check(
+  z.superRefine((value, ctx) => {
+    for (const key of Object.keys(value)) {
+      if (key in filterShape) continue;
+      // `user_ids` is the user filter without its prefix (closer to that than to any other
+      // key); the real server's name is offered first.
+      const near = ["wb_", "svc_"].map((p) => p + key).find((k) => k in filterShape) ?? closestName(key, FILTER_KEYS);
+      if (near === undefined) continue;
+      ctx.addIssue({
+        code: "custom",
+        path: [key],
+        input: value,
+        message: `unknown field "${key}" (did you mean "${near}"?); trace servers ignore unknown filter keys`,
+      });
+    }
+  }),
+);
 /**
  * The `filter` member of a call query. Every member narrows the result to calls whose field is
- * in the list; `trace_roots_only` keeps calls without a parent. Strict: an unknown key is refused
- * before sending (current Weave servers drop unknown keys silently, so a typo would widen the
- * result). Both names of the user and run filters are accepted and sent as written:
+ * in the list; `trace_roots_only` keeps calls without a parent. A key within two edits of a
+ * known one (`op_name`) is refused before sending, naming the key meant: current Weave servers
+ * drop unknown keys silently, so a typo would widen the result. Other unknown keys are sent as
+ * written (for servers newer than the SDK). Both names of the user and run filters are accepted and sent as written:
  * `wb_user_ids`/`wb_run_ids` are the names a real Weave server reads
  * (`weave/trace_server/trace_server_interface.py`, `CallsFilter`); the spec's
  * `svc_user_ids`/`svc_run_ids` are **ignored by a real Weave server**, which then answers
@@ -87,7 +111,8 @@ const queryParams = z.strictObject({
 /**
  * Body of `POST /calls/stream_query`. Only `project_id` (`"entity/project"`) is required; every
  * other member is optional and nullable, and the server's defaults apply when it is left out.
- * Strict at the top level and in `filter` and `sort_by`: a misspelt key is refused before sending.
+ * Strict at the top level and in `sort_by`: a misspelt key is refused before sending; in
+ * `filter`, a misspelt known key is refused and other unknown keys are sent.
  *
  * @example
  * ```ts

@@ -14,9 +14,10 @@ import {
   type ChatCompletionCreateParamsNonStreaming,
   type ChatCompletionCreateParamsStreaming,
 } from "./request-schema.js";
-import { PARSE_COMPLETION, type ParseableResponseFormat } from "./parse-hook.js";
+import { PARSE_COMPLETION, PARSED_STREAM, type ParseableResponseFormat } from "./parse-hook.js";
 import type { ParsedChatCompletion } from "./response-format.js";
 import { checkCompletion } from "./response-shape.js";
+import type { ParsedChatCompletionStream } from "./parsed-stream.js";
 import { ChatCompletionStream } from "./stream.js";
 import { normalizeCompletion, type ChatCompletion } from "./types.js";
 
@@ -31,6 +32,34 @@ import { normalizeCompletion, type ChatCompletion } from "./types.js";
 export type ChatCompletionParseParams<T> = Omit<ChatCompletionCreateParamsNonStreaming, "response_format"> & {
   response_format: ParseableResponseFormat<T>;
 };
+
+/** Parameters of {@link Completions.parse} with `stream: true`: it resolves to a
+ * {@link ParsedChatCompletionStream}.
+ *
+ * @example
+ * ```ts
+ * const params: ChatCompletionParseStreamParams<{ answer: number }> = {
+ *   model,
+ *   messages,
+ *   response_format: zodResponseFormat(Answer, "answer"),
+ *   stream: true,
+ * };
+ * ```
+ */
+export type ChatCompletionParseStreamParams<T> = Omit<ChatCompletionCreateParamsStreaming, "response_format"> & {
+  response_format: ParseableResponseFormat<T>;
+};
+
+function formatOf<T>(params: unknown): Partial<ParseableResponseFormat<T>> | null | undefined {
+  return (params as { response_format?: Partial<ParseableResponseFormat<T>> | null } | null | undefined)
+    ?.response_format;
+}
+
+/** The parser a response format carries, when it is one that can parse replies. */
+function parserOf<T>(params: unknown): ParseableResponseFormat<T>[typeof PARSE_COMPLETION] | undefined {
+  const parse = formatOf<T>(params)?.[PARSE_COMPLETION];
+  return typeof parse === "function" ? parse : undefined;
+}
 
 /**
  * Chat generation (`POST /v1/chat/completions`, Bearer auth).
@@ -60,8 +89,16 @@ export class Completions extends APIResource {
    *
    * const stream = await client.chat.completions.create({ model: "Qwen/Qwen3-8B", messages, stream: true });
    * for await (const text of stream.textStream()) process.stdout.write(text);
+   *
+   * // With a response format from zodResponseFormat/responseFormat, the final completion is parsed:
+   * const weather = await client.chat.completions.create({ model, messages, response_format: zodResponseFormat(Weather, "weather"), stream: true });
+   * console.log((await weather.finalCompletion()).choices[0]?.message.parsed);
    * ```
    */
+  create<T>(
+    params: ChatCompletionParseStreamParams<T>,
+    options?: RequestOptions,
+  ): APIPromise<ParsedChatCompletionStream<T>>;
   create(params: ChatCompletionCreateParamsNonStreaming, options?: RequestOptions): APIPromise<ChatCompletion>;
   create(params: ChatCompletionCreateParamsStreaming, options?: RequestOptions): APIPromise<ChatCompletionStream>;
   // The last overload takes the base fields with `stream?: boolean | null`, not the union of the
@@ -85,13 +122,14 @@ export class Completions extends APIResource {
     }
     // Inside captureTrajectory the call is recorded; outside, this check is all it costs.
     const capture = activeCapture();
-    if (capture !== undefined) return new APIPromise(captureChat(capture, body, (b) => this.#send(b, options)));
-    return new APIPromise(this.#send(body, options));
+    if (capture !== undefined) return new APIPromise(captureChat(capture, body, (b) => this.#send(b, options, params)));
+    return new APIPromise(this.#send(body, options, params));
   }
 
   #send(
     body: ChatCompletionCreateParamsBase,
     options: RequestOptions | undefined,
+    params: ChatCompletionCreateParamsBase,
   ): Promise<WithResponse<ChatCompletion | ChatCompletionStream>> {
     const spec = {
       method: "POST",
@@ -103,10 +141,16 @@ export class Completions extends APIResource {
     } as const;
     if (body.stream === true) {
       const redactor = this._http.config.redactor;
+      // The validated body has lost the format's hidden parser: it is read from the caller's.
+      const parse = parserOf(params);
+      const Parsed = formatOf(params)?.[PARSED_STREAM];
       return this._http.request(
         { ...spec, headers: { accept: "text/event-stream" }, stream: true },
         options,
-        (res) => ChatCompletionStream.fromResponse(res, redactor, options?.signal),
+        (res) =>
+          parse && Parsed
+            ? Parsed.withParser(Parsed.fromResponse(res, redactor, options?.signal), parse)
+            : ChatCompletionStream.fromResponse(res, redactor, options?.signal),
         "streamed",
       );
     }
@@ -119,6 +163,9 @@ export class Completions extends APIResource {
    * {@link create} with a `response_format` from `zodResponseFormat` or `responseFormat`: every
    * choice's `message.parsed` holds the reply parsed and checked against the schema. A reply that
    * is not JSON or does not match rejects with `ContentParseError` naming the choice.
+   *
+   * With `stream: true` it resolves to a {@link ParsedChatCompletionStream}: its
+   * `finalCompletion()` is parsed the same way, and `partialParsed()` shows the value as it grows.
    *
    * @example
    * ```ts
@@ -135,12 +182,24 @@ export class Completions extends APIResource {
    *
    * const { data, response } = await client.chat.completions.parse({ model, messages, response_format }).withResponse();
    * console.log(response.requestId, data.choices[0]?.message.parsed);
+   *
+   * const stream = await client.chat.completions.parse({ model, messages, response_format, stream: true });
+   * for await (const partial of stream.partialParsed()) console.log(partial.city);
+   * console.log((await stream.finalCompletion()).choices[0]?.message.parsed?.celsius);
    * ```
    */
-  parse<T>(params: ChatCompletionParseParams<T>, options?: RequestOptions): APIPromise<ParsedChatCompletion<T>> {
-    const format = (params as { response_format?: unknown } | null | undefined)?.response_format;
-    const parseReply = (format as Partial<ParseableResponseFormat<T>> | null | undefined)?.[PARSE_COMPLETION];
-    if (typeof parseReply !== "function")
+  parse<T>(
+    params: ChatCompletionParseStreamParams<T>,
+    options?: RequestOptions,
+  ): APIPromise<ParsedChatCompletionStream<T>>;
+  // Last, so that a request fitting neither is reported against the plain (non-streamed) form.
+  parse<T>(params: ChatCompletionParseParams<T>, options?: RequestOptions): APIPromise<ParsedChatCompletion<T>>;
+  parse<T>(
+    params: ChatCompletionParseParams<T> | ChatCompletionParseStreamParams<T>,
+    options?: RequestOptions,
+  ): APIPromise<ParsedChatCompletion<T> | ParsedChatCompletionStream<T>> {
+    const parseReply = parserOf<T>(params);
+    if (parseReply === undefined)
       return new APIPromise(
         Promise.reject(
           new RequestValidationError(
@@ -154,6 +213,9 @@ export class Completions extends APIResource {
           ),
         ),
       );
+    // create() gives a stream made with this format a parsed final completion.
+    if ((params as { stream?: unknown }).stream === true)
+      return this.create(params as ChatCompletionParseStreamParams<T>, options);
     // Built on withResponse(), so the parsed result keeps the status and headers, and a
     // failure nobody awaits is as harmless as one of create().
     return new APIPromise(

@@ -1,5 +1,6 @@
 import type { ResponseFormatJSONSchema } from "./request-schema.js";
 import type { ParsedChatCompletion } from "./parsed-reply.js";
+import type { ParsedChatCompletionStream } from "./parsed-stream.js";
 import type { ChatCompletion } from "./types.js";
 
 /**
@@ -9,6 +10,13 @@ import type { ChatCompletion } from "./types.js";
  * in its bundle.
  */
 export const PARSE_COMPLETION: unique symbol = Symbol.for("inferloop.responseFormat.parseCompletion");
+
+/**
+ * Where such a response format keeps the stream class that parses its final completion, for
+ * the same reason: a streaming chat call without structured output does not carry that class
+ * (nor its partial-JSON reader) in its bundle.
+ */
+export const PARSED_STREAM: unique symbol = Symbol.for("inferloop.responseFormat.parsedStream");
 
 /** The parser a response format carries under {@link PARSE_COMPLETION}. */
 export type CompletionParser<R> = (completion: ChatCompletion) => R;
@@ -21,4 +29,5 @@ export type CompletionParser<R> = (completion: ChatCompletion) => R;
  */
 export type ParseableResponseFormat<T> = ResponseFormatJSONSchema & {
   readonly [PARSE_COMPLETION]: CompletionParser<ParsedChatCompletion<T> | Promise<ParsedChatCompletion<T>>>;
+  readonly [PARSED_STREAM]?: typeof ParsedChatCompletionStream;
 };

@@ -13,6 +13,7 @@ import { ensureZodDefaults } from "../zod-defaults.js";
 import { dropSafeIntegerBounds } from "./json-schema-tidy.js";
 import { mismatchError, readReplyJSON, withParsedChoices, type ParsedChatCompletion } from "./parsed-reply.js";
 import { PARSE_COMPLETION, type CompletionParser } from "./parse-hook.js";
+import { withStreamParsing } from "./parsed-stream.js";
 import type { ResponseFormatJSONSchema } from "./request-schema.js";
 import type { ChatCompletion } from "./types.js";
 
@@ -100,6 +101,7 @@ export function zodResponseFormat<S extends $ZodType>(
     value: (completion: ChatCompletion) => parseCompletionContent(completion, result),
     enumerable: false,
   });
+  withStreamParsing(format);
   return result;
 }
 

@@ -8,6 +8,7 @@
  */
 import { dropSafeIntegerBounds } from "./json-schema-tidy.js";
 import { PARSE_COMPLETION, type ParseableResponseFormat } from "./parse-hook.js";
+import { withStreamParsing } from "./parsed-stream.js";
 import {
   mismatchError,
   readReplyJSON,
@@ -156,6 +157,7 @@ export function responseFormat(
   };
   // Non-enumerable: JSON.stringify and spreads of the request never carry it to the wire.
   Object.defineProperty(format, PARSE_COMPLETION, { value: parse, enumerable: false });
+  withStreamParsing(format);
   return format as ParseableResponseFormat<unknown>;
 }
 

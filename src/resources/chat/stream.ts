@@ -1,7 +1,8 @@
 import { asyncDispose } from "../../core/dispose.js";
 import { withEventDeadline } from "../../core/event-deadline.js";
 import { readJSONEventBatches, streamEventError } from "../../core/event-stream.js";
-import { APIConnectionError, APIUserAbortError, InferloopError } from "../../core/errors.js";
+import { abortError } from "../../core/abort.js";
+import { APIConnectionError, InferloopError } from "../../core/errors.js";
 import type { APIResponse } from "../../core/http-client.js";
 import { decodeJSONLBatches } from "../../core/jsonl.js";
 import { Redactor } from "../../core/secrets.js";
@@ -70,6 +71,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>,
   #iterated = false;
   #ended = false;
   #aborted = false;
+  #abortReason: unknown;
   #failure: unknown;
   #final: Promise<ChatCompletion> | undefined;
 
@@ -82,8 +84,15 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>,
     this.requestId = source.requestId;
   }
 
-  /** @internal Wraps a successful SSE response. */
-  static fromResponse(res: APIResponse, redactor: Redactor, signal?: AbortSignal): ChatCompletionStream {
+  /** @internal Wraps a successful SSE response (in the class it is called on: subclasses add readers). */
+  static fromResponse<S extends ChatCompletionStream>(
+    this: new (
+      source: StreamSource,
+    ) => S,
+    res: APIResponse,
+    redactor: Redactor,
+    signal?: AbortSignal,
+  ): S {
     const events = withEventDeadline(
       decodeSSEBatches(res.body, res.limits.maxBufferBytes),
       res.limits,
@@ -119,7 +128,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>,
         throw redactor.error(err);
       }
     }
-    return newStream({
+    return new this({
       chunks: chunks(),
       cancel: () => res.cancel(),
       signal,
@@ -190,7 +199,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>,
     if (this.#pos >= this.#batch.length) return undefined;
     // The caller's signal stops delivery at once, even of chunks already decoded.
     if (this.#signal?.aborted) {
-      this.abort();
+      this.abort(this.#signal.reason);
       return undefined;
     }
     const chunk = this.#batch[this.#pos++]!;
@@ -204,11 +213,11 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>,
       if (this.#failure !== undefined) throw this.#failure;
       return false;
     }
-    if (this.#signal?.aborted) this.abort();
+    if (this.#signal?.aborted) this.abort(this.#signal.reason);
     if (this.#aborted) {
       // abort() while no read was pending: the next read rejects, as a pending one does.
       this.#ended = true;
-      this.#failure = new APIUserAbortError("The stream was aborted.");
+      this.#failure = abortError(this.#abortReason);
       throw this.#failure;
     }
     try {
@@ -222,7 +231,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>,
       return true;
     } catch (err) {
       this.#ended = true;
-      this.#failure = this.#aborted ? new APIUserAbortError("The stream was aborted.", { cause: err }) : err;
+      this.#failure = this.#aborted ? abortError(this.#abortReason, err) : err;
       this.#cancel();
       throw this.#failure;
     }
@@ -271,7 +280,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>,
         while (this.#take() !== undefined);
         if (!(await this.#fill())) break;
       }
-      if (this.#aborted) throw new APIUserAbortError("The stream was aborted before it finished.");
+      if (this.#aborted) throw abortError(this.#abortReason);
       return this.#accumulator.finish();
     })());
   }
@@ -345,15 +354,17 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>,
 
   /**
    * Stop the stream and close the HTTP request. A pending read rejects with
-   * `APIUserAbortError`.
+   * `APIUserAbortError`, whose `cause` is `reason` when one is given (a `TimeoutError`
+   * reason, as `AbortSignal.timeout()` gives, makes it `APIConnectionTimeoutError`).
    *
    * @example
    * ```ts
-   * setTimeout(() => stream.abort(), 1_000);
+   * setTimeout(() => stream.abort(new Error("user pressed stop")), 1_000);
    * ```
    */
-  abort(): void {
+  abort(reason?: unknown): void {
     if (this.#ended) return;
+    if (!this.#aborted) this.#abortReason = reason;
     this.#aborted = true;
     // Chunks already decoded from the socket's buffer are dropped too: none is delivered after
     // abort(), and the loop does not end quietly as if the stream were complete.

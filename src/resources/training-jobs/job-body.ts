@@ -99,6 +99,8 @@ export function trainingJobBody(params: unknown): TrainingJobBody {
     for (const i of inputIssues(rest.error.issues))
       issues.push({ path: i.path.join("."), message: i.message, code: i.code });
   if (issues.length > 0) throw new RequestValidationError(ordered(issues), WHAT);
+  // Validated: a list of groups, each with a list of trajectories.
+  checks.groupSizes((body["trajectory_groups"] as { trajectories: unknown[] }[]).map((g) => g.trajectories.length));
   return { body, checks };
 }
 

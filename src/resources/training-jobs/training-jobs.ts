@@ -16,18 +16,22 @@ import type { TrainingJobCreateResponse } from "./types.js";
 
 const SHOWN_PATHS = 3;
 
-/** One line per kind of finding, so 64 flat groups make one warning, not 64. */
+/**
+ * One line per finding worded the same, so 64 flat groups of reward 0 make one warning, not 64,
+ * and each line quotes its own findings' message (group 3's reward, not group 0's).
+ */
 function logWarnings(log: Log, warnings: TrainingWarning[]): void {
-  const byCode = new Map<string, TrainingWarning[]>();
+  const byMessage = new Map<string, TrainingWarning[]>();
   for (const w of warnings) {
-    const list = byCode.get(w.code);
-    if (list === undefined) byCode.set(w.code, [w]);
+    const key = `${w.code} ${w.message}`;
+    const list = byMessage.get(key);
+    if (list === undefined) byMessage.set(key, [w]);
     else list.push(w);
   }
-  for (const [code, list] of byCode) {
+  for (const list of byMessage.values()) {
     const paths = list.slice(0, SHOWN_PATHS).map((w) => w.path);
     const more = list.length > SHOWN_PATHS ? ` and ${list.length - SHOWN_PATHS} more` : "";
-    log.write("warn", `training job: ${list[0]!.message} [${code} at ${paths.join(", ")}${more}]`);
+    log.write("warn", `training job: ${list[0]!.message} [${list[0]!.code} at ${paths.join(", ")}${more}]`);
   }
 }
 
@@ -138,6 +142,7 @@ export class TrainingJobs extends APIResource {
           body: job.body,
           bodyInPieces: true,
           retry: "unsent-only",
+          creates: "training job",
         },
         options,
         async (res) => {

@@ -9,14 +9,21 @@ import { isTrajectoryChoice, type TrajectoryItem } from "./trajectory-item.js";
  * - `missing_reward`: the trajectory has no reward (the server would train on its default, 0);
  * - `token_count_mismatch`: a choice's `token_ids` and `logprobs.content` differ in length, so
  *   the trainer cannot pair each token with its logprob;
- * - `missing_logprobs`: a choice was recorded without logprobs while others have them.
+ * - `missing_logprobs`: a choice was recorded without logprobs while others have them;
+ * - `no_trajectories`: the job has no trajectory groups, or a group has no trajectories, so
+ *   there is nothing to train on (the server takes such a job all the same).
  *
  * @example
  * ```ts
  * const code: TrainingWarningCode = "uniform_rewards";
  * ```
  */
-export type TrainingWarningCode = "uniform_rewards" | "missing_reward" | "token_count_mismatch" | "missing_logprobs";
+export type TrainingWarningCode =
+  | "uniform_rewards"
+  | "missing_reward"
+  | "token_count_mismatch"
+  | "missing_logprobs"
+  | "no_trajectories";
 
 /**
  * One problem that would waste training without making the request invalid. `path` is dotted,
@@ -80,6 +87,8 @@ function choicesOf(items: readonly TrajectoryItem[], path: string, out: ChoiceAt
  * ```
  */
 export class TrajectoryChecks {
+  /** Findings about the job's shape (empty groups), reported before the rest. */
+  readonly #shape: TrainingWarning[] = [];
   readonly #warnings: TrainingWarning[] = [];
   readonly #choices: ChoiceAt[] = [];
   #group: number | undefined;
@@ -103,6 +112,25 @@ export class TrajectoryChecks {
     );
   }
 
+  /** The number of trajectories in each group (trajectories are not needed for this). */
+  groupSizes(sizes: readonly number[]): void {
+    if (sizes.length === 0)
+      this.#shape.push({
+        code: "no_trajectories",
+        path: "trajectory_groups",
+        message: "the job has no trajectory groups: there is nothing to train on; gather rollouts first",
+      });
+    sizes.forEach((size, g) => {
+      if (size === 0)
+        this.#shape.push({
+          code: "no_trajectories",
+          path: `trajectory_groups.${g}`,
+          message:
+            "the group has no trajectories: it teaches nothing (a group needs two or more with different rewards)",
+        });
+    });
+  }
+
   #endGroup(next: number | undefined): void {
     const rewards = this.#rewards;
     if (rewards.length > 0 && rewards.every((r) => r === rewards[0])) {
@@ -123,7 +151,7 @@ export class TrajectoryChecks {
   /** The findings so far, in the order {@link checkTrajectoryGroups} reports them. */
   warnings(): TrainingWarning[] {
     this.#endGroup(undefined);
-    const warnings = [...this.#warnings];
+    const warnings = [...this.#shape, ...this.#warnings];
     const withLogprobs = this.#choices.filter((c) => c.logprobs !== undefined).length;
     for (const { path, logprobs, tokenIds } of this.#choices) {
       if (logprobs !== undefined && tokenIds !== undefined && tokenIds !== logprobs) {
@@ -146,8 +174,8 @@ export class TrajectoryChecks {
 }
 
 /**
- * Finds what would waste a training job before it is sent: groups whose rewards are all
- * equal, trajectories without a reward, choices whose `token_ids` and `logprobs.content`
+ * Finds what would waste a training job before it is sent: no groups or empty groups, groups
+ * whose rewards are all equal, trajectories without a reward, choices whose `token_ids` and `logprobs.content`
  * lengths disagree, and choices without logprobs next to others with them. Reports, never
  * throws; `client.trainingJobs.create` runs it and logs each finding at `warn`. Cost: one pass
  * over the groups and their messages, not over the tokens.
@@ -161,6 +189,7 @@ export function checkTrajectoryGroups(
   groups: readonly (CheckedTrajectoryGroup | TrajectoryGroup)[],
 ): TrainingWarning[] {
   const checks = new TrajectoryChecks();
+  checks.groupSizes(groups.map((group) => group.trajectories.length));
   groups.forEach((group, g) => {
     group.trajectories.forEach((t, i) => checks.add(g, i, t));
   });

@@ -136,7 +136,7 @@ describe("callsQueryParamsSchema: invalid bodies are refused at the right path",
       { project_id, return_expanded_column_values: "false" },
       ["return_expanded_column_values"],
     ],
-    ["unknown filter key", { project_id, filter: { op_name: ["x"] } }, ["filter"]],
+    ["misspelt filter key", { project_id, filter: { op_name: ["x"] } }, ["filter", "op_name"]],
     ["wb_user_ids not a list", { project_id, filter: { wb_user_ids: "u" } }, ["filter", "wb_user_ids"]],
     ["latest_only not boolean", { project_id, latest_only: "yes" }, ["latest_only"]],
     [

@@ -52,6 +52,31 @@ describe("checkTrajectoryGroups", () => {
     ]);
   });
 
+  it("flags a job without groups, and each group without trajectories (no uniform_rewards for it)", () => {
+    expect(checkTrajectoryGroups([])).toEqual([
+      {
+        code: "no_trajectories",
+        path: "trajectory_groups",
+        message: "the job has no trajectory groups: there is nothing to train on; gather rollouts first",
+      },
+    ]);
+    expect(codes([{ trajectories: [rollout(1), rollout(0)] }, { trajectories: [] }, { trajectories: [] }])).toEqual([
+      "no_trajectories trajectory_groups.1",
+      "no_trajectories trajectory_groups.2",
+    ]);
+  });
+
+  it("quotes each flat group's own reward", () => {
+    const warnings = checkTrajectoryGroups([
+      { trajectories: [rollout(1), rollout(1)] },
+      { trajectories: [rollout(0), rollout(0), rollout(0)] },
+    ]);
+    expect(warnings.map((w) => w.message)).toEqual([
+      expect.stringMatching(/^all 2 trajectories of the group have reward 1: /),
+      expect.stringMatching(/^all 3 trajectories of the group have reward 0: /),
+    ]);
+  });
+
   it("flags a trajectory without a reward (and its group, flat at the server's default 0)", () => {
     expect(codes([{ trajectories: [rollout(undefined), rollout(0)] }])).toEqual([
       "missing_reward trajectory_groups.0.trajectories.0",

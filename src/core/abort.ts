@@ -1,0 +1,35 @@
+import { APIConnectionTimeoutError, APIUserAbortError } from "./errors.js";
+
+/** The one wording of an abort, whether a request or a stream was aborted. */
+export const ABORTED_MESSAGE = "Request was aborted.";
+
+/** `AbortSignal.timeout()` aborts with a `DOMException` named `TimeoutError`; so may a caller's own controller. */
+function isTimeoutReason(reason: unknown): boolean {
+  return typeof reason === "object" && reason !== null && (reason as { name?: unknown }).name === "TimeoutError";
+}
+
+/**
+ * The error for an abort with `reason` (the signal's `reason`, or what `stream.abort(reason)`
+ * was given): a timeout signal (`AbortSignal.timeout()`) is a timeout, anything else the
+ * caller's abort. The reason is kept as `cause`; `fallbackCause` (the transport's own error)
+ * stands in when there is none.
+ */
+export function abortError(reason: unknown, fallbackCause?: unknown): APIUserAbortError | APIConnectionTimeoutError {
+  if (isTimeoutReason(reason))
+    return new APIConnectionTimeoutError(
+      "Request timed out: the request's `signal` timed out (AbortSignal.timeout()).",
+      {
+        cause: reason,
+      },
+    );
+  const cause = reason ?? fallbackCause;
+  return new APIUserAbortError(ABORTED_MESSAGE, cause === undefined ? undefined : { cause });
+}
+
+/** {@link abortError} for an aborted signal. */
+export function signalAbortError(
+  signal: AbortSignal | null | undefined,
+  fallbackCause?: unknown,
+): APIUserAbortError | APIConnectionTimeoutError {
+  return abortError(signal?.reason, fallbackCause);
+}
