@@ -1,6 +1,6 @@
-// The one part of capture the chat path reads. It imports no recorder: `captureTrajectory` puts
+// The one part of capture the chat path reads, with no runtime import: `captureTrajectory` puts
 // the function that records a chat call into the state it stores, so a client bundles the
-// recorder only when its app imports `captureTrajectory` (or `capturingFetch`).
+// chat hook (its stream watcher) and the scope only when its app imports `captureTrajectory`.
 import type { WithResponse } from "../../core/api-promise.js";
 import type { ChatCompletionStream } from "../chat/stream.js";
 import type { ChatCompletion } from "../chat/types.js";

@@ -120,7 +120,7 @@ export class Completions extends APIResource {
       return new APIPromise(Promise.reject(err));
     }
     // Inside captureTrajectory the call is recorded (by the function the capture carries, so
-    // this module imports none of the recorder); outside, this check is all it costs.
+    // this module imports none of the capture's code); outside, this check is all it costs.
     const capture = activeCapture();
     if (capture !== undefined)
       return new APIPromise(capture.chat(capture, body, (b) => this.#send(b, options, params)));
