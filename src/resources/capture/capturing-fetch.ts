@@ -2,7 +2,7 @@ import { RequestValidationError } from "../../core/errors.js";
 import type { Trajectory } from "../training-jobs/trajectory.js";
 import { TrajectoryRecorder, type CapturedRequest } from "./recorder.js";
 import { JSONReplyTap, SSEReplyTap, type ReplyTap } from "./reply-tap.js";
-import { activeCapture } from "./scope.js";
+import { activeCapture } from "./active.js";
 
 /**
  * A standard `fetch`, as the `openai` client, the AI SDK and inferloop take it.

@@ -1,11 +1,8 @@
-import type { WithResponse } from "../../core/api-promise.js";
 import { APIUserAbortError } from "../../core/errors.js";
 import { ChatCompletionStream } from "../chat/stream.js";
 import type { ChatCompletion } from "../chat/types.js";
+import { type CaptureState, type ChatResult, runInClient } from "./active.js";
 import type { CapturedRequest, TrajectoryRecorder } from "./recorder.js";
-import { runInClient, type CaptureState } from "./scope.js";
-
-type ChatResult = WithResponse<ChatCompletion | ChatCompletionStream>;
 
 /**
  * @internal An inferloop chat call made inside a capture: sent with the capture's request

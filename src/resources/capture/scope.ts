@@ -1,34 +1,15 @@
 import { InferloopError, RequestValidationError } from "../../core/errors.js";
 import { Trajectory } from "../training-jobs/trajectory.js";
+import { activeCapture, type CaptureState, runCapture } from "./active.js";
 import { createAsyncScope, type AsyncScope } from "./async-scope.js";
+import { captureChat } from "./chat-hook.js";
 import { TrajectoryRecorder } from "./recorder.js";
 
-/** What the async context holds inside a capture. */
-export interface CaptureState {
-  readonly recorder: TrajectoryRecorder;
-  /** Inside an inferloop chat call that records itself: a `capturingFetch` under it stays out. */
-  readonly inClient: boolean;
-}
-
-// Captures running now, in any async context. While it is 0 (nearly always outside training)
-// the chat path's check ends at this one read; the store is looked up only above it.
-let running = 0;
 let scope: AsyncScope<CaptureState> | undefined | null;
 
 function asyncScope(): AsyncScope<CaptureState> | undefined {
   if (scope === undefined) scope = createAsyncScope<CaptureState>() ?? null;
   return scope ?? undefined;
-}
-
-/** @internal The capture the current async context runs in, if any. */
-export function activeCapture(): CaptureState | undefined {
-  if (running === 0) return undefined;
-  return scope?.getStore();
-}
-
-/** @internal Runs `fn` as the capture's own chat call (so no fetch under it records again). */
-export function runInClient<R>(state: CaptureState, fn: () => R): R {
-  return scope ? scope.run({ recorder: state.recorder, inClient: true }, fn) : fn();
 }
 
 /**
@@ -109,12 +90,10 @@ export async function captureTrajectory(
     );
   const trajectory = new Trajectory({ metadata: options.metadata, metrics: options.metrics });
   const recorder = new TrajectoryRecorder(trajectory, options.logprobs === true);
-  running++;
   try {
-    const result = await store.run({ recorder, inClient: false }, () => fn(trajectory));
+    const result = await runCapture(store, { recorder, inClient: false, chat: captureChat }, () => fn(trajectory));
     if (typeof result === "number") trajectory.reward = result;
   } finally {
-    running--;
     recorder.closed = true;
   }
   return trajectory;

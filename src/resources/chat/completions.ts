@@ -4,8 +4,7 @@ import { readJSON } from "../../core/http-client.js";
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
 import { validateRequestBody } from "../../core/validate.js";
-import { captureChat } from "../capture/chat-hook.js";
-import { activeCapture } from "../capture/scope.js";
+import { activeCapture } from "../capture/active.js";
 import {
   chatCompletionCreateParamsSchema,
   prepareChatRequest,
@@ -120,9 +119,11 @@ export class Completions extends APIResource {
     } catch (err) {
       return new APIPromise(Promise.reject(err));
     }
-    // Inside captureTrajectory the call is recorded; outside, this check is all it costs.
+    // Inside captureTrajectory the call is recorded (by the function the capture carries, so
+    // this module imports none of the capture's code); outside, this check is all it costs.
     const capture = activeCapture();
-    if (capture !== undefined) return new APIPromise(captureChat(capture, body, (b) => this.#send(b, options, params)));
+    if (capture !== undefined)
+      return new APIPromise(capture.chat(capture, body, (b) => this.#send(b, options, params)));
     return new APIPromise(this.#send(body, options, params));
   }
 
