@@ -4,6 +4,8 @@
  * evaluated by the server, headers and auth, decoding failures, resumption after a reset,
  * validation that sends nothing, early exit, and flat memory over 200,000 records.
  */
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   APIConnectionError,
@@ -451,6 +453,11 @@ describe("failures", () => {
   });
 });
 
+// A full collection on demand, for the heap bound below (the flag is set at run time, so the
+// suite needs no `--expose-gc`).
+setFlagsFromString("--expose-gc");
+const collectGarbage = runInNewContext("gc") as () => void;
+
 describe("volume", () => {
   let big: FakeService;
   afterAll(async () => {
@@ -460,7 +467,14 @@ describe("volume", () => {
   it("streams 200,000 records with bounded heap", async () => {
     big = await startFakeService({ seedCalls: false, syntheticCalls: 200_000 });
     const bigClient = clientFor(big);
-    const baseline = process.memoryUsage().heapUsed;
+    // What stays reachable, not what awaits collection: the garbage between two collections
+    // depends on the machine's load (the fake serves from this same process), what the client
+    // keeps does not. Measured: 5 MB; retaining the 200,000 records holds about 270 MB.
+    const retained = () => {
+      collectGarbage();
+      return process.memoryUsage().heapUsed;
+    };
+    const baseline = retained();
     let peak = baseline;
     let count = 0;
     let lastStart = "";
@@ -469,11 +483,11 @@ describe("volume", () => {
       // Nothing is retained: only a counter and the previous start time.
       if (call.started_at < lastStart) ordered = false;
       lastStart = call.started_at;
-      if (++count % 5_000 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed);
+      if (++count % 20_000 === 0) peak = Math.max(peak, retained());
     }
     expect(count).toBe(200_000);
     expect(ordered).toBe(true);
-    expect(peak - baseline).toBeLessThan(150 * 1024 * 1024);
+    expect(peak - baseline).toBeLessThan(50 * 1024 * 1024);
     // Four full pages, then one empty page to see the end.
     expect(big.requests.map((r) => (r.json as CallsQueryParams).offset)).toEqual([
       0, 50_000, 100_000, 150_000, 200_000,
