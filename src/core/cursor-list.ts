@@ -1,3 +1,5 @@
+import { type HttpClient, readJSON } from "./http-client.js";
+import type { RequestOptions } from "./options.js";
 import { expectObject, shapeError } from "./response-shape.js";
 
 /**
@@ -111,7 +113,7 @@ function readPage<T extends { id: string }>(page: unknown, what: string): T[] {
 }
 
 /** `?limit=…&after=…&order=…` of the members that are set, or `""`. */
-export function cursorQuery(params: Record<string, string | number | undefined>): string {
+function cursorQuery(params: Record<string, string | number | undefined>): string {
   const q = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) if (value !== undefined) q.set(key, String(value));
   const text = q.toString();
@@ -119,9 +121,39 @@ export function cursorQuery(params: Record<string, string | number | undefined>)
 }
 
 /** A `PaginatedResponse` body: an object with a `data` array and a boolean `has_more`. */
-export function readCursorPage<T>(body: unknown, what: string): CursorPage<T> {
+function readCursorPage<T>(body: unknown, what: string): CursorPage<T> {
   const page = expectObject(body, `${what} page`);
   if (!Array.isArray(page.data)) throw shapeError(`${what} page`, "data", page.data, "an array");
   if (typeof page.has_more !== "boolean") throw shapeError(`${what} page`, "has_more", page.has_more, "a boolean");
   return page as unknown as CursorPage<T>;
+}
+
+/** What {@link getCursorList} lists: the path, the query besides `after`, and the checks' outcome. */
+interface CursorListRequest {
+  path: string;
+  query: Record<string, string | number | undefined>;
+  /** The caller's starting cursor. */
+  after: string | undefined;
+  /** The input's refusal, if any: the first iteration rejects with it and nothing is sent. */
+  invalid: Error | undefined;
+  /** What the items are, for error messages ("checkpoints"). */
+  what: string;
+}
+
+/** @internal A cursor list over `GET path?…&after=…` pages (Bearer auth, retried like any GET). */
+export function getCursorList<T extends { id: string }>(
+  http: HttpClient,
+  list: CursorListRequest,
+  options: RequestOptions | undefined,
+): CursorList<T> {
+  const fetchPage = async (after: string | undefined): Promise<CursorPage<T>> => {
+    const path = list.path + cursorQuery({ ...list.query, after });
+    const { data } = await http.request(
+      { method: "GET", path, base: "api", auth: "bearer", retry: "safe" },
+      options,
+      async (res) => readCursorPage<T>(await readJSON<unknown>(res), list.what),
+    );
+    return data;
+  };
+  return new CursorList(fetchPage, list.after, list.invalid, list.what);
 }

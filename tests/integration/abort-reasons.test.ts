@@ -16,6 +16,13 @@ useFakeService({}, (s) => {
 const CHAT = "/v1/chat/completions";
 const params = { model: MODEL, messages: [{ role: "user" as const, content: "echo one two three four five" }] };
 
+/** The caller's abort, in the one wording of requests and streams, with its reason as cause. */
+function expectAbortedBy(err: unknown, reason: unknown): void {
+  expect(err).toBeInstanceOf(APIUserAbortError);
+  expect((err as Error).message).toBe("Request was aborted.");
+  expect((err as Error).cause).toBe(reason);
+}
+
 const transports: [string, () => Inferloop][] = [
   ["undici", () => clientFor(svc)],
   ["fetch", () => clientFor(svc, { fetch: (url, init) => globalThis.fetch(url, init) })],
@@ -32,18 +39,14 @@ describe.each(transports)("on the %s transport", (_name, makeClient) => {
     const reason = stop();
     ac.abort(reason);
     const err = await caught(() => pending);
-    expect(err).toBeInstanceOf(APIUserAbortError);
-    expect((err as Error).message).toBe("Request was aborted.");
-    expect((err as Error).cause).toBe(reason);
+    expectAbortedBy(err, reason);
     expect(svc.requests).toHaveLength(1);
   });
 
   it("an already aborted signal: the reason is the cause and nothing is sent", async () => {
     const reason = stop();
     const err = await caught(() => makeClient().models.list({ signal: AbortSignal.abort(reason) }));
-    expect(err).toBeInstanceOf(APIUserAbortError);
-    expect((err as Error).message).toBe("Request was aborted.");
-    expect((err as Error).cause).toBe(reason);
+    expectAbortedBy(err, reason);
     expect(svc.requests).toHaveLength(0);
   });
 
@@ -57,9 +60,7 @@ describe.each(transports)("on the %s transport", (_name, makeClient) => {
     const reason = stop();
     ac.abort(reason);
     const err = await caught(() => pending);
-    expect(err).toBeInstanceOf(APIUserAbortError);
-    expect((err as Error).message).toBe("Request was aborted.");
-    expect((err as Error).cause).toBe(reason);
+    expectAbortedBy(err, reason);
   });
 
   it("stream.abort(reason) rejects the pending read and finalCompletion() with the reason as cause", async () => {
@@ -84,9 +85,7 @@ describe.each(transports)("on the %s transport", (_name, makeClient) => {
     const reason = stop();
     stream.abort(reason);
     const err = await caught(() => it.next());
-    expect(err).toBeInstanceOf(APIUserAbortError);
-    expect((err as Error).message).toBe("Request was aborted.");
-    expect((err as Error).cause).toBe(reason);
+    expectAbortedBy(err, reason);
   });
 
   it("AbortSignal.timeout() before headers is a timeout, with the TimeoutError as cause, not retried", async () => {

@@ -31,6 +31,8 @@ useFakeService({ seedCalls: false }, (s, c) => {
   client = c;
 });
 
+// What an agent of two tool rounds and an answer records: one conversation, each turn once.
+const TWO_TOOL_ROUNDS = ["system", "user", "choice:tool_calls", "tool", "choice:tool_calls", "tool", "choice:stop"];
 const roles = (t: { messages_and_choices: unknown[] }) =>
   t.messages_and_choices.map((m) =>
     m !== null && typeof m === "object" && "role" in m
@@ -91,15 +93,7 @@ describe("capturingFetch with the openai client", () => {
     ]);
     const [plain, streamed] = groups[0]!.trajectories;
     for (const t of [plain!, streamed!]) {
-      expect(roles(t)).toEqual([
-        "system",
-        "user",
-        "choice:tool_calls",
-        "tool",
-        "choice:tool_calls",
-        "tool",
-        "choice:stop",
-      ]);
+      expect(roles(t)).toEqual(TWO_TOOL_ROUNDS);
       expect(t.reward).toBe(1);
       expect(t.additional_histories).toEqual([]);
       expect(t.tools).toEqual([weatherTool]);
@@ -193,15 +187,7 @@ describe("capturingFetch with the AI SDK", () => {
     ]);
     const [generated, streamed] = groups[0]!.trajectories;
     for (const t of [generated!, streamed!]) {
-      expect(roles(t)).toEqual([
-        "system",
-        "user",
-        "choice:tool_calls",
-        "tool",
-        "choice:tool_calls",
-        "tool",
-        "choice:stop",
-      ]);
+      expect(roles(t)).toEqual(TWO_TOOL_ROUNDS);
       expect(t.additional_histories).toEqual([]);
       expect(t.logs).toEqual([]);
       expect((t.tools ?? []).map((x) => x.function.name)).toEqual(["get_weather"]);

@@ -1,5 +1,5 @@
 import { APIPromise } from "../../core/api-promise.js";
-import { CursorList, cursorQuery, readCursorPage, type CursorPage } from "../../core/cursor-list.js";
+import { type CursorList, getCursorList } from "../../core/cursor-list.js";
 import { readJSON } from "../../core/http-client.js";
 import type { RequestOptions } from "../../core/options.js";
 import { plainPathSegment } from "../../core/path-segment.js";
@@ -43,16 +43,8 @@ export class Checkpoints extends APIResource {
     } catch (err) {
       invalid = err as Error;
     }
-    const fetchPage = async (after: string | undefined): Promise<CursorPage<Checkpoint>> => {
-      const query = cursorQuery({ order: checked.order, limit: checked.limit, after });
-      const { data } = await this._http.request(
-        { method: "GET", path: path + query, base: "api", auth: "bearer", retry: "safe" },
-        options,
-        async (res) => readCursorPage<Checkpoint>(await readJSON<unknown>(res), "checkpoints"),
-      );
-      return data;
-    };
-    return new CursorList(fetchPage, checked.after, invalid, "checkpoints");
+    const query = { order: checked.order, limit: checked.limit };
+    return getCursorList(this._http, { path, query, after: checked.after, invalid, what: "checkpoints" }, options);
   }
 
   /**

@@ -1,6 +1,5 @@
-import { CursorList, cursorQuery, readCursorPage, type CursorPage } from "../../core/cursor-list.js";
+import { type CursorList, getCursorList } from "../../core/cursor-list.js";
 import type { TrainingJobEvent } from "../../core/errors.js";
-import { readJSON } from "../../core/http-client.js";
 import type { RequestOptions } from "../../core/options.js";
 import { plainPathSegment } from "../../core/path-segment.js";
 import { APIResource } from "../../core/resource.js";
@@ -39,20 +38,11 @@ export class TrainingJobEvents extends APIResource {
     } catch (err) {
       invalid = err as Error;
     }
-    const fetchPage = async (after: string | undefined): Promise<CursorPage<TrainingJobEvent>> => {
-      const { data } = await this._http.request(
-        {
-          method: "GET",
-          path: path + cursorQuery({ limit: checked.limit, after }),
-          base: "api",
-          auth: "bearer",
-          retry: "safe",
-        },
-        options,
-        async (res) => readCursorPage<TrainingJobEvent>(await readJSON<unknown>(res), "training job events"),
-      );
-      return data;
-    };
-    return new CursorList(fetchPage, checked.after, invalid, "training job events");
+    const query = { limit: checked.limit };
+    return getCursorList(
+      this._http,
+      { path, query, after: checked.after, invalid, what: "training job events" },
+      options,
+    );
   }
 }
