@@ -66,7 +66,8 @@ export class APIPromise<T> extends Promise<T> {
     onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    return this.#result.then((r) => r.data).then(onfulfilled, onrejected);
+    // One reaction, not two chained: `onrejected` still sees only the request's failure.
+    return this.#result.then(onfulfilled ? (r) => onfulfilled(r.data) : (r) => r.data as unknown as R1, onrejected);
   }
 
   override catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {

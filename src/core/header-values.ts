@@ -70,6 +70,7 @@ export function checkRequestHeaders(
   headers: Record<string, string | null | undefined> | undefined,
   idempotencyKey: string | undefined,
 ): void {
+  if (headers === undefined && idempotencyKey === undefined) return;
   const found = [...problems(headers, true, "headers."), ...problems({ idempotencyKey }, false, "")];
   if (found.length)
     throw new RequestValidationError(

@@ -126,15 +126,21 @@ export class HttpClient {
   }
 
   /** Send `spec` with retries and hand the successful response to `read`. */
-  async request<T>(
+  request<T>(
     spec: RequestSpec,
     options: RequestOptions | undefined,
     read: (res: APIResponse) => Promise<T> | T,
     mode: ReadMode = "buffered",
   ): Promise<WithResponse<T>> {
-    // Checked exactly as the constructor checks its options, before anything is sent: a NaN
-    // maxRetries would retry forever, a string timeout fail only after a retry.
-    checkOptions(options, "request options");
+    // Not an async function: the pipeline's promise is returned as it is (an async wrapper
+    // would add steps to every call), so a refusal is turned into a rejection by hand.
+    try {
+      // Checked exactly as the constructor checks its options, before anything is sent: a NaN
+      // maxRetries would retry forever, a string timeout fail only after a retry.
+      checkOptions(options, "request options");
+    } catch (err) {
+      return Promise.reject(err);
+    }
     const base = spec.base === "trace" ? this.config.trace : this.config.api;
     return traced(spec, base.origin, this.config.telemetry, mode, (span) =>
       this.#send(spec, options, read, mode, span),
@@ -306,26 +312,34 @@ function mergeHeaders(into: Record<string, string>, from: Record<string, string 
 }
 
 function withInfo(res: TransportResponse, limits: ReadLimits): APIResponse {
+  const response = res as APIResponse;
   const requestId = res.headers["x-request-id"];
-  return Object.assign(res, {
-    requestId,
-    limits,
-    info: (): ResponseInfo => ({ status: res.status, headers: new Headers(res.headers), requestId }),
-  });
+  response.requestId = requestId;
+  response.limits = limits;
+  response.info = () => ({ status: res.status, headers: new Headers(res.headers), requestId });
+  return response;
 }
 
 /**
  * The result with its {@link ResponseInfo}, built on first access: most callers await the data
- * only, and a `Headers` object per call is a measurable part of a small request's cost.
+ * only, and a `Headers` object per call is a measurable part of a small request's cost. A class,
+ * so the getter is on its prototype (an object literal with a getter is slow to create).
  */
+class Result<T> implements WithResponse<T> {
+  readonly data: T;
+  readonly #res: APIResponse;
+  #info: ResponseInfo | undefined;
+  constructor(data: T, res: APIResponse) {
+    this.data = data;
+    this.#res = res;
+  }
+  get response(): ResponseInfo {
+    return (this.#info ??= this.#res.info());
+  }
+}
+
 function withResponse<T>(data: T, res: APIResponse): WithResponse<T> {
-  let info: ResponseInfo | undefined;
-  return {
-    data,
-    get response() {
-      return (info ??= res.info());
-    },
-  };
+  return new Result(data, res);
 }
 
 /** A reader's own failure as an SDK error: anything not already one (a `TypeError` from an

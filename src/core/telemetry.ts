@@ -60,15 +60,27 @@ function startSafely(
  * Runs `send` (the pipeline, retries included) inside the operation's span when there is one.
  * A buffered result ends the span here; a streamed one ends it with its body.
  */
-export async function traced<T>(
+export function traced<T>(
   spec: RequestSpec,
   origin: string,
   options: TelemetryOptions | undefined,
   mode: ReadMode,
   send: (span: OperationSpan | undefined) => Promise<WithResponse<T>>,
 ): Promise<WithResponse<T>> {
-  let span = openSpan(spec, origin, options ?? {});
-  if (span instanceof Promise) span = await span;
+  const span = openSpan(spec, origin, options ?? NO_OPTIONS);
+  // Without a span, the pipeline's own promise is the result: no async step is added to a call.
+  if (span === undefined) return send(undefined);
+  return inSpan(span, mode, send);
+}
+
+const NO_OPTIONS: TelemetryOptions = {};
+
+async function inSpan<T>(
+  opened: OperationSpan | Promise<OperationSpan | undefined>,
+  mode: ReadMode,
+  send: (span: OperationSpan | undefined) => Promise<WithResponse<T>>,
+): Promise<WithResponse<T>> {
+  const span = await opened;
   if (span === undefined) return send(undefined);
   try {
     const result = await send(span);

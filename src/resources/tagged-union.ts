@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { safeParse } from "zod/v4/core";
 import { closestName } from "../core/closest-name.js";
+import { quickAccepts } from "../core/quick-accept.js";
 
 /** An object schema whose `key` member is a literal: one option of a {@link taggedUnion}. */
 type TaggedOption = z.ZodMiniObject<z.core.$ZodLooseShape, z.core.$ZodObjectConfig>;
@@ -54,6 +55,7 @@ export function taggedUnion<const T extends readonly TaggedOption[], F extends z
       return;
     }
     if (refuseNearMisses) nearMisses(value, knownKeys.get(option as T[number]) ?? shapeKeys(option), ctx.issues);
+    if (quickAccepts(option, value)) return;
     const result = safeParse(option, value);
     if (!result.success) ctx.issues.push(...(result.error.issues as z.core.$ZodRawIssue[]));
   }) as unknown as z.ZodMiniType<z.output<T[number]> | z.output<F>, z.input<T[number]> | z.input<F>>;

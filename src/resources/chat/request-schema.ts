@@ -365,9 +365,24 @@ function surrogateIssues(value: unknown, path: (string | number)[], ctx: z.core.
   }
 }
 
+// The walk above builds a path per value for its message; almost no request needs one.
+function allWellFormed(value: unknown): boolean {
+  if (typeof value === "string") return isWellFormed(value);
+  if (typeof value !== "object" || value === null) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!allWellFormed(value[i])) return false;
+    return true;
+  }
+  for (const k in value) {
+    if (Object.hasOwn(value, k) && !(isWellFormed(k) && allWellFormed((value as Record<string, unknown>)[k])))
+      return false;
+  }
+  return true;
+}
+
 function allRules(p: RuleInput, ctx: z.core.$RefinementCtx): void {
   requestRules(p, ctx);
-  surrogateIssues(p, [], ctx);
+  if (!allWellFormed(p)) surrogateIssues(p, [], ctx);
 }
 
 const request = z

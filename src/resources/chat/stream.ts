@@ -30,7 +30,9 @@ interface StreamSource {
   /** Chunks in arrays (one per network read), so a chunk costs no async step of its own. */
   chunks: AsyncIterable<ChatCompletionChunk[]>;
   cancel: () => void;
-  response: StreamResponseInfo;
+  /** Made on first access of `response`: a `Headers` object per stream costs more than most
+   * of a short stream's chunks, and few callers look. */
+  response: () => StreamResponseInfo;
   requestId: string | undefined;
 }
 
@@ -53,8 +55,8 @@ interface StreamSource {
  * ```
  */
 export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>, AsyncDisposable {
-  /** Status and headers of the HTTP response. */
-  readonly response: StreamResponseInfo;
+  readonly #responseInfo: () => StreamResponseInfo;
+  #response: StreamResponseInfo | undefined;
   /**
    * `x-request-id` of the response; `undefined` from a vLLM server not started with
    * `--enable-request-id-headers` (each chunk's `id` still carries the request id).
@@ -80,8 +82,19 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>,
     this.#source = source.chunks[Symbol.asyncIterator]();
     this.#cancel = source.cancel;
     this.#signal = source.signal;
-    this.response = source.response;
+    this.#responseInfo = source.response;
     this.requestId = source.requestId;
+  }
+
+  /** Status and headers of the HTTP response.
+   *
+   * @example
+   * ```ts
+   * console.log(stream.response.status, stream.response.headers.get("content-type"));
+   * ```
+   */
+  get response(): StreamResponseInfo {
+    return (this.#response ??= this.#responseInfo());
   }
 
   /** @internal Wraps a successful SSE response (in the class it is called on: subclasses add readers). */
@@ -132,7 +145,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>,
       chunks: chunks(),
       cancel: () => res.cancel(),
       signal,
-      response: { status: res.status, headers: new Headers(res.headers) },
+      response: () => ({ status: res.status, headers: new Headers(res.headers) }),
       requestId: res.requestId,
     });
   }
@@ -188,7 +201,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>,
     return newStream({
       chunks: chunks(),
       cancel: () => void readable.cancel().catch(() => {}),
-      response: { status: 200, headers: new Headers({ "content-type": "application/x-ndjson" }) },
+      response: () => ({ status: 200, headers: new Headers({ "content-type": "application/x-ndjson" }) }),
       requestId: undefined,
     });
   }

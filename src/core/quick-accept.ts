@@ -1,0 +1,86 @@
+import type { $ZodType } from "zod/v4/core";
+
+/**
+ * A first, cheaper test of an object against a zod object schema, for the request hot path:
+ * `true` only when the schema surely accepts the value. `false` means "not known", and the
+ * caller runs the schema itself, which then gives zod's own issues, word for word.
+ *
+ * Why: zod checks an object by walking every key of its shape, present or not, with two
+ * allocations per key. A chat request schema knows about 60 fields and a request sets four or
+ * five, so most of a valid request's validation was spent on fields it does not have (15% of
+ * the client's CPU at 32 concurrent chat calls). This walks the keys the value has.
+ *
+ * The answer is zod's: each present field is checked by the field's own schema, an unknown key
+ * is checked by the object's catch-all (a strict object's refuses everything), a missing
+ * required field fails, and the object's own checks (cross-field rules) then run on the value.
+ * Reads zod's schema definition (`_zod.def`, `_zod.optin`, a check's `_zod.check`): the
+ * agreement with `safeParse` is tested over every request case the SDK knows.
+ *
+ * @example
+ * ```ts
+ * if (!quickAccepts(schema, body)) throw issuesOf(safeParse(schema, body));
+ * ```
+ */
+export function quickAccepts(schema: $ZodType, value: object): boolean {
+  let accepts = checkers.get(schema);
+  if (accepts === undefined) {
+    accepts = sparseChecker(schema);
+    checkers.set(schema, accepts);
+  }
+  return accepts?.(value as Record<string, unknown>) ?? false;
+}
+
+type Checker = (value: Record<string, unknown>) => boolean;
+
+// `null`: a schema this cannot judge (not an object, or with checks it cannot run alone).
+const checkers = new WeakMap<$ZodType, Checker | null>();
+
+interface ObjectDef {
+  type: string;
+  shape?: Record<string, FieldSchema>;
+  catchall?: FieldSchema;
+  checks?: { _zod: { def: { when?: unknown }; check(payload: Payload): unknown } }[];
+}
+
+interface Payload {
+  value: unknown;
+  issues: unknown[];
+}
+
+// A schema as zod runs it: `safeParse` is this call plus a result object, which a check that
+// stops at the first issue does not need.
+type FieldSchema = { _zod: { optin?: string; run(payload: Payload, ctx: { async: false }): unknown } };
+const SYNC = { async: false } as const;
+
+function sparseChecker(schema: $ZodType): Checker | null {
+  const def = schema._zod.def as unknown as ObjectDef;
+  const shape = def.shape;
+  if (def.type !== "object" || shape === undefined) return null;
+  const checks = def.checks ?? [];
+  // A check with its own condition may run even after an issue; leave such schemas to zod.
+  if (checks.some((c) => c._zod.def.when !== undefined)) return null;
+  const required = Object.keys(shape).filter((k) => shape[k]!._zod.optin !== "optional");
+  const catchall = def.catchall;
+  return (value) => {
+    for (const key of required) if (!(key in value)) return false;
+    // One payload for every field: its issues are empty whenever the walk goes on.
+    const payload: Payload = { value: undefined, issues: [] };
+    // for...in, as zod's own walk of unknown keys: inherited enumerable keys count too.
+    for (const key in value) {
+      // zod gives "__proto__" rules of its own; not worth repeating here.
+      if (key === "__proto__") return false;
+      const field = Object.hasOwn(shape, key) ? shape[key] : catchall;
+      // No catch-all: zod strips unknown keys from its output without checking them.
+      if (field === undefined) continue;
+      payload.value = value[key];
+      // A schema may answer with a payload of its own (a union answers with its option's).
+      const result = field._zod.run(payload, SYNC) as Payload | Promise<Payload>;
+      if (result instanceof Promise || result.issues.length > 0 || payload.issues.length > 0) return false;
+    }
+    payload.value = value;
+    for (const check of checks) {
+      if (check._zod.check(payload) instanceof Promise || payload.issues.length > 0) return false;
+    }
+    return true;
+  };
+}
