@@ -13,7 +13,7 @@ import { build } from "esbuild";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 // The swaps of tsup.config.ts's browser build (keep the two lists alike).
 const SWAPS =
-  /\/transport\/default\.js$|\/telemetry\.js$|\/token-entry-copy\.js$|\/compact-json-text\.js$|\/async-scope\.js$/;
+  /\/transport\/default\.js$|\/telemetry\.js$|\/token-entry-copy\.js$|\/compact-json-text\.js$|\/async-scope\.js$|\/quick-accept\.js$/;
 const NAMESPACES = ["TrainableModels", "TrainingJobs", "Calls", "AnnotationQueues", "Models"];
 // `TrainableModels` builds its own `TrainingJobs`: either alone leaves the jobs' code in.
 const LEAVE_OUT = [...NAMESPACES.map((ns) => [ns]), ["TrainableModels", "TrainingJobs"]];

@@ -1,6 +1,15 @@
 import { createParser } from "eventsource-parser";
 import { ResponseTooLargeError } from "./errors.js";
-import { LineBytes } from "./line-bytes.js";
+import { lastLineEndBefore, LineBytes } from "./line-bytes.js";
+
+/**
+ * Bytes decoded and parsed at a time. A network read can hold 64 KiB; decoded and parsed at
+ * once, its text and all its events are alive together until the last is used, so each
+ * young-generation GC of a long stream finds about twice what the plain reader keeps, and V8
+ * answers by doubling the young generation (16 MB more peak RSS over a 200,000-chunk stream).
+ * Cut at line ends into pieces of this size, a piece's text and events die while the next is read.
+ */
+const PIECE = 8 * 1024;
 
 /** One server-sent event: `event` is `null` for the default (unnamed) type.
  *
@@ -57,17 +66,26 @@ export async function* decodeSSEBatches(
   // it, so a second BOM still spoils the first line.
   const lines = new LineBytes();
   for await (const chunk of bytes) {
-    const text = lines.push(chunk);
-    if (text) parser.feed(text);
-    if (overflow || lines.pending > limit) {
-      // The events completed before the oversized one are handed over first.
-      if (ready.length) yield ready;
-      throw new ResponseTooLargeError("One event of the stream", maxEventSize ?? 0);
-    }
-    if (ready.length) {
-      const batch = ready;
-      ready = [];
-      yield batch;
+    for (let start = 0; start < chunk.length; ) {
+      let end = chunk.length;
+      if (end - start > PIECE) {
+        const cut = lastLineEndBefore(chunk, start + PIECE);
+        // No line end in the window: a long line, taken whole to the end of the read.
+        if (cut >= start) end = cut + 1;
+      }
+      const text = lines.push(start === 0 && end === chunk.length ? chunk : chunk.subarray(start, end));
+      start = end;
+      if (text) parser.feed(text);
+      if (overflow || lines.pending > limit) {
+        // The events completed before the oversized one are handed over first.
+        if (ready.length) yield ready;
+        throw new ResponseTooLargeError("One event of the stream", maxEventSize ?? 0);
+      }
+      if (ready.length) {
+        const batch = ready;
+        ready = [];
+        yield batch;
+      }
     }
   }
   const tail = lines.end();

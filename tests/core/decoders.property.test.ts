@@ -108,6 +108,35 @@ describe("decodeSSE: any chunking gives the same events as the whole body", () =
   });
 });
 
+describe("decodeSSE: reads larger than the piece it parses at a time (8 KiB)", () => {
+  // Long lines (some longer than a piece), so pieces are cut at line ends near their size, a
+  // piece boundary falls between CR and LF, and a line with no end inside a piece is taken whole.
+  const longText = fc
+    .tuple(lineText, fc.nat({ max: 12_000 }), emoji)
+    .map(([t, n, e]) => `${t}${"x".repeat(n % 3 === 0 ? n : n % 400)}${e}`);
+  const bigEvent: fc.Arbitrary<GenEvent> = fc.record({
+    comments: fc.array(lineText, { maxLength: 1 }),
+    event: fc.option(fc.constantFrom("delta", "ping"), { nil: null }),
+    data: fc.array(longText, { minLength: 1, maxLength: 3 }),
+  });
+  it("large bodies in a few large reads give the events of the model", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(bigEvent, { minLength: 10, maxLength: 120 }),
+        fc.array(lineEnd, { minLength: 1, maxLength: 8 }),
+        fc.array(fc.nat(), { maxLength: 3 }),
+        async (events, ends, cuts) => {
+          const bytes = utf8.encode(sseBody(events, ends));
+          const model = events.map((e) => ({ event: e.event, data: e.data.join("\n") }));
+          expect(await sse([bytes])).toEqual(model);
+          expect(await sse(split(bytes, cuts))).toEqual(model);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
+
 describe("decodeJSONL: any chunking gives the same records as the whole body", () => {
   const value = fc.jsonValue({
     maxDepth: 3,
