@@ -26,5 +26,12 @@ export function buildBase(ref) {
     execFileSync(join(ROOT, "node_modules", ".bin", "tsup"), [], { cwd: dir, stdio: ["ignore", "ignore", "inherit"] });
     if (!existsSync(entry)) throw new Error(`the build of ${sha} made no dist/index.js`);
   }
+  // A cached build made from another checkout links to that checkout's node_modules, which
+  // may be gone: it is run with this one's (the build itself needs nothing from it again).
+  const modules = join(dir, "node_modules");
+  if (!existsSync(modules)) {
+    rmSync(modules, { force: true });
+    symlinkSync(join(ROOT, "node_modules"), modules, "dir");
+  }
   return { sha, dist: new URL(`file://${entry}`).href };
 }
