@@ -7,9 +7,11 @@ import { lastLineEndBefore, LineBytes } from "./line-bytes.js";
  * once, its text and all its events are alive together until the last is used, so each
  * young-generation GC of a long stream finds about twice what the plain reader keeps, and V8
  * answers by doubling the young generation (16 MB more peak RSS over a 200,000-chunk stream).
- * Cut at line ends into pieces of this size, a piece's text and events die while the next is read.
+ * Cut at line ends into pieces of this size, a piece's text and events die while the next is
+ * read. Not smaller: each piece is one more wait of the event deadline and one more step of the
+ * readers above (8 KiB pieces made 300 short streams 11% slower; 32 KiB costs nothing measurable).
  */
-const PIECE = 8 * 1024;
+const PIECE = 32 * 1024;
 
 /** One server-sent event: `event` is `null` for the default (unnamed) type.
  *
