@@ -644,4 +644,19 @@ describe("requestIssues", () => {
       },
     ]);
   });
+  it("names each unpaired surrogate by its path, keys included, in the order of the request", () => {
+    const issues = issuesOf({
+      messages: [
+        { role: "user", content: [{ type: "text", text: "ok" }, { type: "text", text: "caf\ud83d" }] },
+        { role: "user", content: "fine" },
+      ],
+      chat_template_kwargs: { "k\udc00": 1, nested: ["\ud800"] },
+    });
+    expect(issues.map((i) => i.path)).toEqual([
+      ["messages", 0, "content", 1, "text"],
+      ["chat_template_kwargs", "k\udc00"],
+      ["chat_template_kwargs", "nested", 0],
+    ]);
+    expect(issues[1]!.message).toBe("key holds an unpaired UTF-16 surrogate");
+  });
 });
