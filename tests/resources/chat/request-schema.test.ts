@@ -647,7 +647,13 @@ describe("requestIssues", () => {
   it("names each unpaired surrogate by its path, keys included, in the order of the request", () => {
     const issues = issuesOf({
       messages: [
-        { role: "user", content: [{ type: "text", text: "ok" }, { type: "text", text: "caf\ud83d" }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "ok" },
+            { type: "text", text: "caf\ud83d" },
+          ],
+        },
         { role: "user", content: "fine" },
       ],
       chat_template_kwargs: { "k\udc00": 1, nested: ["\ud800"] },
