@@ -1,5 +1,7 @@
-import { type HttpClient, readJSON } from "./http-client.js";
+import { type Endpoint, type EndpointCall, endpointRequest } from "./endpoint.js";
+import { type APIResponse, type HttpClient, readJSON } from "./http-client.js";
 import type { RequestOptions } from "./options.js";
+import type { RequestSpec } from "./request-spec.js";
 import { expectObject, shapeError } from "./response-shape.js";
 
 /**
@@ -112,48 +114,47 @@ function readPage<T extends { id: string }>(page: unknown, what: string): T[] {
   return data as T[];
 }
 
-/** `?limit=…&after=…&order=…` of the members that are set, or `""`. */
-function cursorQuery(params: Record<string, string | number | undefined>): string {
-  const q = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) if (value !== undefined) q.set(key, String(value));
-  const text = q.toString();
-  return text === "" ? "" : `?${text}`;
-}
-
-/** A `PaginatedResponse` body: an object with a `data` array and a boolean `has_more`. */
-function readCursorPage<T>(body: unknown, what: string): CursorPage<T> {
-  const page = expectObject(body, `${what} page`);
+/**
+ * Reads a `PaginatedResponse` body: an object with a `data` array and a boolean `has_more`. The
+ * reader of every cursor-list endpoint's declaration.
+ */
+export async function readCursorPage<T>(res: APIResponse, what: string): Promise<CursorPage<T>> {
+  const page = expectObject(await readJSON<unknown>(res), `${what} page`);
   if (!Array.isArray(page.data)) throw shapeError(`${what} page`, "data", page.data, "an array");
   if (typeof page.has_more !== "boolean") throw shapeError(`${what} page`, "has_more", page.has_more, "a boolean");
   return page as unknown as CursorPage<T>;
 }
 
-/** What {@link getCursorList} lists: the path, the query besides `after`, and the checks' outcome. */
-interface CursorListRequest {
-  path: string;
-  query: Record<string, string | number | undefined>;
-  /** The caller's starting cursor. */
-  after: string | undefined;
-  /** The input's refusal, if any: the first iteration rejects with it and nothing is sent. */
-  invalid: Error | undefined;
-  /** What the items are, for error messages ("checkpoints"). */
-  what: string;
+/**
+ * @internal A cursor list over a GET endpoint whose query takes `after`: the first page starts
+ * at the caller's `after`, each next one after the last item received. The parameters are
+ * checked here; a refusal rejects the first iteration and nothing is sent.
+ */
+export function cursorList<T extends { id: string }, Params extends { after?: string | undefined }>(
+  http: HttpClient,
+  ep: Endpoint<Params, unknown, CursorPage<T>>,
+  call: EndpointCall<Params>,
+  options: RequestOptions | undefined,
+  what: string,
+): CursorList<T> {
+  let first: RequestSpec | undefined;
+  let invalid: Error | undefined;
+  try {
+    first = endpointRequest(ep, call);
+  } catch (err) {
+    invalid = err as Error;
+  }
+  const fetchPage = async (after: string | undefined): Promise<CursorPage<T>> => {
+    const spec = after === undefined || after === call.params?.after ? first! : withAfter(first!, after);
+    return (await http.request(spec, options, ep.read)).data;
+  };
+  return new CursorList(fetchPage, call.params?.after, invalid, what);
 }
 
-/** @internal A cursor list over `GET path?…&after=…` pages (Bearer auth, retried like any GET). */
-export function getCursorList<T extends { id: string }>(
-  http: HttpClient,
-  list: CursorListRequest,
-  options: RequestOptions | undefined,
-): CursorList<T> {
-  const fetchPage = async (after: string | undefined): Promise<CursorPage<T>> => {
-    const path = list.path + cursorQuery({ ...list.query, after });
-    const { data } = await http.request(
-      { method: "GET", path, base: "api", auth: "bearer", retry: "safe" },
-      options,
-      async (res) => readCursorPage<T>(await readJSON<unknown>(res), list.what),
-    );
-    return data;
-  };
-  return new CursorList(fetchPage, list.after, list.invalid, list.what);
+/** The same request with its `after` cursor replaced. */
+function withAfter(spec: RequestSpec, after: string): RequestSpec {
+  const [path, query = ""] = spec.path.split("?") as [string, string?];
+  const params = new URLSearchParams(query);
+  params.set("after", after);
+  return { ...spec, path: `${path}?${params}` };
 }

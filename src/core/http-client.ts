@@ -1,5 +1,5 @@
 import type { ResponseInfo, WithResponse } from "./api-promise.js";
-import { authFailureHint, authorizationHeader, type Credentials } from "./auth.js";
+import { type AuthScheme, authFailureHint, authorizationHeader, type Credentials } from "./auth.js";
 import { parseErrorBody } from "./error-body.js";
 import {
   APIConnectionError,
@@ -141,7 +141,7 @@ export class HttpClient {
     } catch (err) {
       return Promise.reject(err);
     }
-    const base = spec.base === "trace" ? this.config.trace : this.config.api;
+    const base = spec.service === "trace" ? this.config.trace : this.config.api;
     return traced(spec, base.origin, this.config.telemetry, mode, (span) =>
       this.#send(spec, options, read, mode, span),
     );
@@ -155,7 +155,7 @@ export class HttpClient {
     span: OperationSpan | undefined,
   ): Promise<WithResponse<T>> {
     const cfg = this.config;
-    const base = spec.base === "trace" ? cfg.trace : cfg.api;
+    const base = spec.service === "trace" ? cfg.trace : cfg.api;
     const maxRetries = options?.maxRetries ?? cfg.maxRetries;
     const timeout = options?.timeout ?? cfg.timeout;
     const idleTimeout = options?.idleTimeout ?? cfg.idleTimeout;
@@ -175,7 +175,7 @@ export class HttpClient {
       if (signal?.aborted) throw signalAbortError(signal);
       const started = Date.now();
       if (log.enabled("debug"))
-        log.write("debug", `→ ${spec.method} ${path}${attempt ? ` (retry ${attempt})` : ""}`, {
+        log.write("debug", `→ ${spec.operation}: ${spec.method} ${path}${attempt ? ` (retry ${attempt})` : ""}`, {
           headers: cfg.redactor.headers(headers),
         });
       let res: TransportResponse | undefined;
@@ -205,7 +205,7 @@ export class HttpClient {
 
       if (res) {
         if (log.enabled("debug"))
-          log.write("debug", `← ${res.status} ${spec.method} ${path} in ${Date.now() - started} ms`);
+          log.write("debug", `← ${spec.operation}: ${res.status} ${spec.method} ${path} in ${Date.now() - started} ms`);
         if (res.status >= 200 && res.status < 300) {
           if (span && mode === "streamed") res = Object.assign(endSpanWithBody(res, span), { span });
           const response = withInfo(res, { eventTimeout, maxBufferBytes, since: Date.now() });
@@ -229,7 +229,7 @@ export class HttpClient {
             res,
             redirect ? { spec, base } : undefined,
             res.status === 401
-              ? authFailureHint(spec.auth, cfg.credentials, callerAuth)
+              ? authFailureHint(authOf(spec), cfg.credentials, callerAuth)
               : doubledV1Hint(res.status, base, spec.path),
           );
           const hint = serverRetryHint(res.headers);
@@ -250,7 +250,7 @@ export class HttpClient {
       if (log.enabled("warn"))
         log.write(
           "warn",
-          `${spec.method} ${path} failed (${describe(failure)}); retrying in ${Math.round(delay)} ms (${attempt + 1}/${maxRetries})`,
+          `${spec.operation}: ${spec.method} ${path} failed (${describe(failure)}); retrying in ${Math.round(delay)} ms (${attempt + 1}/${maxRetries})`,
         );
       await sleep(delay, signal);
     }
@@ -267,7 +267,7 @@ export class HttpClient {
     if (spec.headers) mergeHeaders(out, spec.headers);
     if (options?.headers) mergeHeaders(out, options.headers);
     const callerAuth = out.authorization !== undefined;
-    if (!callerAuth) out.authorization = authorizationHeader(spec.auth, this.config.credentials);
+    if (!callerAuth) out.authorization = authorizationHeader(authOf(spec), this.config.credentials);
     if (options?.idempotencyKey !== undefined) out["idempotency-key"] = options.idempotencyKey;
     return { headers: out, callerAuth };
   }
@@ -299,6 +299,11 @@ export class HttpClient {
       retryAfter: res.status === 429 ? retryAfterMs(res.headers) : undefined,
     });
   }
+}
+
+/** The inference service takes the API key as a Bearer token; the trace server, Basic auth. */
+function authOf(spec: RequestSpec): AuthScheme {
+  return spec.service === "trace" ? "basic" : "bearer";
 }
 
 /** Header names are case-insensitive: store lower-case; `null` deletes. */

@@ -1,8 +1,6 @@
 // What a resource asks of the request pipeline: one operation's request and how its answer is
 // read. Its own module so that the pipeline's helpers (telemetry) can name these types without
 // importing the pipeline itself.
-import type { AuthScheme } from "./auth.js";
-
 /**
  * Whether a failed attempt may be sent again. `"safe"`: the operation can run twice without
  * harm. `"unsent-only"`: it must not (it creates something), so only a request that provably
@@ -10,14 +8,22 @@ import type { AuthScheme } from "./auth.js";
  */
 export type RetryPolicy = "safe" | "unsent-only";
 
-/** One operation's request, as a resource describes it. */
+/**
+ * Which server answers: `inference` is `baseURL` with Bearer auth (chat, models, training);
+ * `trace` is `traceBaseURL` with Basic auth (calls, annotation queues, feedback).
+ */
+export type Service = "inference" | "trace";
+
+/** One operation's request, as an endpoint declaration ({@link Endpoint}) resolves it. */
 export interface RequestSpec {
-  method: "GET" | "POST" | "DELETE";
+  /** The operation's name (`training_jobs.events.list`): span name, log lines. */
+  operation: string;
+  /** The GenAI convention's operation (`chat`), when the span is named by that convention. */
+  genAiOperation?: string;
+  method: "GET" | "POST" | "DELETE" | "PATCH" | "PUT";
   /** Path under the base URL, starting with `/`, already percent-encoded. */
   path: string;
-  /** `"trace"` sends to `traceBaseURL` (calls, annotation queues). */
-  base: "api" | "trace";
-  auth: AuthScheme;
+  service: Service;
   body?: unknown;
   headers?: Record<string, string | undefined>;
   retry: RetryPolicy;

@@ -10,20 +10,6 @@ import type { Attributes, Span, SpanStatusCode as StatusCodes } from "@opentelem
 import type { RequestSpec } from "./request-spec.js";
 import type { OperationSpan, SpanStarter, TelemetryOptions } from "./telemetry-types.js";
 
-// What each request path is, by GenAI convention where one exists (`chat`), else by SDK method.
-const OPERATIONS: Array<[RegExp, string]> = [
-  [/^\/v1\/chat\/completions$/, "chat"],
-  [/^\/v1\/models$/, "models.list"],
-  [/^\/calls\/stream_query$/, "calls.query"],
-  [/\/items\/[^/]+\/progress$/, "annotation_queues.items.progress"],
-  [/^\/v1\/preview\/training-jobs$/, "training_jobs.create"],
-];
-
-function operationOf(spec: RequestSpec): string {
-  for (const [pattern, name] of OPERATIONS) if (pattern.test(spec.path.split("?")[0]!)) return name;
-  return `${spec.method} ${spec.path.split("?")[0]}`;
-}
-
 // Request fields recorded under `gen_ai.request.*` (GenAI semantic conventions).
 const REQUEST_ATTRIBUTES: Array<[string, string]> = [
   ["model", "gen_ai.request.model"],
@@ -206,14 +192,17 @@ export async function loadSpanStarter(): Promise<SpanStarter | null> {
   }
   return (spec: RequestSpec, origin: string, options: TelemetryOptions) => {
     const tracer = api.trace.getTracer("inferloop");
-    const operation = operationOf(spec);
+    // Named by the endpoint's declared operation, never by its path (which holds ids); the
+    // GenAI convention's operations are named as that convention says: `chat {model}`.
+    const operation = spec.genAiOperation ?? spec.operation;
     const recordContent = options.recordContent === true;
     const attributes: Attributes = {
       "gen_ai.operation.name": operation,
       ...requestAttributes(spec, origin, recordContent),
     };
     const model = attributes["gen_ai.request.model"];
-    const span = tracer.startSpan(typeof model === "string" ? `${operation} ${model}` : operation, {
+    const named = spec.genAiOperation !== undefined && typeof model === "string";
+    const span = tracer.startSpan(named ? `${operation} ${model}` : operation, {
       kind: api.SpanKind.CLIENT,
       attributes,
     });

@@ -12,8 +12,9 @@ import {
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { RateLimitError, type Inferloop } from "../../src/index.js";
-import { faults, SEED_PROJECT_ID, type FakeService } from "../../src/testing/index.js";
+import { readdirSync, readFileSync } from "node:fs";
+import { RateLimitError, type Inferloop, type TrainableModel } from "../../src/index.js";
+import { faults, SEED_ITEM_IDS, SEED_PROJECT_ID, SEED_QUEUE_ID, type FakeService } from "../../src/testing/index.js";
 import { caught, clientFor, MODEL, useFakeService } from "./helpers.js";
 
 let svc: FakeService;
@@ -141,6 +142,73 @@ describe("with a tracer provider registered", () => {
     expect(records.length).toBeGreaterThan(200);
     expect(spans().map((s) => s.name)).toEqual(["calls.query", "calls.query"]);
     expect(JSON.stringify(spans().map((s) => s.attributes))).not.toContain(svc.password);
+  });
+
+  it("names every declared operation's span by its operation, never by a path or an id", async () => {
+    const named = new Map<string, string>();
+    const record = async (operation: string, call: () => Promise<unknown>) => {
+      exporter.reset();
+      await call();
+      for (const span of spans()) named.set(span.attributes["gen_ai.operation.name"] as string, span.name);
+      expect(spans().map((s) => s.attributes["gen_ai.operation.name"])).toContain(operation);
+    };
+    const trajectory_groups = [
+      {
+        trajectories: [
+          { messages_and_choices: [{ role: "user" as const, content: "hi" }], reward: 1 },
+          { messages_and_choices: [{ role: "user" as const, content: "hi" }], reward: 0 },
+        ],
+      },
+    ];
+    const base_model = "OpenPipe/Qwen3-14B-Instruct";
+    await record("chat", () => client.chat.completions.create({ model: MODEL, messages: user("hi") }));
+    await record("models.list", () => client.models.list());
+    await record("calls.query", () => client.calls.query({ project_id: SEED_PROJECT_ID, limit: 1 }).toArray());
+    await record("annotation_queues.items.progress", () =>
+      client.annotationQueues.items.progress(SEED_QUEUE_ID, SEED_ITEM_IDS[0]!, {
+        annotation_state: "in_progress",
+        project_id: SEED_PROJECT_ID,
+      }),
+    );
+    await record("trainable_models.base_models", () => client.trainableModels.baseModels());
+    await record("trainable_models.create", () =>
+      client.trainableModels.create({ project: "rl", name: "made", base_model }),
+    );
+    let model!: TrainableModel;
+    await record("trainable_models.register", async () => {
+      model = await client.trainableModels.register({ project: "rl", name: "agent", base_model });
+    });
+    await record("trainable_models.log", () =>
+      client.trainableModels.log(model.id, { split: "val", trajectory_groups }),
+    );
+    let jobId = "";
+    await record("training_jobs.create", async () => {
+      ({ id: jobId } = await client.trainingJobs.create({ model_id: model.id, trajectory_groups }));
+    });
+    await record("training_jobs.retrieve", () => client.trainingJobs.retrieve(jobId));
+    await record("training_jobs.events.list", () => client.trainingJobs.events.list(jobId).toArray());
+    await record("trainable_models.checkpoints.list", () =>
+      client.trainableModels.checkpoints.list(model.id).toArray(),
+    );
+    await record("trainable_models.checkpoints.delete", () =>
+      client.trainableModels.checkpoints.delete(model.id, { steps: [1] }),
+    );
+    await record("trainable_models.delete", () => client.trainableModels.delete(model.id));
+
+    // Every operation an endpoint declares is covered above: a new endpoint fails here until it is.
+    const declared = new Set<string>();
+    for (const file of readdirSync(new URL("../../src/resources", import.meta.url), { recursive: true })) {
+      if (!String(file).endsWith(".ts")) continue;
+      const text = readFileSync(new URL(`../../src/resources/${file}`, import.meta.url), "utf8");
+      for (const m of text.matchAll(/genAiOperation: "([^"]+)"/g)) declared.add(m[1]!);
+      for (const m of text.matchAll(/^\s*operation: "([^"]+)",\s*$/gm)) declared.add(m[1]!);
+    }
+    declared.delete("chat.completions.create"); // named by the GenAI convention: `chat {model}`
+    expect([...named.keys()].sort()).toEqual([...declared].sort());
+    for (const [operation, name] of named) {
+      expect(name).toBe(operation === "chat" ? `chat ${MODEL}` : operation);
+      if (operation !== "chat") expect(name).not.toMatch(/\/|[0-9a-f]{8}-[0-9a-f]{4}/);
+    }
   });
 
   it("records messages and replies only when the client opts in", async () => {

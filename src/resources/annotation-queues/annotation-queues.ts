@@ -1,12 +1,32 @@
-import { APIPromise } from "../../core/api-promise.js";
+import type { APIPromise } from "../../core/api-promise.js";
+import { callEndpoint, endpoint } from "../../core/endpoint.js";
 import { readJSON } from "../../core/http-client.js";
-import { pathSegment } from "../../core/path-segment.js";
 import { expectMemberObject, expectObject } from "../../core/response-shape.js";
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
-import { validateRequestBody } from "../../core/validate.js";
 import { annotationQueueItemProgressParamsSchema, type AnnotationQueueItemProgressParams } from "./request-schema.js";
 import type { AnnotationQueueItemProgressResponse } from "./types.js";
+
+// Setting the same state twice is a no-op on the server: retried like a GET.
+const itemsProgress = endpoint<
+  AnnotationQueueItemProgressParams,
+  AnnotationQueueItemProgressParams,
+  AnnotationQueueItemProgressResponse
+>({
+  operation: "annotation_queues.items.progress",
+  method: "POST",
+  path: "/annotation_queues/{queueId}/items/{itemId}/progress",
+  service: "trace",
+  retry: "safe",
+  pathArguments: "encoded",
+  body: annotationQueueItemProgressParamsSchema,
+  what: "annotation progress request",
+  read: async (res) => {
+    const body = expectObject(await readJSON<unknown>(res), "annotation progress response");
+    expectMemberObject(body, "item", "annotation progress response", "item", false);
+    return body as unknown as AnnotationQueueItemProgressResponse;
+  },
+});
 
 /**
  * Items of annotation queues (Basic auth, sent to `traceBaseURL`).
@@ -37,25 +57,7 @@ export class AnnotationQueueItems extends APIResource {
     params: AnnotationQueueItemProgressParams,
     options?: RequestOptions,
   ): APIPromise<AnnotationQueueItemProgressResponse> {
-    let path: string;
-    let body: AnnotationQueueItemProgressParams;
-    try {
-      path = `/annotation_queues/${pathSegment(queueId, "queueId")}/items/${pathSegment(itemId, "itemId")}/progress`;
-      body = validateRequestBody(annotationQueueItemProgressParamsSchema, params, "annotation progress request");
-    } catch (err) {
-      return new APIPromise(Promise.reject(err));
-    }
-    return new APIPromise(
-      this._http.request(
-        { method: "POST", path, base: "trace", auth: "basic", body, retry: "safe" },
-        options,
-        async (res) => {
-          const body = expectObject(await readJSON<unknown>(res), "annotation progress response");
-          expectMemberObject(body, "item", "annotation progress response", "item", false);
-          return body as unknown as AnnotationQueueItemProgressResponse;
-        },
-      ),
-    );
+    return callEndpoint(this._http, itemsProgress, { pathArguments: { queueId, itemId }, params }, options);
   }
 }
 

@@ -6,7 +6,8 @@ import { decodeJSONLBatches } from "../../core/jsonl.js";
 import { isObject, shapeError } from "../../core/response-shape.js";
 import type { RequestOptions } from "../../core/options.js";
 import { isShortPage, nextPageWindow, type PageWindow } from "./paging.js";
-import { DEFAULT_CALLS_ACCEPT, type CallsQueryOptions, type CallsQueryParams } from "./request-schema.js";
+import type { RequestSpec } from "../../core/request-spec.js";
+import type { CallsQueryOptions, CallsQueryParams } from "./request-schema.js";
 import type { CallRecord } from "./types.js";
 
 /**
@@ -34,6 +35,7 @@ export class CallQuery implements AsyncIterable<CallRecord>, AsyncDisposable {
   // The page request being read, so that disposal can close it.
   readonly #open = new Set<APIResponse>();
   #disposed = false;
+  readonly #spec: RequestSpec | undefined;
   readonly #params: CallsQueryParams;
   readonly #options: CallsQueryOptions & RequestOptions;
   readonly #invalid: Error | undefined;
@@ -41,12 +43,13 @@ export class CallQuery implements AsyncIterable<CallRecord>, AsyncDisposable {
   /** @internal Use `client.calls.query()`. */
   constructor(
     http: HttpClient,
-    params: CallsQueryParams,
+    spec: RequestSpec | undefined,
     options: CallsQueryOptions & RequestOptions,
     invalid: Error | undefined,
   ) {
     this.#http = http;
-    this.#params = withSortDirections(params);
+    this.#spec = spec;
+    this.#params = withSortDirections((spec?.body ?? {}) as CallsQueryParams);
     this.#options = options;
     this.#invalid = invalid;
   }
@@ -176,15 +179,8 @@ export class CallQuery implements AsyncIterable<CallRecord>, AsyncDisposable {
 
   async #request(window: PageWindow): Promise<APIResponse> {
     const { data } = await this.#http.request(
-      {
-        method: "POST",
-        path: "/calls/stream_query",
-        base: "trace",
-        auth: "basic",
-        body: { ...this.#params, limit: window.limit, offset: window.offset },
-        headers: { accept: this.#options.accept ?? DEFAULT_CALLS_ACCEPT },
-        retry: "safe",
-      },
+      // Only a query whose input was accepted is sent (`#walk` throws the refusal first).
+      { ...this.#spec!, body: { ...this.#params, limit: window.limit, offset: window.offset } },
       this.#options,
       (res) => res,
       "streamed",

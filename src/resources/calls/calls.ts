@@ -2,10 +2,14 @@ import type { Log } from "../../core/log.js";
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
 import { topLevelFieldHint } from "../../core/field-hint.js";
-import { inputIssues, validateInput, validateRequestBody } from "../../core/validate.js";
+import { endpoint, endpointRequest } from "../../core/endpoint.js";
+import type { APIResponse } from "../../core/http-client.js";
+import type { RequestSpec } from "../../core/request-spec.js";
+import { inputIssues, validateInput } from "../../core/validate.js";
 import { warnOnce } from "../../core/warn-once.js";
 import { CallQuery } from "./call-query.js";
 import {
+  DEFAULT_CALLS_ACCEPT,
   callsQueryOptionsSchema,
   callsQueryParamsSchema,
   type CallsQueryOptions,
@@ -14,6 +18,19 @@ import {
 
 // The schema is published typed by its interface; at run time it is the strict object it was built as.
 const queryKeyHint = topLevelFieldHint(Object.keys((callsQueryParamsSchema as unknown as { shape: object }).shape));
+
+// The records come as JSONL, streamed page by page: the CallQuery reads each page's body.
+const callsQuery = endpoint<CallsQueryParams, CallsQueryParams, APIResponse>({
+  operation: "calls.query",
+  method: "POST",
+  path: "/calls/stream_query",
+  service: "trace",
+  retry: "safe",
+  body: callsQueryParamsSchema,
+  issues: (issues) => inputIssues(issues, queryKeyHint),
+  what: "call query",
+  read: (res) => res,
+});
 
 // Clients (by their log) already told about bare op names: once is a hint, every query is noise.
 const toldOfBareOpNames = new WeakSet<Log>();
@@ -63,19 +80,18 @@ export class Calls extends APIResource {
    */
   query(params: CallsQueryParams, options: CallsQueryOptions & RequestOptions = {}): CallQuery {
     let invalid: Error | undefined;
-    // What is sent is this copy, never `params` itself: see validateRequestBody.
-    let body: CallsQueryParams = {} as CallsQueryParams;
+    // What is sent is the validated copy, never `params` itself: see validateRequestBody.
+    let spec: RequestSpec | undefined;
     try {
-      body = validateRequestBody(callsQueryParamsSchema, params, "call query", (issues) =>
-        inputIssues(issues, queryKeyHint),
-      );
+      spec = endpointRequest(callsQuery, { params, headers: { accept: options?.accept ?? DEFAULT_CALLS_ACCEPT } });
       validateInput(callsQueryOptionsSchema, options ?? {}, "call query options");
+      const body = spec.body as CallsQueryParams;
       warnSpecFilterNames(body.filter);
       hintAtBareOpNames(this._http.config.log, body);
     } catch (err) {
       invalid = err as Error;
     }
-    return new CallQuery(this._http, body, options ?? {}, invalid);
+    return new CallQuery(this._http, spec, options ?? {}, invalid);
   }
 }
 

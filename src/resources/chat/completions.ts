@@ -2,6 +2,8 @@ import { APIPromise, type WithResponse } from "../../core/api-promise.js";
 import { RequestValidationError } from "../../core/errors.js";
 import { readJSON } from "../../core/http-client.js";
 import type { RequestOptions } from "../../core/options.js";
+import { endpoint, endpointRequest } from "../../core/endpoint.js";
+import type { RequestSpec } from "../../core/request-spec.js";
 import { APIResource } from "../../core/resource.js";
 import { validateRequestBody } from "../../core/validate.js";
 import { activeCapture } from "../capture/active.js";
@@ -60,6 +62,21 @@ function parserOf<T>(params: unknown): ParseableResponseFormat<T>[typeof PARSE_C
   return typeof parse === "function" ? parse : undefined;
 }
 
+// Streamed or not, one endpoint: `#send` reads a stream as SSE, anything else with `read`.
+const chatCompletionsCreate = endpoint<ChatCompletionCreateParamsBase, ChatCompletionCreateParamsBase, ChatCompletion>({
+  operation: "chat.completions.create",
+  genAiOperation: "chat",
+  method: "POST",
+  path: "/v1/chat/completions",
+  service: "inference",
+  retry: "safe",
+  body: (params) =>
+    prepareChatRequest(
+      validateRequestBody(chatCompletionCreateParamsSchema, params, "chat completion request", requestIssues),
+    ),
+  read: async (res) => normalizeCompletion(checkCompletion(await readJSON<unknown>(res)) as ChatCompletion),
+});
+
 /**
  * Chat generation (`POST /v1/chat/completions`, Bearer auth).
  *
@@ -111,36 +128,27 @@ export class Completions extends APIResource {
     params: ChatCompletionCreateParamsBase,
     options?: RequestOptions,
   ): APIPromise<ChatCompletion | ChatCompletionStream> {
-    let body: ChatCompletionCreateParamsBase;
+    let spec: RequestSpec;
     try {
-      body = prepareChatRequest(
-        validateRequestBody(chatCompletionCreateParamsSchema, params, "chat completion request", requestIssues),
-      );
+      spec = endpointRequest(chatCompletionsCreate, { params });
     } catch (err) {
       return new APIPromise(Promise.reject(err));
     }
     // Inside captureTrajectory the call is recorded (by the function the capture carries, so
     // this module imports none of the capture's code); outside, this check is all it costs.
     const capture = activeCapture();
+    const body = spec.body as ChatCompletionCreateParamsBase;
     if (capture !== undefined)
-      return new APIPromise(capture.chat(capture, body, (b) => this.#send(b, options, params)));
-    return new APIPromise(this.#send(body, options, params));
+      return new APIPromise(capture.chat(capture, body, (b) => this.#send({ ...spec, body: b }, options, params)));
+    return new APIPromise(this.#send(spec, options, params));
   }
 
   #send(
-    body: ChatCompletionCreateParamsBase,
+    spec: RequestSpec,
     options: RequestOptions | undefined,
     params: ChatCompletionCreateParamsBase,
   ): Promise<WithResponse<ChatCompletion | ChatCompletionStream>> {
-    const spec = {
-      method: "POST",
-      path: "/v1/chat/completions",
-      base: "api",
-      auth: "bearer",
-      body,
-      retry: "safe",
-    } as const;
-    if (body.stream === true) {
+    if ((spec.body as ChatCompletionCreateParamsBase).stream === true) {
       const redactor = this._http.config.redactor;
       // The validated body has lost the format's hidden parser: it is read from the caller's.
       const parse = parserOf(params);
@@ -155,9 +163,7 @@ export class Completions extends APIResource {
         "streamed",
       );
     }
-    return this._http.request(spec, options, async (res) =>
-      normalizeCompletion(checkCompletion(await readJSON<unknown>(res)) as ChatCompletion),
-    );
+    return this._http.request(spec, options, chatCompletionsCreate.read);
   }
 
   /**

@@ -5,9 +5,23 @@ import { readJSON } from "../../core/http-client.js";
 import { expectArray, expectObject } from "../../core/response-shape.js";
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
+import { callEndpoint, endpoint } from "../../core/endpoint.js";
 import type { ModelList } from "./types.js";
 
 const PROJECT = /^[^/\s]+\/[^/\s]+$/;
+
+const modelsList = endpoint<undefined, undefined, ModelList>({
+  operation: "models.list",
+  method: "GET",
+  path: "/v1/models",
+  service: "inference",
+  retry: "safe",
+  read: async (res) => {
+    const body = expectObject(await readJSON<unknown>(res), "model list");
+    expectArray(body, "data", "model list", "data", false);
+    return body as unknown as ModelList;
+  },
+});
 
 /** Options of {@link Models.list}: the usual request options plus a per-call project.
  *
@@ -55,24 +69,7 @@ export class Models extends APIResource {
       const issue = { path: "project", message: problem };
       return new APIPromise(Promise.reject(new RequestValidationError([issue], "models.list options")));
     }
-    return new APIPromise(
-      this._http.request(
-        {
-          method: "GET",
-          path: "/v1/models",
-          base: "api",
-          auth: "bearer",
-          // The spec lists Content-Type on this GET too; harmless, and some gateways route on it.
-          headers: { "content-type": "application/json", "client-project": project, "openai-project": project },
-          retry: "safe",
-        },
-        options,
-        async (res) => {
-          const body = expectObject(await readJSON<unknown>(res), "model list");
-          expectArray(body, "data", "model list", "data", false);
-          return body as unknown as ModelList;
-        },
-      ),
-    );
+    const headers = { "content-type": "application/json", "client-project": project, "openai-project": project };
+    return callEndpoint(this._http, modelsList, { headers }, options);
   }
 }

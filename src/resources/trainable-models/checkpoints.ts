@@ -1,16 +1,37 @@
-import { APIPromise } from "../../core/api-promise.js";
-import { type CursorList, getCursorList } from "../../core/cursor-list.js";
+import type { APIPromise } from "../../core/api-promise.js";
+import { type CursorList, cursorList, type CursorPage, readCursorPage } from "../../core/cursor-list.js";
+import { callEndpoint, endpoint } from "../../core/endpoint.js";
 import { readJSON } from "../../core/http-client.js";
 import type { RequestOptions } from "../../core/options.js";
-import { plainPathSegment } from "../../core/path-segment.js";
 import { APIResource } from "../../core/resource.js";
 import { expectObject } from "../../core/response-shape.js";
-import { validateInput } from "../../core/validate.js";
 import { checkpointDeleteParamsSchema, checkpointListParamsSchema } from "./request-schema.js";
 import type { CheckpointDeleteParams, CheckpointListParams } from "./request-types.js";
 import type { Checkpoint, CheckpointDeleteResponse } from "./types.js";
 
-const checkpointsPath = (modelId: string) => `/v1/preview/models/${plainPathSegment(modelId, "modelId")}/checkpoints`;
+const checkpointsList = endpoint<CheckpointListParams, never, CursorPage<Checkpoint>>({
+  operation: "trainable_models.checkpoints.list",
+  method: "GET",
+  path: "/v1/preview/models/{modelId}/checkpoints",
+  service: "inference",
+  retry: "safe",
+  query: checkpointListParamsSchema,
+  what: "checkpoint list query",
+  read: (res) => readCursorPage(res, "checkpoints"),
+});
+
+// Steps already gone come back in `not_found_steps`, so a repeat is harmless: retried like a GET.
+const checkpointsDelete = endpoint<CheckpointDeleteParams, CheckpointDeleteParams, CheckpointDeleteResponse>({
+  operation: "trainable_models.checkpoints.delete",
+  method: "DELETE",
+  path: "/v1/preview/models/{modelId}/checkpoints",
+  service: "inference",
+  retry: "safe",
+  body: checkpointDeleteParamsSchema,
+  what: "checkpoint delete request",
+  read: async (res) =>
+    expectObject(await readJSON<unknown>(res), "checkpoint delete response") as CheckpointDeleteResponse,
+});
 
 /**
  * The checkpoints of trainable models: one per trained step (Bearer auth).
@@ -34,17 +55,7 @@ export class Checkpoints extends APIResource {
    * ```
    */
   list(modelId: string, params: CheckpointListParams = {}, options?: RequestOptions): CursorList<Checkpoint> {
-    let path = "";
-    let invalid: Error | undefined;
-    let checked: CheckpointListParams = {};
-    try {
-      path = checkpointsPath(modelId);
-      checked = validateInput(checkpointListParamsSchema, params, "checkpoint list query");
-    } catch (err) {
-      invalid = err as Error;
-    }
-    const query = { order: checked.order, limit: checked.limit };
-    return getCursorList(this._http, { path, query, after: checked.after, invalid, what: "checkpoints" }, options);
+    return cursorList(this._http, checkpointsList, { pathArguments: { modelId }, params }, options, "checkpoints");
   }
 
   /**
@@ -62,21 +73,6 @@ export class Checkpoints extends APIResource {
     params: CheckpointDeleteParams,
     options?: RequestOptions,
   ): APIPromise<CheckpointDeleteResponse> {
-    let path: string;
-    let body: CheckpointDeleteParams;
-    try {
-      path = checkpointsPath(modelId);
-      body = validateInput(checkpointDeleteParamsSchema, params, "checkpoint delete request");
-    } catch (err) {
-      return new APIPromise(Promise.reject(err));
-    }
-    return new APIPromise(
-      this._http.request(
-        { method: "DELETE", path, base: "api", auth: "bearer", body, retry: "safe" },
-        options,
-        async (res) =>
-          expectObject(await readJSON<unknown>(res), "checkpoint delete response") as CheckpointDeleteResponse,
-      ),
-    );
+    return callEndpoint(this._http, checkpointsDelete, { pathArguments: { modelId }, params }, options);
   }
 }

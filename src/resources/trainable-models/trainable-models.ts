@@ -1,11 +1,9 @@
 import { APIPromise } from "../../core/api-promise.js";
-import { readJSON } from "../../core/http-client.js";
+import { callEndpoint, endpoint } from "../../core/endpoint.js";
+import { type APIResponse, readJSON } from "../../core/http-client.js";
 import type { RequestOptions } from "../../core/options.js";
-import { plainPathSegment } from "../../core/path-segment.js";
-import type { RetryPolicy } from "../../core/request-spec.js";
 import { APIResource } from "../../core/resource.js";
 import { expectObject, shapeError } from "../../core/response-shape.js";
-import { validateInput, validateRequestBody } from "../../core/validate.js";
 import { TrainingJobs } from "../training-jobs/training-jobs.js";
 import { Checkpoints } from "./checkpoints.js";
 import { trainableModelCreateParamsSchema, trainableModelLogParamsSchema } from "./request-schema.js";
@@ -26,6 +24,64 @@ function readModel(body: unknown): TrainableModelResponse {
       throw shapeError("trainable model", key, model[key], "a non-empty string");
   return model as TrainableModelResponse;
 }
+
+const createDeclaration = {
+  method: "POST",
+  path: "/v1/preview/models",
+  service: "inference",
+  body: trainableModelCreateParamsSchema,
+  what: "trainable model",
+  read: async (res: APIResponse) => readModel(await readJSON<unknown>(res)),
+} as const;
+
+const modelsCreate = endpoint<TrainableModelCreateParams, TrainableModelCreateParams, TrainableModelResponse>({
+  ...createDeclaration,
+  operation: "trainable_models.create",
+  retry: "unsent-only",
+  creates: "trainable model",
+});
+
+// `return_existing: true` makes the create idempotent by name: retried like a GET.
+const modelsRegister = endpoint<TrainableModelCreateParams, TrainableModelCreateParams, TrainableModelResponse>({
+  ...createDeclaration,
+  operation: "trainable_models.register",
+  retry: "safe",
+});
+
+const modelsDelete = endpoint<undefined, never, TrainableModelDeleteResponse>({
+  operation: "trainable_models.delete",
+  method: "DELETE",
+  path: "/v1/preview/models/{modelId}",
+  service: "inference",
+  retry: "safe",
+  read: async (res) =>
+    expectObject(await readJSON<unknown>(res), "model delete response") as TrainableModelDeleteResponse,
+});
+
+const modelsLog = endpoint<TrainableModelLogParams, TrainableModelLogParams, unknown>({
+  operation: "trainable_models.log",
+  method: "POST",
+  path: "/v1/preview/models/{modelId}/log",
+  service: "inference",
+  retry: "unsent-only",
+  body: trainableModelLogParamsSchema,
+  what: "log request",
+  read: (res) => readJSON<unknown>(res),
+});
+
+const baseModelsList = endpoint<undefined, never, string[]>({
+  operation: "trainable_models.base_models",
+  method: "GET",
+  path: "/v1/preview/base-models",
+  service: "inference",
+  retry: "safe",
+  read: async (res) => {
+    const body = await readJSON<unknown>(res);
+    if (!Array.isArray(body) || body.some((n) => typeof n !== "string"))
+      throw shapeError("base model list", "", body, "an array of strings");
+    return body as string[];
+  },
+});
 
 /**
  * Trainable models of the training service (`/v1/preview/models`, Bearer auth): the models RL
@@ -53,7 +109,7 @@ export class TrainableModels extends APIResource {
    * ```
    */
   create(params: TrainableModelCreateParams, options?: RequestOptions): APIPromise<TrainableModelResponse> {
-    return this.#create(params, "unsent-only", options);
+    return this.#create(params, modelsCreate, options);
   }
 
   /**
@@ -69,7 +125,7 @@ export class TrainableModels extends APIResource {
    */
   register(params: TrainableModelRegisterParams, options?: RequestOptions): APIPromise<TrainableModel> {
     const withFlag = { ...(params as object), return_existing: true } as TrainableModelCreateParams;
-    const promise = this.#create(withFlag, "safe", options);
+    const promise = this.#create(withFlag, modelsRegister, options);
     return new APIPromise(
       promise.withResponse().then(({ data, response }) => ({
         data: new TrainableModel(data, this.#jobs, this.checkpoints),
@@ -78,20 +134,8 @@ export class TrainableModels extends APIResource {
     );
   }
 
-  #create(params: TrainableModelCreateParams, retry: RetryPolicy, options?: RequestOptions) {
-    let body: TrainableModelCreateParams;
-    try {
-      body = validateInput(trainableModelCreateParamsSchema, params, "trainable model");
-    } catch (err) {
-      return new APIPromise<TrainableModelResponse>(Promise.reject(err));
-    }
-    return new APIPromise(
-      this._http.request(
-        { method: "POST", path: "/v1/preview/models", base: "api", auth: "bearer", body, retry },
-        options,
-        async (res) => readModel(await readJSON<unknown>(res)),
-      ),
-    );
+  #create(params: TrainableModelCreateParams, ep: typeof modelsCreate, options?: RequestOptions) {
+    return callEndpoint(this._http, ep, { params }, options);
   }
 
   /**
@@ -103,20 +147,7 @@ export class TrainableModels extends APIResource {
    * ```
    */
   delete(modelId: string, options?: RequestOptions): APIPromise<TrainableModelDeleteResponse> {
-    let path: string;
-    try {
-      path = `/v1/preview/models/${plainPathSegment(modelId, "modelId")}`;
-    } catch (err) {
-      return new APIPromise(Promise.reject(err));
-    }
-    return new APIPromise(
-      this._http.request(
-        { method: "DELETE", path, base: "api", auth: "bearer", retry: "safe" },
-        options,
-        async (res) =>
-          expectObject(await readJSON<unknown>(res), "model delete response") as TrainableModelDeleteResponse,
-      ),
-    );
+    return callEndpoint(this._http, modelsDelete, { pathArguments: { modelId } }, options);
   }
 
   /**
@@ -129,21 +160,7 @@ export class TrainableModels extends APIResource {
    * ```
    */
   log(modelId: string, params: TrainableModelLogParams, options?: RequestOptions): APIPromise<unknown> {
-    let path: string;
-    let body: TrainableModelLogParams;
-    try {
-      path = `/v1/preview/models/${plainPathSegment(modelId, "modelId")}/log`;
-      body = validateRequestBody(trainableModelLogParamsSchema, params, "log request");
-    } catch (err) {
-      return new APIPromise(Promise.reject(err));
-    }
-    return new APIPromise(
-      this._http.request(
-        { method: "POST", path, base: "api", auth: "bearer", body, retry: "unsent-only" },
-        options,
-        async (res) => readJSON<unknown>(res),
-      ),
-    );
+    return callEndpoint(this._http, modelsLog, { pathArguments: { modelId }, params }, options);
   }
 
   /**
@@ -155,17 +172,6 @@ export class TrainableModels extends APIResource {
    * ```
    */
   baseModels(options?: RequestOptions): APIPromise<string[]> {
-    return new APIPromise(
-      this._http.request(
-        { method: "GET", path: "/v1/preview/base-models", base: "api", auth: "bearer", retry: "safe" },
-        options,
-        async (res) => {
-          const body = await readJSON<unknown>(res);
-          if (!Array.isArray(body) || body.some((n) => typeof n !== "string"))
-            throw shapeError("base model list", "", body, "an array of strings");
-          return body as string[];
-        },
-      ),
-    );
+    return callEndpoint(this._http, baseModelsList, {}, options);
   }
 }

@@ -1,11 +1,21 @@
-import { type CursorList, getCursorList } from "../../core/cursor-list.js";
+import { type CursorList, cursorList, type CursorPage, readCursorPage } from "../../core/cursor-list.js";
+import { endpoint } from "../../core/endpoint.js";
 import type { TrainingJobEvent } from "../../core/errors.js";
 import type { RequestOptions } from "../../core/options.js";
-import { plainPathSegment } from "../../core/path-segment.js";
 import { APIResource } from "../../core/resource.js";
-import { validateInput } from "../../core/validate.js";
 import { trainingJobEventListParamsSchema } from "../trainable-models/request-schema.js";
 import type { TrainingJobEventListParams } from "../trainable-models/request-types.js";
+
+const eventsList = endpoint<TrainingJobEventListParams, never, CursorPage<TrainingJobEvent>>({
+  operation: "training_jobs.events.list",
+  method: "GET",
+  path: "/v1/preview/training-jobs/{jobId}/events",
+  service: "inference",
+  retry: "safe",
+  query: trainingJobEventListParamsSchema,
+  what: "training job events query",
+  read: (res) => readCursorPage(res, "training job events"),
+});
 
 /**
  * The events of training jobs (`GET /v1/preview/training-jobs/{id}/events`, Bearer auth).
@@ -29,20 +39,6 @@ export class TrainingJobEvents extends APIResource {
    * ```
    */
   list(jobId: string, params: TrainingJobEventListParams = {}, options?: RequestOptions): CursorList<TrainingJobEvent> {
-    let path = "";
-    let invalid: Error | undefined;
-    let checked: TrainingJobEventListParams = {};
-    try {
-      path = `/v1/preview/training-jobs/${plainPathSegment(jobId, "jobId")}/events`;
-      checked = validateInput(trainingJobEventListParamsSchema, params, "training job events query");
-    } catch (err) {
-      invalid = err as Error;
-    }
-    const query = { limit: checked.limit };
-    return getCursorList(
-      this._http,
-      { path, query, after: checked.after, invalid, what: "training job events" },
-      options,
-    );
+    return cursorList(this._http, eventsList, { pathArguments: { jobId }, params }, options, "training job events");
   }
 }

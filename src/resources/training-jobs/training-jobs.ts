@@ -1,9 +1,10 @@
 import { APIPromise } from "../../core/api-promise.js";
-import { readJSON } from "../../core/http-client.js";
+import { callEndpoint, endpoint, endpointRequest } from "../../core/endpoint.js";
+import { type APIResponse, readJSON } from "../../core/http-client.js";
 import { expectObject, shapeError } from "../../core/response-shape.js";
 import type { Log } from "../../core/log.js";
 import type { RequestOptions } from "../../core/options.js";
-import { plainPathSegment } from "../../core/path-segment.js";
+import type { RequestSpec } from "../../core/request-spec.js";
 import { APIResource } from "../../core/resource.js";
 import type { TrainingJobEvent } from "../../core/errors.js";
 import type { TrainingJobResponse } from "../trainable-models/types.js";
@@ -13,6 +14,35 @@ import { trainingJobBody, type TrainingJobBody } from "./job-body.js";
 import type { TrainingJobCreateParams } from "./request-schema.js";
 import type { TrainingWarning } from "./trajectory-checks.js";
 import type { TrainingJobCreateResponse } from "./types.js";
+
+/** Without an id there is no job, whatever the status said (a proxy's page, a redirect). */
+async function readJob<T>(res: APIResponse, what: string): Promise<T> {
+  const body = expectObject(await readJSON<unknown>(res), what);
+  if (typeof body.id !== "string" || body.id === "") throw shapeError(what, "id", body.id, "a non-empty string");
+  return body as T;
+}
+
+const trainingJobsRetrieve = endpoint<undefined, never, TrainingJobResponse>({
+  operation: "training_jobs.retrieve",
+  method: "GET",
+  path: "/v1/preview/training-jobs/{jobId}",
+  service: "inference",
+  retry: "safe",
+  read: (res) => readJob(res, "training job"),
+});
+
+// Built and checked by trainingJobBody (a copy that keeps prewritten JSON text), sent in pieces.
+const trainingJobsCreate = endpoint<TrainingJobBody["body"], TrainingJobBody["body"], TrainingJobCreateResponse>({
+  operation: "training_jobs.create",
+  method: "POST",
+  path: "/v1/preview/training-jobs",
+  service: "inference",
+  retry: "unsent-only",
+  creates: "training job",
+  body: (body) => body,
+  bodyInPieces: true,
+  read: (res) => readJob(res, "training job response"),
+});
 
 const SHOWN_PATHS = 3;
 
@@ -58,20 +88,7 @@ export class TrainingJobs extends APIResource {
    * ```
    */
   retrieve(jobId: string, options?: RequestOptions): APIPromise<TrainingJobResponse> {
-    let path: string;
-    try {
-      path = `/v1/preview/training-jobs/${plainPathSegment(jobId, "jobId")}`;
-    } catch (err) {
-      return new APIPromise(Promise.reject(err));
-    }
-    return new APIPromise(
-      this._http.request({ method: "GET", path, base: "api", auth: "bearer", retry: "safe" }, options, async (res) => {
-        const body = expectObject(await readJSON<unknown>(res), "training job");
-        if (typeof body.id !== "string" || body.id === "")
-          throw shapeError("training job", "id", body.id, "a non-empty string");
-        return body as TrainingJobResponse;
-      }),
-    );
+    return callEndpoint(this._http, trainingJobsRetrieve, { pathArguments: { jobId } }, options);
   }
 
   /**
@@ -123,36 +140,17 @@ export class TrainingJobs extends APIResource {
    * ```
    */
   create(params: TrainingJobCreateParams, options?: RequestOptions): APIPromise<TrainingJobCreateResponse> {
+    let spec: RequestSpec;
     let job: TrainingJobBody;
     try {
       // `Trajectory` objects pass as they are: the copy reads each through its toJSON().
       job = trainingJobBody(params);
+      spec = endpointRequest(trainingJobsCreate, { params: job.body });
     } catch (err) {
       return new APIPromise(Promise.reject(err));
     }
     const log = this._http.config.log;
     if (log.enabled("warn")) logWarnings(log, job.checks.warnings());
-    return new APIPromise(
-      this._http.request(
-        {
-          method: "POST",
-          path: "/v1/preview/training-jobs",
-          base: "api",
-          auth: "bearer",
-          body: job.body,
-          bodyInPieces: true,
-          retry: "unsent-only",
-          creates: "training job",
-        },
-        options,
-        async (res) => {
-          const body = expectObject(await readJSON<unknown>(res), "training job response");
-          // Without an id there is no job, whatever the status said (a proxy's page, a redirect).
-          if (typeof body.id !== "string" || body.id === "")
-            throw shapeError("training job response", "id", body.id, "a non-empty string");
-          return body as TrainingJobCreateResponse;
-        },
-      ),
-    );
+    return new APIPromise(this._http.request(spec, options, trainingJobsCreate.read));
   }
 }
