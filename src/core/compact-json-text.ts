@@ -127,23 +127,12 @@ function writeInParts(value: unknown, out: string[]): void {
  * (the parts of one body tend to be alike), so that their two-bytes-a-character text is freed
  * early instead of piling up until a full GC. Elsewhere (no `Buffer`: the fetch transport,
  * which joins the body into one string) each text is `JSON.stringify`'s as it is.
- *
- * @example
- * ```ts
- * const writer = new CompactJSONWriter();
- * writer.write({ a: "答" }); // '{"a":"\\u7b54"}' in Node
- * ```
  */
 export class CompactJSONWriter {
   #inParts = false;
 
   /**
    * The JSON text of `value`, a plain JSON value (as `toJSONValue` copies it).
-   *
-   * @example
-   * ```ts
-   * const piece = new CompactJSONWriter().write({ tokens: [" the", " 🙂"] });
-   * ```
    */
   write(value: unknown): string | Uint8Array {
     if (typeof Buffer !== "function") return JSON.stringify(value);

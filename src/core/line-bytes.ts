@@ -16,11 +16,6 @@ const STREAM = { stream: true };
 
 /**
  * Index of the last LF or CR byte in `chunk` before `end`, or -1.
- *
- * @example
- * ```ts
- * lastLineEndBefore(new TextEncoder().encode("a\nb\nc"), 3); // 1
- * ```
  */
 export function lastLineEndBefore(chunk: Uint8Array, end: number): number {
   return lastLineEnd(end >= chunk.length ? chunk : chunk.subarray(0, end));

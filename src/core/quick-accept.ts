@@ -15,11 +15,6 @@ import type { $ZodType } from "zod/v4/core";
  * required field fails, and the object's own checks (cross-field rules) then run on the value.
  * Reads zod's schema definition (`_zod.def`, `_zod.optin`, a check's `_zod.check`): the
  * agreement with `safeParse` is tested over every request case the SDK knows.
- *
- * @example
- * ```ts
- * if (!quickAccepts(schema, body)) throw issuesOf(safeParse(schema, body));
- * ```
  */
 export function quickAccepts(schema: $ZodType, value: object): boolean {
   let accepts = checkers.get(schema);

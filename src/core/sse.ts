@@ -14,11 +14,6 @@ import { lastLineEndBefore, LineBytes } from "./line-bytes.js";
 const PIECE = 32 * 1024;
 
 /** One server-sent event: `event` is `null` for the default (unnamed) type.
- *
- * @example
- * ```ts
- * for await (const ev of decodeSSE(bytes)) if (ev.event === null) console.log(ev.data);
- * ```
  */
 export interface SSEEvent {
   event: string | null;
