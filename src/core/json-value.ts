@@ -14,7 +14,7 @@ type Path = (string | number)[];
 /**
  * A part of a request body already written as JSON: {@link jsonPieces} emits it as it is. A
  * large body keeps its big parts in this form (about the size of the bytes sent) instead of as
- * a copy of every object, which takes several times more memory.
+ * a copy of every object, which takes far more memory than its text.
  */
 export class SerializedJSON {
   /** The JSON text, as a string or as its UTF-8 bytes (see {@link CompactJSONWriter} for
@@ -230,7 +230,7 @@ export function isPlainValue(x: unknown): boolean {
 // where literals and `new Array` allocate, and once most objects of such a site outlive a minor
 // GC (a trajectory's copy does while it is checked; the first, small jobs decide it), every
 // later object of that site goes to the old generation, where the copies of a large body pile
-// up as garbage until a full GC (measured: 500 MiB more peak RSS for the 169 MiB benchmark job).
+// up as garbage until a full GC (docs/performance.md, "Training job creation").
 /**
  * The constructor of the copy's objects: plain objects (`Object.prototype`), allocated where a
  * large copy's garbage is cheapest to collect.
