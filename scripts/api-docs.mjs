@@ -3,8 +3,24 @@
 //
 // TypeScript 7 has no JavaScript compiler API, so this uses the TypeScript 6 one
 // (`@typescript/typescript6`, a dev dependency). It walks the exports of every entry point,
-// writes one Markdown page per area into docs/api/ (committed; CI checks it is current), and exits 1 when an
-// export has no TSDoc or no `@example`, listing them.
+// writes one Markdown page per area into docs/api/ (committed; CI checks it is current), and
+// exits 1 when a public export of an entry marked `examples` has no TSDoc or no `@example`,
+// listing them. Internals (anything no entry exports) need neither.
+//
+// Pages are derived from the code, never from a list of names, so files may move and
+// namespaces may be added without touching this script (see `pageOf`):
+// - an endpoint's page is the first segment of its declared operation (`endpoint({ operation:
+//   "training_jobs.events.list", ... })` → training-jobs.md); an export of the main entry lands
+//   there when its file, or the nearest folder above it inside an area (`src/resources/<ns>/`,
+//   `src/lib/<folder>/`), declares endpoints, or when it is a class extending one that does
+//   (a lib namespace class over a resource class);
+// - any other export of the main entry lands on the page of its module folder
+//   (`src/lib/capture/…` → capture.md); a file directly in `src/lib/` or `src/resources/` names
+//   its own page (`src/lib/ruler.ts` → ruler.md); `src/core/` and the files at the top of `src/`
+//   land on client.md;
+// - every other entry point has one page of its own.
+// Links point at the declaring file and name the symbol, never a line, so an edit above a
+// symbol changes nothing here.
 //
 //   node scripts/api-docs.mjs            write docs/api/, fail on gaps
 //   node scripts/api-docs.mjs --no-fail  write docs/api/, report gaps, exit 0
@@ -282,7 +298,8 @@ function literalProps(node, depth = 0) {
     if (ts.isSpreadAssignment(prop)) {
       let target = prop.expression;
       if (ts.isIdentifier(target)) {
-        const decl = resolveAlias(checker.getSymbolAtLocation(target) ?? target)?.valueDeclaration;
+        const symbol = checker.getSymbolAtLocation(target);
+        const decl = symbol && resolveAlias(symbol).valueDeclaration;
         target = decl && ts.isVariableDeclaration(decl) ? decl.initializer : undefined;
       }
       while (
