@@ -28,7 +28,7 @@ const shared: Options = {
   sourcemap: true,
   splitting: false,
   treeshake: true,
-  // eventsource-parser is ESM-only; bundling its 3 KB lets `require("inferloop")` work on
+  // eventsource-parser is ESM-only (and small); bundling it lets `require("inferloop")` work on
   // every Node 22, including the minors without require(esm).
   noExternal: ["eventsource-parser"],
   external: ["undici", "zod", "msw", "msw/node", "@opentelemetry/api"],

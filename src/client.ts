@@ -24,8 +24,8 @@ const DEFAULT_MAX_RETRIES = 2;
 // prompt may queue and prefill for minutes before the first one, with only keep-alives meanwhile.
 const DEFAULT_EVENT_TIMEOUT = 600_000;
 // 512 MiB: V8 cannot hold a string much longer (2^29 - 24 characters), so no JS client could
-// parse a larger value anyway; the largest real reply (prompt_logprobs over a long prompt, about
-// 1.4 KB per prompt token at 20 logprobs: ~180 MB for 128k tokens) stays well under it.
+// parse a larger value anyway; the largest real reply (prompt_logprobs over a long prompt) stays
+// well under it (its size: docs/errors-and-retries.md, "Size limits").
 const DEFAULT_MAX_BUFFER_BYTES = 512 * 1024 * 1024;
 
 // Lets withOptions() hand its transport (and so its keep-alive pool) to the new client.

@@ -10,9 +10,6 @@ const BAD_VALUE = "contains CR, LF or NUL, which cannot be sent in a header (a t
 // bare TypeError that undici reports as a connection error, and the request used to be retried.
 /**
  * Whether every character of `s` is Latin-1 (at most U+00FF), as a header value must be.
- * @example
- * isLatin1("café"); // true
- * isLatin1("bøt—2"); // false (the em dash)
  */
 export function isLatin1(s: string): boolean {
   for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0xff) return false;

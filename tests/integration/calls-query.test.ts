@@ -469,7 +469,8 @@ describe("volume", () => {
     const bigClient = clientFor(big);
     // What stays reachable, not what awaits collection: the garbage between two collections
     // depends on the machine's load (the fake serves from this same process), what the client
-    // keeps does not. Measured: 5 MB; retaining the 200,000 records holds about 270 MB.
+    // keeps does not. The limit is far above what the client keeps and far below what retaining
+    // the records would hold (both measured in docs/performance.md).
     const retained = () => {
       collectGarbage();
       return process.memoryUsage().heapUsed;
