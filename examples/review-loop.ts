@@ -71,7 +71,9 @@ await runExample(async (service) => {
       });
   const calls = await tracing.tracedChatCalls();
   await tracing.stop();
-  console.log(`1. sampled ${calls.length} rollouts of ${model.inferenceName()} (step ${before}), traced to ${projectId}`);
+  console.log(
+    `1. sampled ${calls.length} rollouts of ${model.inferenceName()} (step ${before}), traced to ${projectId}`,
+  );
 
   // 2. A queue of the traced rollouts.
   const spec = `weave:///${projectId}/object/quality:latest`;
@@ -112,7 +114,9 @@ await runExample(async (service) => {
     reviewed++;
   }
   const { stats } = await client.annotationQueues.stats({ project_id: projectId, queue_ids: [queueId] });
-  console.log(`3. reviewer scored ${reviewed} rollouts; queue progress ${stats[0]!.completed_items}/${stats[0]!.total_items}`);
+  console.log(
+    `3. reviewer scored ${reviewed} rollouts; queue progress ${stats[0]!.completed_items}/${stats[0]!.total_items}`,
+  );
 
   // 4. The reviewed traces come back as groups (one per prompt), the review as the reward.
   const groups = await client.calls.trajectoryGroups(
@@ -146,7 +150,8 @@ await runExample(async (service) => {
   const g = groups.findIndex((group) => group.trajectories.some((t) => t.metadata["trace_id"] === sample.trace_id));
   const i = groups[g]!.trajectories.findIndex((t) => t.metadata["trace_id"] === sample.trace_id);
   // What the job received: the fake keeps the request; a real service keeps it to itself.
-  const received = fake?.trainingJobs.find((j) => j.id === jobId)?.rewards[g]?.[i] ?? groups[g]!.trajectories[i]!.reward;
+  const received =
+    fake?.trainingJobs.find((j) => j.id === jobId)?.rewards[g]?.[i] ?? groups[g]!.trajectories[i]!.reward;
   console.log(
     `   reviewed rollout ${sample.id} ("${reply.slice(0, 32)}..."): feedback ${row?.feedback_type} = ${JSON.stringify(row?.payload?.["value"])} → reward ${received} in training job ${jobId} (group ${g + 1}, trajectory ${i + 1})`,
   );
@@ -167,5 +172,7 @@ await runExample(async (service) => {
       });
       after.push(judge(completion.choices[0]?.message.content ?? ""));
     }
-  console.log(`6. step ${step} sampled: the reviewer's mean score ${mean(rewards).toFixed(2)} → ${mean(after).toFixed(2)}`);
+  console.log(
+    `6. step ${step} sampled: the reviewer's mean score ${mean(rewards).toFixed(2)} → ${mean(after).toFixed(2)}`,
+  );
 });

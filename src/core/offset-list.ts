@@ -119,7 +119,8 @@ export class OffsetList<T> implements AsyncIterable<T> {
       // A server that ignores `limit` must not defeat the caller's cap or the page size.
       const kept = batch.length > window.limit - counted.n ? batch.slice(0, window.limit - counted.n) : batch;
       kept.forEach((row, i) => {
-        if (!isObject(row)) throw shapeError(`${this.#what} row ${counted.n + i + 1} of the page`, "", row, "an object");
+        if (!isObject(row))
+          throw shapeError(`${this.#what} row ${counted.n + i + 1} of the page`, "", row, "an object");
       });
       counted.n += kept.length;
       if (kept.length) yield kept;

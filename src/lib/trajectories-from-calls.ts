@@ -156,7 +156,10 @@ export interface TrajectoryGroupsOptions {
 }
 
 /** What selects the traces: the query's filter and expression pick their ROOT calls. */
-export type TrajectoryGroupsParams = Pick<CallsQueryParams, "project_id" | "filter" | "query" | "sort_by" | "limit" | "offset">;
+export type TrajectoryGroupsParams = Pick<
+  CallsQueryParams,
+  "project_id" | "filter" | "query" | "sort_by" | "limit" | "offset"
+>;
 
 /** The two queries trajectory groups need, given by the calls namespace. */
 type Query = (params: CallsQueryParams, options: { pageSize?: number } & RequestOptions) => CallQuery;

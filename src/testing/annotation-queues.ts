@@ -196,9 +196,13 @@ export function handleAnnotationQueues(
     const name = typeof b["name"] === "string" ? b["name"].toLowerCase() : undefined;
     const queues = [...store.queues.values()].filter(
       (q) =>
-        q.project_id === b["project_id"] && q.deleted_at === null && (name === undefined || q.name.toLowerCase().includes(name)),
+        q.project_id === b["project_id"] &&
+        q.deleted_at === null &&
+        (name === undefined || q.name.toLowerCase().includes(name)),
     );
-    queues.sort(byFields((b["sort_by"] as Sort | null) ?? [{ field: "created_at", direction: "desc" }], QUEUE_SORT_FIELDS));
+    queues.sort(
+      byFields((b["sort_by"] as Sort | null) ?? [{ field: "created_at", direction: "desc" }], QUEUE_SORT_FIELDS),
+    );
     const offset = (b["offset"] as number | null) ?? 0;
     const limit = b["limit"] as number | null | undefined;
     const page = queues.slice(offset, limit == null ? undefined : offset + limit);
@@ -271,7 +275,9 @@ export function handleAnnotationQueues(
         eq("added_by", i.added_by) &&
         (states == null || states.includes(i.annotation_state)),
     );
-    items.sort(byFields((b["sort_by"] as Sort | null) ?? [{ field: "created_at", direction: "asc" }], ITEM_SORT_FIELDS));
+    items.sort(
+      byFields((b["sort_by"] as Sort | null) ?? [{ field: "created_at", direction: "asc" }], ITEM_SORT_FIELDS),
+    );
     const offset = (b["offset"] as number | null) ?? 0;
     const limit = b["limit"] as number | null | undefined;
     const page = items.slice(offset, limit == null ? undefined : offset + limit).map((item) => ({

@@ -233,7 +233,10 @@ const queryCheck = obj(
   },
   "forbid",
 );
-const purgeCheck = obj({ project_id: { check: str(), required: true }, query: { check: anything(), required: true } }, "forbid");
+const purgeCheck = obj(
+  { project_id: { check: str(), required: true }, query: { check: anything(), required: true } },
+  "forbid",
+);
 
 const PURGE_BY_ID = "Can only purge feedback by specifying one or more feedback ids";
 
@@ -271,7 +274,12 @@ function parsed(req: FakeRequest, check: Parameters<typeof validateBody>[0]): Re
 const isPlan = (v: unknown): v is ResponsePlan => isRecord(v) && "kind" in v;
 
 function created(row: FeedbackRow): ResponsePlan {
-  return jsonResponse(200, { id: row.id, created_at: row.created_at, wb_user_id: row.wb_user_id, payload: row.payload });
+  return jsonResponse(200, {
+    id: row.id,
+    created_at: row.created_at,
+    wb_user_id: row.wb_user_id,
+    payload: row.payload,
+  });
 }
 
 function project(row: FeedbackRow, fields: string[] | null | undefined): Record<string, unknown> {
@@ -339,7 +347,9 @@ export function handleFeedback(req: FakeRequest, store: FeedbackStore, userId: s
         limit?: number | null;
         offset?: number | null;
       };
-      const rows = store.rows.filter((r) => r.project_id === q.project_id && (q.query == null || matchesQuery(q.query, r)));
+      const rows = store.rows.filter(
+        (r) => r.project_id === q.project_id && (q.query == null || matchesQuery(q.query, r)),
+      );
       const sorts = q.sort_by ?? [{ field: "created_at", direction: "asc" as const }];
       rows.sort((a, b) => {
         for (const { field, direction } of sorts) {

@@ -121,7 +121,12 @@ export const REVIEW_REQUEST_CASES: ReviewRequestCase[] = [
   {
     name: "an annotation with its spec ref and a value",
     operation: "feedback.create",
-    request: { weave_ref: CALL, feedback_type: "wandb.annotation.quality", annotation_ref: SPEC, payload: { value: 1 } },
+    request: {
+      weave_ref: CALL,
+      feedback_type: "wandb.annotation.quality",
+      annotation_ref: SPEC,
+      payload: { value: 1 },
+    },
     real: { accepted: true },
     sdk: "sends",
     source: "weave/trace_server/feedback.py validate_feedback_create_req",
@@ -129,7 +134,12 @@ export const REVIEW_REQUEST_CASES: ReviewRequestCase[] = [
   {
     name: "an annotation value of 0",
     operation: "feedback.create",
-    request: { weave_ref: CALL, feedback_type: "wandb.annotation.quality", annotation_ref: SPEC, payload: { value: 0 } },
+    request: {
+      weave_ref: CALL,
+      feedback_type: "wandb.annotation.quality",
+      annotation_ref: SPEC,
+      payload: { value: 0 },
+    },
     real: { accepted: true },
     sdk: "sends",
     source: "weave/trace_server/interface/feedback_types.py AnnotationPayloadSchema (value: Any)",
@@ -158,7 +168,12 @@ export const REVIEW_REQUEST_CASES: ReviewRequestCase[] = [
   {
     name: "an annotation without payload.value",
     operation: "feedback.create",
-    request: { weave_ref: CALL, feedback_type: "wandb.annotation.quality", annotation_ref: SPEC, payload: { score: 1 } },
+    request: {
+      weave_ref: CALL,
+      feedback_type: "wandb.annotation.quality",
+      annotation_ref: SPEC,
+      payload: { score: 1 },
+    },
     real: { status: 400, reason: "Invalid payload for feedback_type wandb.annotation.quality" },
     sdk: { refuses: "payload.value" },
     source: "weave/trace_server/interface/feedback_types.py AnnotationPayloadSchema",

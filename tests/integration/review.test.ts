@@ -4,13 +4,7 @@
  * reviewer left.
  */
 import { describe, expect, it, vi } from "vitest";
-import {
-  InferloopError,
-  NotFoundError,
-  q,
-  type CallRecord,
-  type Inferloop,
-} from "../../src/index.js";
+import { InferloopError, NotFoundError, q, type CallRecord, type Inferloop } from "../../src/index.js";
 import { referenceCalls, type FakeService } from "../../src/testing/index.js";
 import { caught, useFakeService } from "./helpers.js";
 
@@ -68,7 +62,10 @@ function weaveTrace(
             finish_reason: "stop",
             message: { role: "assistant", content: t.reply },
             ...(t.logprobs
-              ? { logprobs: { content: [{ token: t.reply, logprob: -0.5, bytes: [1], top_logprobs: [] }] }, token_ids: [7] }
+              ? {
+                  logprobs: { content: [{ token: t.reply, logprob: -0.5, bytes: [1], top_logprobs: [] }] },
+                  token_ids: [7],
+                }
               : {}),
           },
         ],
@@ -81,7 +78,11 @@ function weaveTrace(
 
 describe("annotation queues", () => {
   it("create, retrieve, update, list, stats and a soft delete", async () => {
-    const { id } = await client.annotationQueues.create({ project_id: PROJECT, name: "Rollout review", scorer_refs: [SPEC] });
+    const { id } = await client.annotationQueues.create({
+      project_id: PROJECT,
+      name: "Rollout review",
+      scorer_refs: [SPEC],
+    });
     const queue = await client.annotationQueues.retrieve(id, { project_id: PROJECT });
     expect(queue).toMatchObject({ id, name: "Rollout review", description: "", scorer_refs: [SPEC], deleted_at: null });
     const updated = await client.annotationQueues.update(id, { project_id: PROJECT, description: "step 1" });
@@ -94,7 +95,9 @@ describe("annotation queues", () => {
     });
     const deleted = await client.annotationQueues.delete(id, { project_id: PROJECT });
     expect(deleted.deleted_at).toEqual(expect.any(String));
-    expect(await caught(() => client.annotationQueues.retrieve(id, { project_id: PROJECT }))).toBeInstanceOf(NotFoundError);
+    expect(await caught(() => client.annotationQueues.retrieve(id, { project_id: PROJECT }))).toBeInstanceOf(
+      NotFoundError,
+    );
     const left = await client.annotationQueues.list({ project_id: PROJECT }).toArray();
     expect(left.map((q) => q.name)).toEqual(["Other"]);
     // Kept, as Weave keeps it: only marked deleted.
@@ -102,8 +105,15 @@ describe("annotation queues", () => {
   });
 
   it("items: duplicates counted, unknown calls skipped, pages, filters, positions and progress", async () => {
-    svc.state.calls.insert([...weaveTrace(1, "a", [{ messages: [], reply: "x" }]), ...weaveTrace(2, "b", [{ messages: [], reply: "y" }])]);
-    const { id: queueId } = await client.annotationQueues.create({ project_id: PROJECT, name: "Review", scorer_refs: [] });
+    svc.state.calls.insert([
+      ...weaveTrace(1, "a", [{ messages: [], reply: "x" }]),
+      ...weaveTrace(2, "b", [{ messages: [], reply: "y" }]),
+    ]);
+    const { id: queueId } = await client.annotationQueues.create({
+      project_id: PROJECT,
+      name: "Review",
+      scorer_refs: [],
+    });
     expect(
       await client.annotationQueues.items.add(queueId, { project_id: PROJECT, call_ids: ["root-1", "nope", "root-2"] }),
     ).toEqual({ added_count: 2, duplicates: 0 });
@@ -112,17 +122,24 @@ describe("annotation queues", () => {
     ).toEqual({ added_count: 1, duplicates: 1 });
 
     const pages = [];
-    for await (const page of client.annotationQueues.items.list(queueId, { project_id: PROJECT }, { pageSize: 2 }).pages())
+    for await (const page of client.annotationQueues.items
+      .list(queueId, { project_id: PROJECT }, { pageSize: 2 })
+      .pages())
       pages.push(page.map((i) => i.call_id));
     expect(pages.flat().sort()).toEqual(["chat-1-0", "root-1", "root-2"]);
     expect(pages.map((p) => p.length)).toEqual([2, 1]);
 
-    const items = await client.annotationQueues.items.list(queueId, { project_id: PROJECT, include_position: true }).toArray();
+    const items = await client.annotationQueues.items
+      .list(queueId, { project_id: PROJECT, include_position: true })
+      .toArray();
     expect(items.map((i) => i.position_in_queue)).toEqual([1, 2, 3]);
     expect(items.every((i) => i.annotation_state === "unstarted" && i.display_fields.length === 0)).toBe(true);
 
     const first = items[0]!;
-    await client.annotationQueues.items.progress(queueId, first.id, { project_id: PROJECT, annotation_state: "completed" });
+    await client.annotationQueues.items.progress(queueId, first.id, {
+      project_id: PROJECT,
+      annotation_state: "completed",
+    });
     const done = await client.annotationQueues.items
       .list(queueId, { project_id: PROJECT, filter: { annotation_states: ["completed"] } })
       .toArray();
@@ -155,7 +172,9 @@ describe("feedback", () => {
     });
     expect(reaction.payload).toMatchObject({ emoji: "👍", alias: ":thumbs_up:" });
 
-    const [root] = await client.calls.query({ project_id: PROJECT, filter: { call_ids: ["root-3"] }, include_feedback: true }).toArray();
+    const [root] = await client.calls
+      .query({ project_id: PROJECT, filter: { call_ids: ["root-3"] }, include_feedback: true })
+      .toArray();
     expect(root!.summary?.weave?.feedback?.map((f) => [f.feedback_type, f.payload])).toEqual([
       ["wandb.annotation.quality", { value: 1 }],
       ["wandb.reaction.1", reaction.payload],
@@ -243,7 +262,9 @@ describe("calls.trajectoryGroups", () => {
       },
     ]);
     // Two queries per page of roots (pageSize 2 over 4 roots): roots, then their traces' calls.
-    const queries = svc.requests.filter((r) => r.path === "/calls/stream_query").map((r) => r.json as Record<string, any>);
+    const queries = svc.requests
+      .filter((r) => r.path === "/calls/stream_query")
+      .map((r) => r.json as Record<string, any>);
     expect(queries.filter((b) => b.filter?.trace_ids).map((b) => b.filter.trace_ids.length)).toEqual([2, 1]);
     expect(queries.filter((b) => b.include_feedback).every((b) => b.filter.trace_roots_only === true)).toBe(true);
   });
@@ -260,7 +281,10 @@ describe("calls.trajectoryGroups", () => {
     svc.state.calls.insert(weaveTrace(21, "p", []));
     await review("root-21", 1);
     const err = await caught(() =>
-      client.calls.trajectoryGroups({ project_id: PROJECT, filter: { trace_ids: ["trace-21"] } }, { groupBy: () => "all", reward: quality }),
+      client.calls.trajectoryGroups(
+        { project_id: PROJECT, filter: { trace_ids: ["trace-21"] } },
+        { groupBy: () => "all", reward: quality },
+      ),
     );
     expect(err).toBeInstanceOf(InferloopError);
     expect((err as Error).message).toContain("trace trace-21 holds no chat-completion call");

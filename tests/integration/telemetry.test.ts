@@ -183,9 +183,16 @@ describe("with a tracer provider registered", () => {
     await record("annotation_queues.items.add", () =>
       client.annotationQueues.items.add(queueId, { project_id, call_ids: [call!.id] }),
     );
-    await record("annotation_queues.items.list", () => client.annotationQueues.items.list(queueId, { project_id }).toArray());
+    await record("annotation_queues.items.list", () =>
+      client.annotationQueues.items.list(queueId, { project_id }).toArray(),
+    );
     await record("annotation_queues.delete", () => client.annotationQueues.delete(queueId, { project_id }));
-    const feedback = { project_id, weave_ref: `weave:///${project_id}/call/${call!.id}`, feedback_type: "reward", payload: { value: 1 } };
+    const feedback = {
+      project_id,
+      weave_ref: `weave:///${project_id}/call/${call!.id}`,
+      feedback_type: "reward",
+      payload: { value: 1 },
+    };
     let feedbackId = "";
     await record("feedback.create", async () => {
       ({ id: feedbackId } = await client.feedback.create(feedback));

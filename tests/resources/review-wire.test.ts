@@ -7,13 +7,7 @@
  */
 import { http, HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
-import {
-  BadRequestError,
-  NotFoundError,
-  q,
-  RequestValidationError,
-  type Inferloop,
-} from "../../src/index.js";
+import { BadRequestError, NotFoundError, q, RequestValidationError, type Inferloop } from "../../src/index.js";
 import { REVIEW_REQUEST_CASES, RECORDED, type ReviewRequestCase } from "../cases/review-cases.js";
 import { makeClient, PASSWORD, TRACE, useMsw } from "../core/msw-setup.js";
 
@@ -51,9 +45,14 @@ describe("annotation queues on the wire", () => {
     const bodies = capture(
       "post",
       "/annotation_queues/query",
-      () => new HttpResponse(`${line}\n${line.replace("Support triage", "Other")}\n`, { headers: { "content-type": "application/x-ndjson" } }),
+      () =>
+        new HttpResponse(`${line}\n${line.replace("Support triage", "Other")}\n`, {
+          headers: { "content-type": "application/x-ndjson" },
+        }),
     );
-    const queues = await client().annotationQueues.list({ project_id: PROJECT, name: "tri" }, { pageSize: 5 }).toArray();
+    const queues = await client()
+      .annotationQueues.list({ project_id: PROJECT, name: "tri" }, { pageSize: 5 })
+      .toArray();
     expect(queues.map((q) => q.name)).toEqual(["Support triage", "Other"]);
     expect(bodies).toEqual([{ project_id: PROJECT, name: "tri", limit: 5, offset: 0 }]);
     expect(seen[0]!.headers.get("accept")).toBe("application/x-ndjson");
@@ -69,8 +68,12 @@ describe("annotation queues on the wire", () => {
     );
     const c = client();
     expect(await c.annotationQueues.retrieve(QUEUE, { project_id: PROJECT })).toEqual(RECORDED.queue);
-    expect((await c.annotationQueues.update(QUEUE, { project_id: PROJECT, description: "step 3" })).description).toBe("step 3");
-    expect((await c.annotationQueues.delete(QUEUE, { project_id: PROJECT })).deleted_at).toBe("2025-03-19T00:00:00.000000Z");
+    expect((await c.annotationQueues.update(QUEUE, { project_id: PROJECT, description: "step 3" })).description).toBe(
+      "step 3",
+    );
+    expect((await c.annotationQueues.delete(QUEUE, { project_id: PROJECT })).deleted_at).toBe(
+      "2025-03-19T00:00:00.000000Z",
+    );
     expect(updates).toEqual([{ project_id: PROJECT, description: "step 3" }]);
     expect(seen.map((s) => `${s.method} ${s.url.pathname}${s.url.search}`)).toEqual([
       `GET /annotation_queues/${QUEUE}?project_id=acme%2Fsupport-bot`,
@@ -130,7 +133,9 @@ describe("annotation queues on the wire", () => {
   });
 
   it("turns Weave's { reason } bodies into typed errors carrying the reason", async () => {
-    capture("get", `/annotation_queues/${QUEUE}`, () => HttpResponse.json({ reason: `Queue ${QUEUE} not found` }, { status: 404 }));
+    capture("get", `/annotation_queues/${QUEUE}`, () =>
+      HttpResponse.json({ reason: `Queue ${QUEUE} not found` }, { status: 404 }),
+    );
     capture("post", `/annotation_queues/${QUEUE}/items/item-1/progress`, () =>
       HttpResponse.json({ reason: "Invalid state transition from 'completed' to 'skipped'" }, { status: 400 }),
     );
@@ -163,7 +168,10 @@ describe("feedback on the wire", () => {
     server.use(
       http.post(`${TRACE}/feedback/create`, () => {
         n++;
-        return HttpResponse.json({ reason: "Temporary backend error" }, { status: 502, headers: { "retry-after-ms": "1" } });
+        return HttpResponse.json(
+          { reason: "Temporary backend error" },
+          { status: 502, headers: { "retry-after-ms": "1" } },
+        );
       }),
     );
     const c = makeClient({ traceBaseURL: TRACE, password: PASSWORD, maxRetries: 2 });
@@ -176,7 +184,11 @@ describe("feedback on the wire", () => {
   it("query pages over { result }", async () => {
     const bodies = capture("post", "/feedback/query", () => HttpResponse.json({ result: [RECORDED.feedbackRow] }));
     const rows = await client()
-      .feedback.query({ project_id: PROJECT, query: q.where(q.eq(q.field("weave_ref"), ref)), fields: ["id", "payload"] })
+      .feedback.query({
+        project_id: PROJECT,
+        query: q.where(q.eq(q.field("weave_ref"), ref)),
+        fields: ["id", "payload"],
+      })
       .toArray();
     expect(rows).toEqual([RECORDED.feedbackRow]);
     expect(bodies).toEqual([
@@ -204,7 +216,9 @@ describe("feedback on the wire", () => {
     expect((await c.feedback.replace(params)).id).toBe(RECORDED.feedbackCreated.id);
     await c.feedback.purge({ project_id: PROJECT, query: q.where(q.eq(q.field("id"), "f1")) });
     expect(replaced).toEqual([params]);
-    expect(purged).toEqual([{ project_id: PROJECT, query: { $expr: { $eq: [{ $getField: "id" }, { $literal: "f1" }] } } }]);
+    expect(purged).toEqual([
+      { project_id: PROJECT, query: { $expr: { $eq: [{ $getField: "id" }, { $literal: "f1" }] } } },
+    ]);
   });
 });
 

@@ -12,7 +12,13 @@ import {
   startFakeService,
   type FakeService,
 } from "../../src/testing/index.js";
-import { PROGRESS_CASES, QUEUE_NAMES, QUEUE_SORT_CASES, REVIEW_REQUEST_CASES, type ReviewRequestCase } from "../cases/review-cases.js";
+import {
+  PROGRESS_CASES,
+  QUEUE_NAMES,
+  QUEUE_SORT_CASES,
+  REVIEW_REQUEST_CASES,
+  type ReviewRequestCase,
+} from "../cases/review-cases.js";
 import { basic, postJson } from "./helpers.js";
 
 let svc: FakeService;
@@ -42,14 +48,17 @@ describe("the review case table against the fake service", () => {
     expect(res.status, `${c.source}\n${await res.clone().text()}`).toBe(200);
   });
 
-  it.each(refused.map((c) => [`${c.operation}: ${c.name}`, c] as const))("refuses %s as Weave does", async (_name, c) => {
-    const res = await post(PATHS[c.operation], { project_id: SEED_PROJECT_ID, ...c.request });
-    const body = (await res.json()) as { reason?: string; detail?: unknown[] };
-    const real = c.real as { status: number; reason?: string };
-    expect(res.status, c.source).toBe(real.status);
-    if (real.status === 422) expect(Array.isArray(body.detail)).toBe(true);
-    else expect(body.reason).toContain(real.reason);
-  });
+  it.each(refused.map((c) => [`${c.operation}: ${c.name}`, c] as const))(
+    "refuses %s as Weave does",
+    async (_name, c) => {
+      const res = await post(PATHS[c.operation], { project_id: SEED_PROJECT_ID, ...c.request });
+      const body = (await res.json()) as { reason?: string; detail?: unknown[] };
+      const real = c.real as { status: number; reason?: string };
+      expect(res.status, c.source).toBe(real.status);
+      if (real.status === 422) expect(Array.isArray(body.detail)).toBe(true);
+      else expect(body.reason).toContain(real.reason);
+    },
+  );
 });
 
 describe("queue order", () => {

@@ -316,7 +316,11 @@ export class AnnotationQueues extends APIResource {
    * console.log(queue.name, queue.scorer_refs);
    * ```
    */
-  retrieve(queueId: string, params: AnnotationQueueRetrieveParams, options?: RequestOptions): APIPromise<AnnotationQueue> {
+  retrieve(
+    queueId: string,
+    params: AnnotationQueueRetrieveParams,
+    options?: RequestOptions,
+  ): APIPromise<AnnotationQueue> {
     return callEndpoint(this._http, queuesRetrieve, { pathArguments: { queueId }, params }, options);
   }
 
@@ -342,7 +346,11 @@ export class AnnotationQueues extends APIResource {
    * const { deleted_at } = await client.annotationQueues.delete(queueId, { project_id: "acme/support-bot" });
    * ```
    */
-  delete(queueId: string, params: AnnotationQueueRetrieveParams, options?: RequestOptions): APIPromise<AnnotationQueue> {
+  delete(
+    queueId: string,
+    params: AnnotationQueueRetrieveParams,
+    options?: RequestOptions,
+  ): APIPromise<AnnotationQueue> {
     return callEndpoint(this._http, queuesDelete, { pathArguments: { queueId }, params }, options);
   }
 

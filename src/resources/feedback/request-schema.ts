@@ -3,7 +3,13 @@ import { queryExpressionSchema } from "../calls/query-expression.js";
 import { projectIdSchema } from "../project-id.js";
 import type { Agrees, Check, SchemaOf } from "../schema-agreement.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
-import type { FeedbackCreateParams, FeedbackPurgeParams, FeedbackQueryParams, FeedbackReplaceParams, FeedbackSortBy } from "./request-types.js";
+import type {
+  FeedbackCreateParams,
+  FeedbackPurgeParams,
+  FeedbackQueryParams,
+  FeedbackReplaceParams,
+  FeedbackSortBy,
+} from "./request-types.js";
 
 export type * from "./request-types.js";
 
@@ -32,7 +38,11 @@ const createShape = {
   id: z.nullish(z.string()),
 };
 
-type CreateLike = { feedback_type: string; payload: Record<string, unknown>; annotation_ref?: string | null | undefined };
+type CreateLike = {
+  feedback_type: string;
+  payload: Record<string, unknown>;
+  annotation_ref?: string | null | undefined;
+};
 
 // The rules Weave's `validate_feedback_create_req` applies before storing anything, each a 400
 // there: checked here so that nothing is sent.
@@ -51,8 +61,7 @@ function payloadRules(ctx: { value: CreateLike; issues: unknown[] }): void {
       if (refName !== undefined && name !== "" && refName !== name)
         issue(["annotation_ref"], `annotation_ref must point to an object named ${name} (the feedback_type's name)`);
     }
-    if (!("value" in payload))
-      issue(["payload", "value"], "annotation feedback carries its value as payload.value");
+    if (!("value" in payload)) issue(["payload", "value"], "annotation feedback carries its value as payload.value");
   } else if (annotation_ref != null) {
     issue(["annotation_ref"], `annotation_ref is only for ${ANNOTATION_PREFIX}.<name> feedback`);
   }
@@ -95,14 +104,14 @@ function isIdEq(op: unknown): boolean {
   return (field(a) && literal(b)) || (literal(a) && field(b));
 }
 
-const purgeParams = z
-  .strictObject({ project_id: projectIdSchema, query: queryExpressionSchema })
-  .check((ctx) => {
-    const expr = (ctx.value.query as { $expr: unknown }).$expr;
-    const or = (expr as { $or?: unknown }).$or;
-    const ok = isIdEq(expr) || (Array.isArray(or) && or.length > 0 && or.every(isIdEq) && Object.keys(expr as object).length === 1);
-    if (!ok) ctx.issues.push({ code: "custom", path: ["query"], message: PURGE_BY_ID, input: ctx.value });
-  });
+const purgeParams = z.strictObject({ project_id: projectIdSchema, query: queryExpressionSchema }).check((ctx) => {
+  const expr = (ctx.value.query as { $expr: unknown }).$expr;
+  const or = (expr as { $or?: unknown }).$or;
+  const ok =
+    isIdEq(expr) ||
+    (Array.isArray(or) && or.length > 0 && or.every(isIdEq) && Object.keys(expr as object).length === 1);
+  if (!ok) ctx.issues.push({ code: "custom", path: ["query"], message: PURGE_BY_ID, input: ctx.value });
+});
 
 /**
  * Body of `POST /feedback/create`, with Weave's rules per `feedback_type`.
