@@ -34,6 +34,7 @@ const MAIN_PAGES = {
   models: "Models",
   calls: "Calls and the query builder",
   "annotation-queues": "Annotation queues",
+  feedback: "Feedback",
   "training-jobs": "Training jobs",
 };
 
@@ -260,6 +261,9 @@ function pageOf(entry, decl) {
   if (entry.slug !== "inferloop") return entry.slug;
   const file = relative(join(root, "src"), decl.getSourceFile().fileName).split(/[\\/]/);
   if (file[0] === "resources" && file[1] in MAIN_PAGES) return file[1];
+  // A namespace class built on lib (src/lib/namespaces/calls.ts) is documented with its namespace.
+  const ns = file[0] === "lib" && file[1] === "namespaces" ? file[2]?.replace(/\.ts$/, "") : undefined;
+  if (ns !== undefined && ns in MAIN_PAGES) return ns;
   return "client";
 }
 

@@ -155,7 +155,14 @@ export interface TrajectoryGroupsOptions {
   pageSize?: number;
 }
 
-/** What selects the traces: the query's filter and expression pick their ROOT calls. */
+/**
+ * What selects the traces: the query's filter and expression pick their ROOT calls.
+ *
+ * @example
+ * ```ts
+ * const params: TrajectoryGroupsParams = { project_id: "acme/rollouts", filter: { op_names: ["weave:///acme/rollouts/op/rollout:*"] } };
+ * ```
+ */
 export type TrajectoryGroupsParams = Pick<
   CallsQueryParams,
   "project_id" | "filter" | "query" | "sort_by" | "limit" | "offset"

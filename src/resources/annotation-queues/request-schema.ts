@@ -130,17 +130,59 @@ const itemListParams = z.strictObject({
  * ```
  */
 export const annotationQueueCreateParamsSchema: SchemaOf<AnnotationQueueCreateParams> = createParams;
-/** Body of `POST /annotation_queues/query`. */
+/**
+ * Body of `POST /annotation_queues/query`.
+ *
+ * @example
+ * ```ts
+ * annotationQueueListParamsSchema.parse({ project_id: "acme/bot", name: "review", limit: 10 });
+ * ```
+ */
 export const annotationQueueListParamsSchema: SchemaOf<AnnotationQueueListParams> = listParams;
-/** Query of `GET`/`DELETE /annotation_queues/{queue_id}`. */
+/**
+ * Query of `GET`/`DELETE /annotation_queues/{queue_id}`.
+ *
+ * @example
+ * ```ts
+ * annotationQueueRetrieveParamsSchema.parse({ project_id: "acme/bot" });
+ * ```
+ */
 export const annotationQueueRetrieveParamsSchema: SchemaOf<AnnotationQueueRetrieveParams> = retrieveParams;
-/** Body of `PUT /annotation_queues/{queue_id}`. */
+/**
+ * Body of `PUT /annotation_queues/{queue_id}`.
+ *
+ * @example
+ * ```ts
+ * annotationQueueUpdateParamsSchema.parse({ project_id: "acme/bot", description: "step 3" });
+ * ```
+ */
 export const annotationQueueUpdateParamsSchema: SchemaOf<AnnotationQueueUpdateParams> = updateParams;
-/** Body of `POST /annotation_queues/stats`. */
+/**
+ * Body of `POST /annotation_queues/stats`.
+ *
+ * @example
+ * ```ts
+ * annotationQueueStatsParamsSchema.parse({ project_id: "acme/bot", queue_ids: ["0195a3cf-1a2b-7c3d-8e4f-5a6b7c8d9e0f"] });
+ * ```
+ */
 export const annotationQueueStatsParamsSchema: SchemaOf<AnnotationQueueStatsParams> = statsParams;
-/** Body of `POST /annotation_queues/{queue_id}/items`, before `display_fields` is defaulted. */
+/**
+ * Body of `POST /annotation_queues/{queue_id}/items`, before `display_fields` is defaulted.
+ *
+ * @example
+ * ```ts
+ * annotationQueueItemAddParamsSchema.safeParse({ project_id: "acme/bot", call_ids: [] }).success; // false: adds nothing
+ * ```
+ */
 export const annotationQueueItemAddParamsSchema: SchemaOf<AnnotationQueueItemAddParams> = addParams;
-/** Body of `POST /annotation_queues/{queue_id}/items/query`. */
+/**
+ * Body of `POST /annotation_queues/{queue_id}/items/query`.
+ *
+ * @example
+ * ```ts
+ * annotationQueueItemListParamsSchema.parse({ project_id: "acme/bot", filter: { annotation_states: ["completed"] } });
+ * ```
+ */
 export const annotationQueueItemListParamsSchema: SchemaOf<AnnotationQueueItemListParams> = itemListParams;
 
 type _Agreement2 = Check<

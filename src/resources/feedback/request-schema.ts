@@ -122,11 +122,32 @@ const purgeParams = z.strictObject({ project_id: projectIdSchema, query: queryEx
  * ```
  */
 export const feedbackCreateParamsSchema: SchemaOf<FeedbackCreateParams> = createParams;
-/** Body of `POST /feedback/replace`. */
+/**
+ * Body of `POST /feedback/replace`.
+ *
+ * @example
+ * ```ts
+ * feedbackReplaceParamsSchema.parse({ project_id: "acme/bot", weave_ref: "weave:///acme/bot/call/1", feedback_type: "reward", payload: { value: 0 }, feedback_id: "f1" });
+ * ```
+ */
 export const feedbackReplaceParamsSchema: SchemaOf<FeedbackReplaceParams> = replaceParams;
-/** Body of `POST /feedback/query`. */
+/**
+ * Body of `POST /feedback/query`.
+ *
+ * @example
+ * ```ts
+ * feedbackQueryParamsSchema.parse({ project_id: "acme/bot", sort_by: [{ field: "created_at", direction: "desc" }] });
+ * ```
+ */
 export const feedbackQueryParamsSchema: SchemaOf<FeedbackQueryParams> = queryParams;
-/** Body of `POST /feedback/purge`: by id only. */
+/**
+ * Body of `POST /feedback/purge`: by id only.
+ *
+ * @example
+ * ```ts
+ * feedbackPurgeParamsSchema.parse({ project_id: "acme/bot", query: { $expr: { $eq: [{ $getField: "id" }, { $literal: "f1" }] } } });
+ * ```
+ */
 export const feedbackPurgeParamsSchema: SchemaOf<FeedbackPurgeParams> = purgeParams;
 
 type _Agreement = Check<
