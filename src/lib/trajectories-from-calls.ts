@@ -7,7 +7,7 @@
  * @module
  */
 import type { RequestOptions } from "../core/options.js";
-import { InferloopError } from "../core/errors.js";
+import { InferloopError, RequestValidationError } from "../core/errors.js";
 import { warnOnce } from "../core/warn-once.js";
 import { TrajectoryRecorder } from "../resources/capture/recorder.js";
 import type { CallQuery } from "../resources/calls/call-query.js";
@@ -151,7 +151,7 @@ export function trajectoryFromCalls(calls: Iterable<CallRecord>): Trajectory {
 export interface TrajectoryGroupsOptions {
   groupBy: (root: CallRecord) => string;
   reward: (root: CallRecord) => number | undefined;
-  /** Traces read per page of roots (their calls in one query), default 100. */
+  /** Traces read per page of roots (their calls in one query), 1 to 1000, default 100. */
   pageSize?: number;
 }
 
@@ -186,6 +186,18 @@ export async function trajectoryGroupsFromCalls(
 ): Promise<GatheredTrajectoryGroup[]> {
   const groups = new Map<string, GatheredTrajectoryGroup>();
   const pageSize = options.pageSize ?? 100;
+  // One page's trace ids go in one `filter.trace_ids`, which Weave caps at 1000 entries.
+  if (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > 1000)
+    throw new RequestValidationError(
+      [
+        {
+          path: "pageSize",
+          message:
+            "must be an integer from 1 to 1000 (a page's trace ids go in one filter.trace_ids, which Weave caps at 1000)",
+        },
+      ],
+      "trajectory groups options",
+    );
   let unrewarded = 0;
   const filter: CallsFilter = { ...(params.filter ?? {}), trace_roots_only: true };
   const roots = query({ ...params, filter, include_feedback: true }, { ...requestOptions, pageSize });

@@ -4,7 +4,14 @@
  * reviewer left.
  */
 import { describe, expect, it, vi } from "vitest";
-import { InferloopError, NotFoundError, q, type CallRecord, type Inferloop } from "../../src/index.js";
+import {
+  InferloopError,
+  NotFoundError,
+  q,
+  RequestValidationError,
+  type CallRecord,
+  type Inferloop,
+} from "../../src/index.js";
 import { referenceCalls, type FakeService } from "../../src/testing/index.js";
 import { caught, useFakeService } from "./helpers.js";
 
@@ -288,6 +295,16 @@ describe("calls.trajectoryGroups", () => {
     );
     expect(err).toBeInstanceOf(InferloopError);
     expect((err as Error).message).toContain("trace trace-21 holds no chat-completion call");
+  });
+
+  it("refuses a page of roots larger than Weave's trace_ids cap, nothing sent", async () => {
+    const sent = svc.requests.length;
+    const err = await caught(() =>
+      client.calls.trajectoryGroups({ project_id: PROJECT }, { groupBy: () => "all", reward: quality, pageSize: 1001 }),
+    );
+    expect(err).toBeInstanceOf(RequestValidationError);
+    expect((err as RequestValidationError).issues[0]!.path).toBe("pageSize");
+    expect(svc.requests.length).toBe(sent);
   });
 
   it("reads GenAI spans as the trace server ingests them from OTLP", async () => {
