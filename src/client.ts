@@ -11,8 +11,9 @@ import { createDefaultTransport } from "./core/transport/default.js";
 import { FetchTransport } from "./core/transport/fetch.js";
 import type { Transport } from "./core/transport/types.js";
 import { AnnotationQueues } from "./resources/annotation-queues/annotation-queues.js";
-import { Calls } from "./resources/calls/calls.js";
+import { Calls } from "./lib/namespaces/calls.js";
 import { Chat } from "./resources/chat/chat.js";
+import { Feedback } from "./resources/feedback/feedback.js";
 import { Models } from "./resources/models/models.js";
 import { TrainableModels } from "./resources/trainable-models/trainable-models.js";
 import { TrainingJobs } from "./resources/training-jobs/training-jobs.js";
@@ -68,8 +69,10 @@ export class Inferloop {
   readonly models: Models;
   /** The call query of the tracing store. */
   readonly calls: Calls;
-  /** Annotation-queue items. */
+  /** Annotation queues and their items. */
   readonly annotationQueues: AnnotationQueues;
+  /** Feedback on traced calls: reactions, notes, annotations, scores. */
+  readonly feedback: Feedback;
   /** Reinforcement-learning training jobs. */
   readonly trainingJobs: TrainingJobs;
   /** Trainable models and their checkpoints (the models RL jobs update). */
@@ -140,6 +143,7 @@ export class Inferloop {
     this.models = new Models(http);
     this.calls = new Calls(http);
     this.annotationQueues = new AnnotationQueues(http);
+    this.feedback = new Feedback(http);
     this.trainingJobs = new TrainingJobs(http);
     this.trainableModels = new TrainableModels(http);
   }

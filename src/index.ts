@@ -44,12 +44,21 @@ export * from "./resources/chat/index.js";
 export { Models, type ModelListOptions } from "./resources/models/models.js";
 export * from "./resources/models/index.js";
 
-export { Calls } from "./resources/calls/calls.js";
+export { Calls } from "./lib/namespaces/calls.js";
+export {
+  trajectoryFromCalls,
+  type TrajectoryGroupsOptions,
+  type TrajectoryGroupsParams,
+} from "./lib/trajectories-from-calls.js";
 export { CallQuery } from "./resources/calls/call-query.js";
 export * from "./resources/calls/index.js";
 
 export { AnnotationQueues, AnnotationQueueItems } from "./resources/annotation-queues/annotation-queues.js";
 export * from "./resources/annotation-queues/index.js";
+export { OffsetList } from "./core/offset-list.js";
+
+export { Feedback } from "./resources/feedback/feedback.js";
+export * from "./resources/feedback/index.js";
 
 export { TrainingJobs } from "./resources/training-jobs/training-jobs.js";
 export { TrainingJobEvents } from "./resources/training-jobs/events.js";

@@ -113,6 +113,7 @@ export function deriveCall(
   stored: StoredCall,
   flags: DeriveFlags,
   traceSize?: (traceId: string) => number,
+  feedbackOf?: (record: CallRecord) => unknown[],
 ): CallRecord {
   const { record } = stored;
   const weave: Record<string, unknown> = { status: statusOf(record) };
@@ -126,7 +127,7 @@ export function deriveCall(
   if (flags.costs && (stored.costs !== undefined || isRecord(summary["usage"]))) {
     weave["costs"] = stored.costs ?? costsFromUsage(summary["usage"]);
   }
-  if (flags.feedback) weave["feedback"] = stored.feedback ?? [];
+  if (flags.feedback) weave["feedback"] = [...(stored.feedback ?? []), ...(feedbackOf?.(record) ?? [])];
   const out: CallRecord = { ...record, summary: { ...summary, weave } };
   out["storage_size_bytes"] = flags.storageSize ? JSON.stringify(record).length : null;
   out["total_storage_size_bytes"] =
@@ -168,6 +169,19 @@ export class CallStore {
   private sorted = true;
   private traceSizes: Map<string, number> | undefined;
   synthetic: SyntheticCalls | undefined;
+  /** Feedback created through the API on a call, added to what `include_feedback` returns. */
+  feedbackOf: ((record: CallRecord) => unknown[]) | undefined;
+
+  /**
+   * A stored call of a project by id, as stored.
+   *
+   * @example
+   * store.find("acme/support-bot", callId)?.op_name;
+   */
+  find(projectId: string, id: string): CallRecord | undefined {
+    for (const s of this.stored) if (s.record.id === id && s.record.project_id === projectId) return s.record;
+    return undefined;
+  }
 
   /**
    * Stores records (any iterable, consumed lazily); returns how many were added.

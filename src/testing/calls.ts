@@ -202,7 +202,8 @@ export function* runCallsQuery(store: CallStore, q: CallsQuery): Generator<CallR
     totalStorageSize: q.include_total_storage_size === true,
     usernames: q.include_usernames === true,
   };
-  const derive = (s: StoredCall): CallRecord => deriveCall(s, flags, (traceId) => store.traceSize(traceId));
+  const derive = (s: StoredCall): CallRecord =>
+    deriveCall(s, flags, (traceId) => store.traceSize(traceId), store.feedbackOf);
   const accept = (record: CallRecord): boolean =>
     (q.filter == null || filterMatches(q.filter, record)) && (q.query == null || matchesQuery(q.query, record));
   const columns = q.columns;

@@ -37,6 +37,8 @@ export { referenceCalls, SEED_PROJECT_ID } from "./seed-reference.js";
 export { DEFAULT_MODELS } from "./models.js";
 export { userIdFor } from "./auth.js";
 export { AnnotationStore, checkTransition } from "./annotation.js";
+export { FeedbackStore } from "./feedback.js";
+export type { FeedbackRow as FakeFeedbackRow } from "./feedback.js";
 export type { AnnotationQueue, AnnotationQueueItem, AnnotationState } from "./annotation.js";
 export { tokenize } from "./chat-generate.js";
 export { ConnectionReset } from "./types.js";

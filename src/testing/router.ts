@@ -5,11 +5,13 @@
  * {@link handle}.
  */
 import { handleProgress } from "./annotation.js";
+import { ANNOTATION_QUEUE_ROUTES, handleAnnotationQueues } from "./annotation-queues.js";
 import { checkBasic, checkBearer } from "./auth.js";
 import { handleCallsQuery } from "./calls.js";
 import { handleChat } from "./chat.js";
 import { corsHeaders } from "./cors.js";
 import { applyFault } from "./faults.js";
+import { FEEDBACK_ROUTES, handleFeedback } from "./feedback.js";
 import type { Fault } from "./faults.js";
 import { handleModels } from "./models.js";
 import { handleOtelTraces } from "./otlp.js";
@@ -29,6 +31,8 @@ const ROUTES: Array<{ path: string | RegExp; methods: string[] }> = [
   ...TRAINABLE_ROUTES,
   { path: "/calls/stream_query", methods: ["POST"] },
   { path: PROGRESS_PATH, methods: ["POST"] },
+  ...ANNOTATION_QUEUE_ROUTES,
+  ...FEEDBACK_ROUTES,
   { path: "/health", methods: ["GET"] },
   { path: "/otel/v1/traces", methods: ["POST"] },
 ];
@@ -71,6 +75,8 @@ function route(req: FakeRequest, state: FakeState, fault?: Fault): ResponsePlan 
   if ("denied" in auth) return auth.denied;
   if (req.path === "/otel/v1/traces") return handleOtelTraces(req, state);
   if (req.path === "/calls/stream_query") return handleCallsQuery(req, state.calls);
+  if (req.path.startsWith("/feedback/")) return handleFeedback(req, state.feedback, state.userId);
+  if (!PROGRESS_PATH.test(req.path)) return handleAnnotationQueues(req, state.annotation, state.calls, state.userId);
   const [, queueId, itemId] = PROGRESS_PATH.exec(req.path)!;
   return handleProgress(req, state.annotation, decodeURIComponent(queueId!), decodeURIComponent(itemId!), state.userId);
 }

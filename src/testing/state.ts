@@ -7,6 +7,7 @@ import { userIdFor } from "./auth.js";
 import type { Credentials } from "./auth.js";
 import { CallStore } from "./calls-store.js";
 import { FaultQueue } from "./faults.js";
+import { FeedbackStore } from "./feedback.js";
 import type { Fault } from "./faults.js";
 import { DEFAULT_MODELS, toModelEntries } from "./models.js";
 import { referenceCalls, SEED_PROJECT_ID } from "./seed-reference.js";
@@ -67,6 +68,8 @@ export class FakeState {
   readonly compression: boolean;
   readonly calls = new CallStore();
   readonly annotation = new AnnotationStore();
+  /** Feedback created through `/feedback/create`; call queries with `include_feedback` return it. */
+  readonly feedback = new FeedbackStore();
   readonly training = new TrainingJobStore();
   /** Trainable models, base models, checkpoints and the events of jobs. */
   readonly trainable: TrainableStore;
@@ -88,6 +91,7 @@ export class FakeState {
       entity: options.entity ?? "acme",
       baseModels: options.baseModels ?? DEFAULT_BASE_MODELS,
     });
+    this.calls.feedbackOf = (record) => this.feedback.forCall(record);
     this.seed();
   }
 
@@ -136,6 +140,7 @@ export class FakeState {
     this.calls.clear();
     this.calls.synthetic = undefined;
     this.annotation.queues.clear();
+    this.feedback.clear();
     this.training.clear();
     this.trainable.clear();
     this.trainable.stepMs = this.options.trainingStepMs ?? 5;

@@ -59,6 +59,15 @@ const expected: Record<string, RegExp[]> = {
     /traced rollout calls in acme\/support-bot: 60 /,
     /annotation items of traced rollouts marked completed: 60 of 60/,
   ],
+  "review-loop.ts": [
+    /1\. sampled 12 rollouts of wandb-artifact:\/\/\/acme\/review-demo\/reviewed-agent \(step 0\), traced to acme\/support-bot/,
+    /2\. queue [0-9a-f-]{36}: 12 rollouts added \(0 already there\)/,
+    /3\. reviewer scored 12 rollouts; queue progress 12\/12/,
+    /4\. reviewed traces as 3 groups of 4\/4\/4 trajectories, mean reward 0\.\d\d/,
+    /5\. training job [0-9a-f-]{36} → step 1/,
+    /reviewed rollout \S+ \(".*"\): feedback wandb\.annotation\.quality = ([\d.]+) → reward \1 in training job [0-9a-f-]{36} \(group \d, trajectory \d\)/,
+    /6\. step 1 sampled: the reviewer's mean score 0\.\d\d → [01]\.\d\d/,
+  ],
   "training-job.ts": [
     /created training job [0-9a-f-]{36}/,
     /same job, nothing duplicated/,

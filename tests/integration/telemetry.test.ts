@@ -170,6 +170,40 @@ describe("with a tracer provider registered", () => {
         project_id: SEED_PROJECT_ID,
       }),
     );
+    const project_id = SEED_PROJECT_ID;
+    let queueId = "";
+    await record("annotation_queues.create", async () => {
+      ({ id: queueId } = await client.annotationQueues.create({ project_id, name: "Review", scorer_refs: [] }));
+    });
+    await record("annotation_queues.list", () => client.annotationQueues.list({ project_id }).toArray());
+    await record("annotation_queues.retrieve", () => client.annotationQueues.retrieve(queueId, { project_id }));
+    await record("annotation_queues.update", () => client.annotationQueues.update(queueId, { project_id, name: "R" }));
+    await record("annotation_queues.stats", () => client.annotationQueues.stats({ project_id, queue_ids: [queueId] }));
+    const [call] = await client.calls.query({ project_id, limit: 1 }).toArray();
+    await record("annotation_queues.items.add", () =>
+      client.annotationQueues.items.add(queueId, { project_id, call_ids: [call!.id] }),
+    );
+    await record("annotation_queues.items.list", () =>
+      client.annotationQueues.items.list(queueId, { project_id }).toArray(),
+    );
+    await record("annotation_queues.delete", () => client.annotationQueues.delete(queueId, { project_id }));
+    const feedback = {
+      project_id,
+      weave_ref: `weave:///${project_id}/call/${call!.id}`,
+      feedback_type: "reward",
+      payload: { value: 1 },
+    };
+    let feedbackId = "";
+    await record("feedback.create", async () => {
+      ({ id: feedbackId } = await client.feedback.create(feedback));
+    });
+    await record("feedback.query", () => client.feedback.query({ project_id }).toArray());
+    await record("feedback.replace", async () => {
+      ({ id: feedbackId } = await client.feedback.replace({ ...feedback, feedback_id: feedbackId }));
+    });
+    await record("feedback.purge", () =>
+      client.feedback.purge({ project_id, query: { $expr: { $eq: [{ $getField: "id" }, { $literal: feedbackId }] } } }),
+    );
     await record("trainable_models.base_models", () => client.trainableModels.baseModels());
     await record("trainable_models.create", () =>
       client.trainableModels.create({ project: "rl", name: "made", base_model }),
