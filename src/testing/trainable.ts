@@ -324,6 +324,12 @@ export class TrainableStore {
 
   // Every route first releases the events whose time has come, so what it reads is current.
 
+  /** The model a route names, once due events are released (an ended job adds its checkpoint). */
+  private current(modelId: string): FakeTrainableModel | undefined {
+    this.advance();
+    return this.models.find((x) => x.id === modelId);
+  }
+
   /**
    * `GET /v1/preview/training-jobs/{job_id}`: the job's record and status.
    */
@@ -360,8 +366,7 @@ export class TrainableStore {
    * `DELETE /v1/preview/models/{model_id}`: the model, its checkpoints and its run.
    */
   deleteModel(modelId: string): ResponsePlan {
-    this.advance();
-    const model = this.models.find((x) => x.id === modelId);
+    const model = this.current(modelId);
     if (model === undefined) return notFound("Model");
     this.models.splice(this.models.indexOf(model), 1);
     return jsonResponse(200, {
@@ -375,8 +380,7 @@ export class TrainableStore {
    * `POST /v1/preview/models/{model_id}/log`: checks the trajectories and keeps nothing.
    */
   logTrajectories(modelId: string, req: FakeRequest): ResponsePlan {
-    this.advance();
-    const model = this.models.find((x) => x.id === modelId);
+    const model = this.current(modelId);
     if (model === undefined) return notFound("Model");
     const parsed = requireJsonBody(req.body, req.json);
     if (!parsed.ok) return parsed.error;
@@ -388,8 +392,7 @@ export class TrainableStore {
    * `GET /v1/preview/models/{model_id}/checkpoints`: a cursor page, `order` asc (default) or desc.
    */
   listCheckpoints(modelId: string, query: URLSearchParams): ResponsePlan {
-    this.advance();
-    const model = this.models.find((x) => x.id === modelId);
+    const model = this.current(modelId);
     if (model === undefined) return notFound("Model");
     const issues = queryIssues(query, true);
     if (issues.length > 0) return detailError(issues);
@@ -404,8 +407,7 @@ export class TrainableStore {
    * `DELETE /v1/preview/models/{model_id}/checkpoints` with `{ steps }`.
    */
   deleteCheckpoints(modelId: string, req: FakeRequest): ResponsePlan {
-    this.advance();
-    const model = this.models.find((x) => x.id === modelId);
+    const model = this.current(modelId);
     if (model === undefined) return notFound("Model");
     const parsed = requireJsonBody(req.body, req.json);
     if (!parsed.ok) return parsed.error;
