@@ -14,29 +14,11 @@
 import type { AnnotationQueue, AnnotationStore } from "./annotation.js";
 import type { CallStore } from "./calls-store.js";
 import { detailError, jsonResponse, reasonError, requireJsonBody } from "./responses.js";
+import { type RouteContext, route, type Route } from "./route.js";
 import type { FakeRequest, ResponsePlan } from "./types.js";
 import { compareTimes, isoMicros, isRecord } from "./util.js";
 import { bool, int, list, literal, nullable, obj, str, validateBody } from "./validate.js";
 import type { Check } from "./validate.js";
-
-const QUEUE_PATH = /^\/annotation_queues\/([^/]+)$/;
-const ITEMS_PATH = /^\/annotation_queues\/([^/]+)\/items$/;
-const ITEMS_QUERY_PATH = /^\/annotation_queues\/([^/]+)\/items\/query$/;
-
-/**
- * The annotation-queue routes this file serves.
- *
- * @example
- * ANNOTATION_QUEUE_ROUTES.some((r) => r.path === "/annotation_queues"); // true
- */
-export const ANNOTATION_QUEUE_ROUTES: Array<{ path: string | RegExp; methods: string[] }> = [
-  { path: "/annotation_queues", methods: ["POST"] },
-  { path: "/annotation_queues/query", methods: ["POST"] },
-  { path: "/annotation_queues/stats", methods: ["POST"] },
-  { path: ITEMS_QUERY_PATH, methods: ["POST"] },
-  { path: ITEMS_PATH, methods: ["POST"] },
-  { path: QUEUE_PATH, methods: ["GET", "PUT", "DELETE"] },
-];
 
 const QUEUE_SORT_FIELDS = new Set(["id", "name", "created_at", "updated_at"]);
 const ITEM_SORT_FIELDS = new Set(["call_started_at", "call_op_name", "created_at", "updated_at"]);
@@ -166,141 +148,145 @@ function projectParam(req: FakeRequest): string | ResponsePlan {
   return projectId;
 }
 
-/**
- * Handles a route of {@link ANNOTATION_QUEUE_ROUTES} (auth and method already checked).
- *
- * @example
- * return handleAnnotationQueues(req, state.annotation, state.calls, state.userId);
- */
-export function handleAnnotationQueues(
-  req: FakeRequest,
-  store: AnnotationStore,
-  calls: CallStore,
-  userId: string,
-): ResponsePlan {
-  if (req.path === "/annotation_queues") {
-    const b = body(req, createCheck);
-    if (isPlan(b)) return b;
-    const queue = store.addQueue({
-      project_id: b["project_id"] as string,
-      name: b["name"] as string,
-      description: typeof b["description"] === "string" ? b["description"] : "",
-      created_by: userId,
+interface QueueState {
+  annotation: AnnotationStore;
+  calls: CallStore;
+  userId: string;
+}
+
+function createQueue({ req, state }: RouteContext<QueueState>): ResponsePlan {
+  const b = body(req, createCheck);
+  if (isPlan(b)) return b;
+  const queue = state.annotation.addQueue({
+    project_id: b["project_id"] as string,
+    name: b["name"] as string,
+    description: typeof b["description"] === "string" ? b["description"] : "",
+    created_by: state.userId,
+  });
+  queue.scorer_refs = [...(b["scorer_refs"] as string[])];
+  return jsonResponse(200, { id: queue.id });
+}
+
+function queryQueues({ req, state }: RouteContext<QueueState>): ResponsePlan {
+  const b = body(req, queryCheck);
+  if (isPlan(b)) return b;
+  const name = typeof b["name"] === "string" ? b["name"].toLowerCase() : undefined;
+  const queues = [...state.annotation.queues.values()].filter(
+    (q) =>
+      q.project_id === b["project_id"] &&
+      q.deleted_at === null &&
+      (name === undefined || q.name.toLowerCase().includes(name)),
+  );
+  queues.sort(
+    byFields((b["sort_by"] as Sort | null) ?? [{ field: "created_at", direction: "desc" }], QUEUE_SORT_FIELDS),
+  );
+  const offset = (b["offset"] as number | null) ?? 0;
+  const limit = b["limit"] as number | null | undefined;
+  const page = queues.slice(offset, limit == null ? undefined : offset + limit);
+  return {
+    kind: "respond",
+    status: 200,
+    headers: { "content-type": "application/x-ndjson" },
+    body: (async function* () {
+      for (const q of page) yield `${JSON.stringify(queueView(q))}\n`;
+    })(),
+  };
+}
+
+function queueStats({ req, state }: RouteContext<QueueState>): ResponsePlan {
+  const b = body(req, statsCheck);
+  if (isPlan(b)) return b;
+  const stats = [];
+  for (const id of b["queue_ids"] as string[]) {
+    const queue = liveQueue(state.annotation, id, b["project_id"] as string);
+    if (queue === undefined) continue;
+    let completed = 0;
+    for (const item of queue.items.values())
+      if ([...item.progress.values()].some((p) => p.state === "completed" || p.state === "skipped")) completed++;
+    stats.push({ queue_id: id, total_items: queue.items.size, completed_items: completed });
+  }
+  return jsonResponse(200, { stats });
+}
+
+function addItems({ req, state, params }: RouteContext<QueueState, { queue_id: string }>): ResponsePlan {
+  const queueId = params.queue_id;
+  const b = body(req, addCheck);
+  if (isPlan(b)) return b;
+  const queue = liveQueue(state.annotation, queueId, b["project_id"] as string);
+  if (queue === undefined) return notFound(queueId);
+  const present = new Set([...queue.items.values()].map((i) => i.call_id));
+  const wanted = new Set(b["call_ids"] as string[]);
+  let added = 0;
+  let duplicates = 0;
+  for (const id of wanted) {
+    if (present.has(id)) {
+      duplicates++;
+      continue;
+    }
+    const call = state.calls.find(b["project_id"] as string, id);
+    if (call === undefined) continue;
+    state.annotation.addItem(queueId, {
+      call,
+      display_fields: [...(b["display_fields"] as string[])],
+      added_by: state.userId,
     });
-    queue.scorer_refs = [...(b["scorer_refs"] as string[])];
-    return jsonResponse(200, { id: queue.id });
+    present.add(id);
+    added++;
   }
-  if (req.path === "/annotation_queues/query") {
-    const b = body(req, queryCheck);
-    if (isPlan(b)) return b;
-    const name = typeof b["name"] === "string" ? b["name"].toLowerCase() : undefined;
-    const queues = [...store.queues.values()].filter(
-      (q) =>
-        q.project_id === b["project_id"] &&
-        q.deleted_at === null &&
-        (name === undefined || q.name.toLowerCase().includes(name)),
-    );
-    queues.sort(
-      byFields((b["sort_by"] as Sort | null) ?? [{ field: "created_at", direction: "desc" }], QUEUE_SORT_FIELDS),
-    );
-    const offset = (b["offset"] as number | null) ?? 0;
-    const limit = b["limit"] as number | null | undefined;
-    const page = queues.slice(offset, limit == null ? undefined : offset + limit);
-    return {
-      kind: "respond",
-      status: 200,
-      headers: { "content-type": "application/x-ndjson" },
-      body: (async function* () {
-        for (const q of page) yield `${JSON.stringify(queueView(q))}\n`;
-      })(),
-    };
-  }
-  if (req.path === "/annotation_queues/stats") {
-    const b = body(req, statsCheck);
-    if (isPlan(b)) return b;
-    const stats = [];
-    for (const id of b["queue_ids"] as string[]) {
-      const queue = liveQueue(store, id, b["project_id"] as string);
-      if (queue === undefined) continue;
-      let completed = 0;
-      for (const item of queue.items.values())
-        if ([...item.progress.values()].some((p) => p.state === "completed" || p.state === "skipped")) completed++;
-      stats.push({ queue_id: id, total_items: queue.items.size, completed_items: completed });
-    }
-    return jsonResponse(200, { stats });
-  }
-  let m = ITEMS_PATH.exec(req.path);
-  if (m !== null) {
-    const queueId = decodeURIComponent(m[1]!);
-    const b = body(req, addCheck);
-    if (isPlan(b)) return b;
-    const queue = liveQueue(store, queueId, b["project_id"] as string);
-    if (queue === undefined) return notFound(queueId);
-    const present = new Set([...queue.items.values()].map((i) => i.call_id));
-    const wanted = new Set(b["call_ids"] as string[]);
-    let added = 0;
-    let duplicates = 0;
-    for (const id of wanted) {
-      if (present.has(id)) {
-        duplicates++;
-        continue;
-      }
-      const call = calls.find(b["project_id"] as string, id);
-      if (call === undefined) continue;
-      store.addItem(queueId, { call, display_fields: [...(b["display_fields"] as string[])], added_by: userId });
-      present.add(id);
-      added++;
-    }
-    return jsonResponse(200, { added_count: added, duplicates });
-  }
-  m = ITEMS_QUERY_PATH.exec(req.path);
-  if (m !== null) {
-    const queueId = decodeURIComponent(m[1]!);
-    const b = body(req, itemsQueryCheck);
-    if (isPlan(b)) return b;
-    const queue = liveQueue(store, queueId, b["project_id"] as string);
-    if (queue === undefined) return notFound(queueId);
-    const all = [...queue.items.keys()].map((id) => store.getItem(queueId, id)!).filter((i) => i.deleted_at === null);
-    const inQueueOrder = [...all].sort(byFields([{ field: "created_at", direction: "asc" }], ITEM_SORT_FIELDS));
-    const position = new Map(inQueueOrder.map((item, i) => [item.id, i + 1]));
-    const f = (b["filter"] ?? {}) as Record<string, unknown>;
-    const eq = (key: string, value: unknown) => f[key] == null || f[key] === value;
-    const states = f["annotation_states"] as string[] | null | undefined;
-    const items = all.filter(
-      (i) =>
-        eq("id", i.id) &&
-        eq("call_id", i.call_id) &&
-        eq("call_op_name", i.call_op_name) &&
-        eq("call_trace_id", i.call_trace_id) &&
-        eq("added_by", i.added_by) &&
-        (states == null || states.includes(i.annotation_state)),
-    );
-    items.sort(
-      byFields((b["sort_by"] as Sort | null) ?? [{ field: "created_at", direction: "asc" }], ITEM_SORT_FIELDS),
-    );
-    const offset = (b["offset"] as number | null) ?? 0;
-    const limit = b["limit"] as number | null | undefined;
-    const page = items.slice(offset, limit == null ? undefined : offset + limit).map((item) => ({
-      ...item,
-      position_in_queue: b["include_position"] === true ? position.get(item.id)! : null,
-    }));
-    return jsonResponse(200, { items: page });
-  }
-  const queueId = decodeURIComponent(QUEUE_PATH.exec(req.path)![1]!);
-  if (req.method === "PUT") {
-    const b = body(req, updateCheck);
-    if (isPlan(b)) return b;
-    const queue = liveQueue(store, queueId, b["project_id"] as string);
-    if (queue === undefined) return notFound(queueId);
-    if (typeof b["name"] === "string") queue.name = b["name"];
-    if (typeof b["description"] === "string") queue.description = b["description"];
-    if (Array.isArray(b["scorer_refs"])) queue.scorer_refs = [...(b["scorer_refs"] as string[])];
-    queue.updated_at = isoMicros(Date.now());
-    return jsonResponse(200, { queue: queueView(queue) });
-  }
+  return jsonResponse(200, { added_count: added, duplicates });
+}
+
+function queryItems({ req, state, params }: RouteContext<QueueState, { queue_id: string }>): ResponsePlan {
+  const queueId = params.queue_id;
+  const store = state.annotation;
+  const b = body(req, itemsQueryCheck);
+  if (isPlan(b)) return b;
+  const queue = liveQueue(store, queueId, b["project_id"] as string);
+  if (queue === undefined) return notFound(queueId);
+  const all = [...queue.items.keys()].map((id) => store.getItem(queueId, id)!).filter((i) => i.deleted_at === null);
+  const inQueueOrder = [...all].sort(byFields([{ field: "created_at", direction: "asc" }], ITEM_SORT_FIELDS));
+  const position = new Map(inQueueOrder.map((item, i) => [item.id, i + 1]));
+  const f = (b["filter"] ?? {}) as Record<string, unknown>;
+  const eq = (key: string, value: unknown) => f[key] == null || f[key] === value;
+  const states = f["annotation_states"] as string[] | null | undefined;
+  const items = all.filter(
+    (i) =>
+      eq("id", i.id) &&
+      eq("call_id", i.call_id) &&
+      eq("call_op_name", i.call_op_name) &&
+      eq("call_trace_id", i.call_trace_id) &&
+      eq("added_by", i.added_by) &&
+      (states == null || states.includes(i.annotation_state)),
+  );
+  items.sort(byFields((b["sort_by"] as Sort | null) ?? [{ field: "created_at", direction: "asc" }], ITEM_SORT_FIELDS));
+  const offset = (b["offset"] as number | null) ?? 0;
+  const limit = b["limit"] as number | null | undefined;
+  const page = items.slice(offset, limit == null ? undefined : offset + limit).map((item) => ({
+    ...item,
+    position_in_queue: b["include_position"] === true ? position.get(item.id)! : null,
+  }));
+  return jsonResponse(200, { items: page });
+}
+
+function updateQueue({ req, state, params }: RouteContext<QueueState, { queue_id: string }>): ResponsePlan {
+  const queueId = params.queue_id;
+  const b = body(req, updateCheck);
+  if (isPlan(b)) return b;
+  const queue = liveQueue(state.annotation, queueId, b["project_id"] as string);
+  if (queue === undefined) return notFound(queueId);
+  if (typeof b["name"] === "string") queue.name = b["name"];
+  if (typeof b["description"] === "string") queue.description = b["description"];
+  if (Array.isArray(b["scorer_refs"])) queue.scorer_refs = [...(b["scorer_refs"] as string[])];
+  queue.updated_at = isoMicros(Date.now());
+  return jsonResponse(200, { queue: queueView(queue) });
+}
+
+/** GET reads the queue; DELETE soft-deletes it (kept with `deleted_at`) and answers it. */
+function readOrDeleteQueue({ req, state, params }: RouteContext<QueueState, { queue_id: string }>): ResponsePlan {
+  const queueId = params.queue_id;
   const projectId = projectParam(req);
   if (typeof projectId !== "string") return projectId;
-  const queue = liveQueue(store, queueId, projectId);
+  const queue = liveQueue(state.annotation, queueId, projectId);
   if (queue === undefined) return notFound(queueId);
   if (req.method === "DELETE") {
     queue.deleted_at = isoMicros(Date.now());
@@ -308,3 +294,15 @@ export function handleAnnotationQueues(
   }
   return jsonResponse(200, { queue: queueView(queue) });
 }
+
+/** The annotation-queue routes past item progress, one row each. */
+export const ANNOTATION_QUEUE_ROUTES: ReadonlyArray<Route<QueueState>> = [
+  route({ method: "POST", path: "/annotation_queues", auth: "basic", handle: createQueue }),
+  route({ method: "POST", path: "/annotation_queues/query", auth: "basic", handle: queryQueues }),
+  route({ method: "POST", path: "/annotation_queues/stats", auth: "basic", handle: queueStats }),
+  route({ method: "POST", path: "/annotation_queues/{queue_id}/items", auth: "basic", handle: addItems }),
+  route({ method: "POST", path: "/annotation_queues/{queue_id}/items/query", auth: "basic", handle: queryItems }),
+  route({ method: "GET", path: "/annotation_queues/{queue_id}", auth: "basic", handle: readOrDeleteQueue }),
+  route({ method: "PUT", path: "/annotation_queues/{queue_id}", auth: "basic", handle: updateQueue }),
+  route({ method: "DELETE", path: "/annotation_queues/{queue_id}", auth: "basic", handle: readOrDeleteQueue }),
+];

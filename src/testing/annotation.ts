@@ -10,6 +10,8 @@
  * annotator of the most recent progress row across annotators, `unstarted` when none.
  */
 import { reasonError, detailError, jsonResponse, requireJsonBody } from "./responses.js";
+import { route } from "./route.js";
+import type { Route } from "./route.js";
 import type { CallRecord, FakeRequest, ResponsePlan } from "./types.js";
 import { deterministicUuid7, isoMicros } from "./util.js";
 import { obj, str, validateBody } from "./validate.js";
@@ -295,3 +297,14 @@ export function handleProgress(
   const result = store.progress(queueId, itemId, body.project_id, body.annotation_state, userId);
   return "item" in result ? jsonResponse(200, { item: result.item }) : reasonError(result.status, result.reason);
 }
+
+/** The annotation queues' routes; `userId` is the Basic-auth session's user. */
+export const ANNOTATION_ROUTES: ReadonlyArray<Route<{ annotation: AnnotationStore; userId: string }>> = [
+  route({
+    method: "POST",
+    path: "/annotation_queues/{queue_id}/items/{item_id}/progress",
+    auth: "basic",
+    handle: ({ req, state, params }) =>
+      handleProgress(req, state.annotation, params.queue_id, params.item_id, state.userId),
+  }),
+];

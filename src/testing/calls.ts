@@ -13,6 +13,8 @@ import { deriveCall } from "./calls-store.js";
 import type { CallStore, DeriveFlags, StoredCall } from "./calls-store.js";
 import { matchesQuery, compareValues, validateQuery } from "./query-eval.js";
 import { detailError, reasonError, requireJsonBody } from "./responses.js";
+import { route } from "./route.js";
+import type { Route } from "./route.js";
 import type { CallRecord, FakeRequest, ResponsePlan } from "./types.js";
 import { compareTimes, getPath, isRecord } from "./util.js";
 import { bool, int, list, literal, nullable, obj, str, validateBody } from "./validate.js";
@@ -298,3 +300,13 @@ export function handleCallsQuery(req: FakeRequest, store: CallStore): ResponsePl
     body: jsonlLines(runCallsQuery(store, checked.query), req.signal),
   };
 }
+
+/** The call query's routes. */
+export const CALL_ROUTES: ReadonlyArray<Route<{ calls: CallStore }>> = [
+  route({
+    method: "POST",
+    path: "/calls/stream_query",
+    auth: "basic",
+    handle: ({ req, state }) => handleCallsQuery(req, state.calls),
+  }),
+];

@@ -11,6 +11,9 @@ import type { GeneratedChoice, GeneratedToken } from "./chat-generate.js";
 import { checkChatRequest } from "./chat-validate.js";
 import type { ChatParams } from "./chat-validate.js";
 import { jsonResponse, openAiError } from "./responses.js";
+import { route } from "./route.js";
+import type { Route } from "./route.js";
+import type { TrainableStore } from "./trainable.js";
 import type { BodyPart, FakeRequest, ModelEntry, ResponsePlan } from "./types.js";
 import { randomHex } from "./util.js";
 
@@ -265,3 +268,21 @@ export function handleChat(req: FakeRequest, models: ModelEntry[], policy?: Repl
     body: sse(streamEvents(completion), req.signal),
   };
 }
+
+/**
+ * The chat area's routes. A `wandb-artifact:///` model name is one the training service
+ * trained: it answers with what the model learned at that step.
+ */
+export const CHAT_ROUTES: ReadonlyArray<Route<{ models: ModelEntry[]; trainable: TrainableStore }>> = [
+  route({
+    method: "POST",
+    path: "/v1/chat/completions",
+    auth: "bearer",
+    handle: ({ req, state }) => {
+      const served = state.trainable.resolveChat(req);
+      if (served === undefined) return handleChat(req, state.models);
+      if ("error" in served) return served.error;
+      return handleChat(req, [...state.models, served.entry], served.policy);
+    },
+  }),
+];

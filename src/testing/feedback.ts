@@ -13,6 +13,7 @@
  */
 import { matchesQuery, compareValues, validateQuery } from "./query-eval.js";
 import { detailError, jsonResponse, reasonError, requireJsonBody } from "./responses.js";
+import { type RouteContext, route, type Route } from "./route.js";
 import type { CallRecord, FakeRequest, ResponsePlan } from "./types.js";
 import { getPath, isoMicros, isRecord, randomUuid } from "./util.js";
 import { anything, dict, int, list, literal, nullable, obj, str, validateBody } from "./validate.js";
@@ -289,78 +290,75 @@ function project(row: FeedbackRow, fields: string[] | null | undefined): Record<
   return out;
 }
 
-/**
- * The feedback routes the fake serves.
- *
- * @example
- * FEEDBACK_ROUTES.some((r) => r.path === "/feedback/create"); // true
- */
-export const FEEDBACK_ROUTES: Array<{ path: string | RegExp; methods: string[] }> = [
-  { path: "/feedback/create", methods: ["POST"] },
-  { path: "/feedback/query", methods: ["POST"] },
-  { path: "/feedback/replace", methods: ["POST"] },
-  { path: "/feedback/purge", methods: ["POST"] },
-];
-
-/**
- * Handles a route of {@link FEEDBACK_ROUTES} (auth and method already checked).
- *
- * @example
- * return handleFeedback(req, state.feedback, state.userId);
- */
-export function handleFeedback(req: FakeRequest, store: FeedbackStore, userId: string): ResponsePlan {
-  switch (req.path) {
-    case "/feedback/create": {
-      const body = parsed(req, createCheck);
-      if (isPlan(body)) return body;
-      const row = store.create(body, userId);
-      return "reason" in row ? reasonError(row.status, row.reason) : created(row);
-    }
-    case "/feedback/replace": {
-      const body = parsed(req, replaceCheck);
-      if (isPlan(body)) return body;
-      const { feedback_id: id, ...rest } = body;
-      const old = store.rows.findIndex((r) => r.id === id && r.project_id === body["project_id"]);
-      if (old < 0) return reasonError(404, `Feedback ${String(id)} not found`);
-      const refused = checkCreate(rest);
-      if (refused !== undefined) return reasonError(400, refused);
-      store.rows.splice(old, 1);
-      const row = store.create(rest, userId);
-      return "reason" in row ? reasonError(row.status, row.reason) : created(row);
-    }
-    case "/feedback/purge": {
-      const body = parsed(req, purgeCheck);
-      if (isPlan(body)) return body;
-      const ids = purgeIds(body["query"]);
-      if (ids === undefined) return reasonError(400, PURGE_BY_ID);
-      store.rows = store.rows.filter((r) => !(r.project_id === body["project_id"] && ids.includes(r.id)));
-      return jsonResponse(200, {});
-    }
-    default: {
-      const body = parsed(req, queryCheck);
-      if (isPlan(body)) return body;
-      const q = body as {
-        project_id: string;
-        fields?: string[] | null;
-        query?: { $expr: unknown } | null;
-        sort_by?: Array<{ field: string; direction: "asc" | "desc" }> | null;
-        limit?: number | null;
-        offset?: number | null;
-      };
-      const rows = store.rows.filter(
-        (r) => r.project_id === q.project_id && (q.query == null || matchesQuery(q.query, r)),
-      );
-      const sorts = q.sort_by ?? [{ field: "created_at", direction: "asc" as const }];
-      rows.sort((a, b) => {
-        for (const { field, direction } of sorts) {
-          const c = compareValues(getPath(a, field), getPath(b, field)) ?? 0;
-          if (c !== 0) return direction === "desc" ? -c : c;
-        }
-        return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-      });
-      const offset = q.offset ?? 0;
-      const end = q.limit == null ? rows.length : offset + q.limit;
-      return jsonResponse(200, { result: rows.slice(offset, end).map((r) => project(r, q.fields)) });
-    }
-  }
+interface FeedbackState {
+  feedback: FeedbackStore;
+  userId: string;
 }
+
+function createFeedback({ req, state }: RouteContext<FeedbackState>): ResponsePlan {
+  const store = state.feedback;
+  const userId = state.userId;
+  const body = parsed(req, createCheck);
+  if (isPlan(body)) return body;
+  const row = store.create(body, userId);
+  return "reason" in row ? reasonError(row.status, row.reason) : created(row);
+}
+
+function replaceFeedback({ req, state }: RouteContext<FeedbackState>): ResponsePlan {
+  const store = state.feedback;
+  const userId = state.userId;
+  const body = parsed(req, replaceCheck);
+  if (isPlan(body)) return body;
+  const { feedback_id: id, ...rest } = body;
+  const old = store.rows.findIndex((r) => r.id === id && r.project_id === body["project_id"]);
+  if (old < 0) return reasonError(404, `Feedback ${String(id)} not found`);
+  const refused = checkCreate(rest);
+  if (refused !== undefined) return reasonError(400, refused);
+  store.rows.splice(old, 1);
+  const row = store.create(rest, userId);
+  return "reason" in row ? reasonError(row.status, row.reason) : created(row);
+}
+
+function purgeFeedback({ req, state }: RouteContext<FeedbackState>): ResponsePlan {
+  const store = state.feedback;
+  const body = parsed(req, purgeCheck);
+  if (isPlan(body)) return body;
+  const ids = purgeIds(body["query"]);
+  if (ids === undefined) return reasonError(400, PURGE_BY_ID);
+  store.rows = store.rows.filter((r) => !(r.project_id === body["project_id"] && ids.includes(r.id)));
+  return jsonResponse(200, {});
+}
+
+function queryFeedback({ req, state }: RouteContext<FeedbackState>): ResponsePlan {
+  const store = state.feedback;
+  const body = parsed(req, queryCheck);
+  if (isPlan(body)) return body;
+  const q = body as {
+    project_id: string;
+    fields?: string[] | null;
+    query?: { $expr: unknown } | null;
+    sort_by?: Array<{ field: string; direction: "asc" | "desc" }> | null;
+    limit?: number | null;
+    offset?: number | null;
+  };
+  const rows = store.rows.filter((r) => r.project_id === q.project_id && (q.query == null || matchesQuery(q.query, r)));
+  const sorts = q.sort_by ?? [{ field: "created_at", direction: "asc" as const }];
+  rows.sort((a, b) => {
+    for (const { field, direction } of sorts) {
+      const c = compareValues(getPath(a, field), getPath(b, field)) ?? 0;
+      if (c !== 0) return direction === "desc" ? -c : c;
+    }
+    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  });
+  const offset = q.offset ?? 0;
+  const end = q.limit == null ? rows.length : offset + q.limit;
+  return jsonResponse(200, { result: rows.slice(offset, end).map((r) => project(r, q.fields)) });
+}
+
+/** Weave's feedback routes, one row each. */
+export const FEEDBACK_ROUTES: ReadonlyArray<Route<FeedbackState>> = [
+  route({ method: "POST", path: "/feedback/create", auth: "basic", handle: createFeedback }),
+  route({ method: "POST", path: "/feedback/query", auth: "basic", handle: queryFeedback }),
+  route({ method: "POST", path: "/feedback/replace", auth: "basic", handle: replaceFeedback }),
+  route({ method: "POST", path: "/feedback/purge", auth: "basic", handle: purgeFeedback }),
+];

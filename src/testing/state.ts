@@ -6,15 +6,16 @@ import { AnnotationStore } from "./annotation.js";
 import { userIdFor } from "./auth.js";
 import type { Credentials } from "./auth.js";
 import { CallStore } from "./calls-store.js";
-import { FaultQueue } from "./faults.js";
+import type { Fault } from "./faults/kinds.js";
+import { FaultQueue } from "./faults/queue.js";
 import { FeedbackStore } from "./feedback.js";
-import type { Fault } from "./faults.js";
 import { DEFAULT_MODELS, toModelEntries } from "./models.js";
 import { referenceCalls, SEED_PROJECT_ID } from "./seed-reference.js";
 import { seedCallRecords } from "./seed.js";
 import { DEFAULT_BASE_MODELS, TrainableStore } from "./trainable.js";
 import { TrainingJobStore } from "./training.js";
-import type { CallRecord, FakeServiceOptions, ModelEntry, RecordedRequest, TrainingJob } from "./types.js";
+import type { FakeServiceOptions } from "./options.js";
+import type { CallRecord, ModelEntry, RecordedRequest, TrainingJob } from "./types.js";
 
 /**
  * Id of the seeded annotation queue (project `acme/support-bot`).

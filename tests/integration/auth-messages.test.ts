@@ -6,13 +6,9 @@
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AuthenticationError, Inferloop } from "../../src/index.js";
-import type { FakeService } from "../../src/testing/index.js";
 import { caught, useFakeService } from "./helpers.js";
 
-let svc: FakeService;
-useFakeService({ seedCalls: false }, (s) => {
-  svc = s;
-});
+const fake = useFakeService({ seedCalls: false });
 afterEach(() => {
   vi.unstubAllEnvs();
 });
@@ -22,7 +18,7 @@ const WRONG_PASSWORD = "hunter2-wrong-password";
 const USER = "someone@example.com";
 
 function client(options: ConstructorParameters<typeof Inferloop>[0] = {}): Inferloop {
-  return new Inferloop({ baseURL: svc.url, maxRetries: 0, ...options });
+  return new Inferloop({ baseURL: fake.svc.url, maxRetries: 0, ...options });
 }
 
 /** The 401 of `call`, checked to carry none of `secrets` anywhere a user might print it. */
@@ -55,8 +51,8 @@ describe("Bearer (chat, models, training jobs)", () => {
 
   it("says when the Authorization header was the caller's own", async () => {
     const message = await refused(
-      () => client({ apiKey: svc.apiKey }).models.list({ headers: { Authorization: `Bearer ${WRONG_KEY}` } }),
-      [WRONG_KEY, svc.apiKey],
+      () => client({ apiKey: fake.svc.apiKey }).models.list({ headers: { Authorization: `Bearer ${WRONG_KEY}` } }),
+      [WRONG_KEY, fake.svc.apiKey],
     );
     expect(message).toBe("401 Authentication failed (sent: your own Authorization header)");
   });

@@ -4,23 +4,11 @@
  * reviewer left.
  */
 import { describe, expect, it, vi } from "vitest";
-import {
-  InferloopError,
-  NotFoundError,
-  q,
-  RequestValidationError,
-  type CallRecord,
-  type Inferloop,
-} from "../../src/index.js";
-import { referenceCalls, type FakeService } from "../../src/testing/index.js";
+import { InferloopError, NotFoundError, q, RequestValidationError, type CallRecord } from "../../src/index.js";
+import { referenceCalls } from "../../src/testing/index.js";
 import { caught, useFakeService } from "./helpers.js";
 
-let svc: FakeService;
-let client: Inferloop;
-useFakeService({ seedCalls: false, calls: referenceCalls() }, (s, c) => {
-  svc = s;
-  client = c;
-});
+const fake = useFakeService({ seedCalls: false, calls: referenceCalls() });
 
 const PROJECT = "acme/rollouts";
 const SPEC = `weave:///${PROJECT}/object/quality:latest`;
@@ -85,74 +73,77 @@ function weaveTrace(
 
 describe("annotation queues", () => {
   it("create, retrieve, update, list, stats and a soft delete", async () => {
-    const { id } = await client.annotationQueues.create({
+    const { id } = await fake.client.annotationQueues.create({
       project_id: PROJECT,
       name: "Rollout review",
       scorer_refs: [SPEC],
     });
-    const queue = await client.annotationQueues.retrieve(id, { project_id: PROJECT });
+    const queue = await fake.client.annotationQueues.retrieve(id, { project_id: PROJECT });
     expect(queue).toMatchObject({ id, name: "Rollout review", description: "", scorer_refs: [SPEC], deleted_at: null });
-    const updated = await client.annotationQueues.update(id, { project_id: PROJECT, description: "step 1" });
+    const updated = await fake.client.annotationQueues.update(id, { project_id: PROJECT, description: "step 1" });
     expect(updated).toMatchObject({ id, name: "Rollout review", description: "step 1" });
-    await client.annotationQueues.create({ project_id: PROJECT, name: "Other", scorer_refs: [] });
-    const named = await client.annotationQueues.list({ project_id: PROJECT, name: "ROLLOUT" }).toArray();
+    await fake.client.annotationQueues.create({ project_id: PROJECT, name: "Other", scorer_refs: [] });
+    const named = await fake.client.annotationQueues.list({ project_id: PROJECT, name: "ROLLOUT" }).toArray();
     expect(named.map((q) => q.id)).toEqual([id]);
-    expect(await client.annotationQueues.stats({ project_id: PROJECT, queue_ids: [id] })).toEqual({
+    expect(await fake.client.annotationQueues.stats({ project_id: PROJECT, queue_ids: [id] })).toEqual({
       stats: [{ queue_id: id, total_items: 0, completed_items: 0 }],
     });
-    const deleted = await client.annotationQueues.delete(id, { project_id: PROJECT });
+    const deleted = await fake.client.annotationQueues.delete(id, { project_id: PROJECT });
     expect(deleted.deleted_at).toEqual(expect.any(String));
-    expect(await caught(() => client.annotationQueues.retrieve(id, { project_id: PROJECT }))).toBeInstanceOf(
+    expect(await caught(() => fake.client.annotationQueues.retrieve(id, { project_id: PROJECT }))).toBeInstanceOf(
       NotFoundError,
     );
-    const left = await client.annotationQueues.list({ project_id: PROJECT }).toArray();
+    const left = await fake.client.annotationQueues.list({ project_id: PROJECT }).toArray();
     expect(left.map((q) => q.name)).toEqual(["Other"]);
     // Kept, as Weave keeps it: only marked deleted.
-    expect(svc.annotation.queues.get(id)?.deleted_at).toBe(deleted.deleted_at);
+    expect(fake.svc.annotation.queues.get(id)?.deleted_at).toBe(deleted.deleted_at);
   });
 
   it("items: duplicates counted, unknown calls skipped, pages, filters, positions and progress", async () => {
-    svc.state.calls.insert([
+    fake.svc.state.calls.insert([
       ...weaveTrace(1, "a", [{ messages: [], reply: "x" }]),
       ...weaveTrace(2, "b", [{ messages: [], reply: "y" }]),
     ]);
-    const { id: queueId } = await client.annotationQueues.create({
+    const { id: queueId } = await fake.client.annotationQueues.create({
       project_id: PROJECT,
       name: "Review",
       scorer_refs: [],
     });
     expect(
-      await client.annotationQueues.items.add(queueId, { project_id: PROJECT, call_ids: ["root-1", "nope", "root-2"] }),
+      await fake.client.annotationQueues.items.add(queueId, {
+        project_id: PROJECT,
+        call_ids: ["root-1", "nope", "root-2"],
+      }),
     ).toEqual({ added_count: 2, duplicates: 0 });
     expect(
-      await client.annotationQueues.items.add(queueId, { project_id: PROJECT, call_ids: ["root-1", "chat-1-0"] }),
+      await fake.client.annotationQueues.items.add(queueId, { project_id: PROJECT, call_ids: ["root-1", "chat-1-0"] }),
     ).toEqual({ added_count: 1, duplicates: 1 });
 
     const pages = [];
-    for await (const page of client.annotationQueues.items
+    for await (const page of fake.client.annotationQueues.items
       .list(queueId, { project_id: PROJECT }, { pageSize: 2 })
       .pages())
       pages.push(page.map((i) => i.call_id));
     expect(pages.flat().sort()).toEqual(["chat-1-0", "root-1", "root-2"]);
     expect(pages.map((p) => p.length)).toEqual([2, 1]);
 
-    const items = await client.annotationQueues.items
+    const items = await fake.client.annotationQueues.items
       .list(queueId, { project_id: PROJECT, include_position: true })
       .toArray();
     expect(items.map((i) => i.position_in_queue)).toEqual([1, 2, 3]);
     expect(items.every((i) => i.annotation_state === "unstarted" && i.display_fields.length === 0)).toBe(true);
 
     const first = items[0]!;
-    await client.annotationQueues.items.progress(queueId, first.id, {
+    await fake.client.annotationQueues.items.progress(queueId, first.id, {
       project_id: PROJECT,
       annotation_state: "completed",
     });
-    const done = await client.annotationQueues.items
+    const done = await fake.client.annotationQueues.items
       .list(queueId, { project_id: PROJECT, filter: { annotation_states: ["completed"] } })
       .toArray();
     expect(done.map((i) => i.id)).toEqual([first.id]);
-    expect(done[0]!.annotator_user_id).toBe(svc.state.userId);
-    expect((await client.annotationQueues.stats({ project_id: PROJECT, queue_ids: [queueId] })).stats[0]).toEqual({
+    expect(done[0]!.annotator_user_id).toBe(fake.svc.state.userId);
+    expect((await fake.client.annotationQueues.stats({ project_id: PROJECT, queue_ids: [queueId] })).stats[0]).toEqual({
       queue_id: queueId,
       total_items: 3,
       completed_items: 1,
@@ -162,16 +153,16 @@ describe("annotation queues", () => {
 
 describe("feedback", () => {
   it("create, query, replace and purge; a call query with include_feedback returns it", async () => {
-    svc.state.calls.insert(weaveTrace(3, "c", [{ messages: [], reply: "z" }]));
-    const created = await client.feedback.create({
+    fake.svc.state.calls.insert(weaveTrace(3, "c", [{ messages: [], reply: "z" }]));
+    const created = await fake.client.feedback.create({
       project_id: PROJECT,
       weave_ref: ref("root-3"),
       feedback_type: "wandb.annotation.quality",
       annotation_ref: SPEC,
       payload: { value: 1 },
     });
-    expect(created).toMatchObject({ id: expect.any(String), wb_user_id: svc.state.userId, payload: { value: 1 } });
-    const reaction = await client.feedback.create({
+    expect(created).toMatchObject({ id: expect.any(String), wb_user_id: fake.svc.state.userId, payload: { value: 1 } });
+    const reaction = await fake.client.feedback.create({
       project_id: PROJECT,
       weave_ref: ref("root-3"),
       feedback_type: "wandb.reaction.1",
@@ -179,7 +170,7 @@ describe("feedback", () => {
     });
     expect(reaction.payload).toMatchObject({ emoji: "👍", alias: ":thumbs_up:" });
 
-    const [root] = await client.calls
+    const [root] = await fake.client.calls
       .query({ project_id: PROJECT, filter: { call_ids: ["root-3"] }, include_feedback: true })
       .toArray();
     expect(root!.summary?.weave?.feedback?.map((f) => [f.feedback_type, f.payload])).toEqual([
@@ -187,12 +178,12 @@ describe("feedback", () => {
       ["wandb.reaction.1", reaction.payload],
     ]);
 
-    const annotations = await client.feedback
+    const annotations = await fake.client.feedback
       .query({ project_id: PROJECT, query: q.where(q.eq(q.field("feedback_type"), "wandb.annotation.quality")) })
       .toArray();
     expect(annotations.map((r) => r.id)).toEqual([created.id]);
 
-    const replaced = await client.feedback.replace({
+    const replaced = await fake.client.feedback.replace({
       project_id: PROJECT,
       weave_ref: ref("root-3"),
       feedback_type: "wandb.annotation.quality",
@@ -200,8 +191,8 @@ describe("feedback", () => {
       payload: { value: 0 },
       feedback_id: created.id,
     });
-    await client.feedback.purge({ project_id: PROJECT, query: q.where(q.eq(q.field("id"), reaction.id)) });
-    const rows = await client.feedback.query({ project_id: PROJECT }).toArray();
+    await fake.client.feedback.purge({ project_id: PROJECT, query: q.where(q.eq(q.field("id"), reaction.id)) });
+    const rows = await fake.client.feedback.query({ project_id: PROJECT }).toArray();
     expect(rows.map((r) => [r.id, r.payload])).toEqual([[replaced.id, { value: 0 }]]);
   });
 });
@@ -212,7 +203,7 @@ describe("calls.trajectoryGroups", () => {
     return f === undefined ? undefined : Number(f.payload?.["value"]);
   };
   const review = (id: string, value: number) =>
-    client.feedback.create({
+    fake.client.feedback.create({
       project_id: PROJECT,
       weave_ref: ref(id),
       feedback_type: "wandb.annotation.quality",
@@ -223,7 +214,7 @@ describe("calls.trajectoryGroups", () => {
   it("rebuilds each reviewed trace as captureTrajectory records it, grouped, with the reviewer's reward", async () => {
     const sys = { role: "system", content: "Be brief." };
     const u1 = { role: "user", content: "2+2?" };
-    svc.state.calls.insert([
+    fake.svc.state.calls.insert([
       ...weaveTrace(10, "p1", [
         { messages: [sys, u1], reply: "4", logprobs: true },
         { messages: [sys, u1, { role: "assistant", content: "4" }, { role: "user", content: "sure?" }], reply: "yes" },
@@ -237,7 +228,7 @@ describe("calls.trajectoryGroups", () => {
     await review("root-11", 0);
     await review("root-12", 0.5);
     const warn = vi.spyOn(process, "emitWarning").mockImplementation(() => {});
-    const groups = await client.calls.trajectoryGroups(
+    const groups = await fake.client.calls.trajectoryGroups(
       { project_id: PROJECT, query: q.where(q.eq(q.field("op_name"), `weave:///${PROJECT}/op/rollout:abc`)) },
       { groupBy: (root) => String(root.inputs["prompt"]), reward: quality, pageSize: 2 },
     );
@@ -269,7 +260,7 @@ describe("calls.trajectoryGroups", () => {
       },
     ]);
     // Two queries per page of roots (pageSize 2 over 4 roots): roots, then their traces' calls.
-    const queries = svc.requests
+    const queries = fake.svc.requests
       .filter((r) => r.path === "/calls/stream_query")
       .map((r) => r.json as Record<string, any>);
     expect(queries.filter((b) => b.filter?.trace_ids).map((b) => b.filter.trace_ids.length)).toEqual([2, 1]);
@@ -277,18 +268,18 @@ describe("calls.trajectoryGroups", () => {
   });
 
   it("a zero reward is a reward; a trace without a chat call is an error naming it", async () => {
-    svc.state.calls.insert(weaveTrace(20, "p", [{ messages: [{ role: "user", content: "hi" }], reply: "hey" }]));
+    fake.svc.state.calls.insert(weaveTrace(20, "p", [{ messages: [{ role: "user", content: "hi" }], reply: "hey" }]));
     await review("root-20", 0);
-    const groups = await client.calls.trajectoryGroups(
+    const groups = await fake.client.calls.trajectoryGroups(
       { project_id: PROJECT, filter: { trace_ids: ["trace-20"] } },
       { groupBy: () => "all", reward: quality },
     );
     expect(groups[0]!.trajectories[0]!.reward).toBe(0);
 
-    svc.state.calls.insert(weaveTrace(21, "p", []));
+    fake.svc.state.calls.insert(weaveTrace(21, "p", []));
     await review("root-21", 1);
     const err = await caught(() =>
-      client.calls.trajectoryGroups(
+      fake.client.calls.trajectoryGroups(
         { project_id: PROJECT, filter: { trace_ids: ["trace-21"] } },
         { groupBy: () => "all", reward: quality },
       ),
@@ -298,18 +289,21 @@ describe("calls.trajectoryGroups", () => {
   });
 
   it("refuses a page of roots larger than Weave's trace_ids cap, nothing sent", async () => {
-    const sent = svc.requests.length;
+    const sent = fake.svc.requests.length;
     const err = await caught(() =>
-      client.calls.trajectoryGroups({ project_id: PROJECT }, { groupBy: () => "all", reward: quality, pageSize: 1001 }),
+      fake.client.calls.trajectoryGroups(
+        { project_id: PROJECT },
+        { groupBy: () => "all", reward: quality, pageSize: 1001 },
+      ),
     );
     expect(err).toBeInstanceOf(RequestValidationError);
     expect((err as RequestValidationError).issues[0]!.path).toBe("pageSize");
-    expect(svc.requests.length).toBe(sent);
+    expect(fake.svc.requests.length).toBe(sent);
   });
 
   it("reads GenAI spans as the trace server ingests them from OTLP", async () => {
     const messages = [{ role: "user", content: "echo otel" }];
-    svc.state.calls.insert([
+    fake.svc.state.calls.insert([
       {
         id: "aaaaaaaaaaaaaaaa",
         project_id: PROJECT,
@@ -325,7 +319,7 @@ describe("calls.trajectoryGroups", () => {
       },
     ]);
     await review("aaaaaaaaaaaaaaaa", 1);
-    const [group] = await client.calls.trajectoryGroups(
+    const [group] = await fake.client.calls.trajectoryGroups(
       { project_id: PROJECT, filter: { op_names: ["chat m"] } },
       { groupBy: () => "all", reward: quality },
     );

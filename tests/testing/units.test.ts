@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkTransition, generateCall, tokenize } from "../../src/testing/index.js";
 import { evaluate, matchesQuery } from "../../src/testing/query-eval.js";
-import { FaultQueue } from "../../src/testing/faults.js";
+import { FaultQueue } from "../../src/testing/faults/queue.js";
 import type { FakeRequest } from "../../src/testing/index.js";
 
 describe("tokenize", () => {
