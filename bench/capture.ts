@@ -115,8 +115,8 @@ for (let r = 0; r < ROUNDS; r++) {
 }
 // The two pieces alone, without the SDK around them: the check every chat call makes outside
 // a capture, and the recording of one reply into a 5-turn conversation.
-const { activeCapture } = await import("../src/resources/capture/active.js");
-const { TrajectoryRecorder } = await import("../src/resources/capture/recorder.js");
+const { activeCapture } = await import("../src/lib/capture/active-capture.js");
+const { TrajectoryRecorder } = await import("../src/lib/capture/trajectory-recorder.js");
 const { Trajectory } = await import("../src/index.js");
 const CHECKS = 10_000_000;
 let seen = 0;

@@ -38,8 +38,8 @@ export {
   type ChatCompletionParseStreamParams,
 } from "./resources/chat/completions.js";
 export { ChatCompletionStream, type StreamResponseInfo } from "./resources/chat/stream.js";
-export { ParsedChatCompletionStream, type DeepPartial } from "./resources/chat/parsed-stream.js";
 export * from "./resources/chat/index.js";
+export * from "./lib/structured-output/index.js";
 
 export { Models, type ModelListOptions } from "./resources/models/models.js";
 export * from "./resources/models/index.js";
@@ -47,6 +47,7 @@ export * from "./resources/models/index.js";
 export { Calls } from "./resources/calls/calls.js";
 export { CallQuery } from "./resources/calls/call-query.js";
 export * from "./resources/calls/index.js";
+export * from "./lib/query-builder.js";
 
 export { AnnotationQueues, AnnotationQueueItems } from "./resources/annotation-queues/annotation-queues.js";
 export * from "./resources/annotation-queues/index.js";
@@ -55,6 +56,7 @@ export { TrainingJobs } from "./resources/training-jobs/training-jobs.js";
 export { TrainingJobEvents } from "./resources/training-jobs/events.js";
 export type { TrainingJobFollowOptions } from "./resources/training-jobs/follow.js";
 export * from "./resources/training-jobs/index.js";
+export * from "./lib/trajectories/index.js";
 
 export { CursorList, type CursorPage } from "./core/cursor-list.js";
 export { TrainableModels } from "./resources/trainable-models/trainable-models.js";
@@ -62,4 +64,4 @@ export { Checkpoints } from "./resources/trainable-models/checkpoints.js";
 export { TrainableModel } from "./resources/trainable-models/trainable-model.js";
 export * from "./resources/trainable-models/index.js";
 
-export * from "./resources/capture/index.js";
+export * from "./lib/capture/index.js";

@@ -6,7 +6,7 @@ import { endpoint, endpointRequest } from "../../core/endpoint.js";
 import type { RequestSpec } from "../../core/request-spec.js";
 import { APIResource } from "../../core/resource.js";
 import { validateRequestBody } from "../../core/validate.js";
-import { activeCapture } from "../capture/active.js";
+import { activeCapture } from "../../lib/capture/active-capture.js";
 import {
   chatCompletionCreateParamsSchema,
   prepareChatRequest,
@@ -16,9 +16,9 @@ import {
   type ChatCompletionCreateParamsStreaming,
 } from "./request-schema.js";
 import { PARSE_COMPLETION, PARSED_STREAM, type ParseableResponseFormat } from "./parse-hook.js";
-import type { ParsedChatCompletion } from "./response-format.js";
+import type { ParsedChatCompletion } from "../../lib/structured-output/parsed-reply.js";
 import { checkCompletion } from "./response-shape.js";
-import type { ParsedChatCompletionStream } from "./parsed-stream.js";
+import type { ParsedChatCompletionStream } from "../../lib/structured-output/parsed-stream.js";
 import { ChatCompletionStream } from "./stream.js";
 import { normalizeCompletion, type ChatCompletion } from "./types.js";
 

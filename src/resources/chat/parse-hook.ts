@@ -1,6 +1,6 @@
 import type { ResponseFormatJSONSchema } from "./request-schema.js";
-import type { ParsedChatCompletion } from "./parsed-reply.js";
-import type { ParsedChatCompletionStream } from "./parsed-stream.js";
+import type { ParsedChatCompletion } from "../../lib/structured-output/parsed-reply.js";
+import type { ParsedChatCompletionStream } from "../../lib/structured-output/parsed-stream.js";
 import type { ChatCompletion } from "./types.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { TrajectoryGroup, TrajectoryParams } from "./request-schema.js";
-import type { Trajectory } from "./trajectory.js";
+import type { Trajectory } from "../../lib/trajectories/trajectory.js";
 import { isTrajectoryChoice, type TrajectoryItem } from "./trajectory-item.js";
 
 /**

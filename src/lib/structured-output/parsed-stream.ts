@@ -5,11 +5,11 @@
  *
  * @module
  */
-import { type CompletionParser, PARSED_STREAM } from "./parse-hook.js";
+import { type CompletionParser, PARSED_STREAM } from "../../resources/chat/parse-hook.js";
 import { parsePartialJSON } from "./partial-json.js";
 import type { ParsedChatCompletion } from "./parsed-reply.js";
-import { ChatCompletionStream } from "./stream.js";
-import type { ChatCompletion } from "./types.js";
+import { ChatCompletionStream } from "../../resources/chat/stream.js";
+import type { ChatCompletion } from "../../resources/chat/types.js";
 
 /** Gives a response format the stream class that parses its final completion (see PARSED_STREAM). */
 export function withStreamParsing<F extends object>(format: F): F {

@@ -7,7 +7,7 @@
  * @module
  */
 import { dropSafeIntegerBounds } from "./json-schema-tidy.js";
-import { PARSE_COMPLETION, type ParseableResponseFormat } from "./parse-hook.js";
+import { PARSE_COMPLETION, type ParseableResponseFormat } from "../../resources/chat/parse-hook.js";
 import { withStreamParsing } from "./parsed-stream.js";
 import {
   mismatchError,
@@ -16,7 +16,7 @@ import {
   type ContentParseIssue,
   type ParsedChatCompletion,
 } from "./parsed-reply.js";
-import type { ChatCompletion, ChatCompletionChoice } from "./types.js";
+import type { ChatCompletion, ChatCompletionChoice } from "../../resources/chat/types.js";
 
 /**
  * The result of a Standard Schema `validate`: the value, or the issues.

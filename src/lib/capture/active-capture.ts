@@ -2,10 +2,10 @@
 // the function that records a chat call into the state it stores, so a client bundles the
 // chat hook (its stream watcher) and the scope only when its app imports `captureTrajectory`.
 import type { WithResponse } from "../../core/api-promise.js";
-import type { ChatCompletionStream } from "../chat/stream.js";
-import type { ChatCompletion } from "../chat/types.js";
+import type { ChatCompletionStream } from "../../resources/chat/stream.js";
+import type { ChatCompletion } from "../../resources/chat/types.js";
 import type { AsyncScope } from "./async-scope.js";
-import type { CapturedRequest, TrajectoryRecorder } from "./recorder.js";
+import type { CapturedRequest, TrajectoryRecorder } from "./trajectory-recorder.js";
 
 /** @internal What a chat call returns, as a capture sees it. */
 export type ChatResult = WithResponse<ChatCompletion | ChatCompletionStream>;

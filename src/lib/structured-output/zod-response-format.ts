@@ -9,13 +9,13 @@
  * @module
  */
 import { safeParse, toJSONSchema, type $ZodType, type output } from "zod/v4/core";
-import { ensureZodDefaults } from "../zod-defaults.js";
+import { ensureZodDefaults } from "../../resources/zod-defaults.js";
 import { dropSafeIntegerBounds } from "./json-schema-tidy.js";
 import { mismatchError, readReplyJSON, withParsedChoices, type ParsedChatCompletion } from "./parsed-reply.js";
-import { PARSE_COMPLETION, type CompletionParser } from "./parse-hook.js";
+import { PARSE_COMPLETION, type CompletionParser } from "../../resources/chat/parse-hook.js";
 import { withStreamParsing } from "./parsed-stream.js";
-import type { ResponseFormatJSONSchema } from "./request-schema.js";
-import type { ChatCompletion } from "./types.js";
+import type { ResponseFormatJSONSchema } from "../../resources/chat/request-schema.js";
+import type { ChatCompletion } from "../../resources/chat/types.js";
 
 export {
   ContentParseError,

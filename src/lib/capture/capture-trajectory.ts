@@ -1,9 +1,9 @@
 import { InferloopError, RequestValidationError } from "../../core/errors.js";
-import { Trajectory } from "../training-jobs/trajectory.js";
-import { activeCapture, type CaptureState, runCapture } from "./active.js";
+import { Trajectory } from "../trajectories/trajectory.js";
+import { activeCapture, type CaptureState, runCapture } from "./active-capture.js";
 import { createAsyncScope, type AsyncScope } from "./async-scope.js";
 import { captureChat } from "./chat-hook.js";
-import { TrajectoryRecorder } from "./recorder.js";
+import { TrajectoryRecorder } from "./trajectory-recorder.js";
 
 let scope: AsyncScope<CaptureState> | undefined | null;
 

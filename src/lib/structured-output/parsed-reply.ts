@@ -6,7 +6,7 @@
  * @module
  */
 import { InferloopError } from "../../core/errors.js";
-import type { ChatCompletion, ChatCompletionChoice, ChatCompletionMessage } from "./types.js";
+import type { ChatCompletion, ChatCompletionChoice, ChatCompletionMessage } from "../../resources/chat/types.js";
 
 /**
  * A reply message with `parsed`: the content parsed and validated, or null when the
