@@ -91,7 +91,8 @@ export async function captureTrajectory(
   const trajectory = new Trajectory({ metadata: options.metadata, metrics: options.metrics });
   const recorder = new TrajectoryRecorder(trajectory, options.logprobs === true);
   try {
-    const result = await runCapture(store, { recorder, inClient: false, chat: captureChat }, () => fn(trajectory));
+    const state: CaptureState = { recorder, inClient: false, chat: (body, send) => captureChat(state, body, send) };
+    const result = await runCapture(store, state, () => fn(trajectory));
     if (typeof result === "number") trajectory.reward = result;
   } finally {
     recorder.closed = true;

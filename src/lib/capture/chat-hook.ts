@@ -1,7 +1,8 @@
 import { APIUserAbortError } from "../../core/errors.js";
 import { ChatCompletionStream } from "../../resources/chat/stream.js";
 import type { ChatCompletion } from "../../resources/chat/types.js";
-import { type CaptureState, type ChatResult, runInClient } from "./active-capture.js";
+import type { ChatResult } from "../../resources/chat/capture-slot.js";
+import { type CaptureState, runInClient } from "./active-capture.js";
 import type { CapturedRequest, TrajectoryRecorder } from "./trajectory-recorder.js";
 
 /**

@@ -6,7 +6,6 @@ import { endpoint, endpointRequest } from "../../core/endpoint.js";
 import type { RequestSpec } from "../../core/request-spec.js";
 import { APIResource } from "../../core/resource.js";
 import { validateRequestBody } from "../../core/validate.js";
-import { activeCapture } from "../../lib/capture/active-capture.js";
 import {
   chatCompletionCreateParamsSchema,
   prepareChatRequest,
@@ -15,6 +14,7 @@ import {
   type ChatCompletionCreateParamsNonStreaming,
   type ChatCompletionCreateParamsStreaming,
 } from "./request-schema.js";
+import { activeChatCapture } from "./capture-slot.js";
 import { PARSE_COMPLETION, PARSED_STREAM, type ParseableResponseFormat } from "./parse-hook.js";
 import type { ParsedChatCompletion } from "../../lib/structured-output/parsed-reply.js";
 import { checkCompletion } from "./response-shape.js";
@@ -134,12 +134,15 @@ export class Completions extends APIResource {
     } catch (err) {
       return new APIPromise(Promise.reject(err));
     }
-    // Inside captureTrajectory the call is recorded (by the function the capture carries, so
-    // this module imports none of the capture's code); outside, this check is all it costs.
-    const capture = activeCapture();
-    const body = spec.body as ChatCompletionCreateParamsBase;
+    // Inside captureTrajectory the capture sends and records the call (see capture-slot.ts);
+    // outside, this check is all it costs.
+    const capture = activeChatCapture();
     if (capture !== undefined)
-      return new APIPromise(capture.chat(capture, body, (b) => this.#send({ ...spec, body: b }, options, params)));
+      return new APIPromise(
+        capture.chat(spec.body as ChatCompletionCreateParamsBase, (b) =>
+          this.#send({ ...spec, body: b }, options, params),
+        ),
+      );
     return new APIPromise(this.#send(spec, options, params));
   }
 
