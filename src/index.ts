@@ -32,11 +32,7 @@ export {
 export { MissingCredentialsError } from "./core/auth.js";
 
 export { Chat } from "./resources/chat/chat.js";
-export {
-  Completions,
-  type ChatCompletionParseParams,
-  type ChatCompletionParseStreamParams,
-} from "./resources/chat/completions.js";
+export { Completions } from "./resources/chat/completions.js";
 export { ChatCompletionStream, type StreamResponseInfo } from "./resources/chat/stream.js";
 export * from "./resources/chat/index.js";
 export * from "./lib/structured-output/index.js";

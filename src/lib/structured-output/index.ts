@@ -5,4 +5,4 @@ export type * from "./zod-response-format.js";
 export { responseFormat } from "./standard-response-format.js";
 export type * from "./standard-response-format.js";
 export { ParsedChatCompletionStream, type DeepPartial } from "./parsed-stream.js";
-export type { ParseableResponseFormat } from "../../resources/chat/parse-hook.js";
+export type * from "./parseable-response-format.js";
