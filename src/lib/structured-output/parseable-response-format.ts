@@ -1,9 +1,5 @@
-/**
- * The public names of the parse protocol (resources/chat/parse-hook.ts), with the stream a
- * streamed reply is read as filled in: a {@link ParsedChatCompletionStream}.
- *
- * @module
- */
+// The public names of the parse protocol (resources/chat/parse-hook.ts), with the stream a
+// streamed reply is read as filled in: a ParsedChatCompletionStream.
 import type { ChatCompletionParseRequest, ChatCompletionParseStreamRequest } from "../../resources/chat/completions.js";
 import type { ParsingResponseFormat } from "../../resources/chat/parse-hook.js";
 import type { ParsedChatCompletionStream } from "./parsed-stream.js";

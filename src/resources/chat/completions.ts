@@ -26,19 +26,15 @@ import { checkCompletion } from "./response-shape.js";
 import { ChatCompletionStream } from "./stream.js";
 import { normalizeCompletion, type ChatCompletion } from "./types.js";
 
-/**
- * A non-streamed request whose `response_format` parses replies into `T`. Users name it
- * `ChatCompletionParseParams<T>` (src/lib/structured-output).
- */
+// parse()'s requests. Users name them ChatCompletionParseParams<T> and
+// ChatCompletionParseStreamParams<T> (src/lib/structured-output), where a parsing format's
+// stream `S` is ParsedChatCompletionStream<T>.
+/** A non-streamed request whose `response_format` parses replies into `T`. */
 export type ChatCompletionParseRequest<T> = Omit<ChatCompletionCreateParamsNonStreaming, "response_format"> & {
   response_format: ParsingResponseFormat<T>;
 };
 
-/**
- * A streamed request whose `response_format` parses replies into `T` and reads the stream as
- * `S`. Users name it `ChatCompletionParseStreamParams<T>`, where `S` is
- * `ParsedChatCompletionStream<T>` (src/lib/structured-output).
- */
+/** A streamed request whose `response_format` parses replies into `T` and reads the stream as `S`. */
 export type ChatCompletionParseStreamRequest<T, S extends ChatCompletionStream> = Omit<
   ChatCompletionCreateParamsStreaming,
   "response_format"

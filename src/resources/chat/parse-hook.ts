@@ -1,11 +1,7 @@
-/**
- * What a response format that parses replies carries, and what `chat.completions.parse` returns.
- * The formats are made in src/lib/structured-output (`zodResponseFormat`, `responseFormat`);
- * going through the format keeps the endpoint free of any import of their JSON Schema,
- * parsing and stream code, so an app that never uses structured output does not carry it.
- *
- * @module
- */
+// What a response format that parses replies carries, and what `chat.completions.parse`
+// returns. The formats are made in src/lib/structured-output (`zodResponseFormat`,
+// `responseFormat`); going through the format keeps the endpoint free of any import of their
+// JSON Schema, parsing and stream code, so an app without structured output does not carry it.
 import type { APIResponse } from "../../core/http-client.js";
 import type { Redactor } from "../../core/secrets.js";
 import type { ResponseFormatJSONSchema } from "./request-schema.js";
@@ -61,11 +57,9 @@ export interface ParsedChatCompletion<T> extends ChatCompletion {
   choices: ParsedChatCompletionChoice<T>[];
 }
 
-/**
- * A `json_schema` response format that parses replies into `T` and reads a streamed reply as
- * `S`. The stream's type travels as a type parameter because its class lives above the
- * endpoint (src/lib/structured-output); users see it as `ParseableResponseFormat<T>`.
- */
+// The stream's type travels as a type parameter because its class lives above the endpoint
+// (src/lib/structured-output); users see this type as `ParseableResponseFormat<T>`.
+/** A `json_schema` response format that parses replies into `T` and reads a streamed reply as `S`. */
 export type ParsingResponseFormat<
   T,
   S extends ChatCompletionStream = ChatCompletionStream,
