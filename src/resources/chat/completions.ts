@@ -108,7 +108,7 @@ export class Completions extends APIResource {
    * ```
    */
   // A parsing format's stream type `S` is `ParsedChatCompletionStream<T>` (src/lib names it).
-  create<T, S extends ChatCompletionStream>(
+  create<T, S extends ChatCompletionStream = ChatCompletionStream>(
     params: ChatCompletionParseStreamRequest<T, S>,
     options?: RequestOptions,
   ): APIPromise<S>;
@@ -194,7 +194,7 @@ export class Completions extends APIResource {
    * console.log((await stream.finalCompletion()).choices[0]?.message.parsed?.celsius);
    * ```
    */
-  parse<T, S extends ChatCompletionStream>(
+  parse<T, S extends ChatCompletionStream = ChatCompletionStream>(
     params: ChatCompletionParseStreamRequest<T, S>,
     options?: RequestOptions,
   ): APIPromise<S>;
