@@ -115,8 +115,8 @@ describe("browser bundle of a streaming chat call", () => {
     expect(text).not.toMatch(/["'`]node:[a-z]/);
     expect(text).not.toMatch(/undici/i);
     expect(text).not.toMatch(/startFakeService|createFakeState|FakeState/);
-    // No trajectory capture: the chat call only reads the active capture, which carries its
-    // own recording function (apps that import captureTrajectory bundle it). The
+    // No trajectory capture: the chat call only reads its capture slot, which a running
+    // capture plugs (apps that import captureTrajectory bundle the capture). The
     // strings are the stream watcher's, the recorder's and captureTrajectory's.
     expect(text).not.toMatch(
       /The stream was aborted\.|did not finish; not recorded|chat completion failed \(model|needs AsyncLocalStorage/,

@@ -9,21 +9,26 @@
  * @module
  */
 import { safeParse, toJSONSchema, type $ZodType, type output } from "zod/v4/core";
-import { ensureZodDefaults } from "../zod-defaults.js";
+import { ensureZodDefaults } from "../../resources/zod-defaults.js";
 import { dropSafeIntegerBounds } from "./json-schema-tidy.js";
-import { mismatchError, readReplyJSON, withParsedChoices, type ParsedChatCompletion } from "./parsed-reply.js";
-import { PARSE_COMPLETION, type CompletionParser } from "./parse-hook.js";
-import { withStreamParsing } from "./parsed-stream.js";
-import type { ResponseFormatJSONSchema } from "./request-schema.js";
-import type { ChatCompletion } from "./types.js";
-
-export {
-  ContentParseError,
-  type ContentParseIssue,
+import {
+  type CompletionParser,
+  PARSE_COMPLETION,
+  PARSED_STREAM,
   type ParsedChatCompletion,
-  type ParsedChatCompletionChoice,
-  type ParsedChatCompletionMessage,
-} from "./parsed-reply.js";
+  type ParsedStreamOpener,
+} from "../../resources/chat/parse-hook.js";
+import type { ResponseFormatJSONSchema } from "../../resources/chat/request-schema.js";
+import type { ChatCompletion } from "../../resources/chat/types.js";
+import { mismatchError, readReplyJSON, withParsedChoices } from "./parsed-reply.js";
+import { type ParsedChatCompletionStream, withStreamParsing } from "./parsed-stream.js";
+
+export { ContentParseError, type ContentParseIssue } from "./parsed-reply.js";
+export type {
+  ParsedChatCompletion,
+  ParsedChatCompletionChoice,
+  ParsedChatCompletionMessage,
+} from "../../resources/chat/parse-hook.js";
 
 // A symbol key that is also non-enumerable: JSON.stringify and object spreads of the
 // request never carry the zod schema to the wire.
@@ -50,6 +55,7 @@ export type AutoParseableResponseFormat<T> = {
   };
   readonly [ZOD_SCHEMA]: $ZodType<T>;
   readonly [PARSE_COMPLETION]: CompletionParser<ParsedChatCompletion<T>>;
+  readonly [PARSED_STREAM]: ParsedStreamOpener<ParsedChatCompletionStream<T>>;
 } & ResponseFormatJSONSchema;
 
 /**
@@ -97,11 +103,9 @@ export function zodResponseFormat<S extends $ZodType>(
   const format = { type: "json_schema" as const, json_schema };
   Object.defineProperty(format, ZOD_SCHEMA, { value: schema, enumerable: false });
   const result = format as AutoParseableResponseFormat<output<S>>;
-  Object.defineProperty(format, PARSE_COMPLETION, {
-    value: (completion: ChatCompletion) => parseCompletionContent(completion, result),
-    enumerable: false,
-  });
-  withStreamParsing(format);
+  const parse = (completion: ChatCompletion) => parseCompletionContent(completion, result);
+  Object.defineProperty(format, PARSE_COMPLETION, { value: parse, enumerable: false });
+  withStreamParsing(format, parse);
   return result;
 }
 

@@ -1,41 +1,14 @@
 /**
  * Replies read back as structured output, whichever schema library made the response format:
- * the parsed completion types, the error for a reply that does not parse, and the two steps
- * every format shares (JSON first, then the schema's issues turned into that error).
+ * the error for a reply that does not parse, and the two steps every format shares (JSON
+ * first, then the schema's issues turned into that error). The parsed completion types are
+ * the endpoint's (resources/chat/parse-hook.ts).
  *
  * @module
  */
 import { InferloopError } from "../../core/errors.js";
-import type { ChatCompletion, ChatCompletionChoice, ChatCompletionMessage } from "./types.js";
-
-/**
- * A reply message with `parsed`: the content parsed and validated, or null when the
- * message has no content (for example a tool call or a refusal).
- * @example
- * const m: ParsedChatCompletionMessage<{ answer: number }> = { role: "assistant", content: "{\"answer\":4}", parsed: { answer: 4 } };
- */
-export interface ParsedChatCompletionMessage<T> extends ChatCompletionMessage {
-  parsed: T | null;
-}
-
-/**
- * A choice whose message is parsed.
- * @example
- * const answer = parsedChoice.message.parsed?.answer;
- */
-export interface ParsedChatCompletionChoice<T> extends ChatCompletionChoice {
-  message: ParsedChatCompletionMessage<T>;
-}
-
-/**
- * A completion whose every choice carries `message.parsed`.
- * @example
- * const parsed: ParsedChatCompletion<{ answer: number }> = parseCompletionContent(completion, format);
- * parsed.choices[0]?.message.parsed?.answer;
- */
-export interface ParsedChatCompletion<T> extends ChatCompletion {
-  choices: ParsedChatCompletionChoice<T>[];
-}
+import type { ParsedChatCompletion, ParsedChatCompletionChoice } from "../../resources/chat/parse-hook.js";
+import type { ChatCompletion, ChatCompletionChoice } from "../../resources/chat/types.js";
 
 /**
  * One reason a reply did not parse: where (path inside the value) and why.

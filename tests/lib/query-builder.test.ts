@@ -1,11 +1,6 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import {
-  q,
-  queryBuilder,
-  queryExpressionSchema,
-  type EqOperation,
-  type QueryExpression,
-} from "../../../src/resources/calls/index.js";
+import { q, queryBuilder } from "../../src/lib/query-builder.js";
+import { queryExpressionSchema, type EqOperation, type QueryExpression } from "../../src/resources/calls/index.js";
 
 const latency = { $getField: "summary.weave.latency_ms" };
 const status = { $getField: "summary.weave.status" };

@@ -1,9 +1,9 @@
 import { InferloopError, RequestValidationError } from "../../core/errors.js";
-import { Trajectory } from "../training-jobs/trajectory.js";
-import { activeCapture, type CaptureState, runCapture } from "./active.js";
+import { Trajectory } from "../trajectories/trajectory.js";
+import { activeCapture, type CaptureState, runCapture } from "./active-capture.js";
 import { createAsyncScope, type AsyncScope } from "./async-scope.js";
 import { captureChat } from "./chat-hook.js";
-import { TrajectoryRecorder } from "./recorder.js";
+import { TrajectoryRecorder } from "../trajectories/recorder.js";
 
 let scope: AsyncScope<CaptureState> | undefined | null;
 
@@ -91,7 +91,8 @@ export async function captureTrajectory(
   const trajectory = new Trajectory({ metadata: options.metadata, metrics: options.metrics });
   const recorder = new TrajectoryRecorder(trajectory, options.logprobs === true);
   try {
-    const result = await runCapture(store, { recorder, inClient: false, chat: captureChat }, () => fn(trajectory));
+    const state: CaptureState = { recorder, inClient: false, chat: (body, send) => captureChat(state, body, send) };
+    const result = await runCapture(store, state, () => fn(trajectory));
     if (typeof result === "number") trajectory.reward = result;
   } finally {
     recorder.closed = true;

@@ -1,8 +1,9 @@
 import { APIUserAbortError } from "../../core/errors.js";
-import { ChatCompletionStream } from "../chat/stream.js";
-import type { ChatCompletion } from "../chat/types.js";
-import { type CaptureState, type ChatResult, runInClient } from "./active.js";
-import type { CapturedRequest, TrajectoryRecorder } from "./recorder.js";
+import { ChatCompletionStream } from "../../resources/chat/stream.js";
+import type { ChatCompletion } from "../../resources/chat/types.js";
+import type { ChatResult } from "../../resources/chat/capture-slot.js";
+import { type CaptureState, runInClient } from "./active-capture.js";
+import type { CapturedRequest, TrajectoryRecorder } from "../trajectories/recorder.js";
 
 /**
  * @internal An inferloop chat call made inside a capture: sent with the capture's request

@@ -1,7 +1,7 @@
-import type { ChatCompletion, ChatCompletionChoice } from "../chat/types.js";
-import type { TrajectoryHistory, TrajectoryTool } from "../training-jobs/request-schema.js";
-import type { Trajectory } from "../training-jobs/trajectory.js";
-import { isTrajectoryChoice, type TrajectoryItem } from "../training-jobs/trajectory-item.js";
+import type { ChatCompletion, ChatCompletionChoice } from "../../resources/chat/types.js";
+import type { TrajectoryHistory, TrajectoryTool } from "../../resources/training-jobs/request-schema.js";
+import type { Trajectory } from "./trajectory.js";
+import { isTrajectoryChoice, type TrajectoryItem } from "../../resources/training-jobs/trajectory-item.js";
 
 /** The fields of a chat request a capture reads (the body as sent, from any client). */
 export interface CapturedRequest {

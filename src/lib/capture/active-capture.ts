@@ -1,30 +1,19 @@
-// The one part of capture the chat path reads, with no runtime import: `captureTrajectory` puts
-// the function that records a chat call into the state it stores, so a client bundles the
-// chat hook (its stream watcher) and the scope only when its app imports `captureTrajectory`.
-import type { WithResponse } from "../../core/api-promise.js";
-import type { ChatCompletionStream } from "../chat/stream.js";
-import type { ChatCompletion } from "../chat/types.js";
+// Which capture the current async context runs in. The chat endpoint finds it through the slot
+// this plugs into (resources/chat/capture-slot.ts); `capturingFetch` and `currentTrajectory` read
+// it here.
+import { type ChatCapture, plugChatCapture } from "../../resources/chat/capture-slot.js";
 import type { AsyncScope } from "./async-scope.js";
-import type { CapturedRequest, TrajectoryRecorder } from "./recorder.js";
-
-/** @internal What a chat call returns, as a capture sees it. */
-export type ChatResult = WithResponse<ChatCompletion | ChatCompletionStream>;
+import type { TrajectoryRecorder } from "../trajectories/recorder.js";
 
 /** @internal What the async context holds inside a capture. */
-export interface CaptureState {
+export interface CaptureState extends ChatCapture {
   readonly recorder: TrajectoryRecorder;
   /** Inside an inferloop chat call that records itself: a `capturingFetch` under it stays out. */
   readonly inClient: boolean;
-  /** Sends an inferloop chat call as this capture's own and records it. */
-  readonly chat: <B extends CapturedRequest>(
-    state: CaptureState,
-    body: B,
-    send: (body: B) => Promise<ChatResult>,
-  ) => Promise<ChatResult>;
 }
 
 // Captures running now, in any async context. While it is 0 (nearly always outside training)
-// the chat path's check ends at this one read; the store is looked up only above it.
+// the check ends at this one read; the store is looked up only above it.
 let running = 0;
 let scope: AsyncScope<CaptureState> | undefined;
 
@@ -40,6 +29,7 @@ export async function runCapture<R>(
   state: CaptureState,
   fn: () => R,
 ): Promise<Awaited<R>> {
+  plugChatCapture(activeCapture);
   scope = store;
   running++;
   try {

@@ -7,7 +7,7 @@ import {
   parseCompletionContent,
   zodResponseFormat,
   type ParsedChatCompletion,
-} from "../../../src/resources/chat/response-format.js";
+} from "../../../src/lib/structured-output/zod-response-format.js";
 import type { ChatCompletion, ChatCompletionFinishReason } from "../../../src/resources/chat/types.js";
 
 const Weather = z.object({

@@ -5,15 +5,24 @@
  *
  * @module
  */
-import { type CompletionParser, PARSED_STREAM } from "./parse-hook.js";
+import {
+  type CompletionParser,
+  PARSED_STREAM,
+  type ParsedChatCompletion,
+  type ParsedStreamOpener,
+} from "../../resources/chat/parse-hook.js";
+import { ChatCompletionStream } from "../../resources/chat/stream.js";
+import type { ChatCompletion } from "../../resources/chat/types.js";
 import { parsePartialJSON } from "./partial-json.js";
-import type { ParsedChatCompletion } from "./parsed-reply.js";
-import { ChatCompletionStream } from "./stream.js";
-import type { ChatCompletion } from "./types.js";
 
-/** Gives a response format the stream class that parses its final completion (see PARSED_STREAM). */
-export function withStreamParsing<F extends object>(format: F): F {
-  Object.defineProperty(format, PARSED_STREAM, { value: ParsedChatCompletionStream, enumerable: false });
+/**
+ * Gives a response format the opener of the stream that parses its final completion with
+ * `parse` (see PARSED_STREAM); non-enumerable, so it never reaches the wire.
+ */
+export function withStreamParsing<F extends object, T>(format: F, parse: AnyParser<T>): F {
+  const open: ParsedStreamOpener<ParsedChatCompletionStream<T>> = (res, redactor, signal) =>
+    ParsedChatCompletionStream.withParser(ParsedChatCompletionStream.fromResponse(res, redactor, signal), parse);
+  Object.defineProperty(format, PARSED_STREAM, { value: open, enumerable: false });
   return format;
 }
 

@@ -7,16 +7,11 @@
  * @module
  */
 import { dropSafeIntegerBounds } from "./json-schema-tidy.js";
-import { PARSE_COMPLETION, type ParseableResponseFormat } from "./parse-hook.js";
+import { PARSE_COMPLETION, type ParsedChatCompletion } from "../../resources/chat/parse-hook.js";
+import type { ParseableResponseFormat } from "./parseable-response-format.js";
 import { withStreamParsing } from "./parsed-stream.js";
-import {
-  mismatchError,
-  readReplyJSON,
-  withParsedChoices,
-  type ContentParseIssue,
-  type ParsedChatCompletion,
-} from "./parsed-reply.js";
-import type { ChatCompletion, ChatCompletionChoice } from "./types.js";
+import { mismatchError, readReplyJSON, withParsedChoices, type ContentParseIssue } from "./parsed-reply.js";
+import type { ChatCompletion, ChatCompletionChoice } from "../../resources/chat/types.js";
 
 /**
  * The result of a Standard Schema `validate`: the value, or the issues.
@@ -157,7 +152,7 @@ export function responseFormat(
   };
   // Non-enumerable: JSON.stringify and spreads of the request never carry it to the wire.
   Object.defineProperty(format, PARSE_COMPLETION, { value: parse, enumerable: false });
-  withStreamParsing(format);
+  withStreamParsing(format, parse);
   return format as ParseableResponseFormat<unknown>;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parsePartialJSON } from "../../../src/resources/chat/partial-json.js";
+import { parsePartialJSON } from "../../../src/lib/structured-output/partial-json.js";
 
 describe("parsePartialJSON", () => {
   it.each([

@@ -1,5 +1,10 @@
-import { ChatCompletionAccumulator } from "../chat/accumulate.js";
-import { normalizeChunk, normalizeCompletion, type ChatCompletion, type ChatCompletionChunk } from "../chat/types.js";
+import { ChatCompletionAccumulator } from "../../resources/chat/accumulate.js";
+import {
+  normalizeChunk,
+  normalizeCompletion,
+  type ChatCompletion,
+  type ChatCompletionChunk,
+} from "../../resources/chat/types.js";
 
 /** Reads a copy of a chat reply's bytes as they pass, and builds the completion at the end. */
 export interface ReplyTap {

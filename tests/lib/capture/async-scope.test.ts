@@ -2,7 +2,7 @@
 // one, nothing in a browser (where captureTrajectory then says to use the explicit form).
 import { AsyncLocalStorage } from "node:async_hooks";
 import { afterEach, expect, it } from "vitest";
-import { createAsyncScope } from "../../../src/resources/capture/async-scope.browser.js";
+import { createAsyncScope } from "../../../src/lib/capture/async-scope.browser.js";
 
 const g = globalThis as { AsyncLocalStorage?: unknown };
 afterEach(() => {

@@ -1,11 +1,16 @@
 import type { RequestOptions } from "../../core/options.js";
 import { RequestValidationError } from "../../core/errors.js";
-import type { Completions } from "../chat/completions.js";
-import type { ChatCompletionMessageParam } from "../chat/message-schemas.js";
-import type { ChatCompletionCreateParamsNonStreaming } from "../chat/request-schema.js";
-import type { ChatCompletion, ChatCompletionChoice } from "../chat/types.js";
-import type { TrajectoryChoice, TrajectoryHistory, TrajectoryParams, TrajectoryTool } from "./request-schema.js";
-import { isTrajectoryChoice, type TrajectoryItem } from "./trajectory-item.js";
+import type { Completions } from "../../resources/chat/completions.js";
+import type { ChatCompletionMessageParam } from "../../resources/chat/message-schemas.js";
+import type { ChatCompletionCreateParamsNonStreaming } from "../../resources/chat/request-schema.js";
+import type { ChatCompletion, ChatCompletionChoice } from "../../resources/chat/types.js";
+import type {
+  TrajectoryChoice,
+  TrajectoryHistory,
+  TrajectoryParams,
+  TrajectoryTool,
+} from "../../resources/training-jobs/request-schema.js";
+import { isTrajectoryChoice, type TrajectoryItem } from "../../resources/training-jobs/trajectory-item.js";
 
 /**
  * What a {@link Trajectory} starts from: every field optional, `start_time` a string or a `Date`.
