@@ -63,6 +63,17 @@ export interface ChatParams {
   request_id?: string;
 }
 
+/**
+ * How the vLLM the fake stands for was started, where that changes the answer.
+ *
+ * @example
+ * const flags: ChatServerFlags = { autoToolChoice: false };
+ */
+export interface ChatServerFlags {
+  /** `--enable-auto-tool-choice` with a `--tool-call-parser`. Default true. */
+  autoToolChoice?: boolean;
+}
+
 type Kind = "bool" | "int" | "number" | "string" | "object" | "array";
 
 // Types of the spec's request members; `null` is accepted for each unless listed in NOT_NULL.
@@ -534,6 +545,7 @@ export function checkChatRequest(
   body: unknown,
   models: ModelEntry[],
   raw?: string,
+  server?: ChatServerFlags,
 ): { ok: true; params: ChatParams } | { ok: false; error: ResponsePlan } {
   if (!isRecord(body))
     return {
@@ -550,6 +562,21 @@ export function checkChatRequest(
       error: openAiError(404, "NotFoundError", `The model \`${String(requested)}\` does not exist.`, "model"),
     };
   }
+  // serving.py (create_chat_completion): check_tool_usage made tools without tool_choice "auto",
+  // which a server without a tool parser refuses once the model is known.
+  const tools = body["tools"];
+  const autoChoice =
+    body["tool_choice"] === "auto" || (!("tool_choice" in body) && Array.isArray(tools) && tools.length > 0);
+  if (server?.autoToolChoice === false && autoChoice)
+    return {
+      ok: false,
+      error: openAiError(
+        400,
+        "BadRequestError",
+        '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+        null,
+      ),
+    };
   const priority = body["priority"];
   if (typeof priority === "number" && priority !== 0) {
     return {

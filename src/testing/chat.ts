@@ -9,7 +9,7 @@
 import { generateChoice, messageText, promptTokenIds, topAlternatives } from "./chat-generate.js";
 import type { GeneratedChoice, GeneratedToken } from "./chat-generate.js";
 import { checkChatRequest } from "./chat-validate.js";
-import type { ChatParams } from "./chat-validate.js";
+import type { ChatParams, ChatServerFlags } from "./chat-validate.js";
 import { jsonResponse, openAiError } from "./responses.js";
 import type { BodyPart, FakeRequest, ModelEntry, ResponsePlan } from "./types.js";
 import { randomHex } from "./util.js";
@@ -245,7 +245,12 @@ async function* sse(events: Iterable<string>, signal: AbortSignal): AsyncGenerat
  * @example
  * return handleChat(req, state.models);
  */
-export function handleChat(req: FakeRequest, models: ModelEntry[], policy?: ReplyPolicy): ResponsePlan {
+export function handleChat(
+  req: FakeRequest,
+  models: ModelEntry[],
+  policy?: ReplyPolicy,
+  server?: ChatServerFlags,
+): ResponsePlan {
   if (req.json === undefined) {
     return openAiError(
       400,
@@ -254,7 +259,7 @@ export function handleChat(req: FakeRequest, models: ModelEntry[], policy?: Repl
       null,
     );
   }
-  const checked = checkChatRequest(req.json, models, req.body);
+  const checked = checkChatRequest(req.json, models, req.body, server);
   if (!checked.ok) return checked.error;
   const completion = buildCompletion(checked.params, checked.params.request_id, policy);
   if (checked.params.stream !== true) return jsonResponse(200, completionJson(completion));

@@ -49,9 +49,10 @@ function route(req: FakeRequest, state: FakeState, fault?: Fault): ResponsePlan 
     if (denied !== undefined) return denied;
     if (req.path === "/v1/chat/completions") {
       const served = state.trainable.resolveChat(req);
-      if (served === undefined) return handleChat(req, state.models);
+      const server = { autoToolChoice: state.autoToolChoice };
+      if (served === undefined) return handleChat(req, state.models, undefined, server);
       if ("error" in served) return served.error;
-      return handleChat(req, [...state.models, served.entry], served.policy);
+      return handleChat(req, [...state.models, served.entry], served.policy, server);
     }
     if (req.path === "/v1/models") return handleModels(state.models);
     if (req.path === "/v1/preview/training-jobs") {

@@ -51,23 +51,26 @@ describe("control characters in header values", () => {
     });
   }
 
-  it.each(CONTROLS)("refuses %s in per-request headers, idempotencyKey and project: nothing sent, no retry", async (_n, ch) => {
-    const client = clientFor(svc, { maxRetries: 3 });
-    const before = svc.requests.length;
-    const cases: Array<[string, () => Promise<unknown>]> = [
-      ["headers.x-note", () => client.models.list({ headers: { "x-note": `${SECRET}${ch}` } })],
-      ["idempotencyKey", () => client.models.list({ idempotencyKey: `key${ch}${SECRET}` })],
-      ["project", () => client.models.list({ project: `acme/bot${ch}${SECRET}` })],
-    ];
-    for (const [path, run] of cases) {
-      const err = await caught(run);
-      expect(err, path).toBeInstanceOf(RequestValidationError);
-      expect(err).not.toBeInstanceOf(APIConnectionError);
-      expect((err as RequestValidationError).issues[0]!.path).toBe(path);
-      expect((err as Error).message).not.toContain(SECRET);
-    }
-    expect(svc.requests.length).toBe(before);
-  });
+  it.each(CONTROLS)(
+    "refuses %s in per-request headers, idempotencyKey and project: nothing sent, no retry",
+    async (_n, ch) => {
+      const client = clientFor(svc, { maxRetries: 3 });
+      const before = svc.requests.length;
+      const cases: Array<[string, () => Promise<unknown>]> = [
+        ["headers.x-note", () => client.models.list({ headers: { "x-note": `${SECRET}${ch}` } })],
+        ["idempotencyKey", () => client.models.list({ idempotencyKey: `key${ch}${SECRET}` })],
+        ["project", () => client.models.list({ project: `acme/bot${ch}${SECRET}` })],
+      ];
+      for (const [path, run] of cases) {
+        const err = await caught(run);
+        expect(err, path).toBeInstanceOf(RequestValidationError);
+        expect(err).not.toBeInstanceOf(APIConnectionError);
+        expect((err as RequestValidationError).issues[0]!.path).toBe(path);
+        expect((err as Error).message).not.toContain(SECRET);
+      }
+      expect(svc.requests.length).toBe(before);
+    },
+  );
 
   it("still sends a tab, which a header value may hold", async () => {
     const client = clientFor(svc);
