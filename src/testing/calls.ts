@@ -15,10 +15,10 @@
 import { compareForWeave, weaveOrder } from "./calls-sort.js";
 import { deriveCall, shortOpName } from "./calls-store.js";
 import type { CallStore, DeriveFlags, StoredCall } from "./calls-store.js";
-import { matchesQuery, compareValues, validateQuery } from "./query-eval.js";
+import { matchesQuery, validateQuery } from "./query-eval.js";
 import { detailError, reasonError, requireJsonBody } from "./responses.js";
 import type { CallRecord, FakeRequest, ResponsePlan } from "./types.js";
-import { compareTimes, getPath, isRecord } from "./util.js";
+import { isRecord } from "./util.js";
 import { bool, int, list, literal, nullable, obj, str, validateBody } from "./validate.js";
 import type { Check, ValidationIssue } from "./validate.js";
 

@@ -5,6 +5,9 @@
  *
  * @module
  */
+import type { ChatCompletionContentPartUntyped } from "./content-part-untyped.js";
+
+export type { ChatCompletionContentPartUntyped, UntypedPartURL } from "./content-part-untyped.js";
 
 /**
  * A text content part.
@@ -14,10 +17,6 @@
  * const part: ChatCompletionContentPartText = { type: "text", text: "What is in this image?" };
  * ```
  */
-import type { ChatCompletionContentPartUntyped } from "./content-part-untyped.js";
-
-export type { ChatCompletionContentPartUntyped, UntypedPartURL } from "./content-part-untyped.js";
-
 export interface ChatCompletionContentPartText {
   /** Always `"text"`. */
   type: "text";

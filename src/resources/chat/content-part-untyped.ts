@@ -10,7 +10,14 @@
  */
 import * as z from "zod/mini";
 
-/** A URL as a string, or an object holding it (`{url}`); vLLM reads either in the short forms. */
+/**
+ * A URL as a string, or an object holding it (`{url}`); vLLM reads either in the short forms.
+ *
+ * @example
+ * ```ts
+ * const url: UntypedPartURL = { url: "https://example.com/cat.png" };
+ * ```
+ */
 export type UntypedPartURL = string | { url?: string } | null;
 
 /**
