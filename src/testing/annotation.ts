@@ -93,15 +93,12 @@ export interface StoredItem
   progress: Map<string, ProgressRow>;
 }
 
-const ALLOWED_TRANSITIONS =
-  "(unset) -> 'in_progress', 'completed' or 'skipped'; 'in_progress' -> 'completed' or 'skipped'; the same state again changes nothing";
-
 /**
  * Decides a transition for one annotator: `"apply"`, `"noop"`, or a refusal message.
  *
  * @example
  * checkTransition("completed", "skipped");
- * // { refused: "Invalid state transition from 'completed' to 'skipped'. Allowed transitions: ..." }
+ * // { refused: "Invalid state transition from 'completed' to 'skipped'. Only transitions from 'in_progress' or 'unstarted' are allowed." }
  */
 export function checkTransition(
   current: AnnotationState | undefined,
@@ -109,10 +106,16 @@ export function checkTransition(
 ): "apply" | "noop" | { refused: string } {
   if (current === undefined) return "apply";
   if (current === next) return "noop";
+  // Weave's wording (annotation_queues progress update in its trace servers): 'in_progress'
+  // only on an item without a record, other states only from 'in_progress' or 'unstarted'.
+  if (next === "in_progress")
+    return {
+      refused:
+        "Cannot transition to 'in_progress' when a record already exists. 'in_progress' can only be set on new items.",
+    };
   if (current === "in_progress") return "apply";
-  // Weave's wording: ids and states in quotes, the allowed transitions named.
   return {
-    refused: `Invalid state transition from '${current}' to '${next}'. Allowed transitions: ${ALLOWED_TRANSITIONS}`,
+    refused: `Invalid state transition from '${current}' to '${next}'. Only transitions from 'in_progress' or 'unstarted' are allowed.`,
   };
 }
 

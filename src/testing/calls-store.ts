@@ -70,7 +70,13 @@ function statusOf(record: CallRecord): string {
   return "success";
 }
 
-function shortOpName(opName: string): string {
+/**
+ * The trace name Weave derives from an op name (the op's name without its ref and version).
+ *
+ * @example
+ * shortOpName("weave:///acme/bot/op/answer:abc"); // "answer"
+ */
+export function shortOpName(opName: string): string {
   const last = opName.startsWith("weave:///") ? (opName.split("/").at(-1) ?? opName) : opName;
   return last.split(":")[0] ?? last;
 }
@@ -166,6 +172,8 @@ const SYNTHETIC_START = Date.UTC(2026, 0, 1);
  */
 export class CallStore {
   private stored: StoredCall[] = [];
+  // The same records in insertion order, for `sort_by: []` (no ORDER BY in Weave's query).
+  private inserted: StoredCall[] = [];
   private sorted = true;
   private traceSizes: Map<string, number> | undefined;
   synthetic: SyntheticCalls | undefined;
@@ -192,7 +200,9 @@ export class CallStore {
   insert(records: Iterable<CallRecord>): number {
     let added = 0;
     for (const record of records) {
-      this.stored.push(toStoredCall(record));
+      const stored = toStoredCall(record);
+      this.stored.push(stored);
+      this.inserted.push(stored);
       added += 1;
     }
     if (added > 0) {
@@ -210,6 +220,7 @@ export class CallStore {
    */
   clear(): void {
     this.stored = [];
+    this.inserted = [];
     this.traceSizes = undefined;
   }
 
@@ -273,7 +284,22 @@ export class CallStore {
    * for (const call of store.scan("acme/support-bot")) { ... }
    */
   *scan(projectId: string): Generator<StoredCall> {
-    for (const s of this.ordered()) if (s.record.project_id === projectId) yield s;
+    yield* this.scanFrom(this.ordered(), projectId);
+  }
+
+  /**
+   * The records of one project in insertion order (synthetic ones last, as generated): what a
+   * query with `sort_by: []` returns, since Weave then sorts nothing.
+   *
+   * @example
+   * for (const call of store.scanAsInserted("acme/support-bot")) { ... }
+   */
+  *scanAsInserted(projectId: string): Generator<StoredCall> {
+    yield* this.scanFrom(this.inserted, projectId);
+  }
+
+  private *scanFrom(stored: readonly StoredCall[], projectId: string): Generator<StoredCall> {
+    for (const s of stored) if (s.record.project_id === projectId) yield s;
     const synthetic = this.synthetic;
     if (synthetic !== undefined && synthetic.projectId === projectId) {
       for (let i = 0; i < synthetic.count; i++) {

@@ -55,4 +55,11 @@ export interface FakeServiceOptions {
   entity?: string;
   /** Base models `GET /v1/preview/base-models` lists and model creation accepts. */
   baseModels?: string[];
+  /**
+   * `false` answers as a vLLM started without `--enable-auto-tool-choice`: `tools` without
+   * `tool_choice` (vLLM then picks `"auto"`) or with `"auto"` is a 400 '"auto" tool choice
+   * requires --enable-auto-tool-choice and --tool-call-parser to be set'. Default true (a
+   * tool-calling deployment).
+   */
+  autoToolChoice?: boolean;
 }

@@ -65,6 +65,8 @@ export class FakeState {
   readonly userId: string;
   models: ModelEntry[];
   latencyMs: number;
+  /** Answers as a vLLM started with `--enable-auto-tool-choice` (option `autoToolChoice`). */
+  readonly autoToolChoice: boolean;
   /** Compress JSON and JSONL answers when the client accepts it (option `compression`). */
   readonly compression: boolean;
   readonly calls = new CallStore();
@@ -87,6 +89,7 @@ export class FakeState {
     this.models = toModelEntries(options.models ?? DEFAULT_MODELS);
     this.latencyMs = options.latencyMs ?? 0;
     this.compression = options.compression === true;
+    this.autoToolChoice = options.autoToolChoice !== false;
     this.trainable = new TrainableStore({
       stepMs: options.trainingStepMs ?? 5,
       entity: options.entity ?? "acme",

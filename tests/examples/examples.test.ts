@@ -92,7 +92,8 @@ const expected: Record<string, RegExp[]> = {
 
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("INFERLOOP_")) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (!k.startsWith("INFERLOOP_") && k !== "WANDB_API_KEY") env[k] = v;
   // The project's own Node (node_modules/.bin/node) first, whatever the machine has.
   env.PATH = `${bin}${delimiter}${process.env.PATH ?? ""}`;
   return { ...env, ...extra };

@@ -49,6 +49,26 @@ describe("Bearer (chat, models, training jobs)", () => {
     expect(message).toBe("401 Authentication failed (sent: Bearer `apiKey` from INFERLOOP_API_KEY)");
   });
 
+  it("takes WANDB_API_KEY when INFERLOOP_API_KEY is unset, and names it", async () => {
+    vi.stubEnv("INFERLOOP_API_KEY", "");
+    vi.stubEnv("WANDB_API_KEY", fake.svc.apiKey);
+    await client().models.list();
+    expect(fake.svc.requests.at(-1)!.headers["authorization"]).toBe(`Bearer ${fake.svc.apiKey}`);
+    vi.stubEnv("WANDB_API_KEY", WRONG_KEY);
+    const message = await refused(() => client().models.list(), [WRONG_KEY]);
+    expect(message).toBe("401 Authentication failed (sent: Bearer `apiKey` from WANDB_API_KEY)");
+    // The W&B key is the Basic password too (user "api"), as on W&B's trace server.
+    vi.stubEnv("WANDB_API_KEY", fake.svc.password);
+    await client({ username: fake.svc.username }).calls.query({ project_id: "acme/support-bot" }).toArray();
+  });
+
+  it("prefers INFERLOOP_API_KEY over WANDB_API_KEY", async () => {
+    vi.stubEnv("INFERLOOP_API_KEY", fake.svc.apiKey);
+    vi.stubEnv("WANDB_API_KEY", WRONG_KEY);
+    await client().models.list();
+    expect(fake.svc.requests.at(-1)!.headers["authorization"]).toBe(`Bearer ${fake.svc.apiKey}`);
+  });
+
   it("says when the Authorization header was the caller's own", async () => {
     const message = await refused(
       () => client({ apiKey: fake.svc.apiKey }).models.list({ headers: { Authorization: `Bearer ${WRONG_KEY}` } }),

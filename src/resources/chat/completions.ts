@@ -70,6 +70,15 @@ const chatCompletionsCreate = endpoint<ChatCompletionCreateParamsBase, ChatCompl
     prepareChatRequest(
       validateRequestBody(chatCompletionCreateParamsSchema, params, "chat completion request", requestIssues),
     ),
+  // A vLLM started without tool calling refuses `tools` without `tool_choice` (it picks "auto")
+  // and `tool_choice: "auto"`: the request is sent as written, and the answer says what to do.
+  errorHints: [
+    {
+      status: 400,
+      match: /"auto" tool choice requires --enable-auto-tool-choice/,
+      hint: ' (this server was started without tool calling: pass `tool_choice: "none"` to send the tools without letting the model call them, a named tool or "required" to force a call, or start vLLM with --enable-auto-tool-choice and --tool-call-parser <parser>)',
+    },
+  ],
   read: async (res) => normalizeCompletion(checkCompletion(await readJSON<unknown>(res)) as ChatCompletion),
 });
 

@@ -9,6 +9,7 @@
 import * as z from "zod/mini";
 import type { Agrees, Check, SchemaOf } from "../schema-agreement.js";
 import { taggedUnion } from "../tagged-union.js";
+import { withUntypedForms } from "./content-part-untyped.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 import type {
   ChatCompletionAnyContentPart,
@@ -69,7 +70,8 @@ const inputAudioPart = z.looseObject({
   type: z.literal("input_audio"),
   input_audio: z.looseObject({
     data: z.string(),
-    format: z.enum(["wav", "mp3"]),
+    // vLLM's input_audio parser reads any format into a data URL (audio/<format>).
+    format: z.string(),
   }),
 });
 /**
@@ -130,7 +132,8 @@ export const chatCompletionContentPartFileSchema: SchemaOf<ChatCompletionContent
 
 const imageEmbedsPart = z.looseObject({
   type: z.literal("image_embeds"),
-  image_embeds: z.union([z.string(), z.record(z.string(), z.string())]),
+  // null with a `uuid`: media vLLM has cached under that id.
+  image_embeds: z.nullable(z.union([z.string(), z.record(z.string(), z.string())])),
 });
 /**
  * Precomputed image embeddings (vLLM extension): a base64 tensor or a map of them.
@@ -189,9 +192,11 @@ const userPart = taggedUnion("type", userContentParts);
  */
 export const chatCompletionContentPartSchema: SchemaOf<ChatCompletionContentPart> = userPart;
 
-const anyPart = taggedUnion("type", [...userContentParts, refusalPart, thinkingPart]);
+// vLLM also reads parts written without `type` by the key they hold (content-part-untyped.ts).
+const anyPart = withUntypedForms(taggedUnion("type", [...userContentParts, refusalPart, thinkingPart]));
 /**
- * Any content part at all, refusals and thinking included: vLLM takes every part on every role.
+ * Any content part at all, refusals and thinking included: vLLM takes every part on every role,
+ * and the short forms without `type` (`{image_url: "https://..."}`).
  * @example
  * chatCompletionAnyContentPartSchema.parse({ type: "refusal", refusal: "No." });
  */

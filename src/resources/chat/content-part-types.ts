@@ -5,6 +5,9 @@
  *
  * @module
  */
+import type { ChatCompletionContentPartUntyped } from "./content-part-untyped.js";
+
+export type { ChatCompletionContentPartUntyped, UntypedPartURL } from "./content-part-untyped.js";
 
 /**
  * A text content part.
@@ -61,8 +64,8 @@ export interface ChatCompletionContentPartInputAudio {
   input_audio: {
     /** Base64-encoded audio bytes. */
     data: string;
-    /** Encoding of `data`, such as `"wav"` or `"mp3"`. */
-    format: "wav" | "mp3";
+    /** Encoding of `data`, such as `"wav"` or `"mp3"` (vLLM reads any, as `audio/<format>`). */
+    format: string;
   };
 }
 
@@ -139,7 +142,7 @@ export interface ChatCompletionContentPartImageEmbeds {
   /** Always `"image_embeds"`. */
   type: "image_embeds";
   /** A base64-encoded tensor, or named tensors for models that take several inputs per image. */
-  image_embeds: string | Record<string, string>;
+  image_embeds: string | Record<string, string> | null;
 }
 
 /**
@@ -247,4 +250,5 @@ export type ChatCompletionAssistantContentPart = ChatCompletionAnyContentPart;
 export type ChatCompletionAnyContentPart =
   | ChatCompletionContentPart
   | ChatCompletionContentPartRefusal
-  | ChatCompletionContentPartThinking;
+  | ChatCompletionContentPartThinking
+  | ChatCompletionContentPartUntyped;

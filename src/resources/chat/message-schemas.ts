@@ -170,7 +170,8 @@ export const chatCompletionAssistantMessageParamSchema: SchemaOf<ChatCompletionA
 const toolMessage = z.looseObject({
   role: z.literal("tool"),
   content: z.optional(anyContent),
-  tool_call_id: z.optional(z.string()),
+  // null: vLLM's free-form message takes it (chat_utils.CustomChatCompletionMessageParam).
+  tool_call_id: z.nullish(z.string()),
   name: z.optional(z.string()),
 });
 /**

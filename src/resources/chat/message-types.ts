@@ -193,8 +193,8 @@ export interface ChatCompletionToolMessageParam {
   role: "tool";
   /** The tool's result: a string or content parts (text usually; images reach templates that show them). */
   content?: string | ChatCompletionAnyContentPart[];
-  /** `id` of the assistant tool call this answers (optional for vLLM; templates that match calls need it). */
-  tool_call_id?: string;
+  /** `id` of the assistant tool call this answers (optional or null for vLLM; templates that match calls need it). */
+  tool_call_id?: string | null;
   /** Name of the tool, for templates that show it. */
   name?: string;
 }

@@ -46,6 +46,8 @@ import {
   structuredOutputsParamsSchema,
 } from "./request-option-schemas.js";
 import { structuredOutputsConstraints } from "./structured-outputs.js";
+import { vllmLimitRules } from "./vllm-limits.js";
+import type { EngineXargs } from "./request-option-types.js";
 import type {
   ChatCompletionCreateParamsBase,
   ChatCompletionCreateParamsNonStreaming,
@@ -134,6 +136,13 @@ const logitBiasSchema = z.record(z.string(), z.number()).check((ctx) => {
     });
 });
 
+// vLLM keeps and ignores this spec name (it reads vllm_xargs): a list goes out as written; an
+// object is held to vllm_xargs' shape, so it works under either name.
+const engineXargsOrList = z.unknown().check((ctx) => {
+  const r = z.safeParse(Array.isArray(ctx.value) ? z.array(z.unknown()) : engineXargsSchema, ctx.value);
+  if (!r.success) ctx.issues.push(...(r.error.issues as z.core.$ZodRawIssue[]));
+}) as unknown as SchemaOf<EngineXargs | unknown[]>;
+
 const nonEmptyString = (what: string) => z.string().check(z.minLength(1, `${what} must not be empty`));
 
 // A named tool choice (ChatCompletionNamedToolChoiceParam): `type` defaults to "function".
@@ -210,7 +219,7 @@ const requestShape = {
   return_token_ids: z.nullish(z.boolean()),
   cache_salt: z.nullish(cacheSaltSchema),
   kv_transfer_params: z.nullish(z.record(z.string(), z.unknown())),
-  engine_xargs: z.nullish(engineXargsSchema),
+  engine_xargs: z.nullish(engineXargsOrList),
   vllm_xargs: z.nullish(engineXargsSchema),
   repetition_detection: z.nullish(repetitionDetectionParamsSchema),
 };
@@ -283,6 +292,7 @@ function requestRules(p: RuleInput, ctx: z.core.$RefinementCtx): void {
   structuredRules(p, issue);
   toolRules(p, issue);
   samplingRules(p, issue);
+  vllmLimitRules(p, ctx);
 }
 
 type IssueAt = (path: string, message: string) => void;

@@ -193,8 +193,11 @@ export interface ChatCompletionCreateParamsBase {
   cache_salt?: string | null;
   /** Parameters for disaggregated prefill/decode serving, passed to the KV connector. */
   kv_transfer_params?: Record<string, unknown> | null;
-  /** Extension parameters for server plugins (the spec's name; vLLM itself reads `vllm_xargs`). */
-  engine_xargs?: EngineXargs | null;
+  /**
+   * Extension parameters for server plugins (the spec's name; vLLM itself reads `vllm_xargs`
+   * and keeps this one unread, so a list is sent as written too).
+   */
+  engine_xargs?: EngineXargs | unknown[] | null;
   /** Extension parameters for server plugins, under vLLM's own name. */
   vllm_xargs?: EngineXargs | null;
   /** End generation early when an n-gram pattern of the output repeats. */
