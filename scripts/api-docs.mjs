@@ -25,6 +25,7 @@ const ENTRIES = [
   { specifier: "inferloop", file: "src/index.ts", slug: "inferloop" },
   { specifier: "inferloop/testing", file: "src/testing/index.ts", slug: "testing" },
   { specifier: "inferloop/testing/msw", file: "src/testing/msw.ts", slug: "testing-msw" },
+  { specifier: "inferloop/ai-sdk", file: "src/ai-sdk/index.ts", slug: "ai-sdk" },
 ];
 
 /** Page of an export of the main entry, from the folder it is declared in. */
