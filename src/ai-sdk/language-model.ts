@@ -167,6 +167,9 @@ function streamParts(
   let open: "text" | "reasoning" | undefined;
   const tools = new Map<number, ToolCallState>();
   let failed = false;
+  // After the consumer cancels, the pending read rejects (the stream was aborted): nothing more
+  // may be enqueued then.
+  let cancelled = false;
 
   const closeBlock = (out: LanguageModelV4StreamPart[]) => {
     if (open === "text") out.push({ type: "text-end", id: "text-0" });
@@ -267,6 +270,7 @@ function streamParts(
       try {
         for (;;) {
           const next = await iterator.next();
+          if (cancelled) return;
           if (next.done === true) {
             finish(out);
             for (const part of out) controller.enqueue(part);
@@ -277,6 +281,7 @@ function streamParts(
           if (out.length > 0) break;
         }
       } catch (err) {
+        if (cancelled) return;
         // The client's typed error (cut off, error event, timeout, abort), as an error part.
         failed = true;
         out.push({ type: "error", error: err });
@@ -285,9 +290,11 @@ function streamParts(
         controller.close();
         return;
       }
+      if (cancelled) return;
       for (const part of out) controller.enqueue(part);
     },
     cancel(reason) {
+      cancelled = true;
       stream.abort(reason);
     },
   });

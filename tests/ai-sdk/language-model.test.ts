@@ -353,6 +353,41 @@ describe("doStream", () => {
   });
 });
 
+describe("cancelling the AI SDK's stream", () => {
+  it("closes the HTTP response and reports nothing after", async () => {
+    let bodyCancelled = false;
+    const first = `data: ${JSON.stringify(chunk([{ index: 0, delta: { content: "Hi" } }]))}\n\n`;
+    const client = new Inferloop({
+      baseURL: "http://vllm.test",
+      apiKey: "k",
+      maxRetries: 0,
+      fetch: async () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode(first));
+            },
+            cancel() {
+              bodyCancelled = true;
+            },
+          }),
+          { headers: { "content-type": "text/event-stream" } },
+        ),
+    });
+    const { stream } = await createInferloopProvider({ client })("m").doStream(call());
+    const reader = stream.getReader();
+    const seen: string[] = [];
+    for (;;) {
+      const { value } = await reader.read();
+      seen.push(value!.type);
+      if (value!.type === "text-delta") break;
+    }
+    await reader.cancel();
+    expect(seen).toEqual(["stream-start", "response-metadata", "text-start", "text-delta"]);
+    expect(bodyCancelled).toBe(true);
+  });
+});
+
 describe("the provider", () => {
   it("is callable and a v4 provider of language models only", () => {
     const client = new Inferloop({ baseURL: "http://vllm.test", apiKey: "k" });
