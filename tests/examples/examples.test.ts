@@ -42,6 +42,14 @@ const expected: Record<string, RegExp[]> = {
     /captured 15 sampled turns, each with logprobs and token ids/,
     /created training job [0-9a-f-]{36} from 3 groups of captured rollouts/,
   ],
+  "ai-sdk.ts": [
+    /finish stop \(vLLM: stop\), \d+ token ids, first logprob -\d\.\d{3}, request id \S+/,
+    /streamText: .+\n {2}\d+ output tokens/,
+    /tool loop: 2 steps, called get_weather\(\{"city":"Paris"\}\); answer: The tool answered: \{"city":"Paris"/,
+    /structured output: Lima 19 °C/,
+    /refused before sending: providerOptions\.inferloop\.top_kk: .*did you mean "top_k"/,
+    /captured 3 rollouts; rewards 1, 1, 1; turns: user → choice → tool → choice/,
+  ],
   "chat-streaming.ts": [
     /reply: Tokens arrive one by one, and each is printed right away\./,
     /finish_reason: stop/,

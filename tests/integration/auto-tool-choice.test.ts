@@ -7,7 +7,6 @@
  */
 import { describe, expect, it } from "vitest";
 import { type APIError, BadRequestError } from "../../src/index.js";
-import type { FakeService } from "../../src/testing/index.js";
 import { caught, clientFor, useFakeService } from "./helpers.js";
 
 const fake = useFakeService({ autoToolChoice: false, seedCalls: false });

@@ -6,7 +6,6 @@
  */
 import { describe, expect, it } from "vitest";
 import { APIConnectionError, RequestValidationError } from "../../src/index.js";
-import type { FakeService } from "../../src/testing/index.js";
 import { caught, clientFor, useFakeService } from "./helpers.js";
 
 const fake = useFakeService({});

@@ -4,7 +4,7 @@
  * come back as Weave fills them; a refused progress step is an error carrying Weave's words.
  */
 import { describe, expect, it } from "vitest";
-import { BadRequestError, type Inferloop } from "../../src/index.js";
+import { BadRequestError } from "../../src/index.js";
 import { SEED_ITEM_IDS, SEED_PROJECT_ID, SEED_QUEUE_ID } from "../../src/testing/index.js";
 import {
   COLUMNS_CASES,
