@@ -53,8 +53,6 @@ export interface EndpointDeclaration<Params, Body, Result> {
   query?: $ZodType<Params>;
   /** Operation-specific hints on top of the schema's issues (a "did you mean" for a key). */
   issues?: (issues: readonly $ZodIssue[]) => InputIssue[];
-  /** What the caller's words are called in a refusal: "Invalid {what}: …". Default: the operation's request. */
-  what?: string;
   /** The body holds parts already written as JSON text: sent in pieces (see `RequestSpec`). */
   bodyInPieces?: boolean;
   /**
@@ -74,11 +72,11 @@ export type Endpoint<Params = unknown, Body = unknown, Result = unknown> = Reado
   EndpointDeclaration<Params, Body, Result>
 >;
 
-/** Declares an endpoint; the declaration is returned as it is, frozen. */
+/** Declares an endpoint: the declaration, typed for the methods that call it. */
 export function endpoint<Params = undefined, Body = Params, Result = unknown>(
   declaration: EndpointDeclaration<Params, Body, Result>,
 ): Endpoint<Params, Body, Result> {
-  return Object.freeze(declaration);
+  return declaration;
 }
 
 /** The arguments of one call: the path's `{name}`s, the parameters, extra headers. */
@@ -113,29 +111,19 @@ export function endpointRequest<Params, Body>(
   ep: Endpoint<Params, Body, unknown>,
   call: EndpointCall<Params>,
 ): RequestSpec {
-  const what = ep.what ?? `${ep.operation} request`;
+  // Refusals name the operation: "Invalid training_jobs.events.list request: limit: …".
+  const what = `${ep.operation} request`;
   let path = fillPath(ep as Endpoint<never, unknown, unknown>, call.pathArguments);
-  let body: unknown;
-  if (ep.body !== undefined)
-    body =
-      typeof ep.body === "function"
+  const body =
+    ep.body === undefined
+      ? undefined
+      : typeof ep.body === "function"
         ? (ep.body as (params: Params) => Body)(call.params as Params)
         : validateRequestBody(ep.body, call.params, what, ep.issues);
   if (ep.query !== undefined) path += queryString(validateInput(ep.query, call.params ?? {}, what, ep.issues));
-  const spec: RequestSpec = {
-    operation: ep.operation,
-    method: ep.method,
-    path,
-    service: ep.service,
-    retry: ep.retry,
-  };
-  if (body !== undefined) spec.body = body;
-  if (call.headers !== undefined) spec.headers = call.headers;
-  if (ep.creates !== undefined) spec.creates = ep.creates;
-  if (ep.genAiOperation !== undefined) spec.genAiOperation = ep.genAiOperation;
-  if (ep.bodyInPieces) spec.bodyInPieces = true;
-  if (ep.errorHints !== undefined) spec.errorHints = ep.errorHints;
-  return spec;
+  // The declaration's own members (operation, method, service, retry, ...) are the spec's; the
+  // schema members it also carries are never read from a spec.
+  return { ...(ep as unknown as RequestSpec), path, body, headers: call.headers };
 }
 
 /**

@@ -49,7 +49,6 @@ const queuesCreate = endpoint<AnnotationQueueCreateParams, AnnotationQueueCreate
   retry: "unsent-only",
   creates: "annotation queue",
   body: annotationQueueCreateParamsSchema,
-  what: "annotation queue create request",
   read: async (res) => {
     const body = expectObject(await readJSON<unknown>(res), "annotation queue create response");
     if (typeof body.id !== "string") throw shapeError("annotation queue create response", "id", body.id, "a string");
@@ -65,7 +64,6 @@ const queuesList = endpoint<AnnotationQueueListParams, AnnotationQueueListParams
   service: "trace",
   retry: "safe",
   body: annotationQueueListParamsSchema,
-  what: "annotation queue list request",
   read: (res) => res,
 });
 
@@ -76,7 +74,6 @@ const queuesRetrieve = endpoint<AnnotationQueueRetrieveParams, never, Annotation
   service: "trace",
   retry: "safe",
   query: annotationQueueRetrieveParamsSchema,
-  what: "annotation queue retrieve request",
   read: (res) => readQueue(res, "annotation queue retrieve response"),
 });
 
@@ -88,7 +85,6 @@ const queuesUpdate = endpoint<AnnotationQueueUpdateParams, AnnotationQueueUpdate
   service: "trace",
   retry: "safe",
   body: annotationQueueUpdateParamsSchema,
-  what: "annotation queue update request",
   read: (res) => readQueue(res, "annotation queue update response"),
 });
 
@@ -100,7 +96,6 @@ const queuesDelete = endpoint<AnnotationQueueRetrieveParams, never, AnnotationQu
   service: "trace",
   retry: "unsent-only",
   query: annotationQueueRetrieveParamsSchema,
-  what: "annotation queue delete request",
   read: (res) => readQueue(res, "annotation queue delete response"),
 });
 
@@ -111,7 +106,6 @@ const queuesStats = endpoint<AnnotationQueueStatsParams, AnnotationQueueStatsPar
   service: "trace",
   retry: "safe",
   body: annotationQueueStatsParamsSchema,
-  what: "annotation queue stats request",
   read: async (res) => {
     const body = expectObject(await readJSON<unknown>(res), "annotation queue stats response");
     expectArray(body, "stats", "annotation queue stats response", "stats", false);
@@ -135,7 +129,6 @@ const itemsAdd = endpoint<
     const body = validateRequestBody(annotationQueueItemAddParamsSchema, params, "annotation queue items add request");
     return { ...body, display_fields: body.display_fields ?? [] };
   },
-  what: "annotation queue items add request",
   read: async (res) =>
     expectObject(await readJSON<unknown>(res), "annotation queue items add response") as AnnotationQueueItemAddResponse,
 });
@@ -147,7 +140,6 @@ const itemsList = endpoint<AnnotationQueueItemListParams, AnnotationQueueItemLis
   service: "trace",
   retry: "safe",
   body: annotationQueueItemListParamsSchema,
-  what: "annotation queue items list request",
   read: (res) => res,
 });
 
@@ -164,7 +156,6 @@ const itemsProgress = endpoint<
   retry: "safe",
   pathArguments: "encoded",
   body: annotationQueueItemProgressParamsSchema,
-  what: "annotation progress request",
   read: async (res) => {
     const body = expectObject(await readJSON<unknown>(res), "annotation progress response");
     expectMemberObject(body, "item", "annotation progress response", "item", false);

@@ -28,7 +28,6 @@ const callsQuery = endpoint<CallsQueryParams, CallsQueryParams, APIResponse>({
   retry: "safe",
   body: callsQueryParamsSchema,
   issues: (issues) => inputIssues(issues, queryKeyHint),
-  what: "call query",
   read: (res) => res,
 });
 

@@ -33,7 +33,6 @@ const feedbackCreate = endpoint<FeedbackCreateParams, FeedbackCreateParams, Feed
   retry: "unsent-only",
   creates: "feedback row",
   body: feedbackCreateParamsSchema,
-  what: "feedback create request",
   read: (res) => readCreated(res, "feedback create response"),
 });
 
@@ -45,7 +44,6 @@ const feedbackQuery = endpoint<FeedbackQueryParams, FeedbackQueryParams, APIResp
   service: "trace",
   retry: "safe",
   body: feedbackQueryParamsSchema,
-  what: "feedback query",
   read: (res) => res,
 });
 
@@ -58,7 +56,6 @@ const feedbackReplace = endpoint<FeedbackReplaceParams, FeedbackReplaceParams, F
   retry: "unsent-only",
   creates: "feedback row",
   body: feedbackReplaceParamsSchema,
-  what: "feedback replace request",
   read: (res) => readCreated(res, "feedback replace response"),
 });
 
@@ -70,7 +67,6 @@ const feedbackPurge = endpoint<FeedbackPurgeParams, FeedbackPurgeParams, Record<
   service: "trace",
   retry: "safe",
   body: feedbackPurgeParamsSchema,
-  what: "feedback purge request",
   read: async (res) => expectObject(await readJSON<unknown>(res), "feedback purge response"),
 });
 

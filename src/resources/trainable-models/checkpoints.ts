@@ -16,7 +16,6 @@ const checkpointsList = endpoint<CheckpointListParams, never, CursorPage<Checkpo
   service: "inference",
   retry: "safe",
   query: checkpointListParamsSchema,
-  what: "checkpoint list query",
   read: (res) => readCursorPage(res, "checkpoints"),
 });
 
@@ -28,7 +27,6 @@ const checkpointsDelete = endpoint<CheckpointDeleteParams, CheckpointDeleteParam
   service: "inference",
   retry: "safe",
   body: checkpointDeleteParamsSchema,
-  what: "checkpoint delete request",
   read: async (res) =>
     expectObject(await readJSON<unknown>(res), "checkpoint delete response") as CheckpointDeleteResponse,
 });

@@ -30,7 +30,6 @@ const createDeclaration = {
   path: "/v1/preview/models",
   service: "inference",
   body: trainableModelCreateParamsSchema,
-  what: "trainable model",
   read: async (res: APIResponse) => readModel(await readJSON<unknown>(res)),
 } as const;
 
@@ -65,7 +64,6 @@ const modelsLog = endpoint<TrainableModelLogParams, TrainableModelLogParams, unk
   service: "inference",
   retry: "unsent-only",
   body: trainableModelLogParamsSchema,
-  what: "log request",
   read: (res) => readJSON<unknown>(res),
 });
 

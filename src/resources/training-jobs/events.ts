@@ -13,7 +13,6 @@ const eventsList = endpoint<TrainingJobEventListParams, never, CursorPage<Traini
   service: "inference",
   retry: "safe",
   query: trainingJobEventListParamsSchema,
-  what: "training job events query",
   read: (res) => readCursorPage(res, "training job events"),
 });
 
