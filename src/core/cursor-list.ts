@@ -43,14 +43,12 @@ export class CursorList<T extends { id: string }> implements AsyncIterable<T> {
   readonly #fetch: CursorPageFetcher<T>;
   readonly #after: string | undefined;
   readonly #invalid: Error | undefined;
-  readonly #what: string;
 
   /** @internal Built by the resource methods that return lists. */
-  constructor(fetch: CursorPageFetcher<T>, after: string | undefined, invalid: Error | undefined, what: string) {
+  constructor(fetch: CursorPageFetcher<T>, after: string | undefined, invalid: Error | undefined) {
     this.#fetch = fetch;
     this.#after = after;
     this.#invalid = invalid;
-    this.#what = what;
   }
 
   /**
@@ -79,7 +77,7 @@ export class CursorList<T extends { id: string }> implements AsyncIterable<T> {
     let after = this.#after;
     for (;;) {
       const page = await this.#fetch(after);
-      const items = readPage<T>(page, this.#what);
+      const items = page.data;
       if (items.length > 0) yield items;
       if (page.has_more !== true || items.length === 0) return;
       after = items[items.length - 1]!.id;
@@ -101,19 +99,6 @@ export class CursorList<T extends { id: string }> implements AsyncIterable<T> {
   }
 }
 
-/** The page's items, each checked to carry the string `id` the next cursor is made of. */
-function readPage<T extends { id: string }>(page: unknown, what: string): T[] {
-  if (typeof page !== "object" || page === null || Array.isArray(page))
-    throw shapeError(`${what} page`, "", page, "an object");
-  const data = (page as { data?: unknown }).data;
-  if (!Array.isArray(data)) throw shapeError(`${what} page`, "data", data, "an array");
-  data.forEach((item, i) => {
-    const id = typeof item === "object" && item !== null ? (item as { id?: unknown }).id : undefined;
-    if (typeof id !== "string" || id === "") throw shapeError(`${what} page`, `data.${i}.id`, id, "a non-empty string");
-  });
-  return data as T[];
-}
-
 /**
  * Reads a `PaginatedResponse` body: an object with a `data` array and a boolean `has_more`. The
  * reader of every cursor-list endpoint's declaration.
@@ -122,6 +107,11 @@ export async function readCursorPage<T>(res: APIResponse, what: string): Promise
   const page = expectObject(await readJSON<unknown>(res), `${what} page`);
   if (!Array.isArray(page.data)) throw shapeError(`${what} page`, "data", page.data, "an array");
   if (typeof page.has_more !== "boolean") throw shapeError(`${what} page`, "has_more", page.has_more, "a boolean");
+  // Each item carries the string `id` the next page's cursor is made of.
+  page.data.forEach((item: unknown, i: number) => {
+    const id = typeof item === "object" && item !== null ? (item as { id?: unknown }).id : undefined;
+    if (typeof id !== "string" || id === "") throw shapeError(`${what} page`, `data.${i}.id`, id, "a non-empty string");
+  });
   return page as unknown as CursorPage<T>;
 }
 
@@ -135,7 +125,6 @@ export function cursorList<T extends { id: string }, Params extends { after?: st
   ep: Endpoint<Params, unknown, CursorPage<T>>,
   call: EndpointCall<Params>,
   options: RequestOptions | undefined,
-  what: string,
 ): CursorList<T> {
   let first: RequestSpec | undefined;
   let invalid: Error | undefined;
@@ -148,7 +137,7 @@ export function cursorList<T extends { id: string }, Params extends { after?: st
     const spec = after === undefined || after === call.params?.after ? first! : withAfter(first!, after);
     return (await http.request(spec, options, ep.read)).data;
   };
-  return new CursorList(fetchPage, call.params?.after, invalid, what);
+  return new CursorList(fetchPage, call.params?.after, invalid);
 }
 
 /** The same request with its `after` cursor replaced. */

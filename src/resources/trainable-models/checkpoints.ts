@@ -53,7 +53,7 @@ export class Checkpoints extends APIResource {
    * ```
    */
   list(modelId: string, params: CheckpointListParams = {}, options?: RequestOptions): CursorList<Checkpoint> {
-    return cursorList(this._http, checkpointsList, { pathArguments: { modelId }, params }, options, "checkpoints");
+    return cursorList(this._http, checkpointsList, { pathArguments: { modelId }, params }, options);
   }
 
   /**

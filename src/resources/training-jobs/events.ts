@@ -38,6 +38,6 @@ export class TrainingJobEvents extends APIResource {
    * ```
    */
   list(jobId: string, params: TrainingJobEventListParams = {}, options?: RequestOptions): CursorList<TrainingJobEvent> {
-    return cursorList(this._http, eventsList, { pathArguments: { jobId }, params }, options, "training job events");
+    return cursorList(this._http, eventsList, { pathArguments: { jobId }, params }, options);
   }
 }
