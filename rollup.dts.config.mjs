@@ -1,6 +1,7 @@
 // Type declarations are bundled by rollup-plugin-dts rather than tsup: tsup's own dts step
 // needs TypeScript's JS compiler API, which TypeScript 7 no longer ships.
 import { dts } from "rollup-plugin-dts";
+import { dropTypeExamples, flattenShapes } from "./scripts/flatten-shapes.mjs";
 
 const input = { index: "src/index.ts", testing: "src/testing/index.ts", "testing-msw": "src/testing/msw.ts" };
 const packages = [/^node:/, "undici", "zod", "eventsource-parser", "msw"];
@@ -27,6 +28,15 @@ const typesFromEsm = {
   },
 };
 
+// Request types are derived from their zod shapes in the source; the declarations spell them out
+// (see scripts/flatten-shapes.mjs), so users get plain named interfaces with field docs.
+const shippedTypes = {
+  name: "shipped-types",
+  renderChunk(code) {
+    return dropTypeExamples(flattenShapes(code));
+  },
+};
+
 export default ["d.ts", "d.cts"].map((ext) => ({
   input,
   output: {
@@ -35,6 +45,6 @@ export default ["d.ts", "d.cts"].map((ext) => ({
     entryFileNames: `[name].${ext}`,
     paths: (id) => (testingModule.test(id) ? (ext === "d.ts" ? "./testing.js" : "./testing.cjs") : id),
   },
-  plugins: [dts({ tsconfig: "tsconfig.build.json" }), ...(ext === "d.cts" ? [typesFromEsm] : [])],
+  plugins: [dts({ tsconfig: "tsconfig.build.json" }), shippedTypes, ...(ext === "d.cts" ? [typesFromEsm] : [])],
   external,
 }));

@@ -22,8 +22,6 @@ export {
   APIUserAbortError,
   RequestValidationError,
   ResponseParseError,
-  TrainingJobFailedError,
-  type TrainingJobEvent,
   ResponseTooLargeError,
   type APIErrorInit,
   type ValidationDetail,
@@ -52,6 +50,7 @@ export { AnnotationQueues, AnnotationQueueItems } from "./resources/annotation-q
 export * from "./resources/annotation-queues/index.js";
 
 export { TrainingJobs } from "./resources/training-jobs/training-jobs.js";
+export { TrainingJobFailedError } from "./resources/training-jobs/errors.js";
 export { TrainingJobEvents } from "./resources/training-jobs/events.js";
 export type { TrainingJobFollowOptions } from "./resources/training-jobs/follow.js";
 export * from "./resources/training-jobs/index.js";

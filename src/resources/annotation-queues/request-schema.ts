@@ -1,10 +1,7 @@
 import * as z from "zod/mini";
 import { projectIdSchema } from "../project-id.js";
-import type { Agrees, Check, SchemaOf } from "../schema-agreement.js";
+import type { Fields, SchemaOf } from "../shape.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
-import type { AnnotationQueueItemProgressParams } from "./request-types.js";
-
-export type * from "./request-types.js";
 
 export { PROJECT_ID_PATTERN } from "../project-id.js";
 
@@ -20,13 +17,25 @@ ensureZodDefaults();
  * ```
  */
 export const ANNOTATION_STATES_SETTABLE = ["in_progress", "completed", "skipped"] as const;
-
 const progressParams = z.strictObject({
+  /** The state to set for the caller: `"in_progress"`, `"completed"` or `"skipped"`. */
   annotation_state: z.enum(ANNOTATION_STATES_SETTABLE, {
     error: `annotation_state must be one of ${ANNOTATION_STATES_SETTABLE.join(", ")}`,
   }),
+  /** The project, `"<entity>/<project>"`: two non-empty parts, no whitespace. */
   project_id: projectIdSchema,
 });
+/**
+ * Body of `POST /annotation_queues/{queue_id}/items/{item_id}/progress`. The annotator is not
+ * in the body: the server takes it from the authenticated session.
+ *
+ * @example
+ * ```ts
+ * const params: AnnotationQueueItemProgressParams = { annotation_state: "in_progress", project_id: "acme/support-bot" };
+ * ```
+ */
+export interface AnnotationQueueItemProgressParams extends Fields<typeof progressParams.shape> {}
+
 /**
  * Body of `POST /annotation_queues/{queue_id}/items/{item_id}/progress`.
  *
@@ -47,6 +56,3 @@ export const annotationQueueItemProgressParamsSchema: SchemaOf<AnnotationQueueIt
  * ```
  */
 export const pathParamSchema = z.string().check(z.minLength(1));
-
-// Compile-time: the schema accepts exactly what its named type describes.
-type _Agreement = Check<[Agrees<z.input<typeof progressParams>, AnnotationQueueItemProgressParams>]>;
