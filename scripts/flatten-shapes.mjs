@@ -105,9 +105,19 @@ function writeInterface(checker, sf, st) {
   function member(prop, indent) {
     const optional = (prop.flags & ts.SymbolFlags.Optional) !== 0;
     let t = checker.getTypeOfSymbol(prop);
+    const whole = checker.typeToString(t, undefined, PRINT);
+    // As the checker writes it where it can (`ReasoningEffort | null` keeps its alias), less the
+    // `undefined` that `?` already says.
+    if (!whole.includes("{")) {
+      const written = optional ? whole.replace(/ \| undefined$/, "").replace(/^undefined \| /, "") : whole;
+      return [...docOf(prop, indent), `${indent}${key(prop)}${optional ? "?" : ""}: ${written};`];
+    }
     if (optional) t = withoutUndefined(t);
-    const key = /^[A-Za-z_$][\w$]*$/.test(prop.name) ? prop.name : JSON.stringify(prop.name);
-    return [...docOf(prop, indent), `${indent}${key}${optional ? "?" : ""}: ${print(t, indent)};`];
+    return [...docOf(prop, indent), `${indent}${key(prop)}${optional ? "?" : ""}: ${print(t, indent)};`];
+  }
+
+  function key(prop) {
+    return /^[A-Za-z_$][\w$]*$/.test(prop.name) ? prop.name : JSON.stringify(prop.name);
   }
 
   function withoutUndefined(t) {

@@ -1,7 +1,5 @@
+// Every schema here carries its own messages, so it needs no ensureZodDefaults() of its own.
 import * as z from "zod/mini";
-import { ensureZodDefaults } from "./zod-defaults.js";
-
-ensureZodDefaults();
 
 /** `limit` of a cursor list (checkpoints, job events): an integer from 1 to the server's maximum page of 100. */
 export const cursorLimit = z.optional(

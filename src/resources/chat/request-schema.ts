@@ -176,7 +176,6 @@ export const REASONING_EFFORTS = ["none", "minimal", "low", "medium", "high", "x
  * ```
  */
 export type ReasoningEffort = "none" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
-const reasoningEffortSchema: SchemaOf<ReasoningEffort> = z.enum(REASONING_EFFORTS);
 
 // ---------------------------------------------------------------------------
 // The request
@@ -233,7 +232,7 @@ const requestShape = {
    */
   tool_choice: z.nullish(toolChoiceSchema),
   /** How much a reasoning model thinks before answering. Default: the model's. */
-  reasoning_effort: z.nullish(reasoningEffortSchema),
+  reasoning_effort: z.nullish<SchemaOf<ReasoningEffort>>(z.enum(REASONING_EFFORTS)),
   /** Return the model's reasoning in `message.reasoning`. Default true. */
   include_reasoning: z.optional(z.boolean()),
   /** Allow several tool calls in one reply. Default true. */

@@ -62,11 +62,10 @@ export interface TokenLogprobEntry extends Fields<typeof tokenLogprobEntryShape>
   /** Further members, sent as given. */
   [key: string]: unknown;
 }
-const tokenLogprobEntry: SchemaOf<TokenLogprobEntry> = z.looseObject(tokenLogprobEntryShape);
 const tokenLogprob = z.looseObject({
   ...tokenLogprobEntryShape,
   /** The most likely tokens at this position. */
-  top_logprobs: z.optional(z.array(tokenLogprobEntry)),
+  top_logprobs: z.optional(z.array<SchemaOf<TokenLogprobEntry>>(z.looseObject(tokenLogprobEntryShape))),
 });
 /**
  * Log-probability of one sampled token, with its most likely alternatives.
@@ -213,8 +212,9 @@ export const trajectoryToolSchema: SchemaOf<TrajectoryTool> = trajectoryTool;
  * ```
  */
 export type TrajectoryEntry = TrajectoryChoice | TrajectoryMessage;
-const trajectoryEntry: SchemaOf<TrajectoryEntry> = z.union([trajectoryChoiceSchema, trajectoryMessageSchema]);
-const messagesAndChoices = z.array(trajectoryEntry);
+const messagesAndChoices = z.array<SchemaOf<TrajectoryEntry>>(
+  z.union([trajectoryChoiceSchema, trajectoryMessageSchema]),
+);
 const tools = z.nullish(z.array(trajectoryToolSchema));
 const trajectoryHistory = z.strictObject({
   /** The conversation: messages as context, choices as trainable turns. */
