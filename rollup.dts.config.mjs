@@ -1,24 +1,34 @@
 // Type declarations are bundled by rollup-plugin-dts rather than tsup: tsup's own dts step
 // needs TypeScript's JS compiler API, which TypeScript 7 no longer ships.
 import { dts } from "rollup-plugin-dts";
-import { dropTypeExamples, flattenShapes } from "./scripts/flatten-shapes.mjs";
+import { dropTypeExamples, flattenShapes, twoSpaceIndent } from "./scripts/flatten-shapes.mjs";
 
-const input = { index: "src/index.ts", testing: "src/testing/index.ts", "testing-msw": "src/testing/msw.ts" };
-const packages = [/^node:/, "undici", "zod", "eventsource-parser", "msw"];
+const input = {
+  index: "src/index.ts",
+  testing: "src/testing/index.ts",
+  "testing-msw": "src/testing/msw.ts",
+  "ai-sdk": "src/ai-sdk/index.ts",
+};
+const packages = [/^node:/, "undici", "zod", "eventsource-parser", "msw", "@ai-sdk/provider"];
 const mswEntry = /src[\\/]testing[\\/]msw\.ts$/;
 const testingModule = /src[\\/]testing[\\/]/;
+const aiSdkEntry = /src[\\/]ai-sdk[\\/]/;
+const mainEntry = /src[\\/]index(\.[jt]s)?$/;
 
 // `testing-msw` takes `FakeState` (a class with private members, so compared by identity) and
 // the option types from `inferloop/testing`: its declarations import them from there instead of
 // carrying a second, incompatible copy.
+// Likewise `ai-sdk` takes every type of the SDK from `inferloop` (its build imports the main
+// entry from the package, see tsup.config.ts).
 const external = (id, importer) =>
   packages.some((p) => (typeof p === "string" ? p === id : p.test(id))) ||
-  (importer !== undefined && mswEntry.test(importer) && id.startsWith("."));
+  (importer !== undefined && mswEntry.test(importer) && id.startsWith(".")) ||
+  (importer !== undefined && aiSdkEntry.test(importer) && id === "../index.js");
 
 // msw ships only ESM. A CommonJS declaration file may still take types from it, with
 // `resolution-mode: "import"` (the runtime `require` of it works on Node >= 22.12, which has
 // require(esm)); without the attribute TypeScript refuses the import under module node16.
-const esmOnly = ["msw", "eventsource-parser"];
+const esmOnly = ["msw", "eventsource-parser", "@ai-sdk/provider"];
 const typesFromEsm = {
   name: "types-from-esm-only-packages",
   renderChunk(code) {
@@ -33,7 +43,16 @@ const typesFromEsm = {
 const shippedTypes = {
   name: "shipped-types",
   renderChunk(code) {
-    return dropTypeExamples(flattenShapes(code));
+    return twoSpaceIndent(dropTypeExamples(flattenShapes(code)));
+  },
+};
+
+// rollup renders a path given for an absolute external id relative to the output ("./inferloop"):
+// the main entry is the package itself, imported by its name.
+const mainEntryByName = {
+  name: "main-entry-by-name",
+  renderChunk(code) {
+    return code.replace(/ from '\.\/inferloop';$/gm, " from 'inferloop';");
   },
 };
 
@@ -43,8 +62,20 @@ export default ["d.ts", "d.cts"].map((ext) => ({
     dir: "dist",
     format: "es",
     entryFileNames: `[name].${ext}`,
-    paths: (id) => (testingModule.test(id) ? (ext === "d.ts" ? "./testing.js" : "./testing.cjs") : id),
+    paths: (id) =>
+      testingModule.test(id)
+        ? ext === "d.ts"
+          ? "./testing.js"
+          : "./testing.cjs"
+        : mainEntry.test(id)
+          ? "inferloop"
+          : id,
   },
-  plugins: [dts({ tsconfig: "tsconfig.build.json" }), shippedTypes, ...(ext === "d.cts" ? [typesFromEsm] : [])],
+  plugins: [
+    dts({ tsconfig: "tsconfig.build.json" }),
+    shippedTypes,
+    mainEntryByName,
+    ...(ext === "d.cts" ? [typesFromEsm] : []),
+  ],
   external,
 }));

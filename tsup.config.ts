@@ -23,12 +23,23 @@ const browserTransport = swapForBrowser(
 );
 const bunTransport = swapForBrowser("bun-transport", /\/transport\/default\.js$/);
 
+// `src/ai-sdk/` takes the client from the main entry (`../index.js`). Its build imports that from
+// the package itself (`inferloop`), so the app's `inferloop` and `inferloop/ai-sdk` share one copy
+// of the SDK: one `RateLimitError` class for `instanceof`, one capture scope for
+// `captureTrajectory`, and on each runtime the build its conditions pick (browser, Bun, Node).
+const mainEntryAsPackage = {
+  name: "main-entry-as-package",
+  setup(build: { onResolve: (o: { filter: RegExp }, cb: () => { path: string; external: boolean }) => void }) {
+    build.onResolve({ filter: /^\.\.\/index\.js$/ }, () => ({ path: "inferloop", external: true }));
+  },
+};
+
 const shared: Options = {
   target: "es2022",
   sourcemap: true,
   splitting: false,
   treeshake: true,
-  // eventsource-parser is ESM-only; bundling its 3 KB lets `require("inferloop")` work on
+  // eventsource-parser is ESM-only (and small); bundling it lets `require("inferloop")` work on
   // every Node 22, including the minors without require(esm).
   noExternal: ["eventsource-parser"],
   external: ["undici", "zod", "msw", "msw/node", "@opentelemetry/api"],
@@ -95,6 +106,16 @@ const builds: Options[] = [
       for (const name of Object.keys(BROWSER_SCAFFOLD))
         for (const file of [`dist/${name}.js`, `dist/${name}.js.map`]) rmSync(file, { force: true });
     },
+  },
+  {
+    ...shared,
+    // The AI SDK provider: no code of the SDK's own (see mainEntryAsPackage) and only types of
+    // `@ai-sdk/provider`, so it loads without the AI SDK installed and runs on every runtime.
+    entry: { "ai-sdk": "src/ai-sdk/index.ts" },
+    format: ["esm", "cjs"],
+    platform: "neutral",
+    external: [...(shared.external ?? []), "inferloop", "@ai-sdk/provider"],
+    esbuildPlugins: [mainEntryAsPackage as never],
   },
   {
     ...shared,

@@ -115,13 +115,13 @@ for (let r = 0; r < ROUNDS; r++) {
 }
 // The two pieces alone, without the SDK around them: the check every chat call makes outside
 // a capture, and the recording of one reply into a 5-turn conversation.
-const { activeCapture } = await import("../src/resources/capture/active.js");
-const { TrajectoryRecorder } = await import("../src/resources/capture/recorder.js");
+const { activeChatCapture } = await import("../src/resources/chat/capture-slot.js");
+const { TrajectoryRecorder } = await import("../src/lib/trajectories/recorder.js");
 const { Trajectory } = await import("../src/index.js");
 const CHECKS = 10_000_000;
 let seen = 0;
 let t0 = performance.now();
-for (let i = 0; i < CHECKS; i++) if (activeCapture() !== undefined) seen++;
+for (let i = 0; i < CHECKS; i++) if (activeChatCapture() !== undefined) seen++;
 const checkNs = ((performance.now() - t0) * 1e6) / CHECKS;
 const reply = JSON.parse(completion) as Parameters<InstanceType<typeof TrajectoryRecorder>["record"]>[1];
 const RECORDS = 20_000;

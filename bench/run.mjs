@@ -21,7 +21,7 @@ import { SCENARIOS } from "./scenarios.mjs";
 import { startBenchServer } from "./server.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-// The 1M-record run exists for RSS flatness only and takes ~10x the others: fewer rounds.
+// The 1M-record run exists for RSS flatness only and reads ten times the records: fewer rounds.
 const FLAT_ROUNDS = Number(process.env.BENCH_FLAT_ROUNDS ?? 3);
 const BASE = process.env.BENCH_BASE ? buildBase(process.env.BENCH_BASE) : undefined;
 if (BASE) process.env.BENCH_BASE_DIST = BASE.dist; // read by each child (bench/child.mjs)

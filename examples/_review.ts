@@ -10,7 +10,7 @@ export async function reviewRollouts(
   tracing: Tracing | undefined,
   say: (line: string) => void,
 ): Promise<void> {
-  const { client, fake, projectId, queueId } = service;
+  const { client, projectId, queueId } = service;
   if (!tracing || !projectId || !queueId) {
     await tracing?.stop();
     return say("review skipped: needs a project and an annotation queue");
@@ -26,9 +26,12 @@ export async function reviewRollouts(
     say(`traced rollout calls in ${projectId}: ${calls.length} (${tokens} output tokens)`);
     const first = calls[0];
     if (first) say(`  e.g. ${first.op_name}: ${String(Object.values(first.inputs)[0]).slice(0, 60)}...`);
-    // Queue items are added in the W&B UI (or its API); the fake lets the example add them.
-    if (!fake) return say(`add the traced calls to queue ${queueId} to annotate them`);
-    const itemIds = calls.map((call) => fake.annotation.addItem(queueId, { call }).id);
+    // Put the traced calls in the queue, then find their items (one per call).
+    await client.annotationQueues.items.add(queueId, { project_id: projectId, call_ids: calls.map((c) => c.id) });
+    const traced = new Set(calls.map((c) => c.id));
+    const itemIds: string[] = [];
+    for await (const item of client.annotationQueues.items.list(queueId, { project_id: projectId }))
+      if (traced.has(item.call_id)) itemIds.push(item.id);
     let completed = 0;
     for (const id of itemIds) {
       const { item } = await client.annotationQueues.items.progress(queueId, id, {

@@ -3,8 +3,24 @@
 //
 // TypeScript 7 has no JavaScript compiler API, so this uses the TypeScript 6 one
 // (`@typescript/typescript6`, a dev dependency). It walks the exports of every entry point,
-// writes one Markdown page per area into docs/api/ (committed; CI checks it is current), and exits 1 when an
-// export has no TSDoc or no `@example`, listing them.
+// writes one Markdown page per area into docs/api/ (committed; CI checks it is current), and
+// exits 1 when a public export of an entry marked `examples` has no TSDoc or no `@example`,
+// listing them. Internals (anything no entry exports) need neither.
+//
+// Pages are derived from the code, never from a list of names, so files may move and
+// namespaces may be added without touching this script (see `pageOf`):
+// - an endpoint's page is the first segment of its declared operation (`endpoint({ operation:
+//   "training_jobs.events.list", ... })` → training-jobs.md); an export of the main entry lands
+//   there when its file, or the nearest folder above it inside an area (`src/resources/<ns>/`,
+//   `src/lib/<folder>/`), declares endpoints, or when it is a class extending one that does
+//   (a lib namespace class over a resource class);
+// - any other export of the main entry lands on the page of its module folder
+//   (`src/lib/capture/…` → capture.md); a file directly in `src/lib/` or `src/resources/` names
+//   its own page (`src/lib/ruler.ts` → ruler.md); `src/core/` and the files at the top of `src/`
+//   land on client.md;
+// - every other entry point has one page of its own.
+// Links point at the declaring file and name the symbol, never a line, so an edit above a
+// symbol changes nothing here.
 //
 //   node scripts/api-docs.mjs            write docs/api/, fail on gaps
 //   node scripts/api-docs.mjs --no-fail  write docs/api/, report gaps, exit 0
@@ -20,22 +36,21 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const outDir = join(root, "docs", "api");
 const failOnGaps = !process.argv.includes("--no-fail");
 
-/** The package's entry points: import specifier and source file. */
+/**
+ * The package's entry points: import specifier and source file. `main` marks the entry whose
+ * exports are spread over derived pages (the others get one page each); `examples` marks the
+ * entries whose every export needs TSDoc with an `@example`.
+ */
 const ENTRIES = [
-  { specifier: "inferloop", file: "src/index.ts", slug: "inferloop" },
-  { specifier: "inferloop/testing", file: "src/testing/index.ts", slug: "testing" },
-  { specifier: "inferloop/testing/msw", file: "src/testing/msw.ts", slug: "testing-msw" },
+  { specifier: "inferloop", file: "src/index.ts", slug: "inferloop", main: true, examples: true },
+  { specifier: "inferloop/testing", file: "src/testing/index.ts", slug: "testing", examples: true },
+  { specifier: "inferloop/testing/msw", file: "src/testing/msw.ts", slug: "testing-msw", examples: true },
+  { specifier: "inferloop/ai-sdk", file: "src/ai-sdk/index.ts", slug: "ai-sdk", examples: true },
 ];
 
-/** Page of an export of the main entry, from the folder it is declared in. */
-const MAIN_PAGES = {
-  client: "Client, options and errors",
-  chat: "Chat completions",
-  models: "Models",
-  calls: "Calls and the query builder",
-  "annotation-queues": "Annotation queues",
-  "training-jobs": "Training jobs",
-};
+/** The page of the client, its options, its errors and the request pipeline (`src/core/`). */
+const CLIENT_PAGE = "client";
+const CLIENT_TITLE = "Client, options and errors";
 
 // ---------------------------------------------------------------------------------------------
 // Program
@@ -355,17 +370,159 @@ function shortType(type) {
   return generic ? `${generic[0]}…>` : `${type.slice(0, 117)}…`;
 }
 
-function pageOf(entry, decl) {
-  if (entry.slug !== "inferloop") return entry.slug;
-  const file = relative(join(root, "src"), decl.getSourceFile().fileName).split(/[\\/]/);
-  if (file[0] === "resources" && file[1] in MAIN_PAGES) return file[1];
-  return "client";
+// ---------------------------------------------------------------------------------------------
+// Pages, derived from the code
+
+const srcDir = join(root, "src");
+
+/** `training_jobs` or `training-jobs` → `training-jobs`: a page's file name. */
+function pageSlug(name) {
+  return name
+    .replace(/\.browser$/, "")
+    .replace(/[_\s]+/g, "-")
+    .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
+    .toLowerCase();
 }
 
+/** `training-jobs` → `Training jobs`. */
+function humanize(slug) {
+  const words = slug.replace(/-/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** The properties of an object literal, with those of a spread `...declaration` under them. */
+function literalProps(node, depth = 0) {
+  const props = new Map();
+  if (!node || !ts.isObjectLiteralExpression(node) || depth > 4) return props;
+  for (const prop of node.properties) {
+    if (ts.isSpreadAssignment(prop)) {
+      let target = prop.expression;
+      if (ts.isIdentifier(target)) {
+        const symbol = checker.getSymbolAtLocation(target);
+        const decl = symbol && resolveAlias(symbol).valueDeclaration;
+        target = decl && ts.isVariableDeclaration(decl) ? decl.initializer : undefined;
+      }
+      while (
+        target &&
+        (ts.isAsExpression(target) || ts.isSatisfiesExpression?.(target) || ts.isParenthesizedExpression(target))
+      )
+        target = target.expression;
+      for (const [k, v] of literalProps(target, depth + 1)) props.set(k, v);
+    } else if (ts.isPropertyAssignment(prop) && prop.name && !ts.isComputedPropertyName(prop.name)) {
+      const value = prop.initializer;
+      props.set(prop.name.getText(), ts.isStringLiteralLike(value) ? value.text : undefined);
+    }
+  }
+  return props;
+}
+
+/**
+ * Every `endpoint({ operation, method, path, service, ... })` in the sources: by file, and by
+ * folder (each folder holds the endpoints of the files in it and below it).
+ */
+function collectEndpoints() {
+  const byFile = new Map();
+  const all = [];
+  for (const sf of program.getSourceFiles()) {
+    if (!sf.fileName.startsWith(`${srcDir}/`) || sf.isDeclarationFile) continue;
+    const visit = (node) => {
+      if (ts.isCallExpression(node)) {
+        const callee = ts.isPropertyAccessExpression(node.expression) ? node.expression.name : node.expression;
+        if (ts.isIdentifier(callee) && callee.text === "endpoint" && node.arguments.length === 1) {
+          const props = literalProps(node.arguments[0]);
+          const operation = props.get("operation");
+          if (operation) {
+            const ep = {
+              operation,
+              page: pageSlug(operation.split(".")[0]),
+              method: props.get("method"),
+              path: props.get("path"),
+              service: props.get("service"),
+              file: sf.fileName,
+            };
+            all.push(ep);
+            if (!byFile.has(sf.fileName)) byFile.set(sf.fileName, []);
+            byFile.get(sf.fileName).push(ep);
+          }
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  return { all, byFile };
+}
+
+/** The page most of these endpoints are on (ties: the first by name). */
+function commonPage(eps) {
+  const count = new Map();
+  for (const ep of eps) count.set(ep.page, (count.get(ep.page) ?? 0) + 1);
+  return [...count].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0];
+}
+
+const endpoints = collectEndpoints();
+
+/**
+ * The endpoint page of a file: its own endpoints', else those of the nearest folder above it
+ * that has some, up to an area's folder (`src/resources/chat`), never an area (`src/resources`).
+ */
+function endpointPageOfFile(fileName) {
+  const own = endpoints.byFile.get(fileName);
+  if (own) return commonPage(own);
+  for (let dir = dirname(fileName); relative(srcDir, dir).split(/[\\/]/).length >= 2; dir = dirname(dir)) {
+    const inside = endpoints.all.filter((ep) => ep.file.startsWith(`${dir}/`));
+    if (inside.length) return commonPage(inside);
+  }
+  return undefined;
+}
+
+/** The endpoint page of a class through what it extends (a lib namespace class extending a resource). */
+function endpointPageOfBase(decl, seen = new Set()) {
+  if (!ts.isClassDeclaration(decl) || seen.has(decl)) return undefined;
+  seen.add(decl);
+  for (const clause of decl.heritageClauses ?? []) {
+    if (clause.token !== ts.SyntaxKind.ExtendsKeyword) continue;
+    for (const type of clause.types) {
+      const symbol = checker.getSymbolAtLocation(type.expression);
+      const base = symbol && resolveAlias(symbol).declarations?.find(ts.isClassDeclaration);
+      if (!base) continue;
+      const page = endpointPageOfFile(base.getSourceFile().fileName) ?? endpointPageOfBase(base, seen);
+      if (page) return page;
+    }
+  }
+  return undefined;
+}
+
+/** The page of an export's module folder: `src/<area>/<folder>/…` → folder, `src/<area>/<file>.ts` → file. */
+function folderPageOf(fileName) {
+  const parts = relative(srcDir, fileName).split(/[\\/]/);
+  if (parts.length === 1 || parts[0] === "core") return CLIENT_PAGE;
+  if (parts.length === 2) return pageSlug(parts[1].replace(/\.tsx?$/, ""));
+  return pageSlug(parts[1]);
+}
+
+function pageOf(entry, decl) {
+  if (!entry.main) return entry.slug;
+  const fileName = decl.getSourceFile().fileName;
+  if (relative(srcDir, fileName).split(/[\\/]/)[0] === "core") return CLIENT_PAGE;
+  return endpointPageOfFile(fileName) ?? endpointPageOfBase(decl) ?? folderPageOf(fileName);
+}
+
+/** The title of a page of the main entry. */
+function pageTitle(page) {
+  return page === CLIENT_PAGE ? CLIENT_TITLE : humanize(page);
+}
+
+/** The declaring file, relative to the repository (a link target: never a line). */
+function fileOf(decl) {
+  return relative(root, decl.getSourceFile().fileName).split(/[\\/]/).join("/");
+}
+
+/** File and line, for the console report of gaps only. */
 function where(decl) {
   const sf = decl.getSourceFile();
   const { line } = sf.getLineAndCharacterOfPosition(decl.getStart(sf));
-  return `${relative(root, sf.fileName)}:${line + 1}`;
+  return `${fileOf(decl)}:${line + 1}`;
 }
 
 /** Every export of an entry, resolved to its declarations and docs. */
@@ -397,6 +554,7 @@ function collect(entry) {
       decls,
       docs,
       page: pageOf(entry, decls[0]),
+      file: fileOf(decls[0]),
       where: where(decls[0]),
       typeOnly: !(symbol.flags & ts.SymbolFlags.Value),
     });
@@ -436,7 +594,7 @@ function renderItem(item, page) {
   const lines = [];
   const badge = item.typeOnly && item.kind !== "interface" && item.kind !== "type" ? " (type only)" : "";
   lines.push(`### \`${item.name}\``, "");
-  lines.push(`*${item.kind}${badge}* · [${item.where}](../../${item.where.replace(/:(\d+)$/, "#L$1")})`, "");
+  lines.push(`*${item.kind}${badge}* · \`${item.name}\` in [${item.file}](../../${item.file})`, "");
   const signatures = [...new Set(item.decls.map((d) => signatureOf(item.name, d)))];
   lines.push("```ts", ...signatures, "```", "");
   if (item.docs.deprecated) lines.push(`> **Deprecated.** ${text(item.docs.deprecated.text)}`, "");
@@ -468,12 +626,30 @@ function renderItem(item, page) {
   return lines.join("\n");
 }
 
-function renderPage(title, entry, items, file) {
+/** The endpoints of a page, as declared: the client method each operation names, and its route. */
+function renderEndpoints(eps) {
+  if (!eps.length) return [];
+  const method = (operation) =>
+    `client.${operation
+      .split(".")
+      .map((part) => part.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase()))
+      .join(".")}`;
+  const out = ["## Endpoints", "", "| Operation | Client method | HTTP | Service |", "|---|---|---|---|"];
+  for (const ep of [...eps].sort((a, b) => a.operation.localeCompare(b.operation)))
+    out.push(
+      `| \`${ep.operation}\` | \`${method(ep.operation)}\` | ${ep.method && ep.path ? `\`${ep.method} ${ep.path}\`` : ""} | ${ep.service ?? ""} |`,
+    );
+  out.push("");
+  return out;
+}
+
+function renderPage(title, entry, items, file, eps = []) {
   const out = [
     `# ${title}`,
     "",
     `Generated by \`npm run docs\` from the TSDoc in the source; do not edit. Import from \`${entry.specifier}\`.`,
     "",
+    ...renderEndpoints(eps),
   ];
   for (const kind of KIND_ORDER) {
     const group = items.filter((i) => i.kind === kind);
@@ -494,20 +670,33 @@ function firstSentence(s) {
 // Main
 
 const entries = ENTRIES.map((entry) => ({ entry, items: collect(entry) }));
+const endpointPages = new Set(endpoints.all.map((ep) => ep.page));
+/** Client first, then one page per endpoint namespace, then the helpers' pages; by name within each. */
+const pageRank = (page) => (page === CLIENT_PAGE ? 0 : endpointPages.has(page) ? 1 : 2);
 const pages = [];
 for (const { entry, items } of entries) {
-  const pageNames = [...new Set(items.map((i) => i.page))];
+  const pageNames = [...new Set(items.map((i) => i.page))].sort(
+    (a, b) => pageRank(a) - pageRank(b) || a.localeCompare(b),
+  );
   for (const page of pageNames) {
     const file = `${page}.md`;
-    const title = entry.slug === "inferloop" ? `\`inferloop\`: ${MAIN_PAGES[page]}` : `\`${entry.specifier}\``;
-    pages.push({ entry, page, file, title, items: items.filter((i) => i.page === page) });
+    if (pages.some((p) => p.file === file))
+      throw new Error(`docs/api/${file}: two entry points' pages share this name; rename a folder or an entry slug`);
+    const title = entry.main ? `\`${entry.specifier}\`: ${pageTitle(page)}` : `\`${entry.specifier}\``;
+    const eps = entry.main ? endpoints.all.filter((ep) => ep.page === page) : [];
+    pages.push({ entry, page, file, title, eps, items: items.filter((i) => i.page === page) });
     for (const i of items) if (i.page === page && !known.has(i.name)) known.set(i.name, file);
   }
 }
+// Every export is on exactly one page, whatever folder it moved to.
+for (const { entry, items } of entries)
+  for (const i of items)
+    if (pages.filter((p) => p.entry === entry && p.items.includes(i)).length !== 1)
+      throw new Error(`${entry.specifier} ${i.name} is not on exactly one page`);
 
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
-for (const p of pages) writeFileSync(join(outDir, p.file), `${renderPage(p.title, p.entry, p.items, p.file)}\n`);
+for (const p of pages) writeFileSync(join(outDir, p.file), `${renderPage(p.title, p.entry, p.items, p.file, p.eps)}\n`);
 
 const index = ["# API reference", "", "Generated by `npm run docs` from the TSDoc in the source; do not edit.", ""];
 for (const { entry } of entries) {
@@ -528,10 +717,10 @@ for (const { entry } of entries) {
 }
 writeFileSync(join(outDir, "index.md"), index.join("\n"));
 
-// Gaps: an export without TSDoc, or without an @example.
+// Gaps: a public export of an entry that requires examples, without TSDoc or without an @example.
 const gaps = [];
 for (const { entry, items } of entries)
-  for (const i of items) {
+  for (const i of entry.examples ? items : []) {
     const missing = [!i.docs.summary && "TSDoc", i.docs.examples.length === 0 && "@example"].filter(Boolean);
     if (missing.length)
       gaps.push({ entry: entry.specifier, name: i.name, where: i.where, missing: missing.join(" and ") });
@@ -541,7 +730,7 @@ const total = entries.reduce((n, e) => n + e.items.length, 0);
 console.log(`docs/api: ${pages.length + 1} pages, ${total} exports from ${ENTRIES.length} entry points.`);
 if (gaps.length) {
   const log = failOnGaps ? console.error : console.log;
-  log(`\n${gaps.length} export(s) without TSDoc or @example:`);
+  log(`\n${gaps.length} public export(s) without TSDoc or @example:`);
   const width = Math.max(...gaps.map((g) => `${g.entry} ${g.name}`.length));
   for (const g of gaps) log(`  ${`${g.entry} ${g.name}`.padEnd(width)}  missing ${g.missing.padEnd(20)} ${g.where}`);
   if (failOnGaps) process.exit(1);

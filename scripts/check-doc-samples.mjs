@@ -1,6 +1,6 @@
 // Type-checks every TypeScript sample in README.md and docs/*.md (docs/api is generated from the
 // TSDoc, whose examples are fragments) with `tsc --strict`, in one program, as a user would
-// paste them: `inferloop`, `inferloop/testing` and `inferloop/testing/msw` resolve to the
+// paste them: `inferloop`, `inferloop/testing`, `inferloop/testing/msw` and `inferloop/ai-sdk` resolve to the
 // sources, and top-level `await` works (each sample is an ES module).
 //
 // The pages create a client (and the fake service, a stream...) once and then use it in later
@@ -130,6 +130,7 @@ export function checkDocSamples(pages = defaultPages(), { workDir = join(root, "
         inferloop: [`${src}/index.ts`],
         "inferloop/testing": [`${src}/testing/index.ts`],
         "inferloop/testing/msw": [`${src}/testing/msw.ts`],
+        "inferloop/ai-sdk": [`${src}/ai-sdk/index.ts`],
       },
     },
     include: ["*.ts"],

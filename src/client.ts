@@ -11,8 +11,9 @@ import { createDefaultTransport } from "./core/transport/default.js";
 import { FetchTransport } from "./core/transport/fetch.js";
 import type { Transport } from "./core/transport/types.js";
 import { AnnotationQueues } from "./resources/annotation-queues/annotation-queues.js";
-import { Calls } from "./resources/calls/calls.js";
+import { Calls } from "./lib/namespaces/calls.js";
 import { Chat } from "./resources/chat/chat.js";
+import { Feedback } from "./resources/feedback/feedback.js";
 import { Models } from "./resources/models/models.js";
 import { TrainableModels } from "./resources/trainable-models/trainable-models.js";
 import { TrainingJobs } from "./resources/training-jobs/training-jobs.js";
@@ -24,8 +25,8 @@ const DEFAULT_MAX_RETRIES = 2;
 // prompt may queue and prefill for minutes before the first one, with only keep-alives meanwhile.
 const DEFAULT_EVENT_TIMEOUT = 600_000;
 // 512 MiB: V8 cannot hold a string much longer (2^29 - 24 characters), so no JS client could
-// parse a larger value anyway; the largest real reply (prompt_logprobs over a long prompt, about
-// 1.4 KB per prompt token at 20 logprobs: ~180 MB for 128k tokens) stays well under it.
+// parse a larger value anyway; the largest real reply (prompt_logprobs over a long prompt) stays
+// well under it (its size: docs/errors-and-retries.md, "Size limits").
 const DEFAULT_MAX_BUFFER_BYTES = 512 * 1024 * 1024;
 
 // Lets withOptions() hand its transport (and so its keep-alive pool) to the new client.
@@ -68,8 +69,10 @@ export class Inferloop {
   readonly models: Models;
   /** The call query of the tracing store. */
   readonly calls: Calls;
-  /** Annotation-queue items. */
+  /** Annotation queues and their items. */
   readonly annotationQueues: AnnotationQueues;
+  /** Feedback on traced calls: reactions, notes, annotations, scores. */
+  readonly feedback: Feedback;
   /** Reinforcement-learning training jobs. */
   readonly trainingJobs: TrainingJobs;
   /** Trainable models and their checkpoints (the models RL jobs update). */
@@ -140,6 +143,7 @@ export class Inferloop {
     this.models = new Models(http);
     this.calls = new Calls(http);
     this.annotationQueues = new AnnotationQueues(http);
+    this.feedback = new Feedback(http);
     this.trainingJobs = new TrainingJobs(http);
     this.trainableModels = new TrainableModels(http);
   }

@@ -30,30 +30,37 @@ export {
 export { MissingCredentialsError } from "./core/auth.js";
 
 export { Chat } from "./resources/chat/chat.js";
-export {
-  Completions,
-  type ChatCompletionParseParams,
-  type ChatCompletionParseStreamParams,
-} from "./resources/chat/completions.js";
+export { Completions } from "./resources/chat/completions.js";
 export { ChatCompletionStream, type StreamResponseInfo } from "./resources/chat/stream.js";
-export { ParsedChatCompletionStream, type DeepPartial } from "./resources/chat/parsed-stream.js";
 export * from "./resources/chat/index.js";
+export * from "./lib/structured-output/index.js";
 
 export { Models, type ModelListOptions } from "./resources/models/models.js";
 export * from "./resources/models/index.js";
 
-export { Calls } from "./resources/calls/calls.js";
+export { Calls } from "./lib/namespaces/calls.js";
+export {
+  trajectoryFromCalls,
+  type TrajectoryGroupsOptions,
+  type TrajectoryGroupsParams,
+} from "./lib/trajectories/from-calls.js";
 export { CallQuery } from "./resources/calls/call-query.js";
 export * from "./resources/calls/index.js";
+export * from "./lib/query-builder.js";
 
 export { AnnotationQueues, AnnotationQueueItems } from "./resources/annotation-queues/annotation-queues.js";
 export * from "./resources/annotation-queues/index.js";
+export { OffsetList } from "./core/offset-list.js";
+
+export { Feedback } from "./resources/feedback/feedback.js";
+export * from "./resources/feedback/index.js";
 
 export { TrainingJobs } from "./resources/training-jobs/training-jobs.js";
 export { TrainingJobFailedError } from "./resources/training-jobs/errors.js";
 export { TrainingJobEvents } from "./resources/training-jobs/events.js";
 export type { TrainingJobFollowOptions } from "./resources/training-jobs/follow.js";
 export * from "./resources/training-jobs/index.js";
+export * from "./lib/trajectories/index.js";
 
 export { CursorList, type CursorPage } from "./core/cursor-list.js";
 export { TrainableModels } from "./resources/trainable-models/trainable-models.js";
@@ -61,4 +68,4 @@ export { Checkpoints } from "./resources/trainable-models/checkpoints.js";
 export { TrainableModel } from "./resources/trainable-models/trainable-model.js";
 export * from "./resources/trainable-models/index.js";
 
-export * from "./resources/capture/index.js";
+export * from "./lib/capture/index.js";

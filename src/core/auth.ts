@@ -14,7 +14,8 @@ export interface Credentials {
 }
 
 /**
- * The client's credentials from its options, else the environment (`INFERLOOP_API_KEY`,
+ * The client's credentials from its options, else the environment (`INFERLOOP_API_KEY`, else
+ * `WANDB_API_KEY`,
  * `INFERLOOP_USERNAME`, else "api", `INFERLOOP_PASSWORD`, else the API key), with where each
  * came from.
  */
@@ -25,7 +26,10 @@ export function resolveCredentials(options: {
 }): Credentials {
   const pick = (option: string | null | undefined, name: string, env: string): [string | undefined, string] =>
     option != null ? [option, `the \`${name}\` option`] : [readEnv(env), env];
-  const [apiKey, apiKeySource] = pick(options.apiKey, "apiKey", "INFERLOOP_API_KEY");
+  let [apiKey, apiKeySource] = pick(options.apiKey, "apiKey", "INFERLOOP_API_KEY");
+  // W&B's own tools read WANDB_API_KEY; a W&B user has it set already.
+  if (apiKey === undefined && readEnv("WANDB_API_KEY") !== undefined)
+    [apiKey, apiKeySource] = [readEnv("WANDB_API_KEY"), "WANDB_API_KEY"];
   let [username, usernameSource] = pick(options.username, "username", "INFERLOOP_USERNAME");
   let [password, passwordSource] = pick(options.password, "password", "INFERLOOP_PASSWORD");
   if (username === undefined) {
@@ -79,7 +83,7 @@ export function authorizationHeader(scheme: AuthScheme, creds: Credentials): str
   if (scheme === "bearer") {
     if (!creds.apiKey)
       throw new MissingCredentialsError(
-        "This operation needs an API key: pass `apiKey` to new Inferloop({...}) or set INFERLOOP_API_KEY.",
+        "This operation needs an API key: pass `apiKey` to new Inferloop({...}) or set INFERLOOP_API_KEY (or WANDB_API_KEY).",
       );
     return `Bearer ${creds.apiKey}`;
   }

@@ -11,12 +11,6 @@ const MAX_TYPO_EDITS = 2;
  * The name in `known` closest to `name` by edit distance (insertions, deletions,
  * substitutions), if one is at most two edits away; the first of equally close ones wins.
  * `name` itself being known returns it.
- *
- * @example
- * ```ts
- * closestName("nmae", ["role", "content", "name"]); // "name"
- * closestName("temperature", ["role", "content", "name"]); // undefined
- * ```
  */
 export function closestName(name: string, known: Iterable<string>): string | undefined {
   let best: string | undefined;

@@ -5,20 +5,10 @@ import type { CompactJSONWriter as NodeWriter } from "./compact-json-text.js";
 
 /**
  * Writes a large body's parts as JSON text: `JSON.stringify`'s, as it is.
- *
- * @example
- * ```ts
- * new CompactJSONWriter().write({ a: "答" }); // '{"a":"答"}'
- * ```
  */
 export class CompactJSONWriter implements Pick<NodeWriter, "write"> {
   /**
    * The JSON text of `value`, a plain JSON value.
-   *
-   * @example
-   * ```ts
-   * const text = new CompactJSONWriter().write({ tokens: [" the"] });
-   * ```
    */
   write(value: unknown): string {
     return JSON.stringify(value);

@@ -5,8 +5,8 @@
 // character, and a string with any other character at two bytes per character, whole. The
 // socket encodes a string to UTF-8 as it writes it. UTF-8 bytes held as a Uint8Array would be
 // the smallest form, but they live in V8's external memory, whose growth V8 answers with full
-// mark-compacts of the caller's whole heap (a training job's trajectories: several hundred ms
-// of marking, see docs/performance.md), so they are the last resort.
+// mark-compacts of the caller's whole heap (for a training job's trajectories, see
+// docs/performance.md), so they are the last resort.
 
 const utf8 = new TextEncoder();
 
@@ -34,8 +34,8 @@ let scratch: Buffer | undefined;
 /**
  * `parts` joined, all Latin-1, as a string V8 keeps at one byte a character. V8 writes the
  * result of a `replace` on a two-bytes-a-character string, and the join of such results, at
- * two bytes a character whatever the characters (measured: the escaped text of the benchmark
- * job held 342 MiB instead of 171); a string read back from Latin-1 bytes is one byte a
+ * two bytes a character whatever the characters (docs/performance.md, "Text past Latin-1");
+ * a string read back from Latin-1 bytes is one byte a
  * character. Chunk by chunk through one reused buffer, so no part of the text goes to V8's
  * external memory.
  */
@@ -127,23 +127,12 @@ function writeInParts(value: unknown, out: string[]): void {
  * (the parts of one body tend to be alike), so that their two-bytes-a-character text is freed
  * early instead of piling up until a full GC. Elsewhere (no `Buffer`: the fetch transport,
  * which joins the body into one string) each text is `JSON.stringify`'s as it is.
- *
- * @example
- * ```ts
- * const writer = new CompactJSONWriter();
- * writer.write({ a: "答" }); // '{"a":"\\u7b54"}' in Node
- * ```
  */
 export class CompactJSONWriter {
   #inParts = false;
 
   /**
    * The JSON text of `value`, a plain JSON value (as `toJSONValue` copies it).
-   *
-   * @example
-   * ```ts
-   * const piece = new CompactJSONWriter().write({ tokens: [" the", " 🙂"] });
-   * ```
    */
   write(value: unknown): string | Uint8Array {
     if (typeof Buffer !== "function") return JSON.stringify(value);

@@ -11,10 +11,10 @@ import { APIPromise } from "./api-promise.js";
 import type { APIResponse, HttpClient } from "./http-client.js";
 import type { RequestOptions } from "./options.js";
 import { pathSegment, plainPathSegment } from "./path-segment.js";
-import type { RequestSpec, RetryPolicy, Service } from "./request-spec.js";
+import type { ErrorHint, RequestSpec, RetryPolicy, Service } from "./request-spec.js";
 import { type InputIssue, validateInput, validateRequestBody } from "./validate.js";
 
-export type { Service } from "./request-spec.js";
+export type { ErrorHint, Service } from "./request-spec.js";
 
 /** How an endpoint turns the caller's parameters into what is sent. */
 type Shape<Params, Out> =
@@ -57,6 +57,11 @@ export interface EndpointDeclaration<Params, Body, Result> {
   what?: string;
   /** The body holds parts already written as JSON text: sent in pieces (see `RequestSpec`). */
   bodyInPieces?: boolean;
+  /**
+   * What the user can do about an error answer the server words in a known way: when `match`
+   * finds the server's message (of `status`, when given), `hint` is added after it.
+   */
+  errorHints?: readonly ErrorHint[];
   /** Reads a successful response into the result. */
   read: (res: APIResponse) => Promise<Result> | Result;
 }
@@ -129,6 +134,7 @@ export function endpointRequest<Params, Body>(
   if (ep.creates !== undefined) spec.creates = ep.creates;
   if (ep.genAiOperation !== undefined) spec.genAiOperation = ep.genAiOperation;
   if (ep.bodyInPieces) spec.bodyInPieces = true;
+  if (ep.errorHints !== undefined) spec.errorHints = ep.errorHints;
   return spec;
 }
 

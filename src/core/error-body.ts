@@ -134,8 +134,8 @@ export function parseErrorBody(
 
 /**
  * The text of the first `<title>` element, found with `indexOf` scans that each move forward
- * only, so any page costs time linear in its length (a regular expression that backtracks
- * turned a 600 KB page of unclosed tags into 40 s of blocked event loop).
+ * only, so any page costs time linear in its length (a regular expression that backtracks took
+ * time far past linear on a page of unclosed tags, blocking the event loop: docs/performance.md).
  */
 export function htmlTitle(html: string): string | undefined {
   const lower = html.toLowerCase();

@@ -82,8 +82,8 @@ export async function* readJSONEventBatches<T>(
       }
       out.push(payload);
       // A network read holds hundreds of events: parsed all at once, they would all be alive
-      // together, so every young-generation GC would find a few hundred KB to keep and V8
-      // would grow the young generation (tens of MB of peak RSS on a long stream). Handed
+      // together, so every young-generation GC would find them all to keep and V8 would
+      // grow the young generation, raising a long stream's peak RSS. Handed
       // over a few at a time, each is parsed only when the reader gets to it.
       if (out.length === SLICE) {
         yield out;

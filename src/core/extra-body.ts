@@ -5,11 +5,6 @@ import { toJSONValue } from "./json-value.js";
  * Fields merged into the top level of a JSON request body after validation, unvalidated,
  * overriding what is there: the way to send what the SDK does not know yet (a newer vLLM
  * field such as `thinking_token_budget`) or to override what it sends.
- *
- * @example
- * ```ts
- * const extra: ExtraBody = { thinking_token_budget: 256, session_id: "s-1" };
- * ```
  */
 export type ExtraBody = Record<string, unknown>;
 
@@ -20,11 +15,6 @@ const isPlainObject = (value: unknown): value is ExtraBody =>
  * The body to send: `body` with the client's default `extraBody`, then the request's, merged
  * over its top level (a later source wins). Returns `body` itself when there is nothing to
  * merge or it is not a JSON object. An `extraBody` that is not an object is refused.
- *
- * @example
- * ```ts
- * withExtraBody({ messages }, { seed: 1 }, { seed: 2, session_id: "s" }); // { messages, seed: 2, session_id: "s" }
- * ```
  */
 export function withExtraBody(body: unknown, clientDefault: unknown, perRequest: unknown): unknown {
   if (clientDefault === undefined && perRequest === undefined) return body;

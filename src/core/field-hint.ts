@@ -5,12 +5,6 @@ import type { UnknownKeyHint } from "./validate.js";
  * The hint for an unknown top-level field of a request with these `known` fields: a "did you
  * mean" when one is close, and where fields the SDK does not know yet belong (the `extraBody`
  * option, merged into the body after validation). Nested unknown keys get no hint.
- *
- * @example
- * ```ts
- * const hint = topLevelFieldHint(["limit", "offset"]);
- * hint("limt", []); // ' (did you mean "limit"?); send fields unknown to the SDK with the extraBody option'
- * ```
  */
 export function topLevelFieldHint(known: readonly string[]): UnknownKeyHint {
   return (key, path) => {

@@ -1,18 +1,27 @@
 import { RequestValidationError } from "./errors.js";
 
-// RFC 9110 field names are tokens; values may not hold CR, LF or NUL, which would end the
-// header (or the request) early. undici refuses both with a bare "invalid argument" error that
-// names neither the option nor the header, and that error used to count as retryable.
+// RFC 9110 field names are tokens; values may not hold control characters (C0 but the tab, and
+// DEL): CR, LF and NUL would end the header (or the request) early, and undici refuses all of
+// them with a bare "invalid argument" error that names neither the option nor the header, and
+// that error used to count as retryable.
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const BREAKING = /[\r\n\0]/;
-const BAD_VALUE = "contains CR, LF or NUL, which cannot be sent in a header (a trailing newline from a file?)";
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters refused
+const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
+const BAD_VALUE =
+  "contains a control character (NUL, CR, LF, DEL or another below U+0020 but the tab), which cannot be sent in a header (a trailing newline from a file?): remove it";
+/**
+ * Whether `s` holds a control character a header value cannot carry: C0 but the tab, and DEL.
+ * @example
+ * hasControlCharacter("acme/bot\n"); // true
+ * hasControlCharacter("acme/bot"); // false
+ */
+export function hasControlCharacter(s: string): boolean {
+  return CONTROL.test(s);
+}
 // Header values are Latin-1 (ISO-8859-1) bytes; fetch refuses anything above U+00FF with a
 // bare TypeError that undici reports as a connection error, and the request used to be retried.
 /**
  * Whether every character of `s` is Latin-1 (at most U+00FF), as a header value must be.
- * @example
- * isLatin1("café"); // true
- * isLatin1("bøt—2"); // false (the em dash)
  */
 export function isLatin1(s: string): boolean {
   for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0xff) return false;
@@ -36,7 +45,7 @@ function problems(
     const what = `${prefix}${key.slice(0, 60)}`;
     if (named && !TOKEN.test(key)) out.push([what, "is not a valid header name"]);
     else if (typeof value !== "string") out.push([what, "must be a string"]);
-    else if (BREAKING.test(value)) out.push([what, BAD_VALUE]);
+    else if (CONTROL.test(value)) out.push([what, BAD_VALUE]);
     else if (!encoded.includes(key) && !isLatin1(value)) out.push([what, NOT_LATIN1]);
   }
   return out;

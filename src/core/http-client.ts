@@ -14,7 +14,7 @@ import { withExtraBody } from "./extra-body.js";
 import { checkRequestHeaders } from "./header-values.js";
 import type { Log } from "./log.js";
 import { checkOptions } from "./option-checks.js";
-import type { ReadMode, RequestSpec } from "./request-spec.js";
+import type { ErrorHint, ReadMode, RequestSpec } from "./request-spec.js";
 import type { RequestOptions } from "./options.js";
 import { signalAbortError } from "./abort.js";
 import { backoffMs, isRetryableStatus, MAX_RETRY_AFTER_MS, retryAfterMs, serverRetryHint, sleep } from "./retry.js";
@@ -231,6 +231,7 @@ export class HttpClient {
             res.status === 401
               ? authFailureHint(authOf(spec), cfg.credentials, callerAuth)
               : doubledV1Hint(res.status, base, spec.path),
+            spec.errorHints,
           );
           const hint = serverRetryHint(res.headers);
           // A non-idempotent request that got an answer was received: sending it again could
@@ -272,7 +273,12 @@ export class HttpClient {
     return { headers: out, callerAuth };
   }
 
-  async #errorFrom(res: TransportResponse, redirect?: { spec: RequestSpec; base: Base }, hint = ""): Promise<APIError> {
+  async #errorFrom(
+    res: TransportResponse,
+    redirect?: { spec: RequestSpec; base: Base },
+    hint = "",
+    declared?: readonly ErrorHint[],
+  ): Promise<APIError> {
     let text = "";
     try {
       // Only the head of an error body is read; the rest is left unread and the connection
@@ -291,6 +297,10 @@ export class HttpClient {
         path: redirect.spec.path,
         option: redirect.base.option,
       });
+    const known = declared?.find(
+      (h) => (h.status === undefined || h.status === res.status) && h.match.test(parsed.message),
+    );
+    if (known !== undefined) hint += known.hint;
     return apiErrorFor({
       ...parsed,
       message: parsed.message + hint,

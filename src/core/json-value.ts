@@ -14,12 +14,7 @@ type Path = (string | number)[];
 /**
  * A part of a request body already written as JSON: {@link jsonPieces} emits it as it is. A
  * large body keeps its big parts in this form (about the size of the bytes sent) instead of as
- * a copy of every object, which takes several times more memory.
- *
- * @example
- * ```ts
- * const part = new SerializedJSON(JSON.stringify(copy)); // `copy` is already validated plain JSON
- * ```
+ * a copy of every object, which takes far more memory than its text.
  */
 export class SerializedJSON {
   /** The JSON text, as a string or as its UTF-8 bytes (see {@link CompactJSONWriter} for
@@ -33,11 +28,6 @@ export class SerializedJSON {
 /**
  * Lets {@link toJSONValue} hand over each subtree at a given depth as soon as it is copied
  * (to validate it and write it as JSON text), so that the whole copy never exists at once.
- *
- * @example
- * ```ts
- * const seal: SealHooks = { depth: 2, at: (p) => p[0] === "items", seal: (copy) => new SerializedJSON(JSON.stringify(copy)) };
- * ```
  */
 export interface SealHooks {
   /** Length of the paths that {@link SealHooks.at} is asked about. */
@@ -56,17 +46,6 @@ export interface SealHooks {
  * an entry's shape (say, a token logprob, of which a training job holds millions) reads and
  * copies its fields by name. It must copy exactly as the generic copy would, reading each
  * value once, and hand whatever it does not know over to {@link CopySteps}.
- *
- * @example
- * ```ts
- * const points: EntryCopier = {
- *   at: (path) => path.at(-1) === "points",
- *   copy(entry, steps) {
- *     const toJSON = (entry as { toJSON?: unknown }).toJSON;
- *     return steps.below([], [], entry, { toJSON }); // the generic copy, from its toJSON on
- *   },
- * };
- * ```
  */
 export interface EntryCopier {
   /** Whether the entries of the list at `path` go through {@link EntryCopier.copy}. */
@@ -78,12 +57,6 @@ export interface EntryCopier {
 /**
  * The generic copy's steps, for an {@link EntryCopier} to hand over what it does not copy
  * itself, with the generic copy's paths, cycle and depth checks, and nothing read twice.
- *
- * @example
- * ```ts
- * const copyOf = (entry: object, steps: CopySteps) =>
- *   steps.fits(entry, 1) ? steps.below([], [], entry, { toJSON: undefined, keys: Object.keys(entry) }) : steps.below([], [], entry);
- * ```
  */
 export interface CopySteps {
   /** Whether `obj` may be copied `levels` levels below the current entry's list: it is not
@@ -248,11 +221,6 @@ function withToJSON(value: object | bigint, toJSON: unknown, key: string | numbe
  * A value copied as it is, without a call: strings, finite numbers, booleans and null are
  * most of a large body (token ids, byte lists, logprobs), and a call per value would be most
  * of its cost.
- *
- * @example
- * ```ts
- * const copied = isPlainValue(x) ? x : steps.below([entry], ["token"], x);
- * ```
  */
 export function isPlainValue(x: unknown): boolean {
   return typeof x === "number" ? Number.isFinite(x) : typeof x === "string" || typeof x === "boolean" || x === null;
@@ -262,16 +230,10 @@ export function isPlainValue(x: unknown): boolean {
 // where literals and `new Array` allocate, and once most objects of such a site outlive a minor
 // GC (a trajectory's copy does while it is checked; the first, small jobs decide it), every
 // later object of that site goes to the old generation, where the copies of a large body pile
-// up as garbage until a full GC (measured: 500 MiB more peak RSS for the 169 MiB benchmark job).
+// up as garbage until a full GC (docs/performance.md, "Training job creation").
 /**
  * The constructor of the copy's objects: plain objects (`Object.prototype`), allocated where a
  * large copy's garbage is cheapest to collect.
- *
- * @example
- * ```ts
- * const out = new PlainObject();
- * out["token"] = "a";
- * ```
  */
 export const PlainObject = function PlainObject() {} as unknown as new () => Record<string, unknown>;
 PlainObject.prototype = Object.prototype;
@@ -280,11 +242,6 @@ PlainObject.prototype = Object.prototype;
  * The request parameters as the plain JSON value that will be sent, or a
  * {@link RequestValidationError} naming the field that cannot be sent as JSON. Parameters that
  * are not an object (`null`, a string, an array) are refused the same way.
- *
- * @example
- * ```ts
- * const body = toJSONValue(params, "chat completion request"); // then validate `body`, send `body`
- * ```
  */
 export function toJSONValue(params: unknown, what: string, hooks?: SealHooks): Record<string, unknown> {
   if (typeof params !== "object" || params === null || Array.isArray(params)) {
@@ -308,11 +265,6 @@ export function toJSONValue(params: unknown, what: string, hooks?: SealHooks): R
  * The JSON text of a plain JSON value (as {@link toJSONValue} returns it) in pieces, with each
  * {@link SerializedJSON} part emitted as it is: a large body is sent piece by piece, never
  * joined into one string. Each call starts again, so a retry sends the same text.
- *
- * @example
- * ```ts
- * const pieces = [...jsonPieces({ a: [1, new SerializedJSON('{"b":2}')] })]; // ['{"a":', "[", "1", ",", '{"b":2}', "]", "}"]
- * ```
  */
 export function* jsonPieces(value: unknown): Generator<string | Uint8Array, void, undefined> {
   if (value instanceof SerializedJSON) {

@@ -107,12 +107,6 @@ export function optionIssues(options: object): ValidationIssue[] {
  * Throw a {@link RequestValidationError} when `options` break a rule of {@link optionIssues}.
  * The constructor and every request run this same check, so a value refused by one is refused
  * by the other, and a bad per-request option fails before anything is sent.
- *
- * @example
- * ```ts
- * checkOptions({ timeout: 5_000, maxRetries: 3 }, "request options"); // fine
- * checkOptions({ maxRetries: Number.NaN }, "request options");      // throws RequestValidationError
- * ```
  */
 export function checkOptions(options: object | undefined, what: string): void {
   if (options === undefined) return;

@@ -5,7 +5,7 @@ import type { FetchLike } from "./transport/fetch.js";
 
 /**
  * Options of `new Inferloop(options)`. Every field is optional; environment variables fill the
- * gaps (`INFERLOOP_API_KEY`, `INFERLOOP_USERNAME`, `INFERLOOP_PASSWORD`, `INFERLOOP_BASE_URL`,
+ * gaps (`INFERLOOP_API_KEY` or `WANDB_API_KEY`, `INFERLOOP_USERNAME`, `INFERLOOP_PASSWORD`, `INFERLOOP_BASE_URL`,
  * `INFERLOOP_LOG`).
  *
  * @example
@@ -20,7 +20,7 @@ import type { FetchLike } from "./transport/fetch.js";
  * ```
  */
 export interface ClientOptions {
-  /** Bearer token for chat, models and training jobs. Default: env `INFERLOOP_API_KEY`. */
+  /** Bearer token for chat, models and training jobs. Default: env `INFERLOOP_API_KEY`, else `WANDB_API_KEY`. */
   apiKey?: string | undefined;
   /** Basic-auth user for calls and annotation queues. Default: env `INFERLOOP_USERNAME`, else `"api"`. */
   username?: string | undefined;

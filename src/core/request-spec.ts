@@ -14,6 +14,13 @@ export type RetryPolicy = "safe" | "unsent-only";
  */
 export type Service = "inference" | "trace";
 
+/** A hint added to an error answer whose message `match` finds (see `Endpoint.errorHints`). */
+export interface ErrorHint {
+  status?: number;
+  match: RegExp;
+  hint: string;
+}
+
 /** One operation's request, as an endpoint declaration ({@link Endpoint}) resolves it. */
 export interface RequestSpec {
   /** The operation's name (`training_jobs.events.list`): span name, log lines. */
@@ -35,6 +42,8 @@ export interface RequestSpec {
   bodyInPieces?: boolean;
   /** The answer is SSE: never ask for compression (a compressing proxy may hold events back). */
   stream?: boolean;
+  /** Hints added to error answers the endpoint's server words in a known way. */
+  errorHints?: readonly ErrorHint[];
 }
 
 /**

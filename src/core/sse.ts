@@ -5,20 +5,15 @@ import { lastLineEndBefore, LineBytes } from "./line-bytes.js";
 /**
  * Bytes decoded and parsed at a time. A network read can hold 64 KiB; decoded and parsed at
  * once, its text and all its events are alive together until the last is used, so each
- * young-generation GC of a long stream finds about twice what the plain reader keeps, and V8
- * answers by doubling the young generation (16 MB more peak RSS over a 200,000-chunk stream).
+ * young-generation GC of a long stream finds far more alive than the plain reader keeps, and V8
+ * answers by growing the young generation, which raises the stream's peak RSS.
  * Cut at line ends into pieces of this size, a piece's text and events die while the next is
  * read. Not smaller: each piece is one more wait of the event deadline and one more step of the
- * readers above (8 KiB pieces made 300 short streams 11% slower; 32 KiB costs nothing measurable).
+ * readers above, which many short streams pay for (docs/performance.md has the measurements).
  */
 const PIECE = 32 * 1024;
 
 /** One server-sent event: `event` is `null` for the default (unnamed) type.
- *
- * @example
- * ```ts
- * for await (const ev of decodeSSE(bytes)) if (ev.event === null) console.log(ev.data);
- * ```
  */
 export interface SSEEvent {
   event: string | null;

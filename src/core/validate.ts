@@ -6,11 +6,6 @@ import { quickAccepts } from "./quick-accept.js";
 /**
  * One problem of an input, ready for an error message: the path of the field, why, and the
  * zod issue code it came from.
- *
- * @example
- * ```ts
- * const issue: InputIssue = { path: ["messages", 0, "role"], message: "Invalid input", code: "invalid_union" };
- * ```
  */
 export interface InputIssue {
   path: (string | number)[];
@@ -21,11 +16,6 @@ export interface InputIssue {
 /**
  * Extra words appended to `unknown field "<key>"`, such as a "did you mean" suggestion;
  * `path` is where the object holding the key sits (`[]` for the top level).
- *
- * @example
- * ```ts
- * const hint: UnknownKeyHint = (key, path) => (path.length === 0 && key === "limt" ? ' (did you mean "limit"?)' : "");
- * ```
  */
 export type UnknownKeyHint = (key: string, path: readonly (string | number)[]) => string;
 
@@ -81,12 +71,6 @@ function collectIssues(
  * Turns zod issues into one issue per problem with a precise path: an unknown key gets the
  * key in its path (plus whatever `unknownKeyHint` adds), and a union reports the branch the
  * value was meant for, or the list of expected types when no branch came close.
- *
- * @example
- * ```ts
- * const r = safeParse(schema, input);
- * if (!r.success) for (const i of inputIssues(r.error.issues)) console.log(i.path.join("."), i.message);
- * ```
  */
 export function inputIssues(issues: readonly $ZodIssue[], unknownKeyHint?: UnknownKeyHint): InputIssue[] {
   const out: InputIssue[] = [];
@@ -101,11 +85,6 @@ export function inputIssues(issues: readonly $ZodIssue[], unknownKeyHint?: Unkno
  * Takes any zod 4 schema, classic or mini, through zod's core API, so the SDK's own schemas
  * can use the tree-shakeable `zod/mini`. `toIssues` lets an operation add its own hints
  * (it defaults to {@link inputIssues}).
- *
- * @example
- * ```ts
- * const body = validateInput(trainingJobCreateParamsSchema, params, "training job");
- * ```
  */
 export function validateInput<T>(
   schema: $ZodType<T>,
@@ -138,11 +117,6 @@ export function validateInput<T>(
  * plain JSON ({@link toJSONValue}: cycles, BigInts, non-finite numbers, excessive depth and
  * non-object parameters refused, naming the field), then the copy is checked against `schema`.
  * The copy is what goes on the wire, so the server gets exactly what was validated.
- *
- * @example
- * ```ts
- * const body = validateRequestBody(trainingJobCreateParamsSchema, params, "training job");
- * ```
  */
 export function validateRequestBody<T>(
   schema: $ZodType<T>,

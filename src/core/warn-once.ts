@@ -11,11 +11,6 @@ const warned = new Set<string>();
 
 /**
  * Emits `message` once per process for `code`; later calls with the same code do nothing.
- *
- * @example
- * ```ts
- * warnOnce("INFERLOOP_SVC_FILTER", "filter.svc_user_ids is ignored by Weave");
- * ```
  */
 export function warnOnce(code: string, message: string): void {
   if (warned.has(code)) return;

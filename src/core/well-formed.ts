@@ -9,12 +9,6 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 /**
  * `String.prototype.isWellFormed` where the runtime has it, a regular expression elsewhere.
- *
- * @example
- * ```ts
- * isWellFormed("café"); // true
- * isWellFormed("caf\ud83d"); // false
- * ```
  */
 export function isWellFormed(s: string): boolean {
   const native = (s as { isWellFormed?: () => boolean }).isWellFormed;

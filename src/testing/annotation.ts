@@ -10,6 +10,8 @@
  * annotator of the most recent progress row across annotators, `unstarted` when none.
  */
 import { reasonError, detailError, jsonResponse, requireJsonBody } from "./responses.js";
+import { route } from "./route.js";
+import type { Route } from "./route.js";
 import type { CallRecord, FakeRequest, ResponsePlan } from "./types.js";
 import { deterministicUuid7, isoMicros } from "./util.js";
 import { obj, str, validateBody } from "./validate.js";
@@ -91,15 +93,12 @@ export interface StoredItem
   progress: Map<string, ProgressRow>;
 }
 
-const ALLOWED_TRANSITIONS =
-  "(unset) -> 'in_progress', 'completed' or 'skipped'; 'in_progress' -> 'completed' or 'skipped'; the same state again changes nothing";
-
 /**
  * Decides a transition for one annotator: `"apply"`, `"noop"`, or a refusal message.
  *
  * @example
  * checkTransition("completed", "skipped");
- * // { refused: "Invalid state transition from 'completed' to 'skipped'. Allowed transitions: ..." }
+ * // { refused: "Invalid state transition from 'completed' to 'skipped'. Only transitions from 'in_progress' or 'unstarted' are allowed." }
  */
 export function checkTransition(
   current: AnnotationState | undefined,
@@ -107,10 +106,16 @@ export function checkTransition(
 ): "apply" | "noop" | { refused: string } {
   if (current === undefined) return "apply";
   if (current === next) return "noop";
+  // Weave's wording (annotation_queues progress update in its trace servers): 'in_progress'
+  // only on an item without a record, other states only from 'in_progress' or 'unstarted'.
+  if (next === "in_progress")
+    return {
+      refused:
+        "Cannot transition to 'in_progress' when a record already exists. 'in_progress' can only be set on new items.",
+    };
   if (current === "in_progress") return "apply";
-  // Weave's wording: ids and states in quotes, the allowed transitions named.
   return {
-    refused: `Invalid state transition from '${current}' to '${next}'. Allowed transitions: ${ALLOWED_TRANSITIONS}`,
+    refused: `Invalid state transition from '${current}' to '${next}'. Only transitions from 'in_progress' or 'unstarted' are allowed.`,
   };
 }
 
@@ -295,3 +300,14 @@ export function handleProgress(
   const result = store.progress(queueId, itemId, body.project_id, body.annotation_state, userId);
   return "item" in result ? jsonResponse(200, { item: result.item }) : reasonError(result.status, result.reason);
 }
+
+/** The annotation queues' routes; `userId` is the Basic-auth session's user. */
+export const ANNOTATION_ROUTES: ReadonlyArray<Route<{ annotation: AnnotationStore; userId: string }>> = [
+  route({
+    method: "POST",
+    path: "/annotation_queues/{queue_id}/items/{item_id}/progress",
+    auth: "basic",
+    handle: ({ req, state, params }) =>
+      handleProgress(req, state.annotation, params.queue_id, params.item_id, state.userId),
+  }),
+];

@@ -1,7 +1,9 @@
 /**
- * The two auth schemes of the interface: Bearer on `/v1/...`, Basic on the trace routes.
+ * The two auth schemes of the interface: Bearer on `/v1/...`, Basic on the trace routes; each
+ * route says which it takes.
  */
 import { jsonResponse, openAiError } from "./responses.js";
+import type { Route } from "./route.js";
 import type { ResponsePlan } from "./types.js";
 import { base64Utf8, decodeBase64Utf8, hash32 } from "./util.js";
 
@@ -70,4 +72,20 @@ export function checkBasic(
       { "www-authenticate": 'Basic realm="fake-trace-server"' },
     ),
   };
+}
+
+/**
+ * Checks a request against the auth its route declares; returns a 401 plan when it fails.
+ */
+export function authorize(
+  route: Pick<Route<unknown>, "auth" | "apiKeyHeader">,
+  headers: Record<string, string>,
+  creds: Credentials,
+): ResponsePlan | undefined {
+  if (route.auth === "none") return undefined;
+  if (route.auth === "bearer") return checkBearer(headers, creds);
+  const apiKey = route.apiKeyHeader === undefined ? undefined : headers[route.apiKeyHeader];
+  if (apiKey !== undefined && apiKey === creds.password) return undefined;
+  const auth = checkBasic(headers, creds);
+  return "denied" in auth ? auth.denied : undefined;
 }

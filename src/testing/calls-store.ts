@@ -70,7 +70,13 @@ function statusOf(record: CallRecord): string {
   return "success";
 }
 
-function shortOpName(opName: string): string {
+/**
+ * The trace name Weave derives from an op name (the op's name without its ref and version).
+ *
+ * @example
+ * shortOpName("weave:///acme/bot/op/answer:abc"); // "answer"
+ */
+export function shortOpName(opName: string): string {
   const last = opName.startsWith("weave:///") ? (opName.split("/").at(-1) ?? opName) : opName;
   return last.split(":")[0] ?? last;
 }
@@ -113,6 +119,7 @@ export function deriveCall(
   stored: StoredCall,
   flags: DeriveFlags,
   traceSize?: (traceId: string) => number,
+  feedbackOf?: (record: CallRecord) => unknown[],
 ): CallRecord {
   const { record } = stored;
   const weave: Record<string, unknown> = { status: statusOf(record) };
@@ -126,7 +133,7 @@ export function deriveCall(
   if (flags.costs && (stored.costs !== undefined || isRecord(summary["usage"]))) {
     weave["costs"] = stored.costs ?? costsFromUsage(summary["usage"]);
   }
-  if (flags.feedback) weave["feedback"] = stored.feedback ?? [];
+  if (flags.feedback) weave["feedback"] = [...(stored.feedback ?? []), ...(feedbackOf?.(record) ?? [])];
   const out: CallRecord = { ...record, summary: { ...summary, weave } };
   out["storage_size_bytes"] = flags.storageSize ? JSON.stringify(record).length : null;
   out["total_storage_size_bytes"] =
@@ -165,9 +172,24 @@ const SYNTHETIC_START = Date.UTC(2026, 0, 1);
  */
 export class CallStore {
   private stored: StoredCall[] = [];
+  // The same records in insertion order, for `sort_by: []` (no ORDER BY in Weave's query).
+  private inserted: StoredCall[] = [];
   private sorted = true;
   private traceSizes: Map<string, number> | undefined;
   synthetic: SyntheticCalls | undefined;
+  /** Feedback created through the API on a call, added to what `include_feedback` returns. */
+  feedbackOf: ((record: CallRecord) => unknown[]) | undefined;
+
+  /**
+   * A stored call of a project by id, as stored.
+   *
+   * @example
+   * store.find("acme/support-bot", callId)?.op_name;
+   */
+  find(projectId: string, id: string): CallRecord | undefined {
+    for (const s of this.stored) if (s.record.id === id && s.record.project_id === projectId) return s.record;
+    return undefined;
+  }
 
   /**
    * Stores records (any iterable, consumed lazily); returns how many were added.
@@ -178,7 +200,9 @@ export class CallStore {
   insert(records: Iterable<CallRecord>): number {
     let added = 0;
     for (const record of records) {
-      this.stored.push(toStoredCall(record));
+      const stored = toStoredCall(record);
+      this.stored.push(stored);
+      this.inserted.push(stored);
       added += 1;
     }
     if (added > 0) {
@@ -196,6 +220,7 @@ export class CallStore {
    */
   clear(): void {
     this.stored = [];
+    this.inserted = [];
     this.traceSizes = undefined;
   }
 
@@ -259,7 +284,22 @@ export class CallStore {
    * for (const call of store.scan("acme/support-bot")) { ... }
    */
   *scan(projectId: string): Generator<StoredCall> {
-    for (const s of this.ordered()) if (s.record.project_id === projectId) yield s;
+    yield* this.scanFrom(this.ordered(), projectId);
+  }
+
+  /**
+   * The records of one project in insertion order (synthetic ones last, as generated): what a
+   * query with `sort_by: []` returns, since Weave then sorts nothing.
+   *
+   * @example
+   * for (const call of store.scanAsInserted("acme/support-bot")) { ... }
+   */
+  *scanAsInserted(projectId: string): Generator<StoredCall> {
+    yield* this.scanFrom(this.inserted, projectId);
+  }
+
+  private *scanFrom(stored: readonly StoredCall[], projectId: string): Generator<StoredCall> {
+    for (const s of stored) if (s.record.project_id === projectId) yield s;
     const synthetic = this.synthetic;
     if (synthetic !== undefined && synthetic.projectId === projectId) {
       for (let i = 0; i < synthetic.count; i++) {

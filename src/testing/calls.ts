@@ -6,15 +6,21 @@
  * With `columns`, a record keeps every field, as Weave answers: the requested top-level members
  * (a dotted column keeps its top-level member) and the required `id`, `project_id`, `op_name`,
  * `trace_id` and `started_at` filled, the others null (`attributes` and `inputs` as `{}`).
- * Order: by time value (not text) and then id; explicit sorts end with the id as Weave's do.
+ * Order: by time value (not text) and then id; explicit sorts as Weave's sqlite server orders
+ * them (`calls-sort.ts`: the id tie-break, derived fields, nulls), `sort_by: []` as inserted.
+ * With `columns` holding `summary`, `ended_at`, `exception` and `display_name` come back too,
+ * as Weave adds them; without it, the summary is the derived one of the selected fields.
  * `filter.svc_user_ids`/`svc_run_ids` are ignored, as a real Weave server ignores them.
  */
-import { deriveCall } from "./calls-store.js";
+import { compareForWeave, weaveOrder } from "./calls-sort.js";
+import { deriveCall, shortOpName } from "./calls-store.js";
 import type { CallStore, DeriveFlags, StoredCall } from "./calls-store.js";
-import { matchesQuery, compareValues, validateQuery } from "./query-eval.js";
+import { matchesQuery, validateQuery } from "./query-eval.js";
 import { detailError, reasonError, requireJsonBody } from "./responses.js";
+import { route } from "./route.js";
+import type { Route } from "./route.js";
 import type { CallRecord, FakeRequest, ResponsePlan } from "./types.js";
-import { compareTimes, getPath, isRecord } from "./util.js";
+import { isRecord } from "./util.js";
 import { bool, int, list, literal, nullable, obj, str, validateBody } from "./validate.js";
 import type { Check, ValidationIssue } from "./validate.js";
 
@@ -147,45 +153,41 @@ function filterMatches(filter: NonNullable<CallsQuery["filter"]>, record: CallRe
 const REQUIRED_COLUMNS = ["id", "project_id", "op_name", "trace_id", "started_at"];
 
 // Weave answers a query with `columns` with every field of the record: the requested and
-// required ones filled, the others null (`attributes` and `inputs` as {}).
-function project(record: CallRecord, columns: string[]): CallRecord {
+// required ones filled, the others null (`attributes` and `inputs` as {}). Asking for `summary`
+// (or costs) selects ended_at, exception and display_name too, which its derived members need;
+// without it the summary is derived from what was selected (sqlite_trace_server.calls_query).
+function project(record: CallRecord, columns: string[], costs: boolean): CallRecord {
   const keep = new Set([...REQUIRED_COLUMNS, ...columns.map((c) => c.split(".")[0]!)]);
+  if (keep.has("summary") || costs) for (const k of ["ended_at", "exception", "display_name"]) keep.add(k);
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(record)) {
     out[key] = keep.has(key) ? record[key] : key === "attributes" || key === "inputs" ? {} : null;
   }
+  if (!keep.has("summary")) out["summary"] = { weave: derivedFrom(out as CallRecord, record) };
   return out as CallRecord;
 }
 
-const TIME_FIELDS = new Set(["started_at", "ended_at"]);
+// The derived summary Weave makes from an empty stored summary and the selected fields.
+function derivedFrom(selected: CallRecord, full: CallRecord): Record<string, unknown> {
+  const fullWeave = isRecord(full["summary"]) && isRecord(full["summary"]["weave"]) ? full["summary"]["weave"] : {};
+  const ended = selected["ended_at"];
+  const weave: Record<string, unknown> = {
+    status: selected["exception"] != null ? "error" : typeof ended === "string" ? "success" : "running",
+  };
+  const display = selected["display_name"];
+  if (typeof display === "string" && display !== "") weave["display_name"] = display;
+  else weave["trace_name"] = shortOpName(selected.op_name);
+  if (typeof ended === "string")
+    weave["latency_ms"] = Math.max(0, Math.round(Date.parse(ended) - Date.parse(selected.started_at)));
+  if (fullWeave["feedback"] !== undefined) weave["feedback"] = fullWeave["feedback"];
+  return weave;
+}
 
+// Weave's default order, or `sort_by: []` (insertion order): both stream without sorting.
 function isDefaultOrder(sortBy: CallsQuery["sort_by"]): boolean {
   if (sortBy == null || sortBy.length === 0) return true;
   const [first] = sortBy;
   return sortBy.length === 1 && first!.field === "started_at" && first!.direction === "asc";
-}
-
-function compareBy(sortBy: NonNullable<CallsQuery["sort_by"]>): (a: CallRecord, b: CallRecord) => number {
-  return (a, b) => {
-    for (const { field, direction } of sortBy) {
-      const x = getPath(a, field);
-      const y = getPath(b, field);
-      const xMissing = x === null || x === undefined;
-      const yMissing = y === null || y === undefined;
-      // Missing values go last whatever the direction, so paging never starts with holes.
-      if (xMissing || yMissing) {
-        if (xMissing && yMissing) continue;
-        return xMissing ? 1 : -1;
-      }
-      const c =
-        TIME_FIELDS.has(field) && typeof x === "string" && typeof y === "string"
-          ? compareTimes(x, y)
-          : (compareValues(x, y) ?? 0);
-      if (c !== 0) return direction === "desc" ? -c : c;
-    }
-    // Weave adds the id as the last sort key of every explicit order, so pages are stable.
-    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-  };
 }
 
 /**
@@ -202,20 +204,22 @@ export function* runCallsQuery(store: CallStore, q: CallsQuery): Generator<CallR
     totalStorageSize: q.include_total_storage_size === true,
     usernames: q.include_usernames === true,
   };
-  const derive = (s: StoredCall): CallRecord => deriveCall(s, flags, (traceId) => store.traceSize(traceId));
+  const derive = (s: StoredCall): CallRecord =>
+    deriveCall(s, flags, (traceId) => store.traceSize(traceId), store.feedbackOf);
   const accept = (record: CallRecord): boolean =>
     (q.filter == null || filterMatches(q.filter, record)) && (q.query == null || matchesQuery(q.query, record));
   const columns = q.columns;
   const out = (record: CallRecord): CallRecord =>
-    columns == null || columns.length === 0 ? record : project(record, columns);
+    columns == null || columns.length === 0 ? record : project(record, columns, q.include_costs === true);
   const offset = q.offset ?? 0;
   const limit = q.limit ?? Infinity;
   if (limit <= 0) return;
 
+  const asInserted = q.sort_by != null && q.sort_by.length === 0;
   if (isDefaultOrder(q.sort_by)) {
     let skipped = 0;
     let emitted = 0;
-    for (const stored of store.scan(q.project_id)) {
+    for (const stored of asInserted ? store.scanAsInserted(q.project_id) : store.scan(q.project_id)) {
       const record = derive(stored);
       if (!accept(record)) continue;
       if (skipped < offset) {
@@ -234,7 +238,7 @@ export function* runCallsQuery(store: CallStore, q: CallsQuery): Generator<CallR
     const record = derive(stored);
     if (accept(record)) matches.push(record);
   }
-  matches.sort(compareBy(q.sort_by!));
+  matches.sort(compareForWeave(weaveOrder(q.sort_by!)));
   const end = Math.min(matches.length, offset + limit);
   for (let i = offset; i < end; i++) yield out(matches[i]!);
 }
@@ -297,3 +301,13 @@ export function handleCallsQuery(req: FakeRequest, store: CallStore): ResponsePl
     body: jsonlLines(runCallsQuery(store, checked.query), req.signal),
   };
 }
+
+/** The call query's routes. */
+export const CALL_ROUTES: ReadonlyArray<Route<{ calls: CallStore }>> = [
+  route({
+    method: "POST",
+    path: "/calls/stream_query",
+    auth: "basic",
+    handle: ({ req, state }) => handleCallsQuery(req, state.calls),
+  }),
+];

@@ -63,6 +63,17 @@ export interface ChatParams {
   request_id?: string;
 }
 
+/**
+ * How the vLLM the fake stands for was started, where that changes the answer.
+ *
+ * @example
+ * const flags: ChatServerFlags = { autoToolChoice: false };
+ */
+export interface ChatServerFlags {
+  /** `--enable-auto-tool-choice` with a `--tool-call-parser`. Default true. */
+  autoToolChoice?: boolean;
+}
+
 type Kind = "bool" | "int" | "number" | "string" | "object" | "array";
 
 // Types of the spec's request members; `null` is accepted for each unless listed in NOT_NULL.
@@ -118,7 +129,6 @@ const FIELD_TYPES: Record<string, Kind> = {
   return_token_ids: "bool",
   cache_salt: "string",
   kv_transfer_params: "object",
-  engine_xargs: "object",
   vllm_xargs: "object",
   repetition_detection: "object",
 };
@@ -246,6 +256,9 @@ function checkMessages(messages: unknown): ResponsePlan | undefined {
     // Only OpenAI's assistant and function messages take null; vLLM's free-form message does not.
     if (content === null && m["role"] !== "assistant" && m["role"] !== "function")
       return typeError(`messages.${i}.content`, "string");
+    // OpenAI's assistant message refuses tool_calls None, the free-form one content None.
+    if (m["role"] === "assistant" && content === null && m["tool_calls"] === null)
+      return typeError(`messages.${i}.tool_calls`, "array");
     const partError = Array.isArray(content) ? checkParts(content, i) : undefined;
     if (partError) return partError;
     if (hasLoneSurrogate(m))
@@ -260,9 +273,20 @@ function checkMessages(messages: unknown): ResponsePlan | undefined {
 }
 
 const IMAGE_DETAILS = ["auto", "low", "high"];
-const AUDIO_FORMATS = ["wav", "mp3"];
+// chat_utils._parse_chat_message_content_mm_part: the keys a part without `type` is read by.
+const UNTYPED_KEYS = [
+  "image_url",
+  "image_pil",
+  "image_embeds",
+  "audio_embeds",
+  "prompt_embeds",
+  "audio_url",
+  "video_url",
+  "tool_reference",
+];
 
-// OpenAI's literal sets inside image and audio parts, which vLLM's part parsers hold to.
+// OpenAI's detail values, which vLLM's typed image parser validates (its input_audio parser
+// casts, so any format passes); a part without `type` must be one of the short forms.
 function checkParts(parts: unknown[], i: number): ResponsePlan | undefined {
   for (const [j, part] of parts.entries()) {
     if (!isRecord(part)) continue;
@@ -270,9 +294,8 @@ function checkParts(parts: unknown[], i: number): ResponsePlan | undefined {
     if (part["type"] === "image_url" && isRecord(image) && image["detail"] != null)
       if (!IMAGE_DETAILS.includes(String(image["detail"])))
         return typeError(`messages.${i}.content.${j}.image_url.detail`, "string");
-    const audio = part["input_audio"];
-    if (part["type"] === "input_audio" && isRecord(audio) && !AUDIO_FORMATS.includes(String(audio["format"])))
-      return typeError(`messages.${i}.content.${j}.input_audio.format`, "string");
+    if (part["type"] == null && !UNTYPED_KEYS.some((k) => k in part) && part["input_audio"] == null)
+      return openAiError(400, "BadRequestError", "Missing 'type' field in multimodal part.", null);
   }
   return undefined;
 }
@@ -299,11 +322,43 @@ function outsideInt64(raw: string | undefined, field: string, value: number): bo
   return Math.abs(value) >= TWO_POW_63;
 }
 
+// A top-level integer field written with an exponent (JSON.stringify writes 1e21 up so): vLLM
+// reads a float there, past what its int fields parse.
+function writtenWithExponent(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  for (const [field, kind] of Object.entries(FIELD_TYPES))
+    if (kind === "int" && new RegExp(`"${field}"\\s*:\\s*-?\\d+(\\.\\d+)?[eE]`).test(raw)) return field;
+  return undefined;
+}
+
 function checkRules(body: Record<string, unknown>, raw?: string): ResponsePlan | undefined {
   const num = (k: string): number | undefined => (typeof body[k] === "number" ? (body[k] as number) : undefined);
   const n = num("n");
   if (n !== undefined && n < 1) return invalid(`n must be at least 1, got ${n}.`, "n");
-  if (n !== undefined && n > 128) return invalid(`n must be at most 128, got ${n}.`, "n");
+  if (n !== undefined && n > 16384)
+    return invalid(
+      `n must be at most 16384, got ${n}. To increase this limit, set the VLLM_MAX_N_SEQUENCES environment variable.`,
+      "n",
+    );
+  const exponent = writtenWithExponent(raw);
+  if (exponent !== undefined)
+    return openAiError(
+      400,
+      "BadRequestError",
+      `1 validation error for ChatCompletionRequest\n${exponent}\n  Unable to parse input string as an integer, exceeded maximum size [type=int_parsing_size]`,
+      exponent,
+    );
+  const stopList = body["stop"];
+  if (Array.isArray(stopList) && stopList.length > 4)
+    return openAiError(
+      400,
+      "BadRequestError",
+      "1 validation error for ChatCompletionRequest\nstop\n  List should have at most 4 items after validation [type=too_long]",
+      "stop",
+    );
+  const stopIds = body["stop_token_ids"];
+  if (Array.isArray(stopIds) && stopIds.some((t) => typeof t === "number" && t < 0))
+    return invalid("token_id(s) in stop_token_ids contain out-of-vocab token ids.", "stop_token_ids");
   // max_completion_tokens wins over max_tokens when both are set.
   const maxField = num("max_completion_tokens") !== undefined ? "max_completion_tokens" : "max_tokens";
   const maxTokens = num(maxField);
@@ -447,6 +502,8 @@ function checkStructuredOutputs(body: Record<string, unknown>): ResponsePlan | u
     return undefined;
   }
   const kinds = new Set(STRUCTURED_CONSTRAINTS.filter((k) => structured[k] != null));
+  // structured_outputs_from_response_format: a json_schema without `schema` sets json to None.
+  if (isRecord(format) && format["type"] === "json_schema" && fromFormat === undefined) kinds.delete("json");
   if (kinds.size === 1 && fromFormat !== undefined) kinds.add(fromFormat);
   if (kinds.size === 0)
     return invalid(
@@ -463,7 +520,9 @@ function checkStructuredOutputs(body: Record<string, unknown>): ResponsePlan | u
     if (choice === null || isRecord(choice))
       return invalid("You can only either use constraints for structured outputs or tools, not both.", null);
   }
-  return checkConstraintContents(structured);
+  // The json_object format sets json_object: true over a written false.
+  const overridden = fromFormat === "json_object" ? { ...structured, json_object: true } : structured;
+  return checkConstraintContents(overridden);
 }
 
 function formatConstraint(format: Record<string, unknown>): string | undefined {
@@ -485,14 +544,24 @@ function checkResponseFormat(format: unknown): ResponsePlan | undefined {
 function checkConstraintContents(so: Record<string, unknown>): ResponsePlan | undefined {
   if (typeof so["regex"] === "string" && so["regex"].includes("\u0000"))
     return invalid("structured_outputs.regex must not contain a NUL character ('\\x00')", "structured_outputs");
-  if (so["structural_tag"] === "")
+  if (typeof so["structural_tag"] === "string" && !isJSONText(so["structural_tag"]))
     return invalid("Invalid structured_outputs structural_tag specification.", "structured_outputs");
   if (so["json_object"] === false) return invalid("No valid structured output parameter found", "structured_outputs");
   if (Array.isArray(so["choice"]) && so["choice"].length === 0)
     return invalid("Failed to transform choices into a grammar.", "structured_outputs");
-  if (so["grammar"] === "") return invalid("Invalid grammar specification.", "structured_outputs");
+  if (typeof so["grammar"] === "string" && so["grammar"].trim() === "")
+    return invalid("Invalid grammar specification.", "structured_outputs");
   if (so["json"] === "") return invalid("Invalid JSON grammar specification.", "structured_outputs");
   return undefined;
+}
+
+function isJSONText(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function checkCacheSalt(salt: unknown): ResponsePlan | undefined {
@@ -534,6 +603,7 @@ export function checkChatRequest(
   body: unknown,
   models: ModelEntry[],
   raw?: string,
+  server?: ChatServerFlags,
 ): { ok: true; params: ChatParams } | { ok: false; error: ResponsePlan } {
   if (!isRecord(body))
     return {
@@ -550,6 +620,21 @@ export function checkChatRequest(
       error: openAiError(404, "NotFoundError", `The model \`${String(requested)}\` does not exist.`, "model"),
     };
   }
+  // serving.py (create_chat_completion): check_tool_usage made tools without tool_choice "auto",
+  // which a server without a tool parser refuses once the model is known.
+  const tools = body["tools"];
+  const autoChoice =
+    body["tool_choice"] === "auto" || (!("tool_choice" in body) && Array.isArray(tools) && tools.length > 0);
+  if (server?.autoToolChoice === false && autoChoice)
+    return {
+      ok: false,
+      error: openAiError(
+        400,
+        "BadRequestError",
+        '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+        null,
+      ),
+    };
   const priority = body["priority"];
   if (typeof priority === "number" && priority !== 0) {
     return {

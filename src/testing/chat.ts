@@ -9,8 +9,11 @@
 import { generateChoice, messageText, promptTokenIds, topAlternatives } from "./chat-generate.js";
 import type { GeneratedChoice, GeneratedToken } from "./chat-generate.js";
 import { checkChatRequest } from "./chat-validate.js";
-import type { ChatParams } from "./chat-validate.js";
+import type { ChatParams, ChatServerFlags } from "./chat-validate.js";
 import { jsonResponse, openAiError } from "./responses.js";
+import { route } from "./route.js";
+import type { Route } from "./route.js";
+import type { TrainableStore } from "./trainable.js";
 import type { BodyPart, FakeRequest, ModelEntry, ResponsePlan } from "./types.js";
 import { randomHex } from "./util.js";
 
@@ -245,7 +248,12 @@ async function* sse(events: Iterable<string>, signal: AbortSignal): AsyncGenerat
  * @example
  * return handleChat(req, state.models);
  */
-export function handleChat(req: FakeRequest, models: ModelEntry[], policy?: ReplyPolicy): ResponsePlan {
+export function handleChat(
+  req: FakeRequest,
+  models: ModelEntry[],
+  policy?: ReplyPolicy,
+  server?: ChatServerFlags,
+): ResponsePlan {
   if (req.json === undefined) {
     return openAiError(
       400,
@@ -254,7 +262,7 @@ export function handleChat(req: FakeRequest, models: ModelEntry[], policy?: Repl
       null,
     );
   }
-  const checked = checkChatRequest(req.json, models, req.body);
+  const checked = checkChatRequest(req.json, models, req.body, server);
   if (!checked.ok) return checked.error;
   const completion = buildCompletion(checked.params, checked.params.request_id, policy);
   if (checked.params.stream !== true) return jsonResponse(200, completionJson(completion));
@@ -265,3 +273,24 @@ export function handleChat(req: FakeRequest, models: ModelEntry[], policy?: Repl
     body: sse(streamEvents(completion), req.signal),
   };
 }
+
+/**
+ * The chat area's routes. A `wandb-artifact:///` model name is one the training service
+ * trained: it answers with what the model learned at that step.
+ */
+export const CHAT_ROUTES: ReadonlyArray<
+  Route<{ models: ModelEntry[]; trainable: TrainableStore; autoToolChoice: boolean }>
+> = [
+  route({
+    method: "POST",
+    path: "/v1/chat/completions",
+    auth: "bearer",
+    handle: ({ req, state }) => {
+      const served = state.trainable.resolveChat(req);
+      const server = { autoToolChoice: state.autoToolChoice };
+      if (served === undefined) return handleChat(req, state.models, undefined, server);
+      if ("error" in served) return served.error;
+      return handleChat(req, [...state.models, served.entry], served.policy, server);
+    },
+  }),
+];

@@ -16,7 +16,8 @@
 export { startFakeService } from "./server.js";
 export type { FakeService } from "./server.js";
 export { createFakeState, FakeState, SEED_ITEM_IDS, SEED_QUEUE_ID } from "./state.js";
-export { faults, FaultQueue } from "./faults.js";
+export { faults } from "./faults/presets.js";
+export { FaultQueue } from "./faults/queue.js";
 export type {
   BodyFault,
   CutStreamFault,
@@ -28,7 +29,7 @@ export type {
   StallFault,
   StatusFault,
   TrainingFailedFault,
-} from "./faults.js";
+} from "./faults/kinds.js";
 export { DEFAULT_BASE_MODELS, TrainableStore } from "./trainable.js";
 export type { FakeTrainableModel, FakeTrainingEvent } from "./trainable.js";
 export { generateCall, generateCalls, seedCallRecords, SEED_OTHER_PROJECT_ID, SEED_USER_IDS } from "./seed.js";
@@ -37,14 +38,16 @@ export { referenceCalls, SEED_PROJECT_ID } from "./seed-reference.js";
 export { DEFAULT_MODELS } from "./models.js";
 export { userIdFor } from "./auth.js";
 export { AnnotationStore, checkTransition } from "./annotation.js";
+export { FeedbackStore } from "./feedback.js";
+export type { FeedbackRow as FakeFeedbackRow } from "./feedback.js";
 export type { AnnotationQueue, AnnotationQueueItem, AnnotationState } from "./annotation.js";
 export { tokenize } from "./chat-generate.js";
 export { ConnectionReset } from "./types.js";
+export type { FakeServiceOptions } from "./options.js";
 export type {
   BodyPart,
   CallRecord,
   FakeRequest,
-  FakeServiceOptions,
   ModelEntry,
   RecordedRequest,
   ResponsePlan,

@@ -3,6 +3,8 @@
  * "unknown model" check.
  */
 import { jsonResponse } from "./responses.js";
+import { route } from "./route.js";
+import type { Route } from "./route.js";
 import type { ModelEntry, ResponsePlan } from "./types.js";
 
 /**
@@ -41,3 +43,8 @@ export function toModelEntries(models: ReadonlyArray<string | ModelEntry>): Mode
 export function handleModels(models: ModelEntry[]): ResponsePlan {
   return jsonResponse(200, { object: "list", data: models });
 }
+
+/** The model list's routes. */
+export const MODEL_ROUTES: ReadonlyArray<Route<{ models: ModelEntry[] }>> = [
+  route({ method: "GET", path: "/v1/models", auth: "bearer", handle: ({ state }) => handleModels(state.models) }),
+];

@@ -9,7 +9,8 @@ import { handle, parseJsonBody } from "./router.js";
 import { createFakeState } from "./state.js";
 import type { FakeState } from "./state.js";
 import { ConnectionReset } from "./types.js";
-import type { BodyPart, FakeServiceOptions } from "./types.js";
+import type { FakeServiceOptions } from "./options.js";
+import type { BodyPart } from "./types.js";
 
 /**
  * Options of {@link createHandlers}.

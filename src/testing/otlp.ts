@@ -4,8 +4,10 @@
  * the first input and output attribute found in its priority order, token usage keyed by the
  * model, the model and request parameters as attributes, the span's status as the outcome.
  */
+import type { CallStore } from "./calls-store.js";
 import { jsonResponse, toBody } from "./responses.js";
-import type { FakeState } from "./state.js";
+import { route } from "./route.js";
+import type { Route } from "./route.js";
 import type { CallRecord, FakeRequest, ResponsePlan } from "./types.js";
 import { decodeOtlpJson, decodeOtlpProtobuf, OtlpDecodeError, type OtlpSpan } from "./otlp-decode.js";
 import { isoMicros } from "./util.js";
@@ -185,13 +187,19 @@ function projectOf(req: FakeRequest, span: OtlpSpan): string | undefined {
   return header !== undefined && PROJECT.test(header) ? header : undefined;
 }
 
+/** What ingestion reads and writes of the fake's state. */
+interface OtlpState {
+  calls: CallStore;
+  userId: string;
+}
+
 /**
  * Ingests one OTLP export request; the caller has checked auth.
  *
  * @example
  * return handleOtelTraces(req, state);
  */
-export function handleOtelTraces(req: FakeRequest, state: FakeState): ResponsePlan {
+export function handleOtelTraces(req: FakeRequest, state: OtlpState): ResponsePlan {
   const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
   const encoding = req.headers["content-encoding"];
   if (encoding !== undefined && encoding !== "identity")
@@ -224,3 +232,17 @@ export function handleOtelTraces(req: FakeRequest, state: FakeState): ResponsePl
   if (type === "application/json") return jsonResponse(200, { partialSuccess: {} });
   return { kind: "respond", status: 200, headers: { "content-type": "application/x-protobuf" }, body: toBody("") };
 }
+
+/**
+ * The OTLP route. It also takes the key alone, in `wandb-api-key`, as OpenTelemetry exporters
+ * send it.
+ */
+export const OTLP_ROUTES: ReadonlyArray<Route<OtlpState>> = [
+  route({
+    method: "POST",
+    path: "/otel/v1/traces",
+    auth: "basic",
+    apiKeyHeader: "wandb-api-key",
+    handle: ({ req, state }) => handleOtelTraces(req, state),
+  }),
+];

@@ -1,78 +1,65 @@
 /**
  * The transport-independent heart of the fake service: records the request, answers CORS
- * preflights, applies latency and faults, checks auth, dispatches to the route, and stamps
- * `x-request-id` and CORS headers on every response. Both adapters (node:http and msw) call
+ * preflights, applies latency and faults, finds the route in the areas' tables (404 and 405 from
+ * the same rows), checks the auth the route declares, runs it, and stamps `x-request-id` and
+ * CORS headers on every response. Both adapters (node:http and msw) call
  * {@link handle}.
  */
-import { handleProgress } from "./annotation.js";
-import { checkBasic, checkBearer } from "./auth.js";
-import { handleCallsQuery } from "./calls.js";
-import { handleChat } from "./chat.js";
+import { ANNOTATION_ROUTES } from "./annotation.js";
+import { ANNOTATION_QUEUE_ROUTES } from "./annotation-queues.js";
+import { authorize } from "./auth.js";
+import { CALL_ROUTES } from "./calls.js";
+import { CHAT_ROUTES } from "./chat.js";
 import { corsHeaders } from "./cors.js";
-import { applyFault } from "./faults.js";
-import type { Fault } from "./faults.js";
-import { handleModels } from "./models.js";
-import { handleOtelTraces } from "./otlp.js";
+import { applyFault } from "./faults/apply.js";
+import { FEEDBACK_ROUTES } from "./feedback.js";
+import type { Fault } from "./faults/kinds.js";
+import { MODEL_ROUTES } from "./models.js";
+import { OTLP_ROUTES } from "./otlp.js";
 import { jsonResponse, toBody } from "./responses.js";
+import { pathMatcher, route } from "./route.js";
+import type { Route } from "./route.js";
 import type { FakeState } from "./state.js";
-import type { ContentEncoding, FakeRequest, ResponsePlan } from "./types.js";
 import { TRAINABLE_ROUTES } from "./trainable.js";
+import { TRAINING_JOB_ROUTES } from "./training.js";
+import type { ContentEncoding, FakeRequest, ResponsePlan } from "./types.js";
 import { randomHex, sleep } from "./util.js";
 
-const PROGRESS_PATH = /^\/annotation_queues\/([^/]+)\/items\/([^/]+)\/progress$/;
-
-/** Paths the fake serves, with their allowed methods (others get 405). */
-const ROUTES: Array<{ path: string | RegExp; methods: string[] }> = [
-  { path: "/v1/chat/completions", methods: ["POST"] },
-  { path: "/v1/models", methods: ["GET"] },
-  { path: "/v1/preview/training-jobs", methods: ["POST"] },
-  ...TRAINABLE_ROUTES,
-  { path: "/calls/stream_query", methods: ["POST"] },
-  { path: PROGRESS_PATH, methods: ["POST"] },
-  { path: "/health", methods: ["GET"] },
-  { path: "/otel/v1/traces", methods: ["POST"] },
+const HEALTH_ROUTES: ReadonlyArray<Route<unknown>> = [
+  route({ method: "GET", path: "/health", auth: "none", handle: () => jsonResponse(200, { status: "ok" }) }),
 ];
 
-function findRoute(path: string): { methods: string[] } | undefined {
-  return ROUTES.find((r) => (typeof r.path === "string" ? r.path === path : r.path.test(path)));
-}
+/** Every route the fake serves, area by area. A method a path does not list gets 405. */
+export const ROUTES: ReadonlyArray<Route<FakeState>> = [
+  ...CHAT_ROUTES,
+  ...MODEL_ROUTES,
+  ...TRAINING_JOB_ROUTES,
+  ...TRAINABLE_ROUTES,
+  ...CALL_ROUTES,
+  ...ANNOTATION_ROUTES,
+  ...ANNOTATION_QUEUE_ROUTES,
+  ...FEEDBACK_ROUTES,
+  ...HEALTH_ROUTES,
+  ...OTLP_ROUTES,
+];
 
-function route(req: FakeRequest, state: FakeState, fault?: Fault): ResponsePlan {
-  const known = findRoute(req.path);
-  if (known === undefined) return jsonResponse(404, { detail: "Not Found" });
-  if (!known.methods.includes(req.method))
-    return jsonResponse(405, { detail: "Method Not Allowed" }, { allow: known.methods.join(", ") });
-  if (req.path === "/health") return jsonResponse(200, { status: "ok" });
+const MATCHERS = ROUTES.map((r) => ({ route: r, match: pathMatcher(r.path) }));
 
-  if (req.path.startsWith("/v1/")) {
-    const denied = checkBearer(req.headers, state.credentials);
-    if (denied !== undefined) return denied;
-    if (req.path === "/v1/chat/completions") {
-      const served = state.trainable.resolveChat(req);
-      if (served === undefined) return handleChat(req, state.models);
-      if ("error" in served) return served.error;
-      return handleChat(req, [...state.models, served.entry], served.policy);
-    }
-    if (req.path === "/v1/models") return handleModels(state.models);
-    if (req.path === "/v1/preview/training-jobs") {
-      const failure =
-        fault?.kind === "trainingFailed" ? { message: fault.message, afterSteps: fault.afterSteps ?? 1 } : undefined;
-      return state.training.handleCreate(req, (job) => state.trainable.startJob(job, failure));
-    }
-    return state.trainable.handle(req);
+function dispatch(req: FakeRequest, state: FakeState, fault?: Fault): ResponsePlan {
+  const candidates = MATCHERS.flatMap(({ route, match }) => {
+    const raw = match(req.path);
+    return raw === undefined ? [] : [{ route, raw }];
+  });
+  if (candidates.length === 0) return jsonResponse(404, { detail: "Not Found" });
+  const chosen = candidates.find((c) => c.route.method === req.method);
+  if (chosen === undefined) {
+    const allow = candidates.map((c) => c.route.method).join(", ");
+    return jsonResponse(405, { detail: "Method Not Allowed" }, { allow });
   }
-
-  // The OTLP route also takes the key alone, in `wandb-api-key`, as OpenTelemetry exporters send it.
-  const apiKeyHeader = req.path === "/otel/v1/traces" ? req.headers["wandb-api-key"] : undefined;
-  const auth =
-    apiKeyHeader !== undefined && apiKeyHeader === state.credentials.password
-      ? { username: state.credentials.username }
-      : checkBasic(req.headers, state.credentials);
-  if ("denied" in auth) return auth.denied;
-  if (req.path === "/otel/v1/traces") return handleOtelTraces(req, state);
-  if (req.path === "/calls/stream_query") return handleCallsQuery(req, state.calls);
-  const [, queueId, itemId] = PROGRESS_PATH.exec(req.path)!;
-  return handleProgress(req, state.annotation, decodeURIComponent(queueId!), decodeURIComponent(itemId!), state.userId);
+  const denied = authorize(chosen.route, req.headers, state.credentials);
+  if (denied !== undefined) return denied;
+  const params = Object.fromEntries(Object.entries(chosen.raw).map(([name, raw]) => [name, decodeURIComponent(raw)]));
+  return chosen.route.handle({ req, state, params, fault });
 }
 
 /**
@@ -101,7 +88,7 @@ export async function handle(req: FakeRequest, state: FakeState): Promise<Respon
   if (state.latencyMs > 0) await sleep(state.latencyMs, req.signal);
   const fault = state.faults.take(req);
   const plan =
-    fault === undefined ? route(req, state) : await applyFault(fault, req, async () => route(req, state, fault));
+    fault === undefined ? dispatch(req, state) : await applyFault(fault, req, async () => dispatch(req, state, fault));
   if (plan.kind === "reset") return plan;
   const encoding = plan.encoding ?? (state.compression ? negotiateEncoding(req.headers, plan) : undefined);
   return { ...plan, headers: { ...common, ...plan.headers }, ...(encoding ? { encoding } : {}) };

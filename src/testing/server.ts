@@ -9,20 +9,13 @@ import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { AnnotationStore } from "./annotation.js";
-import type { Fault } from "./faults.js";
+import type { Fault } from "./faults/kinds.js";
+import type { FakeServiceOptions } from "./options.js";
 import { handle, parseJsonBody } from "./router.js";
 import { createFakeState } from "./state.js";
 import type { FakeState } from "./state.js";
 import { ConnectionReset } from "./types.js";
-import type {
-  BodyPart,
-  CallRecord,
-  ContentEncoding,
-  FakeServiceOptions,
-  RecordedRequest,
-  ResponsePlan,
-  TrainingJob,
-} from "./types.js";
+import type { BodyPart, CallRecord, ContentEncoding, RecordedRequest, ResponsePlan, TrainingJob } from "./types.js";
 
 /**
  * A running fake service.
@@ -61,7 +54,7 @@ export interface FakeService extends AsyncDisposable {
   };
   /** Annotation queues and items (add queues/items, set other annotators' progress). */
   readonly annotation: AnnotationStore;
-  /** Queues a fault (see `faults.ts`). */
+  /** Queues a fault (see `faults/kinds.ts`). */
   inject(fault: Fault): void;
   /** Restores the initial state (seeds, option faults) and forgets requests and jobs. */
   reset(): void;

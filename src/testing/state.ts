@@ -6,14 +6,16 @@ import { AnnotationStore } from "./annotation.js";
 import { userIdFor } from "./auth.js";
 import type { Credentials } from "./auth.js";
 import { CallStore } from "./calls-store.js";
-import { FaultQueue } from "./faults.js";
-import type { Fault } from "./faults.js";
+import type { Fault } from "./faults/kinds.js";
+import { FaultQueue } from "./faults/queue.js";
+import { FeedbackStore } from "./feedback.js";
 import { DEFAULT_MODELS, toModelEntries } from "./models.js";
 import { referenceCalls, SEED_PROJECT_ID } from "./seed-reference.js";
 import { seedCallRecords } from "./seed.js";
 import { DEFAULT_BASE_MODELS, TrainableStore } from "./trainable.js";
 import { TrainingJobStore } from "./training.js";
-import type { CallRecord, FakeServiceOptions, ModelEntry, RecordedRequest, TrainingJob } from "./types.js";
+import type { FakeServiceOptions } from "./options.js";
+import type { CallRecord, ModelEntry, RecordedRequest, TrainingJob } from "./types.js";
 
 /**
  * Id of the seeded annotation queue (project `acme/support-bot`).
@@ -63,10 +65,14 @@ export class FakeState {
   readonly userId: string;
   models: ModelEntry[];
   latencyMs: number;
+  /** Answers as a vLLM started with `--enable-auto-tool-choice` (option `autoToolChoice`). */
+  readonly autoToolChoice: boolean;
   /** Compress JSON and JSONL answers when the client accepts it (option `compression`). */
   readonly compression: boolean;
   readonly calls = new CallStore();
   readonly annotation = new AnnotationStore();
+  /** Feedback created through `/feedback/create`; call queries with `include_feedback` return it. */
+  readonly feedback = new FeedbackStore();
   readonly training = new TrainingJobStore();
   /** Trainable models, base models, checkpoints and the events of jobs. */
   readonly trainable: TrainableStore;
@@ -83,11 +89,13 @@ export class FakeState {
     this.models = toModelEntries(options.models ?? DEFAULT_MODELS);
     this.latencyMs = options.latencyMs ?? 0;
     this.compression = options.compression === true;
+    this.autoToolChoice = options.autoToolChoice !== false;
     this.trainable = new TrainableStore({
       stepMs: options.trainingStepMs ?? 5,
       entity: options.entity ?? "acme",
       baseModels: options.baseModels ?? DEFAULT_BASE_MODELS,
     });
+    this.calls.feedbackOf = (record) => this.feedback.forCall(record);
     this.seed();
   }
 
@@ -136,6 +144,7 @@ export class FakeState {
     this.calls.clear();
     this.calls.synthetic = undefined;
     this.annotation.queues.clear();
+    this.feedback.clear();
     this.training.clear();
     this.trainable.clear();
     this.trainable.stepMs = this.options.trainingStepMs ?? 5;

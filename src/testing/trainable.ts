@@ -21,7 +21,9 @@ import type { GeneratedChoice } from "./chat-generate.js";
 import { tokenId, tokenize } from "./chat-generate.js";
 import type { ChatParams } from "./chat-validate.js";
 import { detailError, jsonResponse, openAiError, requireJsonBody } from "./responses.js";
-import { trajectoryCheck } from "./training.js";
+import { route } from "./route.js";
+import type { Route } from "./route.js";
+import { trajectoryCheck } from "./training-checks.js";
 import type { FakeRequest, ModelEntry, ResponsePlan, TrainingJob } from "./types.js";
 import { hash32, isoMicros, isRecord, randomUuid, seededRandom } from "./util.js";
 import { bool, int, list, nullable, obj, str, validateBody } from "./validate.js";
@@ -98,28 +100,7 @@ const logCheck = obj(
 );
 const deleteStepsCheck = obj({ steps: { check: list(int()), required: true } }, "forbid");
 
-const MODEL = /^\/v1\/preview\/models\/([^/]+)$/;
-const CHECKPOINTS = /^\/v1\/preview\/models\/([^/]+)\/checkpoints$/;
-const LOG = /^\/v1\/preview\/models\/([^/]+)\/log$/;
-const JOB = /^\/v1\/preview\/training-jobs\/([^/]+)$/;
-const EVENTS = /^\/v1\/preview\/training-jobs\/([^/]+)\/events$/;
 const ARTIFACT = /^wandb-artifact:\/\/\/([^/]+)\/([^/]+)\/([^/:]+)(?::step(\d+))?$/;
-
-/**
- * The routes the training service adds, with their methods (the router answers 405 to others).
- *
- * @example
- * TRAINABLE_ROUTES.some((r) => r.path === "/v1/preview/models"); // true
- */
-export const TRAINABLE_ROUTES: Array<{ path: string | RegExp; methods: string[] }> = [
-  { path: "/v1/preview/models", methods: ["POST"] },
-  { path: "/v1/preview/base-models", methods: ["GET"] },
-  { path: MODEL, methods: ["DELETE"] },
-  { path: CHECKPOINTS, methods: ["GET", "DELETE"] },
-  { path: LOG, methods: ["POST"] },
-  { path: JOB, methods: ["GET"] },
-  { path: EVENTS, methods: ["GET"] },
-];
 
 const notFound = (what: string) => jsonResponse(404, { detail: `${what} not found` });
 
@@ -341,59 +322,93 @@ export class TrainableStore {
     };
   }
 
-  /**
-   * Handles the routes of {@link TRAINABLE_ROUTES} (auth and method already checked).
-   *
-   * @example
-   * return store.handle(req);
-   */
-  handle(req: FakeRequest): ResponsePlan {
+  // Every route first releases the events whose time has come, so what it reads is current.
+
+  /** The model a route names, once due events are released (an ended job adds its checkpoint). */
+  private current(modelId: string): FakeTrainableModel | undefined {
     this.advance();
-    const query = new URLSearchParams(req.query);
-    const p = req.path;
-    if (p === "/v1/preview/base-models") return jsonResponse(200, this.baseModels);
-    if (p === "/v1/preview/models") return this.create(req);
-    let m: RegExpExecArray | null;
-    if ((m = JOB.exec(p))) {
-      const t = this.timelines.get(decodeURIComponent(m[1]!));
-      return t === undefined ? notFound("Training job") : jsonResponse(200, this.jobView(t));
-    }
-    if ((m = EVENTS.exec(p))) {
-      const t = this.timelines.get(decodeURIComponent(m[1]!));
-      if (t === undefined) return notFound("Training job");
-      const issues = queryIssues(query, false);
-      if (issues.length > 0) return detailError(issues);
-      const body = page(t.planned.slice(0, t.emitted), query);
-      return body === undefined
-        ? detailError([{ loc: ["query", "after"], msg: "No event with this id in the job", type: "value_error" }])
-        : jsonResponse(200, body);
-    }
-    const id = decodeURIComponent((MODEL.exec(p) ?? CHECKPOINTS.exec(p) ?? LOG.exec(p))![1]!);
-    const model = this.models.find((x) => x.id === id);
+    return this.models.find((x) => x.id === modelId);
+  }
+
+  /**
+   * `GET /v1/preview/training-jobs/{job_id}`: the job's record and status.
+   */
+  retrieveJob(jobId: string): ResponsePlan {
+    this.advance();
+    const t = this.timelines.get(jobId);
+    return t === undefined ? notFound("Training job") : jsonResponse(200, this.jobView(t));
+  }
+
+  /**
+   * `GET /v1/preview/training-jobs/{job_id}/events`: a cursor page of the events emitted so far.
+   */
+  listEvents(jobId: string, query: URLSearchParams): ResponsePlan {
+    this.advance();
+    const t = this.timelines.get(jobId);
+    if (t === undefined) return notFound("Training job");
+    const issues = queryIssues(query, false);
+    if (issues.length > 0) return detailError(issues);
+    const body = page(t.planned.slice(0, t.emitted), query);
+    return body === undefined
+      ? detailError([{ loc: ["query", "after"], msg: "No event with this id in the job", type: "value_error" }])
+      : jsonResponse(200, body);
+  }
+
+  /**
+   * `GET /v1/preview/base-models`.
+   */
+  listBaseModels(): ResponsePlan {
+    this.advance();
+    return jsonResponse(200, this.baseModels);
+  }
+
+  /**
+   * `DELETE /v1/preview/models/{model_id}`: the model, its checkpoints and its run.
+   */
+  deleteModel(modelId: string): ResponsePlan {
+    const model = this.current(modelId);
     if (model === undefined) return notFound("Model");
-    if (MODEL.test(p)) {
-      this.models.splice(this.models.indexOf(model), 1);
-      return jsonResponse(200, {
-        model_id: model.id,
-        deleted_checkpoints: model.checkpoints.length,
-        deleted_run: true,
-      });
-    }
-    if (LOG.test(p)) {
-      const parsed = requireJsonBody(req.body, req.json);
-      if (!parsed.ok) return parsed.error;
-      const issues = validateBody(logCheck, parsed.value);
-      return issues.length > 0 ? detailError(issues) : jsonResponse(200, {});
-    }
-    if (req.method === "GET") {
-      const issues = queryIssues(query, true);
-      if (issues.length > 0) return detailError(issues);
-      const ordered = query.get("order") === "desc" ? [...model.checkpoints].reverse() : model.checkpoints;
-      const body = page(ordered, query);
-      return body === undefined
-        ? detailError([{ loc: ["query", "after"], msg: "No checkpoint with this id", type: "value_error" }])
-        : jsonResponse(200, body);
-    }
+    this.models.splice(this.models.indexOf(model), 1);
+    return jsonResponse(200, {
+      model_id: model.id,
+      deleted_checkpoints: model.checkpoints.length,
+      deleted_run: true,
+    });
+  }
+
+  /**
+   * `POST /v1/preview/models/{model_id}/log`: checks the trajectories and keeps nothing.
+   */
+  logTrajectories(modelId: string, req: FakeRequest): ResponsePlan {
+    const model = this.current(modelId);
+    if (model === undefined) return notFound("Model");
+    const parsed = requireJsonBody(req.body, req.json);
+    if (!parsed.ok) return parsed.error;
+    const issues = validateBody(logCheck, parsed.value);
+    return issues.length > 0 ? detailError(issues) : jsonResponse(200, {});
+  }
+
+  /**
+   * `GET /v1/preview/models/{model_id}/checkpoints`: a cursor page, `order` asc (default) or desc.
+   */
+  listCheckpoints(modelId: string, query: URLSearchParams): ResponsePlan {
+    const model = this.current(modelId);
+    if (model === undefined) return notFound("Model");
+    const issues = queryIssues(query, true);
+    if (issues.length > 0) return detailError(issues);
+    const ordered = query.get("order") === "desc" ? [...model.checkpoints].reverse() : model.checkpoints;
+    const body = page(ordered, query);
+    return body === undefined
+      ? detailError([{ loc: ["query", "after"], msg: "No checkpoint with this id", type: "value_error" }])
+      : jsonResponse(200, body);
+  }
+
+  /**
+   * `DELETE /v1/preview/models/{model_id}/checkpoints` with `{ steps }`.
+   */
+  deleteCheckpoints(modelId: string, req: FakeRequest): ResponsePlan {
+    const model = this.current(modelId);
+    if (model === undefined) return notFound("Model");
     const parsed = requireJsonBody(req.body, req.json);
     if (!parsed.ok) return parsed.error;
     const issues = validateBody(deleteStepsCheck, parsed.value);
@@ -404,7 +419,11 @@ export class TrainableStore {
     return jsonResponse(200, { deleted_count: found.length, not_found_steps: steps.filter((s) => !found.includes(s)) });
   }
 
-  private create(req: FakeRequest): ResponsePlan {
+  /**
+   * `POST /v1/preview/models`: a new model, or with `return_existing` the one of that name.
+   */
+  createModel(req: FakeRequest): ResponsePlan {
+    this.advance();
     const parsed = requireJsonBody(req.body, req.json);
     if (!parsed.ok) return parsed.error;
     const issues = validateBody(createModelCheck, parsed.value);
@@ -500,3 +519,44 @@ function learnedChoice(text: string, params: ChatParams, index: number): Generat
   if (cut) tokens = tokens.slice(0, budget);
   return { index, tokens, toolCall: undefined, finishReason: cut ? "length" : "stop", stopReason: null };
 }
+
+/** The trainable models' routes (the training jobs' routes are in `training.ts`). */
+export const TRAINABLE_ROUTES: ReadonlyArray<Route<{ trainable: TrainableStore }>> = [
+  route({
+    method: "POST",
+    path: "/v1/preview/models",
+    auth: "bearer",
+    handle: ({ req, state }) => state.trainable.createModel(req),
+  }),
+  route({
+    method: "GET",
+    path: "/v1/preview/base-models",
+    auth: "bearer",
+    handle: ({ state }) => state.trainable.listBaseModels(),
+  }),
+  route({
+    method: "DELETE",
+    path: "/v1/preview/models/{model_id}",
+    auth: "bearer",
+    handle: ({ state, params }) => state.trainable.deleteModel(params.model_id),
+  }),
+  route({
+    method: "GET",
+    path: "/v1/preview/models/{model_id}/checkpoints",
+    auth: "bearer",
+    handle: ({ req, state, params }) =>
+      state.trainable.listCheckpoints(params.model_id, new URLSearchParams(req.query)),
+  }),
+  route({
+    method: "DELETE",
+    path: "/v1/preview/models/{model_id}/checkpoints",
+    auth: "bearer",
+    handle: ({ req, state, params }) => state.trainable.deleteCheckpoints(params.model_id, req),
+  }),
+  route({
+    method: "POST",
+    path: "/v1/preview/models/{model_id}/log",
+    auth: "bearer",
+    handle: ({ req, state, params }) => state.trainable.logTrajectories(params.model_id, req),
+  }),
+];

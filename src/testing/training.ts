@@ -1,104 +1,18 @@
 /**
- * `POST /v1/preview/training-jobs`: validates the body like the training API (FastAPI 422),
- * creates a job `{id}` and remembers it; an `Idempotency-Key` already seen returns the same job
- * without creating another (and 422 when the same key comes with a different body).
+ * Training jobs. `POST /v1/preview/training-jobs` validates the body like the training API
+ * (FastAPI 422), creates a job `{id}` and remembers it; an `Idempotency-Key` already seen returns
+ * the same job without creating another (and 422 when the same key comes with a different body).
+ * The job's life (its status and events) is the training service's (`trainable.ts`), which
+ * ends it with a new checkpoint of its model.
  */
 import { detailError, jsonResponse, requireJsonBody } from "./responses.js";
+import { route } from "./route.js";
+import type { Route } from "./route.js";
+import type { TrainableStore } from "./trainable.js";
+import { createJobCheck } from "./training-checks.js";
 import type { FakeRequest, ResponsePlan, TrainingJob } from "./types.js";
 import { isoMicros, randomUuid } from "./util.js";
-import {
-  anything,
-  bool,
-  datetime,
-  dict,
-  int,
-  list,
-  nullable,
-  num,
-  obj,
-  oneOf,
-  str,
-  uuid,
-  validateBody,
-} from "./validate.js";
-
-const toolCheck = obj(
-  {
-    type: { check: str(), required: true },
-    function: {
-      check: obj(
-        {
-          name: { check: str(), required: true },
-          description: { check: nullable(str()) },
-          parameters: { check: nullable(dict()) },
-          strict: { check: nullable(bool()) },
-        },
-        "allow",
-      ),
-      required: true,
-    },
-  },
-  "allow",
-);
-
-const historyCheck = obj(
-  { messages_and_choices: { check: list(anything()), required: true }, tools: { check: nullable(list(toolCheck)) } },
-  "allow",
-);
-
-/**
- * The check of one trajectory (shared with the log route).
- *
- * @example
- * validateBody(trajectoryCheck, { messages_and_choices: [] });
- */
-export const trajectoryCheck = obj(
-  {
-    messages_and_choices: { check: list(dict()), required: true },
-    tools: { check: nullable(list(toolCheck)) },
-    additional_histories: { check: nullable(list(historyCheck)) },
-    reward: { check: num() },
-    initial_policy_version: { check: nullable(int()) },
-    final_policy_version: { check: nullable(int()) },
-    metrics: { check: nullable(dict(oneOf(num(), bool()))) },
-    metadata: { check: nullable(dict(oneOf(nullable(str()), num(), bool()))) },
-    logs: { check: nullable(list(str())) },
-    start_time: { check: nullable(datetime()) },
-  },
-  "allow",
-);
-
-const numberOrNull = { check: nullable(num()) };
-const boolOrNull = { check: nullable(bool()) };
-
-const experimentalConfigCheck = obj(
-  {
-    advantage_balance: numberOrNull,
-    epsilon: numberOrNull,
-    epsilon_high: numberOrNull,
-    variant_k2_tau: numberOrNull,
-    kimi_k2_tau: numberOrNull,
-    learning_rate: numberOrNull,
-    max_negative_advantage_importance_sampling_weight: numberOrNull,
-    mask_prob_ratio: boolOrNull,
-    ppo: boolOrNull,
-    precalculate_logprobs: boolOrNull,
-    scale_rewards: boolOrNull,
-  },
-  "forbid",
-);
-
-const createJobCheck = obj(
-  {
-    model_id: { check: uuid(), required: true },
-    trajectory_groups: {
-      check: list(obj({ trajectories: { check: list(trajectoryCheck), required: true } }, "allow")),
-      required: true,
-    },
-    experimental_config: { check: nullable(experimentalConfigCheck) },
-  },
-  "forbid",
-);
+import { validateBody } from "./validate.js";
 
 // Called after validation, so every group has a `trajectories` list of objects.
 function rewardsOf(body: Record<string, unknown>): (number | null)[][] {
@@ -171,3 +85,29 @@ export class TrainingJobStore {
     return jsonResponse(200, { id: job.id });
   }
 }
+
+/** The training jobs' routes. */
+export const TRAINING_JOB_ROUTES: ReadonlyArray<Route<{ training: TrainingJobStore; trainable: TrainableStore }>> = [
+  route({
+    method: "POST",
+    path: "/v1/preview/training-jobs",
+    auth: "bearer",
+    handle: ({ req, state, fault }) => {
+      const failure =
+        fault?.kind === "trainingFailed" ? { message: fault.message, afterSteps: fault.afterSteps ?? 1 } : undefined;
+      return state.training.handleCreate(req, (job) => state.trainable.startJob(job, failure));
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/v1/preview/training-jobs/{job_id}",
+    auth: "bearer",
+    handle: ({ state, params }) => state.trainable.retrieveJob(params.job_id),
+  }),
+  route({
+    method: "GET",
+    path: "/v1/preview/training-jobs/{job_id}/events",
+    auth: "bearer",
+    handle: ({ req, state, params }) => state.trainable.listEvents(params.job_id, new URLSearchParams(req.query)),
+  }),
+];

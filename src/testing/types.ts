@@ -1,9 +1,7 @@
 /**
- * Shared types of the fake service: options, recorded requests, stored records and the
+ * Shared types of the fake service: recorded requests, stored records and the
  * transport-neutral request/response descriptions that the node and msw adapters translate.
  */
-import type { Fault } from "./faults.js";
-
 /**
  * One request as the fake service received it, kept in `svc.requests` for assertions.
  *
@@ -82,59 +80,6 @@ export interface TrainingJob {
    */
   rewards: (number | null)[][];
   created_at: string;
-}
-
-/**
- * Options of {@link startFakeService} and {@link createFakeState}.
- *
- * @example
- * const svc = await startFakeService({ apiKey: "k", seedCalls: false, syntheticCalls: 200_000 });
- */
-export interface FakeServiceOptions {
-  /** TCP port; 0 (default) picks a free one. */
-  port?: number;
-  /** Interface to bind; default `127.0.0.1`. */
-  host?: string;
-  /** Bearer token accepted on `/v1/...`. Default `"fake-api-key"`. */
-  apiKey?: string;
-  /** Basic-auth user accepted on the trace routes. Default `"api"`. */
-  username?: string;
-  /** Basic-auth password. Default: the apiKey. */
-  password?: string;
-  /** Delay added before every response, in ms. Default 0. */
-  latencyMs?: number;
-  /** Seed the call store with the reference records plus generated ones. Default true. */
-  seedCalls?: boolean;
-  /** How many generated records the seed adds besides the four reference ones. Default 300. */
-  seedCallCount?: number;
-  /** Extra call records stored at start (and after `reset()`). */
-  calls?: CallRecord[];
-  /**
-   * Records generated on the fly when a query runs, never stored: a 200k-record query streams
-   * with flat memory. Project `acme/synthetic` unless `syntheticProjectId` says otherwise.
-   */
-  syntheticCalls?: number;
-  /** Project id of the synthetic records. Default `"acme/synthetic"`. */
-  syntheticProjectId?: string;
-  /** Served models (ids or full entries). Default: a small built-in list. */
-  models?: Array<string | ModelEntry>;
-  /** Faults queued at start (see `faults.ts`). */
-  faults?: Fault[];
-  /**
-   * Compress JSON and JSONL answers when the request's `accept-encoding` allows (zstd, then
-   * gzip, then br), as a compressing server or proxy does. SSE streams are never compressed.
-   * Default false. Node adapter only.
-   */
-  compression?: boolean;
-  /**
-   * Time between two events of a training job, in ms (default 5): a job of 12 trajectories
-   * takes about 14 steps. Raise it to watch progress; 0 ends every job at once.
-   */
-  trainingStepMs?: number;
-  /** The entity trainable models get when created without one. Default `"acme"`. */
-  entity?: string;
-  /** Base models `GET /v1/preview/base-models` lists and model creation accepts. */
-  baseModels?: string[];
 }
 
 /**

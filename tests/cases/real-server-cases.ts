@@ -56,6 +56,14 @@ const VLLM_BASE =
 const VLLM_BACKEND = "vllm/v1/structured_output (backend_xgrammar.py, request.py)";
 const VLLM_ENGINE = "vllm/v1/engine/input_processor.py (_validate_logit_bias, allowed_token_ids)";
 const PYDANTIC_STR = "pydantic-core str validation (a lone surrogate is not valid Unicode)";
+const VLLM_PART_PARSER = "vllm/entrypoints/chat_utils.py (_parse_chat_message_content_mm_part)";
+const VLLM_PART_MAP = "vllm/entrypoints/chat_utils.py (MM_PARSER_MAP: cast, not validated)";
+const VLLM_STOP = "vllm/entrypoints/generate/base/protocol.py (StopParam: max_length=VLLM_MAX_STOP_STRINGS, 4)";
+const VLLM_FROM_FORMAT = "vllm/entrypoints/generate/base/protocol.py (structured_outputs_from_response_format)";
+const VLLM_TAG = "vllm/entrypoints/generate/base/protocol.py (validate_structural_tag_payload)";
+const VLLM_NUM_SEQ = "vllm/sampling_params.py (_verify_num_sequences: n <= VLLM_MAX_N_SEQUENCES, 16384)";
+const VLLM_STOP_IDS = "vllm/sampling_params.py (SamplingParams._validate_stop_token_ids)";
+const PYDANTIC_INT = "pydantic-core int from JSON: 1e+21 is a float past int range (exceeded maximum size)";
 
 const user = [{ role: "user", content: "Hi" }];
 const tool = { type: "function", function: { name: "get_weather", parameters: { type: "object" } } };
@@ -214,6 +222,33 @@ const messageShapes: { accepted: Row[]; refused: Row[] } = {
       "the free-form message: content is optional",
       VLLM_MESSAGES,
     ],
+    ...untypedParts(),
+    [
+      "input_audio format other than wav/mp3",
+      {
+        messages: [{ role: "user", content: [{ type: "input_audio", input_audio: { data: "UklG", format: "flac" } }] }],
+      },
+      "the input_audio parser casts the part: any format becomes data:audio/<format>",
+      VLLM_PART_MAP,
+    ],
+    [
+      "image_embeds null with a uuid",
+      { messages: [{ role: "user", content: [{ type: "image_embeds", image_embeds: null, uuid: "img-1" }] }] },
+      "ChatCompletionContentPartImageEmbedsParam.image_embeds: str | dict | None",
+      VLLM_MESSAGES,
+    ],
+    [
+      "a tool message with tool_call_id null",
+      { messages: [...user, { role: "tool", tool_call_id: null, content: "18C" }] },
+      "CustomChatCompletionMessageParam.tool_call_id: str | None",
+      VLLM_MESSAGES,
+    ],
+    [
+      "an assistant message with tool_calls null and content",
+      { messages: [...user, { role: "assistant", content: "ok", tool_calls: null }] },
+      "the free-form message takes tool_calls None with string content",
+      VLLM_MESSAGES,
+    ],
     [
       "reasoning that is not a string",
       { messages: [...user, { role: "assistant", content: "4", reasoning: { steps: 2 } }] },
@@ -245,15 +280,47 @@ const messageShapes: { accepted: Row[]; refused: Row[] } = {
       VLLM_MESSAGES,
     ],
     [
-      "input_audio format outside OpenAI's set",
-      {
-        messages: [{ role: "user", content: [{ type: "input_audio", input_audio: { data: "UklG", format: "flac" } }] }],
-      },
-      "InputAudio.format: Literal['wav', 'mp3']",
+      "a text part without type",
+      { messages: [{ role: "user", content: [{ text: "hi" }] }] },
+      "no short form for text: Missing 'type' field in multimodal part",
+      VLLM_PART_PARSER,
+    ],
+    [
+      "a part without type or any short-form key",
+      { messages: [{ role: "user", content: [{ uuid: "x" }] }] },
+      "Missing 'type' field in multimodal part",
+      VLLM_PART_PARSER,
+    ],
+    [
+      "assistant content null and tool_calls null",
+      { messages: [...user, { role: "assistant", content: null, tool_calls: null }] },
+      "OpenAI's assistant message refuses tool_calls None; the free-form one refuses content None",
       VLLM_MESSAGES,
     ],
   ],
 };
+
+// vLLM's short forms without `type` (chat_utils._parse_chat_message_content_mm_part reads the
+// part by the key it holds), on the roles a user writes them on.
+function untypedParts(): Row[] {
+  const forms: Array<[string, Record<string, unknown>]> = [
+    ["image_url as a string", { image_url: "https://x/a.png" }],
+    ["image_url as an object", { image_url: { url: "https://x/a.png", detail: "ultra" } }],
+    ["image_url with a uuid", { image_url: "https://x/a.png", uuid: "img-1" }],
+    ["image_embeds", { image_embeds: "k05V" }],
+    ["audio_embeds", { audio_embeds: { a: "k05V" } }],
+    ["prompt_embeds", { prompt_embeds: true, data: "k05V" }],
+    ["audio_url", { audio_url: "https://x/a.wav" }],
+    ["input_audio", { input_audio: { data: "UklG", format: "ogg" } }],
+    ["video_url", { video_url: { url: "https://x/v.mp4" } }],
+  ];
+  return forms.map(([name, part]) => [
+    `a part without type: ${name}`,
+    { messages: [{ role: "user", content: [{ type: "text", text: "look" }, part] }] },
+    "the short form is read by its key",
+    VLLM_PART_PARSER,
+  ]);
+}
 
 // The forms vLLM's request model takes for tools, tool_choice, response_format, structured
 // outputs and the option objects, and what it refuses among them.
@@ -352,6 +419,31 @@ const vllmForms: { accepted: Row[]; refused: Row[] } = {
       VLLM_BACKEND,
     ],
     [
+      "json_object response_format over structured_outputs json_object false",
+      { response_format: { type: "json_object" }, structured_outputs: { json_object: false } },
+      "the format overrides json_object with true: one constraint",
+      VLLM_FROM_FORMAT,
+    ],
+    [
+      "repetition_detection sizes above 2^53",
+      { repetition_detection: { max_pattern_size: 2 ** 60, min_pattern_size: 2, min_count: 2 ** 55 } },
+      "Python int, held as int64 by the engine",
+      VLLM_SAMPLING,
+    ],
+    ["engine_xargs as a list", { engine_xargs: ["a", 1] }, "an unknown top-level key: kept and ignored"],
+    [
+      "structured_outputs structural_tag as JSON text",
+      {
+        structured_outputs: {
+          structural_tag: '{"type":"structural_tag","format":{"type":"const_string","value":"x"}}',
+        },
+      },
+      "JSON text",
+      VLLM_TAG,
+    ],
+    ["stop with four strings", { stop: ["a", "b", "c", "d"] }, "at the limit", VLLM_STOP],
+    ["n at VLLM_MAX_N_SEQUENCES", { n: 16384 }, "n <= 16384", VLLM_NUM_SEQ],
+    [
       "a misspelt key in stream_options",
       { stream: true, stream_options: { include_usag: true } },
       "vLLM drops the unknown key silently",
@@ -432,6 +524,42 @@ const vllmForms: { accepted: Row[]; refused: Row[] } = {
       "json=None leaves no constraint",
       VLLM_SAMPLING,
     ],
+    [
+      "structured_outputs structural_tag that is not JSON",
+      { structured_outputs: { structural_tag: "<tag>" } },
+      "check_json_nesting / xgrammar parse the JSON text: Invalid structured_outputs structural_tag specification",
+      VLLM_TAG,
+    ],
+    [
+      "structured_outputs grammar blank",
+      { structured_outputs: { grammar: "  \n " } },
+      "a blank grammar does not parse",
+      VLLM_BACKEND,
+    ],
+    [
+      "json_schema without schema over structured_outputs json",
+      {
+        response_format: { type: "json_schema", json_schema: { name: "a" } },
+        structured_outputs: { json: { type: "object" } },
+      },
+      "the format replaces json with None: no constraint left",
+      VLLM_FROM_FORMAT,
+    ],
+    [
+      "stop with five strings",
+      { stop: ["a", "b", "c", "d", "e"] },
+      "list longer than VLLM_MAX_STOP_STRINGS",
+      VLLM_STOP,
+    ],
+    ["n above VLLM_MAX_N_SEQUENCES", { n: 16385 }, "n must be at most 16384", VLLM_NUM_SEQ],
+    ["a negative stop_token_id", { stop_token_ids: [2, -1] }, "out-of-vocab token id", VLLM_STOP_IDS],
+    [
+      "max_completion_tokens 1e21 (written 1e+21)",
+      { max_completion_tokens: 1e21 },
+      "not an integer in JSON",
+      PYDANTIC_INT,
+    ],
+    ["top_k 1e22 (written 1e+22)", { top_k: 1e22 }, "not an integer in JSON", PYDANTIC_INT],
     [
       "structural_tag response_format without its parts",
       { response_format: { type: "structural_tag" } },

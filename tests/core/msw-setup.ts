@@ -19,6 +19,7 @@ export interface Seen {
 
 export const ENV_VARS = [
   "INFERLOOP_API_KEY",
+  "WANDB_API_KEY",
   "INFERLOOP_USERNAME",
   "INFERLOOP_PASSWORD",
   "INFERLOOP_BASE_URL",

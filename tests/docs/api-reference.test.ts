@@ -1,13 +1,18 @@
 /**
  * The generated API reference (`npm run docs`) shows the named request types with a line per
- * field, its doc and its deprecation, nested object fields included.
+ * field, its doc and its deprecation, nested object fields included; its pages come from what
+ * the code declares (an endpoint's operation names its page), it links by file and never by
+ * line, and every public export of the main and testing entries has an example.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import * as main from "../../src/index.js";
 import { chatCompletionCreateParamsSchema } from "../../src/index.js";
+import * as testing from "../../src/testing/index.js";
+import * as msw from "../../src/testing/msw.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const pages: Record<string, string> = {};
@@ -24,9 +29,97 @@ function section(page: string, name: string): string {
 beforeAll(() => {
   const run = spawnSync(process.execPath, [join(root, "scripts", "api-docs.mjs")], { cwd: root, encoding: "utf8" });
   expect(run.status, run.stderr).toBe(0);
-  for (const page of ["chat", "calls", "training-jobs", "annotation-queues"])
-    pages[page] = readFileSync(join(root, "docs", "api", `${page}.md`), "utf8");
+  for (const file of readdirSync(join(root, "docs", "api")))
+    if (file.endsWith(".md")) pages[file.slice(0, -3)] = readFileSync(join(root, "docs", "api", file), "utf8");
 }, 120_000);
+
+/** The `### \`name\`` sections of a page: name and text. */
+function sections(page: string): [string, string][] {
+  return pages[page]!.split(/\n(?=### `)/)
+    .slice(1)
+    .map((text) => [/^### `([^`]+)`/.exec(text)![1]!, text]);
+}
+
+/** Source files under a folder, recursively. */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+  );
+}
+
+describe("API reference pages", () => {
+  it("puts each declared endpoint on the page its operation's namespace names", () => {
+    const operations = new Set<string>();
+    for (const file of sourceFiles(join(root, "src", "resources")))
+      for (const m of readFileSync(file, "utf8").matchAll(/^\s*operation: "([^"]+)",\s*$/gm)) operations.add(m[1]!);
+    expect(operations.size).toBeGreaterThan(0);
+    for (const operation of operations) {
+      const page = operation.split(".")[0]!.replace(/_/g, "-");
+      expect(pages[page], `docs/api/${page}.md for ${operation}`).toBeDefined();
+      expect(pages[page]).toContain(`| \`${operation}\` |`);
+    }
+    // The namespace classes are on their operations' pages.
+    expect(section("trainable-models", "TrainableModels")).toContain("*class*");
+    expect(section("trainable-models", "Checkpoints")).toContain("*class*");
+    expect(section("training-jobs", "TrainingJobEvents")).toContain("*class*");
+    expect(section("chat", "Completions")).toContain("*class*");
+  });
+
+  it("documents every runtime export of each entry point on some page", () => {
+    const documented = new Set(
+      Object.keys(pages)
+        .filter((p) => p !== "index")
+        .flatMap((p) => sections(p).map(([name]) => name)),
+    );
+    for (const [entry, mod] of [
+      ["inferloop", main],
+      ["inferloop/testing", testing],
+      ["inferloop/testing/msw", msw],
+    ] as const)
+      for (const name of Object.keys(mod))
+        if (name !== "default") expect(documented.has(name), `${entry} ${name}`).toBe(true);
+    expect(section("capture", "captureTrajectory")).toContain("*function*");
+  });
+
+  it("gives every public export of the main and testing entries its TSDoc and an example", () => {
+    for (const page of Object.keys(pages).filter((p) => p !== "index"))
+      for (const [name, text] of sections(page)) {
+        expect(text, `${page}: ${name}`).toContain("**Example**");
+        expect(
+          text
+            .split("\n")
+            .slice(1)
+            .join("\n")
+            .replace(/[*`#\s]/g, "").length,
+          `${page}: ${name}`,
+        ).toBeGreaterThan(0);
+      }
+  });
+
+  it("links each export to its declaring file, never to a line", () => {
+    for (const [page, text] of Object.entries(pages)) {
+      expect(text, page).not.toMatch(/#L\d+/);
+      for (const m of text.matchAll(/\]\(\.\.\/\.\.\/([^)#]+)\)/g))
+        expect(existsSync(join(root, m[1]!)), `${page} links ${m[1]}`).toBe(true);
+    }
+    expect(section("chat", "ChatCompletionStream")).toContain(
+      "`ChatCompletionStream` in [src/resources/chat/stream.ts](../../src/resources/chat/stream.ts)",
+    );
+  });
+});
+
+describe("guides", () => {
+  it("link to code by file, never by line", () => {
+    const guides = [
+      "README.md",
+      ...readdirSync(join(root, "docs"))
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => `docs/${f}`),
+    ];
+    for (const guide of guides)
+      expect(readFileSync(join(root, guide), "utf8"), relative(root, join(root, guide))).not.toMatch(/#L\d+/);
+  });
+});
 
 describe("API reference of the request types", () => {
   it("lists every field of the chat request with its doc", () => {

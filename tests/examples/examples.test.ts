@@ -42,6 +42,14 @@ const expected: Record<string, RegExp[]> = {
     /captured 15 sampled turns, each with logprobs and token ids/,
     /created training job [0-9a-f-]{36} from 3 groups of captured rollouts/,
   ],
+  "ai-sdk.ts": [
+    /finish stop \(vLLM: stop\), \d+ token ids, first logprob -\d\.\d{3}, request id \S+/,
+    /streamText: .+\n {2}\d+ output tokens/,
+    /tool loop: 2 steps, called get_weather\(\{"city":"Paris"\}\); answer: The tool answered: \{"city":"Paris"/,
+    /structured output: Lima 19 °C/,
+    /refused before sending: providerOptions\.inferloop\.top_kk: .*did you mean "top_k"/,
+    /captured 3 rollouts; rewards 1, 1, 1; turns: user → choice → tool → choice/,
+  ],
   "chat-streaming.ts": [
     /reply: Tokens arrive one by one, and each is printed right away\./,
     /finish_reason: stop/,
@@ -58,6 +66,15 @@ const expected: Record<string, RegExp[]> = {
     /step {2}4 │[█░]{30} 0\.\d\d/,
     /traced rollout calls in acme\/support-bot: 60 /,
     /annotation items of traced rollouts marked completed: 60 of 60/,
+  ],
+  "review-loop.ts": [
+    /1\. sampled 12 rollouts of wandb-artifact:\/\/\/acme\/review-demo\/reviewed-agent \(step 0\), traced to acme\/support-bot/,
+    /2\. queue [0-9a-f-]{36}: 12 rollouts added \(0 already there\)/,
+    /3\. reviewer scored 12 rollouts; queue progress 12\/12/,
+    /4\. reviewed traces as 3 groups of 4\/4\/4 trajectories, mean reward 0\.\d\d/,
+    /5\. training job [0-9a-f-]{36} → step 1/,
+    /reviewed rollout \S+ \(".*"\): feedback wandb\.annotation\.quality = ([\d.]+) → reward \1 in training job [0-9a-f-]{36} \(group \d, trajectory \d\)/,
+    /6\. step 1 sampled: the reviewer's mean score 0\.\d\d → [01]\.\d\d/,
   ],
   "training-job.ts": [
     /created training job [0-9a-f-]{36}/,
@@ -83,7 +100,8 @@ const expected: Record<string, RegExp[]> = {
 
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("INFERLOOP_")) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (!k.startsWith("INFERLOOP_") && k !== "WANDB_API_KEY") env[k] = v;
   // The project's own Node (node_modules/.bin/node) first, whatever the machine has.
   env.PATH = `${bin}${delimiter}${process.env.PATH ?? ""}`;
   return { ...env, ...extra };

@@ -5,13 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { APIConnectionTimeoutError, APIUserAbortError, type Inferloop } from "../../src/index.js";
-import { faults, type FakeService } from "../../src/testing/index.js";
+import { faults } from "../../src/testing/index.js";
 import { caught, clientFor, eventually, MODEL, useFakeService } from "./helpers.js";
 
-let svc: FakeService;
-useFakeService({}, (s) => {
-  svc = s;
-});
+const fake = useFakeService();
 
 const CHAT = "/v1/chat/completions";
 const params = { model: MODEL, messages: [{ role: "user" as const, content: "echo one two three four five" }] };
@@ -24,34 +21,34 @@ function expectAbortedBy(err: unknown, reason: unknown): void {
 }
 
 const transports: [string, () => Inferloop][] = [
-  ["undici", () => clientFor(svc)],
-  ["fetch", () => clientFor(svc, { fetch: (url, init) => globalThis.fetch(url, init) })],
+  ["undici", () => clientFor(fake.svc)],
+  ["fetch", () => clientFor(fake.svc, { fetch: (url, init) => globalThis.fetch(url, init) })],
 ];
 
 describe.each(transports)("on the %s transport", (_name, makeClient) => {
   const stop = () => new Error("user pressed stop");
 
   it("a request aborted while waiting for headers keeps the reason as cause", async () => {
-    svc.inject(faults.stall({ path: CHAT }));
+    fake.svc.inject(faults.stall({ path: CHAT }));
     const ac = new AbortController();
     const pending = makeClient().chat.completions.create(params, { signal: ac.signal, maxRetries: 2 });
-    expect(await eventually(() => svc.requests.length === 1)).toBe(true);
+    expect(await eventually(() => fake.svc.requests.length === 1)).toBe(true);
     const reason = stop();
     ac.abort(reason);
     const err = await caught(() => pending);
     expectAbortedBy(err, reason);
-    expect(svc.requests).toHaveLength(1);
+    expect(fake.svc.requests).toHaveLength(1);
   });
 
   it("an already aborted signal: the reason is the cause and nothing is sent", async () => {
     const reason = stop();
     const err = await caught(() => makeClient().models.list({ signal: AbortSignal.abort(reason) }));
     expectAbortedBy(err, reason);
-    expect(svc.requests).toHaveLength(0);
+    expect(fake.svc.requests).toHaveLength(0);
   });
 
   it("a stream aborted by its signal mid-body says the same, with the reason as cause", async () => {
-    svc.inject(faults.stall({ afterChunks: 1, path: CHAT }));
+    fake.svc.inject(faults.stall({ afterChunks: 1, path: CHAT }));
     const ac = new AbortController();
     const stream = await makeClient().chat.completions.create({ ...params, stream: true }, { signal: ac.signal });
     const it = stream[Symbol.asyncIterator]();
@@ -64,7 +61,7 @@ describe.each(transports)("on the %s transport", (_name, makeClient) => {
   });
 
   it("stream.abort(reason) rejects the pending read and finalCompletion() with the reason as cause", async () => {
-    svc.inject(faults.stall({ afterChunks: 1, path: CHAT }));
+    fake.svc.inject(faults.stall({ afterChunks: 1, path: CHAT }));
     const stream = await makeClient().chat.completions.create({ ...params, stream: true });
     const it = stream[Symbol.asyncIterator]();
     await it.next();
@@ -89,7 +86,7 @@ describe.each(transports)("on the %s transport", (_name, makeClient) => {
   });
 
   it("AbortSignal.timeout() before headers is a timeout, with the TimeoutError as cause, not retried", async () => {
-    svc.inject(faults.stall({ path: CHAT }));
+    fake.svc.inject(faults.stall({ path: CHAT }));
     const err = await caught(() =>
       makeClient().chat.completions.create(params, { signal: AbortSignal.timeout(150), maxRetries: 2 }),
     );
@@ -98,11 +95,11 @@ describe.each(transports)("on the %s transport", (_name, makeClient) => {
     expect((err as Error).message).toBe("Request timed out: the request's `signal` timed out (AbortSignal.timeout()).");
     expect(((err as Error).cause as Error).name).toBe("TimeoutError");
     // The signal stays aborted: another attempt would end the same way at once.
-    expect(svc.requests).toHaveLength(1);
+    expect(fake.svc.requests).toHaveLength(1);
   });
 
   it("AbortSignal.timeout() during a stream is a timeout too", async () => {
-    svc.inject(faults.stall({ afterChunks: 1, path: CHAT }));
+    fake.svc.inject(faults.stall({ afterChunks: 1, path: CHAT }));
     const stream = await makeClient().chat.completions.create(
       { ...params, stream: true },
       { signal: AbortSignal.timeout(300) },
@@ -113,10 +110,10 @@ describe.each(transports)("on the %s transport", (_name, makeClient) => {
   });
 
   it("AbortSignal.timeout() during a retry wait is a timeout", async () => {
-    svc.inject(faults.status(503, { path: "/v1/models", headers: { "retry-after-ms": "30000" } }));
+    fake.svc.inject(faults.status(503, { path: "/v1/models", headers: { "retry-after-ms": "30000" } }));
     const err = await caught(() => makeClient().models.list({ signal: AbortSignal.timeout(300), maxRetries: 2 }));
     expect(err).toBeInstanceOf(APIConnectionTimeoutError);
     expect(((err as Error).cause as Error).name).toBe("TimeoutError");
-    expect(svc.requests).toHaveLength(1);
+    expect(fake.svc.requests).toHaveLength(1);
   });
 });

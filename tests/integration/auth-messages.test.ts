@@ -6,13 +6,9 @@
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AuthenticationError, Inferloop } from "../../src/index.js";
-import type { FakeService } from "../../src/testing/index.js";
 import { caught, useFakeService } from "./helpers.js";
 
-let svc: FakeService;
-useFakeService({ seedCalls: false }, (s) => {
-  svc = s;
-});
+const fake = useFakeService({ seedCalls: false });
 afterEach(() => {
   vi.unstubAllEnvs();
 });
@@ -22,7 +18,7 @@ const WRONG_PASSWORD = "hunter2-wrong-password";
 const USER = "someone@example.com";
 
 function client(options: ConstructorParameters<typeof Inferloop>[0] = {}): Inferloop {
-  return new Inferloop({ baseURL: svc.url, maxRetries: 0, ...options });
+  return new Inferloop({ baseURL: fake.svc.url, maxRetries: 0, ...options });
 }
 
 /** The 401 of `call`, checked to carry none of `secrets` anywhere a user might print it. */
@@ -53,10 +49,30 @@ describe("Bearer (chat, models, training jobs)", () => {
     expect(message).toBe("401 Authentication failed (sent: Bearer `apiKey` from INFERLOOP_API_KEY)");
   });
 
+  it("takes WANDB_API_KEY when INFERLOOP_API_KEY is unset, and names it", async () => {
+    vi.stubEnv("INFERLOOP_API_KEY", "");
+    vi.stubEnv("WANDB_API_KEY", fake.svc.apiKey);
+    await client().models.list();
+    expect(fake.svc.requests.at(-1)!.headers["authorization"]).toBe(`Bearer ${fake.svc.apiKey}`);
+    vi.stubEnv("WANDB_API_KEY", WRONG_KEY);
+    const message = await refused(() => client().models.list(), [WRONG_KEY]);
+    expect(message).toBe("401 Authentication failed (sent: Bearer `apiKey` from WANDB_API_KEY)");
+    // The W&B key is the Basic password too (user "api"), as on W&B's trace server.
+    vi.stubEnv("WANDB_API_KEY", fake.svc.password);
+    await client({ username: fake.svc.username }).calls.query({ project_id: "acme/support-bot" }).toArray();
+  });
+
+  it("prefers INFERLOOP_API_KEY over WANDB_API_KEY", async () => {
+    vi.stubEnv("INFERLOOP_API_KEY", fake.svc.apiKey);
+    vi.stubEnv("WANDB_API_KEY", WRONG_KEY);
+    await client().models.list();
+    expect(fake.svc.requests.at(-1)!.headers["authorization"]).toBe(`Bearer ${fake.svc.apiKey}`);
+  });
+
   it("says when the Authorization header was the caller's own", async () => {
     const message = await refused(
-      () => client({ apiKey: svc.apiKey }).models.list({ headers: { Authorization: `Bearer ${WRONG_KEY}` } }),
-      [WRONG_KEY, svc.apiKey],
+      () => client({ apiKey: fake.svc.apiKey }).models.list({ headers: { Authorization: `Bearer ${WRONG_KEY}` } }),
+      [WRONG_KEY, fake.svc.apiKey],
     );
     expect(message).toBe("401 Authentication failed (sent: your own Authorization header)");
   });

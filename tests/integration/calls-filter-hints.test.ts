@@ -5,16 +5,11 @@
  * so it matches nothing on a real server) gets a hint, once per client.
  */
 import { describe, expect, it } from "vitest";
-import { type CallsQueryParams, type Inferloop, type Logger, RequestValidationError } from "../../src/index.js";
-import { SEED_PROJECT_ID, type FakeService } from "../../src/testing/index.js";
+import { type CallsQueryParams, type Logger, RequestValidationError } from "../../src/index.js";
+import { SEED_PROJECT_ID } from "../../src/testing/index.js";
 import { caught, clientFor, useFakeService } from "./helpers.js";
 
-let svc: FakeService;
-let client: Inferloop;
-useFakeService({}, (s, c) => {
-  svc = s;
-  client = c;
-});
+const fake = useFakeService();
 
 const PROJECT = SEED_PROJECT_ID;
 
@@ -34,7 +29,7 @@ describe("unknown keys inside filter", () => {
     ["run_ids", "wb_run_ids"],
   ])("%s is refused with did you mean %s, and nothing is sent", async (typo, meant) => {
     const params = { project_id: PROJECT, filter: { [typo]: ["x"] } } as CallsQueryParams;
-    const err = await caught(() => client.calls.query(params).toArray());
+    const err = await caught(() => fake.client.calls.query(params).toArray());
     expect(err).toBeInstanceOf(RequestValidationError);
     expect((err as RequestValidationError).issues).toEqual([
       {
@@ -44,20 +39,20 @@ describe("unknown keys inside filter", () => {
       },
     ]);
     expect((err as Error).message).toContain(`filter.${typo}: unknown field "${typo}" (did you mean "${meant}"?)`);
-    expect(svc.requests).toHaveLength(0);
+    expect(fake.svc.requests).toHaveLength(0);
   });
 
   it("a key far from every known one is sent as written (for servers newer than the SDK)", async () => {
     const params = { project_id: PROJECT, limit: 1, filter: { evaluation_ids: ["e1"] } } as CallsQueryParams;
-    await client.calls.query(params).toArray();
-    expect((svc.requests[0]!.json as { filter: unknown }).filter).toEqual({ evaluation_ids: ["e1"] });
+    await fake.client.calls.query(params).toArray();
+    expect((fake.svc.requests[0]!.json as { filter: unknown }).filter).toEqual({ evaluation_ids: ["e1"] });
   });
 });
 
 describe("bare op names in filter.op_names", () => {
   it("warns once per client, naming the ref that matches every version", async () => {
     const { logger, lines } = warnings();
-    const warned = clientFor(svc, { logger, logLevel: "warn" });
+    const warned = clientFor(fake.svc, { logger, logLevel: "warn" });
     const bare = { project_id: PROJECT, filter: { op_names: ["answer_ticket"] } };
     expect(await warned.calls.query(bare).toArray()).toEqual([]);
     await warned.calls.query(bare).toArray();
@@ -65,16 +60,16 @@ describe("bare op names in filter.op_names", () => {
       `[inferloop] calls.query: op_names entry "answer_ticket" is not an op ref (weave:///<entity>/<project>/op/<name>:<digest>) and matches no call; for every version write "weave:///${PROJECT}/op/answer_ticket:*"`,
     ]);
     // Sent as written all the same: the hint is advice, not a refusal.
-    expect((svc.requests[0]!.json as { filter: unknown }).filter).toEqual({ op_names: ["answer_ticket"] });
+    expect((fake.svc.requests[0]!.json as { filter: unknown }).filter).toEqual({ op_names: ["answer_ticket"] });
   });
 
   it("says nothing of refs, and nothing when logging is off (the default)", async () => {
     const { logger, lines } = warnings();
     const ref = `weave:///${PROJECT}/op/answer_ticket:*`;
-    await clientFor(svc, { logger, logLevel: "warn" })
+    await clientFor(fake.svc, { logger, logLevel: "warn" })
       .calls.query({ project_id: PROJECT, limit: 1, filter: { op_names: [ref] } })
       .toArray();
-    await clientFor(svc, { logger })
+    await clientFor(fake.svc, { logger })
       .calls.query({ project_id: PROJECT, limit: 1, filter: { op_names: ["answer_ticket"] } })
       .toArray();
     expect(lines).toEqual([]);

@@ -13,26 +13,20 @@ import {
   type ChatCompletionChoice,
   type ChatCompletionMessageParam,
   type ChatCompletionTool,
-  type Inferloop,
   InternalServerError,
   RequestValidationError,
   Trajectory,
 } from "../../src/index.js";
-import { faults, type FakeService } from "../../src/testing/index.js";
+import { faults } from "../../src/testing/index.js";
 import { caught, MODEL, MODEL_ID, useFakeService } from "./helpers.js";
 
-let svc: FakeService;
-let client: Inferloop;
-useFakeService({ seedCalls: false }, (s, c) => {
-  svc = s;
-  client = c;
-});
+const fake = useFakeService({ seedCalls: false });
 
 const user = (content: string): ChatCompletionMessageParam => ({ role: "user", content });
 const choiceAt = (t: { messages_and_choices: unknown[] }, i: number) =>
   t.messages_and_choices.at(i) as ChatCompletionChoice;
 const sentBodies = () =>
-  svc.requests.filter((r) => r.path === "/v1/chat/completions").map((r) => r.json as Record<string, unknown>);
+  fake.svc.requests.filter((r) => r.path === "/v1/chat/completions").map((r) => r.json as Record<string, unknown>);
 
 const weather: ChatCompletionTool = {
   type: "function",
@@ -49,7 +43,7 @@ describe("captureTrajectory with inferloop calls", () => {
     const t = await captureTrajectory(
       async () => {
         seen = currentTrajectory();
-        const reply = await client.chat.completions.create({ model: MODEL, messages: [user("echo alpha beta")] });
+        const reply = await fake.client.chat.completions.create({ model: MODEL, messages: [user("echo alpha beta")] });
         currentTrajectory()!.metrics.turns = 1;
         return reply.choices[0]?.message.content === "alpha beta" ? 1 : 0;
       },
@@ -72,10 +66,10 @@ describe("captureTrajectory with inferloop calls", () => {
 
   it("logprobs: true leaves a call's own logprobs and return_token_ids alone, and without it calls go as written", async () => {
     await captureTrajectory(
-      () => client.chat.completions.create({ model: MODEL, messages: [user("hi")], logprobs: false }),
+      () => fake.client.chat.completions.create({ model: MODEL, messages: [user("hi")], logprobs: false }),
       { logprobs: true },
     );
-    await captureTrajectory(() => client.chat.completions.create({ model: MODEL, messages: [user("hi")] }));
+    await captureTrajectory(() => fake.client.chat.completions.create({ model: MODEL, messages: [user("hi")] }));
     const [first, second] = sentBodies();
     expect(first).toMatchObject({ logprobs: false, return_token_ids: true });
     expect(second).not.toHaveProperty("logprobs");
@@ -86,24 +80,24 @@ describe("captureTrajectory with inferloop calls", () => {
     const request = { model: MODEL, messages: [user("echo one two three")], stream: true as const, seed: 3 };
     const byLoop = await captureTrajectory(
       async () => {
-        const stream = await client.chat.completions.create(request);
+        const stream = await fake.client.chat.completions.create(request);
         for await (const _ of stream);
       },
       { logprobs: true },
     );
     const byFinal = await captureTrajectory(
-      async () => (await client.chat.completions.create(request)).finalCompletion(),
+      async () => (await fake.client.chat.completions.create(request)).finalCompletion(),
       { logprobs: true },
     );
     const byText = await captureTrajectory(
       async () => {
         let text = "";
-        for await (const piece of (await client.chat.completions.create(request)).textStream()) text += piece;
+        for await (const piece of (await fake.client.chat.completions.create(request)).textStream()) text += piece;
         return text.length;
       },
       { logprobs: true },
     );
-    const plain = await captureTrajectory(() => client.chat.completions.create({ ...request, stream: false }), {
+    const plain = await captureTrajectory(() => fake.client.chat.completions.create({ ...request, stream: false }), {
       logprobs: true,
     });
     for (const t of [byLoop, byFinal, byText]) {
@@ -118,7 +112,7 @@ describe("captureTrajectory with inferloop calls", () => {
 
   it("n > 1: the first choice continues the conversation, each other choice is a history of its own", async () => {
     const t = await captureTrajectory(() =>
-      client.chat.completions.create({ model: MODEL, n: 3, messages: [user("Say hi")], logprobs: true }),
+      fake.client.chat.completions.create({ model: MODEL, n: 3, messages: [user("Say hi")], logprobs: true }),
     );
     expect(t.messages_and_choices.map((m) => ("index" in m ? m.index : "message"))).toEqual(["message", 0]);
     expect(
@@ -137,7 +131,7 @@ describe("captureTrajectory with inferloop calls", () => {
       ];
       for (let step = 0; step < 3; step++) {
         // Two tool rounds ("required" calls a tool every time), then the last step answers.
-        const reply = await client.chat.completions.create({
+        const reply = await fake.client.chat.completions.create({
           model: MODEL,
           messages,
           tools: [weather],
@@ -161,15 +155,15 @@ describe("captureTrajectory with inferloop calls", () => {
 
   it("a call that does not continue the conversation starts an additional history, and a later call continues it", async () => {
     const t = await captureTrajectory(async () => {
-      const main = await client.chat.completions.create({ model: MODEL, messages: [user("Plan a trip")] });
+      const main = await fake.client.chat.completions.create({ model: MODEL, messages: [user("Plan a trip")] });
       // A judge with a conversation of its own, twice.
       const judge = [user("Rate this plan")];
-      const verdict = await client.chat.completions.create({ model: MODEL, messages: judge });
-      await client.chat.completions.create({
+      const verdict = await fake.client.chat.completions.create({ model: MODEL, messages: judge });
+      await fake.client.chat.completions.create({
         model: MODEL,
         messages: [...judge, verdict.choices[0]!.message, user("Why?")],
       });
-      await client.chat.completions.create({
+      await fake.client.chat.completions.create({
         model: MODEL,
         messages: [user("Plan a trip"), main.choices[0]!.message, user("Cheaper")],
       });
@@ -187,19 +181,25 @@ describe("captureTrajectory with inferloop calls", () => {
   });
 
   it("a failed call and an aborted one are lines in logs, never choices", async () => {
-    svc.inject(faults.status(500));
+    fake.svc.inject(faults.status(500));
     const t = await captureTrajectory(async () => {
-      const failure = await caught(() => client.chat.completions.create({ model: MODEL, messages: [user("one")] }));
+      const failure = await caught(() =>
+        fake.client.chat.completions.create({ model: MODEL, messages: [user("one")] }),
+      );
       expect(failure).toBeInstanceOf(InternalServerError);
       const controller = new AbortController();
       controller.abort();
       const aborted = await caught(() =>
-        client.chat.completions.create({ model: MODEL, messages: [user("two")] }, { signal: controller.signal }),
+        fake.client.chat.completions.create({ model: MODEL, messages: [user("two")] }, { signal: controller.signal }),
       );
       expect(aborted).toBeInstanceOf(APIUserAbortError);
-      const stream = await client.chat.completions.create({ model: MODEL, messages: [user("three")], stream: true });
+      const stream = await fake.client.chat.completions.create({
+        model: MODEL,
+        messages: [user("three")],
+        stream: true,
+      });
       for await (const _ of stream) break;
-      const cut = await client.chat.completions.create({ model: MODEL, messages: [user("four")], stream: true });
+      const cut = await fake.client.chat.completions.create({ model: MODEL, messages: [user("four")], stream: true });
       cut.abort();
       return 0;
     });
@@ -214,11 +214,11 @@ describe("captureTrajectory with inferloop calls", () => {
 
   it("records nothing outside a capture, and a call still unread when the capture ends is left out", async () => {
     const before = new Trajectory();
-    await client.chat.completions.create({ model: MODEL, messages: [user("outside")] });
+    await fake.client.chat.completions.create({ model: MODEL, messages: [user("outside")] });
     expect(currentTrajectory()).toBeUndefined();
     let late: ChatCompletionStream | undefined;
     const t = await captureTrajectory(async () => {
-      late = await client.chat.completions.create({ model: MODEL, messages: [user("late")], stream: true });
+      late = await fake.client.chat.completions.create({ model: MODEL, messages: [user("late")], stream: true });
     });
     await late!.finalCompletion();
     expect(t.messages_and_choices).toEqual([]);
@@ -229,9 +229,9 @@ describe("captureTrajectory with inferloop calls", () => {
     const rollout = (i: number) => () =>
       captureTrajectory(
         async () => {
-          const first = await client.chat.completions.create({ model: MODEL, messages: [user(`echo p${i}`)] });
+          const first = await fake.client.chat.completions.create({ model: MODEL, messages: [user(`echo p${i}`)] });
           await new Promise((r) => setTimeout(r, i % 7));
-          const stream = await client.chat.completions.create({
+          const stream = await fake.client.chat.completions.create({
             model: MODEL,
             stream: true,
             messages: [user(`echo p${i}`), first.choices[0]!.message, user(`echo q${i}`)],
@@ -254,8 +254,10 @@ describe("captureTrajectory with inferloop calls", () => {
       ).toEqual([`echo p${i}`, `p${i}`, `echo q${i}`, `q${i}`]);
       expect(t.additional_histories).toEqual([]);
     });
-    const { id } = await client.trainingJobs.create({ model_id: MODEL_ID, trajectory_groups: groups });
-    expect(svc.trainingJobs.find((j) => j.id === id)!.rewards[3]).toEqual([30, 31, 32, 33, 34, 35, 36, 37, 38, 39]);
+    const { id } = await fake.client.trainingJobs.create({ model_id: MODEL_ID, trajectory_groups: groups });
+    expect(fake.svc.trainingJobs.find((j) => j.id === id)!.rewards[3]).toEqual([
+      30, 31, 32, 33, 34, 35, 36, 37, 38, 39,
+    ]);
   });
 
   it("refuses a rollout that is not a function, naming it", async () => {

@@ -18,18 +18,12 @@ import {
   capturingFetch,
   gatherTrajectoryGroups,
   type ChatCompletionChoice,
-  type Inferloop,
   Trajectory,
 } from "../../src/index.js";
-import { faults, type FakeService } from "../../src/testing/index.js";
+import { faults } from "../../src/testing/index.js";
 import { caught, clientFor, MODEL, MODEL_ID, useFakeService } from "./helpers.js";
 
-let svc: FakeService;
-let client: Inferloop;
-useFakeService({ seedCalls: false }, (s, c) => {
-  svc = s;
-  client = c;
-});
+const fake = useFakeService({ seedCalls: false });
 
 // What an agent of two tool rounds and an answer records: one conversation, each turn once.
 const TWO_TOOL_ROUNDS = ["system", "user", "choice:tool_calls", "tool", "choice:tool_calls", "tool", "choice:stop"];
@@ -40,7 +34,7 @@ const roles = (t: { messages_and_choices: unknown[] }) =>
       : `choice:${(m as ChatCompletionChoice).finish_reason}`,
   );
 const chatBodies = () =>
-  svc.requests.filter((r) => r.path === "/v1/chat/completions").map((r) => r.json as Record<string, unknown>);
+  fake.svc.requests.filter((r) => r.path === "/v1/chat/completions").map((r) => r.json as Record<string, unknown>);
 
 const weatherTool: OpenAITool = {
   type: "function",
@@ -82,7 +76,7 @@ async function openaiAgent(openai: OpenAI, city: string, stream: boolean): Promi
 
 describe("capturingFetch with the openai client", () => {
   const openai = () =>
-    new OpenAI({ baseURL: `${svc.url}/v1`, apiKey: svc.apiKey, maxRetries: 0, fetch: capturingFetch() });
+    new OpenAI({ baseURL: `${fake.svc.url}/v1`, apiKey: fake.svc.apiKey, maxRetries: 0, fetch: capturingFetch() });
 
   it("records a multi-turn tool-calling agent, plain and streamed, as one conversation each; gathered and trained", async () => {
     const groups = await gatherTrajectoryGroups([
@@ -110,12 +104,12 @@ describe("capturingFetch with the openai client", () => {
         .map((c) => [(c as ChatCompletionChoice).token_ids, (c as ChatCompletionChoice).logprobs]);
     expect(tokens(streamed!)).toEqual(tokens(plain!));
     expect(chatBodies().every((b) => b["logprobs"] === true && b["return_token_ids"] === true)).toBe(true);
-    const { id } = await client.trainingJobs.create({ model_id: MODEL_ID, trajectory_groups: groups });
-    expect(svc.trainingJobs.find((j) => j.id === id)!.rewards).toEqual([[1, 1]]);
+    const { id } = await fake.client.trainingJobs.create({ model_id: MODEL_ID, trajectory_groups: groups });
+    expect(fake.svc.trainingJobs.find((j) => j.id === id)!.rewards).toEqual([[1, 1]]);
   });
 
   it("a stream that ends in an error event is a line in logs, not a choice", async () => {
-    svc.inject(faults.streamError({ afterChunks: 2, code: 500, message: "engine died" }));
+    fake.svc.inject(faults.streamError({ afterChunks: 2, code: 500, message: "engine died" }));
     const t = await captureTrajectory(async () => {
       const stream = await openai().chat.completions.create({
         model: MODEL,
@@ -146,7 +140,12 @@ describe("capturingFetch with the openai client", () => {
 
 describe("capturingFetch with the AI SDK", () => {
   const provider = () =>
-    createOpenAICompatible({ name: "vllm", baseURL: `${svc.url}/v1`, apiKey: svc.apiKey, fetch: capturingFetch() });
+    createOpenAICompatible({
+      name: "vllm",
+      baseURL: `${fake.svc.url}/v1`,
+      apiKey: fake.svc.apiKey,
+      fetch: capturingFetch(),
+    });
   const tools = {
     get_weather: tool({
       description: "Current weather in a city",
@@ -193,8 +192,8 @@ describe("capturingFetch with the AI SDK", () => {
       expect((t.tools ?? []).map((x) => x.function.name)).toEqual(["get_weather"]);
     }
     expect([generated!.reward, streamed!.reward]).toEqual([1, 0.5]);
-    const { id } = await client.trainingJobs.create({ model_id: MODEL_ID, trajectory_groups: groups });
-    expect(svc.trainingJobs.find((j) => j.id === id)!.rewards).toEqual([[1, 0.5]]);
+    const { id } = await fake.client.trainingJobs.create({ model_id: MODEL_ID, trajectory_groups: groups });
+    expect(fake.svc.trainingJobs.find((j) => j.id === id)!.rewards).toEqual([[1, 0.5]]);
   });
 });
 
@@ -202,12 +201,12 @@ describe("capturingFetch passes the response through", () => {
   it("outside a capture it is fetch itself: the very same Response, nothing recorded", async () => {
     let original: Response | undefined;
     const f = capturingFetch(async (input, init) => (original = await fetch(input, init)));
-    const res = await f(`${svc.url}/v1/models`, { headers: { authorization: `Bearer ${svc.apiKey}` } });
+    const res = await f(`${fake.svc.url}/v1/models`, { headers: { authorization: `Bearer ${fake.svc.apiKey}` } });
     expect(res).toBe(original);
   });
 
   it("an inferloop client given capturingFetch inside a capture is recorded once", async () => {
-    const c = clientFor(svc, { fetch: capturingFetch() });
+    const c = clientFor(fake.svc, { fetch: capturingFetch() });
     const t = await captureTrajectory(() =>
       c.chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "echo once" }] }),
     );
@@ -216,7 +215,7 @@ describe("capturingFetch passes the response through", () => {
 
   it("the explicit form records into a trajectory it is given, with no capture running", async () => {
     const trajectory = new Trajectory();
-    const c = clientFor(svc, { fetch: capturingFetch(fetch, { trajectory, logprobs: true }) });
+    const c = clientFor(fake.svc, { fetch: capturingFetch(fetch, { trajectory, logprobs: true }) });
     await c.chat.completions.create({ model: MODEL, messages: [{ role: "user", content: "echo held" }] });
     expect(roles(trajectory)).toEqual(["user", "choice:stop"]);
     expect((trajectory.messages_and_choices[1] as ChatCompletionChoice).token_ids!.length).toBeGreaterThan(0);

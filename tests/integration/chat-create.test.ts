@@ -14,24 +14,17 @@ import {
   type ChatCompletion,
   type ChatCompletionCreateParamsNonStreaming,
   type ChatCompletionMessageParam,
-  type Inferloop,
 } from "../../src/index.js";
-import { faults, type FakeService } from "../../src/testing/index.js";
+import { faults } from "../../src/testing/index.js";
 import { caught, MODEL, useFakeService } from "./helpers.js";
 
-let svc: FakeService;
-let client: Inferloop;
-
-useFakeService({ seedCalls: false }, (s, c) => {
-  svc = s;
-  client = c;
-});
+const fake = useFakeService({ seedCalls: false });
 
 const user = (content: string) => [{ role: "user" as const, content }];
 
 describe("chat.completions.create", () => {
   it("returns a typed ChatCompletion whose content is the echo text", async () => {
-    const completion: ChatCompletion = await client.chat.completions.create({
+    const completion: ChatCompletion = await fake.client.chat.completions.create({
       model: MODEL,
       messages: user("echo Hello there, world!"),
     });
@@ -50,15 +43,19 @@ describe("chat.completions.create", () => {
     expect(usage.completion_tokens).toBeGreaterThan(0);
     expect(usage.total_tokens).toBe(usage.prompt_tokens + usage.completion_tokens);
     // Sent once, with the Bearer key, to the spec's path.
-    expect(svc.requests).toHaveLength(1);
-    expect(svc.requests[0]!.method).toBe("POST");
-    expect(svc.requests[0]!.path).toBe("/v1/chat/completions");
-    expect(svc.requests[0]!.headers.authorization).toBe(`Bearer ${svc.apiKey}`);
-    expect(svc.requests[0]!.headers["content-type"]).toBe("application/json");
+    expect(fake.svc.requests).toHaveLength(1);
+    expect(fake.svc.requests[0]!.method).toBe("POST");
+    expect(fake.svc.requests[0]!.path).toBe("/v1/chat/completions");
+    expect(fake.svc.requests[0]!.headers.authorization).toBe(`Bearer ${fake.svc.apiKey}`);
+    expect(fake.svc.requests[0]!.headers["content-type"]).toBe("application/json");
   });
 
   it("n=2 gives two choices, by index", async () => {
-    const completion = await client.chat.completions.create({ model: MODEL, messages: user("echo two of us"), n: 2 });
+    const completion = await fake.client.chat.completions.create({
+      model: MODEL,
+      messages: user("echo two of us"),
+      n: 2,
+    });
     expect(completion.choices.map((c) => c.index)).toEqual([0, 1]);
     for (const c of completion.choices) {
       expect(c.message.content).toBe("two of us");
@@ -67,7 +64,7 @@ describe("chat.completions.create", () => {
   });
 
   it("max_completion_tokens cuts the reply with finish_reason length", async () => {
-    const completion = await client.chat.completions.create({
+    const completion = await fake.client.chat.completions.create({
       model: MODEL,
       messages: user("echo one two three four five"),
       max_completion_tokens: 2,
@@ -78,7 +75,7 @@ describe("chat.completions.create", () => {
   });
 
   it("logprobs with top_logprobs come back per token", async () => {
-    const completion = await client.chat.completions.create({
+    const completion = await fake.client.chat.completions.create({
       model: MODEL,
       messages: user("echo alpha beta gamma"),
       logprobs: true,
@@ -97,7 +94,7 @@ describe("chat.completions.create", () => {
   });
 
   it("return_token_ids gives the completion and prompt token ids", async () => {
-    const completion = await client.chat.completions.create({
+    const completion = await fake.client.chat.completions.create({
       model: MODEL,
       messages: user("echo count my tokens"),
       return_token_ids: true,
@@ -109,7 +106,7 @@ describe("chat.completions.create", () => {
   });
 
   it("reads reasoning from a reasoning model", async () => {
-    const completion = await client.chat.completions.create({
+    const completion = await fake.client.chat.completions.create({
       model: "deepseek-ai/DeepSeek-R1-reasoning",
       messages: user("echo the answer"),
     });
@@ -120,7 +117,7 @@ describe("chat.completions.create", () => {
   });
 
   it("reads reasoning_content (the older name) into reasoning, keeping the original key and unknown fields", async () => {
-    svc.inject(
+    fake.svc.inject(
       faults.body(
         JSON.stringify({
           id: "chatcmpl-raw",
@@ -141,7 +138,7 @@ describe("chat.completions.create", () => {
         { path: "/v1/chat/completions" },
       ),
     );
-    const completion = await client.chat.completions.create({ model: MODEL, messages: user("what is 2+2?") });
+    const completion = await fake.client.chat.completions.create({ model: MODEL, messages: user("what is 2+2?") });
     const message = completion.choices[0]!.message;
     expect(message.reasoning).toBe("2+2 is 4");
     expect(message.reasoning_content).toBe("2+2 is 4");
@@ -150,7 +147,7 @@ describe("chat.completions.create", () => {
   });
 
   it("returns tool calls with parsed-able arguments (tool_choice auto)", async () => {
-    const completion = await client.chat.completions.create({
+    const completion = await fake.client.chat.completions.create({
       tool_choice: "auto",
       model: MODEL,
       messages: user("Please call get_weather for Paris"),
@@ -165,7 +162,7 @@ describe("chat.completions.create", () => {
         },
       ],
     });
-    expect((svc.requests[0]!.json as { tool_choice: unknown }).tool_choice).toBe("auto");
+    expect((fake.svc.requests[0]!.json as { tool_choice: unknown }).tool_choice).toBe("auto");
     const choice = completion.choices[0]!;
     expect(choice.finish_reason).toBe("tool_calls");
     const calls = choice.message.tool_calls!;
@@ -177,7 +174,7 @@ describe("chat.completions.create", () => {
   });
 
   it("continue_final_message alone sends add_generation_prompt: false, and the server accepts it", async () => {
-    const completion = await client.chat.completions.create({
+    const completion = await fake.client.chat.completions.create({
       model: MODEL,
       messages: [
         { role: "user", content: "Tell me a story" },
@@ -185,7 +182,7 @@ describe("chat.completions.create", () => {
       ],
       continue_final_message: true,
     });
-    const body = svc.requests[0]!.json as Record<string, unknown>;
+    const body = fake.svc.requests[0]!.json as Record<string, unknown>;
     expect(body.continue_final_message).toBe(true);
     expect(body.add_generation_prompt).toBe(false);
     // The continued message keeps its role.
@@ -210,26 +207,26 @@ describe("chat.completions.create", () => {
       chat_template_kwargs: { enable_thinking: false },
     };
     const before = structuredClone(params);
-    await client.chat.completions.create(params);
-    expect(svc.requests[0]!.json).toStrictEqual(params);
+    await fake.client.chat.completions.create(params);
+    expect(fake.svc.requests[0]!.json).toStrictEqual(params);
     // The caller's object is left alone.
     expect(params).toStrictEqual(before);
 
     // An explicit `undefined` is not a value: the key is not sent at all.
-    await client.chat.completions.create({
+    await fake.client.chat.completions.create({
       model: MODEL,
       messages: user("echo x"),
       temperature: undefined,
       n: undefined,
     });
-    const raw = svc.requests[1]!.body;
+    const raw = fake.svc.requests[1]!.body;
     expect(raw).not.toContain("temperature");
     expect(raw).not.toContain('"n"');
-    expect(svc.requests[1]!.json).toStrictEqual({ model: MODEL, messages: user("echo x") });
+    expect(fake.svc.requests[1]!.json).toStrictEqual({ model: MODEL, messages: user("echo x") });
   });
 
   it(".withResponse() gives status, headers and the request id", async () => {
-    const { data, response } = await client.chat.completions
+    const { data, response } = await fake.client.chat.completions
       .create({ model: MODEL, messages: user("echo hi") })
       .withResponse();
     expect(data.choices[0]!.message.content).toBe("hi");
@@ -241,14 +238,14 @@ describe("chat.completions.create", () => {
 
   it("maps server refusals to the APIError subclasses", async () => {
     const unknownModel = await caught(() =>
-      client.chat.completions.create({ model: "no/such-model", messages: user("hi") }),
+      fake.client.chat.completions.create({ model: "no/such-model", messages: user("hi") }),
     );
     expect(unknownModel).toBeInstanceOf(NotFoundError);
     expect((unknownModel as NotFoundError).status).toBe(404);
 
     // Accepted by the client, refused by the server (priority scheduling is off).
     const priority = await caught(() =>
-      client.chat.completions.create({ model: MODEL, messages: user("hi"), priority: 5 }),
+      fake.client.chat.completions.create({ model: MODEL, messages: user("hi"), priority: 5 }),
     );
     expect(priority).toBeInstanceOf(BadRequestError);
     expect((priority as BadRequestError).requestId).toMatch(/^req-/);
@@ -332,14 +329,14 @@ describe("invalid requests are refused before anything is sent", () => {
   ];
 
   it.each(cases)("%s → RequestValidationError at %s", async (_name, params, path) => {
-    const sent = svc.requests.length;
-    const err = await caught(() => client.chat.completions.create(params as never));
+    const sent = fake.svc.requests.length;
+    const err = await caught(() => fake.client.chat.completions.create(params as never));
     expect(err).toBeInstanceOf(RequestValidationError);
     const issues = (err as RequestValidationError).issues;
     expect(issues.map((i) => i.path)).toContain(path);
     expect((err as Error).message).toContain(path);
     expect((err as Error).message).toContain("Nothing was sent");
-    expect(svc.requests.length).toBe(sent);
+    expect(fake.svc.requests.length).toBe(sent);
   });
 
   it("has at least 25 cases", () => {
@@ -348,26 +345,26 @@ describe("invalid requests are refused before anything is sent", () => {
 
   it("a misspelt field gets a suggestion", async () => {
     const err = (await caught(() =>
-      client.chat.completions.create({ ...ok, max_completion_token: 5 } as never),
+      fake.client.chat.completions.create({ ...ok, max_completion_token: 5 } as never),
     )) as RequestValidationError;
     expect(err.message).toContain('did you mean "max_completion_tokens"');
   });
 
   it("a streamed request is validated too, and .withResponse() rejects the same way", async () => {
-    const err = await caught(() => client.chat.completions.create({ ...ok, stream: true, n: 0 }));
+    const err = await caught(() => fake.client.chat.completions.create({ ...ok, stream: true, n: 0 }));
     expect(err).toBeInstanceOf(RequestValidationError);
-    const viaWithResponse = await caught(() => client.chat.completions.create({ ...ok, n: 0 }).withResponse());
+    const viaWithResponse = await caught(() => fake.client.chat.completions.create({ ...ok, n: 0 }).withResponse());
     expect(viaWithResponse).toBeInstanceOf(RequestValidationError);
-    expect(svc.requests).toHaveLength(0);
+    expect(fake.svc.requests).toHaveLength(0);
   });
 });
 
 describe("talking to vLLM as it is: names, extraBody and explicit defaults", () => {
-  const sent = (i = 0) => svc.requests[i]!.json as Record<string, unknown>;
+  const sent = (i = 0) => fake.svc.requests[i]!.json as Record<string, unknown>;
 
   it("sends vllm_xargs and engine_xargs as written", async () => {
-    await client.chat.completions.create({ model: MODEL, messages: user("hi"), vllm_xargs: { ext: "on" } });
-    await client.chat.completions.create({ model: MODEL, messages: user("hi"), engine_xargs: { ext: "on" } });
+    await fake.client.chat.completions.create({ model: MODEL, messages: user("hi"), vllm_xargs: { ext: "on" } });
+    await fake.client.chat.completions.create({ model: MODEL, messages: user("hi"), engine_xargs: { ext: "on" } });
     expect(sent(0).vllm_xargs).toEqual({ ext: "on" });
     expect(sent(0)).not.toHaveProperty("engine_xargs");
     expect(sent(1).engine_xargs).toEqual({ ext: "on" });
@@ -375,7 +372,7 @@ describe("talking to vLLM as it is: names, extraBody and explicit defaults", () 
   });
 
   it("merges extraBody after validation, unvalidated, overriding: per call over the client default", async () => {
-    const withDefault = client.withOptions({ extraBody: { session_id: "s-1", thinking_token_budget: 64 } });
+    const withDefault = fake.client.withOptions({ extraBody: { session_id: "s-1", thinking_token_budget: 64 } });
     await withDefault.chat.completions.create(
       { model: MODEL, messages: user("hi"), temperature: 0.5 },
       { extraBody: { thinking_token_budget: 128, temperature: 0.2 } },
@@ -391,24 +388,24 @@ describe("talking to vLLM as it is: names, extraBody and explicit defaults", () 
 
   it("an unknown field is refused with a did-you-mean and a pointer to extraBody, nothing sent", async () => {
     const err = await caught(() =>
-      client.chat.completions.create({ model: MODEL, messages: user("hi"), max_completion_token: 64 } as never),
+      fake.client.chat.completions.create({ model: MODEL, messages: user("hi"), max_completion_token: 64 } as never),
     );
     expect(err).toBeInstanceOf(RequestValidationError);
     expect((err as Error).message).toMatch(/did you mean "max_completion_tokens"\?\); .*extraBody/);
-    expect(svc.requests).toHaveLength(0);
+    expect(fake.svc.requests).toHaveLength(0);
   });
 
   it("an extraBody that is not a plain object is refused, nothing sent", async () => {
     const err = await caught(() =>
-      client.chat.completions.create({ model: MODEL, messages: user("hi") }, { extraBody: ["x"] as never }),
+      fake.client.chat.completions.create({ model: MODEL, messages: user("hi") }, { extraBody: ["x"] as never }),
     );
     expect(err).toBeInstanceOf(RequestValidationError);
-    expect(svc.requests).toHaveLength(0);
+    expect(fake.svc.requests).toHaveLength(0);
   });
 
   it("sends tools without tool_choice as written: vLLM (and the fake) then read it as auto", async () => {
     const tools = [{ type: "function" as const, function: { name: "get_weather" } }];
-    const completion = await client.chat.completions.create({
+    const completion = await fake.client.chat.completions.create({
       model: MODEL,
       messages: user("Please call get_weather for Paris"),
       tools,
@@ -425,18 +422,18 @@ describe("talking to vLLM as it is: names, extraBody and explicit defaults", () 
       },
     ];
     const messages: ChatCompletionMessageParam[] = [{ role: "user", content: "What is the weather in Paris?" }];
-    const first = await client.chat.completions.create({ model: MODEL, messages, tools, tool_choice: "auto" });
+    const first = await fake.client.chat.completions.create({ model: MODEL, messages, tools, tool_choice: "auto" });
     const call = first.choices[0]!.message.tool_calls![0]!;
     expect(call.function.name).toBe("get_weather");
     expect(JSON.parse(call.function.arguments)).toEqual({ city: "Paris" });
     messages.push(first.choices[0]!.message, { role: "tool", tool_call_id: call.id, content: "18°C, sunny" });
-    const second = await client.chat.completions.create({ model: MODEL, messages, tools, tool_choice: "auto" });
+    const second = await fake.client.chat.completions.create({ model: MODEL, messages, tools, tool_choice: "auto" });
     expect(second.choices[0]!.finish_reason).toBe("stop");
     expect(second.choices[0]!.message.content).toBe("The tool answered: 18°C, sunny");
   });
 
   it("accepts the forms vLLM accepts: stop string, nulls, custom roles, assistant null content, every effort", async () => {
-    const completion = await client.chat.completions.create({
+    const completion = await fake.client.chat.completions.create({
       model: MODEL,
       messages: [
         { role: "user", content: "hi" },
@@ -460,7 +457,7 @@ describe("chat.completions.parse", () => {
   const Pair = z.object({ a: z.number() });
 
   it("gives the reply parsed and typed by the zod schema", async () => {
-    const completion = await client.chat.completions.parse({
+    const completion = await fake.client.chat.completions.parse({
       model: MODEL,
       messages: user('echo {"a":1}'),
       response_format: zodResponseFormat(Pair, "pair"),
@@ -470,7 +467,7 @@ describe("chat.completions.parse", () => {
     const a: number | undefined = parsed?.a;
     expect(a).toBe(1);
     // The schema went out as a json_schema response_format.
-    const sent = svc.requests[0]!.json as {
+    const sent = fake.svc.requests[0]!.json as {
       response_format: { type: string; json_schema: { name: string; schema: unknown } };
     };
     expect(sent.response_format.type).toBe("json_schema");
@@ -480,7 +477,7 @@ describe("chat.completions.parse", () => {
 
   it("rejects with ContentParseError when the reply does not match the schema", async () => {
     const err = await caught(() =>
-      client.chat.completions.parse({
+      fake.client.chat.completions.parse({
         model: MODEL,
         messages: user('echo {"a":"one"}'),
         response_format: zodResponseFormat(Pair, "pair"),
@@ -491,7 +488,7 @@ describe("chat.completions.parse", () => {
 
   it("rejects with ContentParseError when the reply is not JSON", async () => {
     const err = await caught(() =>
-      client.chat.completions.parse({
+      fake.client.chat.completions.parse({
         model: MODEL,
         messages: user("echo not json at all"),
         response_format: zodResponseFormat(Pair, "pair"),

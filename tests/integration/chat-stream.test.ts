@@ -19,15 +19,10 @@ import {
 import { faults, startFakeService, type FakeService } from "../../src/testing/index.js";
 import { caught, clientFor, eventually, MODEL, openSockets, settledSockets, useFakeService } from "./helpers.js";
 
-let svc: FakeService;
-let client: Inferloop;
 const CHAT = "/v1/chat/completions";
 const ECHO = "The quick brown fox jumps over the lazy dog, twice.";
 
-useFakeService({ seedCalls: false }, (s, c) => {
-  svc = s;
-  client = c;
-});
+const fake = useFakeService({ seedCalls: false });
 
 const base = (extra: Partial<ChatCompletionCreateParamsNonStreaming> = {}): ChatCompletionCreateParamsNonStreaming => ({
   model: MODEL,
@@ -43,7 +38,7 @@ async function collect(stream: AsyncIterable<ChatCompletionChunk>): Promise<Chat
 
 describe("iterating a stream", () => {
   it("yields typed chunks in order until [DONE]", async () => {
-    const stream = await client.chat.completions.create({ ...base(), stream: true });
+    const stream = await fake.client.chat.completions.create({ ...base(), stream: true });
     expect(stream).toBeInstanceOf(ChatCompletionStream);
     const chunks = await collect(stream);
     expect(chunks.length).toBeGreaterThan(3);
@@ -57,12 +52,12 @@ describe("iterating a stream", () => {
     expect(chunks.at(-1)!.choices[0]!.finish_reason).toBe("stop");
     expect(chunks.slice(0, -1).every((c) => c.choices[0]!.finish_reason == null)).toBe(true);
     // The request asked for SSE.
-    expect(svc.requests[0]!.headers.accept).toBe("text/event-stream");
-    expect((svc.requests[0]!.json as { stream: boolean }).stream).toBe(true);
+    expect(fake.svc.requests[0]!.headers.accept).toBe("text/event-stream");
+    expect((fake.svc.requests[0]!.json as { stream: boolean }).stream).toBe(true);
   });
 
   it("exposes requestId and the response status and headers", async () => {
-    const stream = await client.chat.completions.create({ ...base(), stream: true });
+    const stream = await fake.client.chat.completions.create({ ...base(), stream: true });
     expect(stream.response.status).toBe(200);
     expect(stream.response.headers.get("content-type")).toContain("text/event-stream");
     expect(stream.requestId).toMatch(/^req-/);
@@ -71,7 +66,7 @@ describe("iterating a stream", () => {
   });
 
   it("a stream can be iterated only once", async () => {
-    const stream = await client.chat.completions.create({ ...base(), stream: true });
+    const stream = await fake.client.chat.completions.create({ ...base(), stream: true });
     await collect(stream);
     await expect(collect(stream)).rejects.toThrow(/iterated once/);
   });
@@ -79,8 +74,8 @@ describe("iterating a stream", () => {
 
 describe("finalCompletion()", () => {
   it("equals the non-streamed completion of the same request (include_usage)", async () => {
-    const plain = await client.chat.completions.create(base({ max_completion_tokens: 5 }));
-    const stream = await client.chat.completions.create({
+    const plain = await fake.client.chat.completions.create(base({ max_completion_tokens: 5 }));
+    const stream = await fake.client.chat.completions.create({
       ...base({ max_completion_tokens: 5 }),
       stream: true,
       stream_options: { include_usage: true },
@@ -103,8 +98,8 @@ describe("finalCompletion()", () => {
   });
 
   it("reads the rest of the stream itself when nobody iterated", async () => {
-    const plain = await client.chat.completions.create(base());
-    const stream = await client.chat.completions.create({ ...base(), stream: true });
+    const plain = await fake.client.chat.completions.create(base());
+    const stream = await fake.client.chat.completions.create({ ...base(), stream: true });
     const final = await stream.finalCompletion();
     expect(final.choices[0]!.message.content).toBe(plain.choices[0]!.message.content);
     expect(final.choices[0]!.finish_reason).toBe("stop");
@@ -113,8 +108,8 @@ describe("finalCompletion()", () => {
   });
 
   it("with continuous_usage_stats every chunk carries usage and the final usage matches", async () => {
-    const plain = await client.chat.completions.create(base());
-    const stream = await client.chat.completions.create({
+    const plain = await fake.client.chat.completions.create(base());
+    const stream = await fake.client.chat.completions.create({
       ...base(),
       stream: true,
       stream_options: { include_usage: true, continuous_usage_stats: true },
@@ -128,8 +123,8 @@ describe("finalCompletion()", () => {
   });
 
   it("return_token_ids: prompt_token_ids on the first chunk only, ids accumulated", async () => {
-    const plain = await client.chat.completions.create(base({ return_token_ids: true }));
-    const stream = await client.chat.completions.create({ ...base({ return_token_ids: true }), stream: true });
+    const plain = await fake.client.chat.completions.create(base({ return_token_ids: true }));
+    const stream = await fake.client.chat.completions.create({ ...base({ return_token_ids: true }), stream: true });
     const chunks = await collect(stream);
     expect(chunks[0]!.prompt_token_ids).toEqual(plain.prompt_token_ids);
     expect(chunks.slice(1).every((c) => c.prompt_token_ids == null)).toBe(true);
@@ -139,15 +134,18 @@ describe("finalCompletion()", () => {
   });
 
   it("logprobs are accumulated per token", async () => {
-    const plain = await client.chat.completions.create(base({ logprobs: true, top_logprobs: 2 }));
-    const stream = await client.chat.completions.create({ ...base({ logprobs: true, top_logprobs: 2 }), stream: true });
+    const plain = await fake.client.chat.completions.create(base({ logprobs: true, top_logprobs: 2 }));
+    const stream = await fake.client.chat.completions.create({
+      ...base({ logprobs: true, top_logprobs: 2 }),
+      stream: true,
+    });
     const final = await stream.finalCompletion();
     expect(final.choices[0]!.logprobs!.content).toEqual(plain.choices[0]!.logprobs!.content);
   });
 
   it("n=2: interleaved chunks accumulate both choices", async () => {
-    const plain = await client.chat.completions.create(base({ n: 2 }));
-    const stream = await client.chat.completions.create({ ...base({ n: 2 }), stream: true });
+    const plain = await fake.client.chat.completions.create(base({ n: 2 }));
+    const stream = await fake.client.chat.completions.create({ ...base({ n: 2 }), stream: true });
     const chunks = await collect(stream);
     // Interleaved: choice 1 shows up before choice 0 has finished.
     const indexes = chunks.flatMap((c) => c.choices.map((ch) => ch.index));
@@ -181,8 +179,8 @@ describe("finalCompletion()", () => {
       ],
     });
     // Without tool_choice, vLLM (and the fake) read a request with tools as tool_choice "auto".
-    const plain = await client.chat.completions.create(params);
-    const stream = await client.chat.completions.create({ ...params, stream: true });
+    const plain = await fake.client.chat.completions.create(params);
+    const stream = await fake.client.chat.completions.create({ ...params, stream: true });
     const chunks = await collect(stream);
     const argFragments = chunks.filter((c) => c.choices[0]?.delta.tool_calls?.[0]?.function?.arguments !== undefined);
     expect(argFragments.length).toBeGreaterThan(1);
@@ -199,8 +197,8 @@ describe("finalCompletion()", () => {
 
   it("accumulates reasoning from a reasoning model", async () => {
     const params = base({ model: "deepseek-ai/DeepSeek-R1-reasoning" });
-    const plain = await client.chat.completions.create(params);
-    const stream = await client.chat.completions.create({ ...params, stream: true });
+    const plain = await fake.client.chat.completions.create(params);
+    const stream = await fake.client.chat.completions.create({ ...params, stream: true });
     const final = await stream.finalCompletion();
     expect(final.choices[0]!.message.reasoning).toBe(plain.choices[0]!.message.reasoning);
     expect(final.choices[0]!.message.reasoning!.length).toBeGreaterThan(0);
@@ -210,7 +208,7 @@ describe("finalCompletion()", () => {
 
 describe("relays", () => {
   it("textStream() concatenates to the echo text", async () => {
-    const stream = await client.chat.completions.create({ ...base({ n: 2 }), stream: true });
+    const stream = await fake.client.chat.completions.create({ ...base({ n: 2 }), stream: true });
     let text = "";
     for await (const piece of stream.textStream()) text += piece;
     expect(text).toBe(ECHO);
@@ -222,23 +220,23 @@ describe("relays", () => {
       stream: true as const,
       stream_options: { include_usage: true },
     };
-    const direct = await collect(await client.chat.completions.create(params));
-    const source = await client.chat.completions.create(params);
+    const direct = await collect(await fake.client.chat.completions.create(params));
+    const source = await fake.client.chat.completions.create(params);
     const relayed = ChatCompletionStream.fromReadableStream(source.toReadableStream());
     const chunks = await collect(relayed);
     // `created` is a clock reading in seconds; everything else is deterministic.
     const strip = (cs: ChatCompletionChunk[]) => cs.map(({ created: _created, ...rest }) => rest);
     expect(strip(chunks)).toEqual(strip(direct));
     const final = await ChatCompletionStream.fromReadableStream(
-      (await client.chat.completions.create(params)).toReadableStream(),
+      (await fake.client.chat.completions.create(params)).toReadableStream(),
     ).finalCompletion();
     expect(final.choices[0]!.message.content).toBe(ECHO);
   });
 
   /** The relayed NDJSON of a real stream, as a page would get it if the relay's connection
    * dropped after `lines` whole lines (no error line: the relay itself was cut). */
-  async function cutRelay(params: Parameters<typeof client.chat.completions.create>[0], lines: number) {
-    const source = await client.chat.completions.create({ ...params, stream: true });
+  async function cutRelay(params: Parameters<typeof fake.client.chat.completions.create>[0], lines: number) {
+    const source = await fake.client.chat.completions.create({ ...params, stream: true });
     const all = (await new Response(source.toReadableStream()).text()).split("\n").filter(Boolean);
     expect(all.length).toBeGreaterThan(lines);
     const body = all
@@ -284,8 +282,8 @@ describe("relays", () => {
   });
 
   it("a failure crosses the relay as the same error class", async () => {
-    svc.inject(faults.streamError({ afterChunks: 2, code: 400, message: "bad thing", path: CHAT }));
-    const source = await client.chat.completions.create({ ...base(), stream: true });
+    fake.svc.inject(faults.streamError({ afterChunks: 2, code: 400, message: "bad thing", path: CHAT }));
+    const source = await fake.client.chat.completions.create({ ...base(), stream: true });
     const relayed = ChatCompletionStream.fromReadableStream(source.toReadableStream());
     const err = await caught(() => collect(relayed));
     expect(err).toBeInstanceOf(BadRequestError);
@@ -376,9 +374,9 @@ describe("ending a stream early", () => {
   });
 
   it("the caller's signal aborts a stream in progress", async () => {
-    svc.inject(faults.stall({ afterChunks: 1, path: CHAT }));
+    fake.svc.inject(faults.stall({ afterChunks: 1, path: CHAT }));
     const ac = new AbortController();
-    const stream = await client.chat.completions.create({ ...base(), stream: true }, { signal: ac.signal });
+    const stream = await fake.client.chat.completions.create({ ...base(), stream: true }, { signal: ac.signal });
     const it = stream[Symbol.asyncIterator]();
     await it.next();
     const pending = it.next();
@@ -389,8 +387,8 @@ describe("ending a stream early", () => {
 
 describe("stream failures are never quiet", () => {
   it("an in-stream error event with code 500 rejects with InternalServerError after the earlier chunks", async () => {
-    svc.inject(faults.streamError({ afterChunks: 3, path: CHAT, message: "engine crashed" }));
-    const stream = await client.chat.completions.create({ ...base(), stream: true });
+    fake.svc.inject(faults.streamError({ afterChunks: 3, path: CHAT, message: "engine crashed" }));
+    const stream = await fake.client.chat.completions.create({ ...base(), stream: true });
     const got: ChatCompletionChunk[] = [];
     const err = await caught(async () => {
       for await (const c of stream) got.push(c);
@@ -403,16 +401,16 @@ describe("stream failures are never quiet", () => {
   });
 
   it("an in-stream error event with code 400 rejects with BadRequestError", async () => {
-    svc.inject(faults.streamError({ afterChunks: 1, code: 400, message: "bad input", path: CHAT }));
-    const stream = await client.chat.completions.create({ ...base(), stream: true });
+    fake.svc.inject(faults.streamError({ afterChunks: 1, code: 400, message: "bad input", path: CHAT }));
+    const stream = await fake.client.chat.completions.create({ ...base(), stream: true });
     const err = await caught(() => stream.finalCompletion());
     expect(err).toBeInstanceOf(BadRequestError);
     expect((err as BadRequestError).status).toBe(400);
   });
 
   it("a stream cut without [DONE] rejects with APIConnectionError", async () => {
-    svc.inject(faults.cutStream(3, { path: CHAT }));
-    const stream = await client.chat.completions.create({ ...base(), stream: true });
+    fake.svc.inject(faults.cutStream(3, { path: CHAT }));
+    const stream = await fake.client.chat.completions.create({ ...base(), stream: true });
     const got: ChatCompletionChunk[] = [];
     const err = await caught(async () => {
       for await (const c of stream) got.push(c);
@@ -423,16 +421,16 @@ describe("stream failures are never quiet", () => {
   });
 
   it("a connection reset mid-stream rejects with APIConnectionError", async () => {
-    svc.inject(faults.reset({ afterChunks: 2, path: CHAT }));
-    const stream = await client.chat.completions.create({ ...base(), stream: true }, { maxRetries: 2 });
+    fake.svc.inject(faults.reset({ afterChunks: 2, path: CHAT }));
+    const stream = await fake.client.chat.completions.create({ ...base(), stream: true }, { maxRetries: 2 });
     await expect(stream.finalCompletion()).rejects.toBeInstanceOf(APIConnectionError);
     // The stream had reached the caller: it is not retried.
-    expect(svc.requests).toHaveLength(1);
+    expect(fake.svc.requests).toHaveLength(1);
   });
 
   it("a stall mid-stream longer than idleTimeout rejects with APIConnectionTimeoutError", async () => {
-    svc.inject(faults.stall({ afterChunks: 2, path: CHAT }));
-    const stream = await client.chat.completions.create({ ...base(), stream: true }, { idleTimeout: 300 });
+    fake.svc.inject(faults.stall({ afterChunks: 2, path: CHAT }));
+    const stream = await fake.client.chat.completions.create({ ...base(), stream: true }, { idleTimeout: 300 });
     const got: ChatCompletionChunk[] = [];
     const err = await caught(async () => {
       for await (const c of stream) got.push(c);
@@ -442,8 +440,8 @@ describe("stream failures are never quiet", () => {
   });
 
   it("a malformed SSE data line rejects with ResponseParseError without quoting it", async () => {
-    svc.inject(faults.malformedSseLine({ afterChunks: 2, path: CHAT }));
-    const stream = await client.chat.completions.create({ ...base(), stream: true });
+    fake.svc.inject(faults.malformedSseLine({ afterChunks: 2, path: CHAT }));
+    const stream = await fake.client.chat.completions.create({ ...base(), stream: true });
     const got: ChatCompletionChunk[] = [];
     const err = await caught(async () => {
       for await (const c of stream) got.push(c);
@@ -455,17 +453,17 @@ describe("stream failures are never quiet", () => {
   });
 
   it("an error status before the stream starts rejects create() itself", async () => {
-    svc.inject(faults.serviceUnavailable({ path: CHAT }));
-    const err = await caught(() => client.chat.completions.create({ ...base(), stream: true }));
+    fake.svc.inject(faults.serviceUnavailable({ path: CHAT }));
+    const err = await caught(() => fake.client.chat.completions.create({ ...base(), stream: true }));
     expect(err).toBeInstanceOf(InternalServerError);
     expect((err as InternalServerError).status).toBe(503);
   });
 
   it("a retryable status before the first byte is retried for a stream", async () => {
-    svc.inject(faults.status(503, { headers: { "retry-after-ms": "10" }, path: CHAT }));
-    const stream = await client.chat.completions.create({ ...base(), stream: true }, { maxRetries: 1 });
+    fake.svc.inject(faults.status(503, { headers: { "retry-after-ms": "10" }, path: CHAT }));
+    const stream = await fake.client.chat.completions.create({ ...base(), stream: true }, { maxRetries: 1 });
     const final = await stream.finalCompletion();
     expect(final.choices[0]!.message.content).toBe(ECHO);
-    expect(svc.requests).toHaveLength(2);
+    expect(fake.svc.requests).toHaveLength(2);
   });
 });

@@ -3,7 +3,7 @@
 // sockets: a closed loopback port and the fake service dropping the connection.
 import { describe, expect, it } from "vitest";
 import { APIConnectionError, Inferloop, type ClientOptions } from "../../src/index.js";
-import { faults, type FakeService } from "../../src/testing/index.js";
+import { faults } from "../../src/testing/index.js";
 import { caught, closedPort, MODEL, useFakeService } from "./helpers.js";
 
 const transports: Array<[string, ClientOptions]> = [
@@ -27,25 +27,20 @@ describe.each(transports)("connection errors over %s", (_name, transport) => {
     expect((err as Error).message).toBe(`Could not connect to http://127.0.0.1:${port} (ECONNREFUSED).`);
   });
 
-  let svc: FakeService;
-  let client: Inferloop;
-  useFakeService({}, (s) => {
-    svc = s;
-    client = new Inferloop({ baseURL: s.url, apiKey: s.apiKey, maxRetries: 0, ...transport });
-  });
+  const fake = useFakeService({}, transport);
 
   it("a connection dropped before the response says so, and where", async () => {
-    svc.inject(faults.reset());
-    const err = await caught(() => client.chat.completions.create(chat));
+    fake.svc.inject(faults.reset());
+    const err = await caught(() => fake.client.chat.completions.create(chat));
     expect(err).toBeInstanceOf(APIConnectionError);
     expect((err as Error).message).toMatch(
-      new RegExp(`^Connection to ${svc.url.replaceAll(".", "\\.")} failed before a response( \\(\\w+\\))?\\.$`),
+      new RegExp(`^Connection to ${fake.svc.url.replaceAll(".", "\\.")} failed before a response( \\(\\w+\\))?\\.$`),
     );
   });
 
   it("a connection dropped mid-stream says it was lost mid-response, and where", async () => {
-    svc.inject(faults.reset({ afterChunks: 2 }));
-    const stream = await client.chat.completions.create({ ...chat, stream: true });
+    fake.svc.inject(faults.reset({ afterChunks: 2 }));
+    const stream = await fake.client.chat.completions.create({ ...chat, stream: true });
     const err = await caught(async () => {
       for await (const _ of stream) {
         // read until the connection drops
@@ -53,7 +48,7 @@ describe.each(transports)("connection errors over %s", (_name, transport) => {
     });
     expect(err).toBeInstanceOf(APIConnectionError);
     expect((err as Error).message).toMatch(
-      new RegExp(`^Connection to ${svc.url.replaceAll(".", "\\.")} lost mid-response`),
+      new RegExp(`^Connection to ${fake.svc.url.replaceAll(".", "\\.")} lost mid-response`),
     );
   });
 });

@@ -16,20 +16,41 @@ export function clientFor(svc: FakeService, options: ClientOptions = {}): Inferl
   });
 }
 
+/** The fake service of a test file and a client for it, read inside tests and hooks. */
+export interface FakeServiceHandle {
+  readonly svc: FakeService;
+  readonly client: Inferloop;
+}
+
 /**
- * One fake service for the whole test file, reset before each test and closed after the last,
- * with a client for it; `use` receives both once the service is up.
+ * One fake service for the whole test file (or `describe` block), reset before each test and
+ * closed after the last, with a client for it (`clientFor(svc, clientOptions)`):
+ * `const fake = useFakeService({ seedCalls: false })`, then `fake.svc` and `fake.client` inside
+ * tests. Both exist once the service is up, so reading them outside a test or hook throws.
  */
-export function useFakeService(options: FakeServiceOptions, use: (svc: FakeService, client: Inferloop) => void): void {
-  let svc: FakeService | undefined;
+export function useFakeService(options: FakeServiceOptions = {}, clientOptions: ClientOptions = {}): FakeServiceHandle {
+  let started: { svc: FakeService; client: Inferloop } | undefined;
+  const get = (): { svc: FakeService; client: Inferloop } => {
+    if (started === undefined)
+      throw new Error("the fake service starts in beforeAll: read fake.svc and fake.client in tests");
+    return started;
+  };
   beforeAll(async () => {
-    svc = await startFakeService(options);
-    use(svc, clientFor(svc));
+    const svc = await startFakeService(options);
+    started = { svc, client: clientFor(svc, clientOptions) };
   });
   afterAll(async () => {
-    await svc?.close();
+    await started?.svc.close();
   });
-  beforeEach(() => svc?.reset());
+  beforeEach(() => started?.svc.reset());
+  return {
+    get svc() {
+      return get().svc;
+    },
+    get client() {
+      return get().client;
+    },
+  };
 }
 
 /** Runs `fn` and returns what it threw (fails when it did not throw). */

@@ -8,17 +8,10 @@ import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BasicTracerProvider, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CallRecord, Inferloop } from "../../src/index.js";
-import type { FakeService } from "../../src/testing/index.js";
-import { clientFor, MODEL, useFakeService } from "./helpers.js";
+import type { CallRecord } from "../../src/index.js";
+import { MODEL, useFakeService } from "./helpers.js";
 
-let svc: FakeService;
-let client: Inferloop;
-useFakeService({ seedCalls: false }, (s, c) => {
-  svc = s;
-  client = clientFor(s, { telemetry: { recordContent: true } });
-  void c;
-});
+const fake = useFakeService({ seedCalls: false }, { telemetry: { recordContent: true } });
 
 const PROJECT = "acme/rollouts";
 let provider: BasicTracerProvider;
@@ -26,15 +19,15 @@ let provider: BasicTracerProvider;
 // The chat calls traced so far (the client's own calls queries are traced too).
 async function exported(): Promise<CallRecord[]> {
   await provider.forceFlush();
-  const calls = await client.calls.query({ project_id: PROJECT }).toArray();
+  const calls = await fake.client.calls.query({ project_id: PROJECT }).toArray();
   return calls.filter((c) => c.op_name.startsWith("chat "));
 }
 
 describe("spans exported with OTLP protobuf", () => {
   beforeAll(() => {
     const exporter = new OTLPTraceExporter({
-      url: `${svc.url}/otel/v1/traces`,
-      headers: { "wandb-api-key": svc.password },
+      url: `${fake.svc.url}/otel/v1/traces`,
+      headers: { "wandb-api-key": fake.svc.password },
     });
     provider = new BasicTracerProvider({
       resource: resourceFromAttributes({
@@ -53,10 +46,10 @@ describe("spans exported with OTLP protobuf", () => {
 
   it("a chat call becomes a call record with the mapped inputs, outputs, usage and model", async () => {
     const messages = [{ role: "user" as const, content: "echo traced call" }];
-    const completion = await client.chat.completions.create({ model: MODEL, messages, temperature: 0.5 });
+    const completion = await fake.client.chat.completions.create({ model: MODEL, messages, temperature: 0.5 });
     const [call, ...rest] = await exported();
     expect(rest).toEqual([]);
-    const post = svc.requests.find((r) => r.path === "/otel/v1/traces")!;
+    const post = fake.svc.requests.find((r) => r.path === "/otel/v1/traces")!;
     expect(post.headers["content-type"]).toBe("application/x-protobuf");
     expect(call).toMatchObject({
       project_id: PROJECT,
@@ -91,14 +84,14 @@ describe("spans exported with OTLP protobuf", () => {
   });
 
   it("a streamed call and a failed one are traced too; the failure carries its exception", async () => {
-    const stream = await client.chat.completions.create({
+    const stream = await fake.client.chat.completions.create({
       model: MODEL,
       stream: true,
       stream_options: { include_usage: true },
       messages: [{ role: "user", content: "echo streamed" }],
     });
     await stream.finalCompletion();
-    await client.chat.completions
+    await fake.client.chat.completions
       .create({ model: "no/such-model", messages: [{ role: "user", content: "x" }] })
       .catch(() => {});
     const calls = await exported();
@@ -130,19 +123,19 @@ describe("the OTLP route", () => {
     status: {},
   };
   const post = (headers: Record<string, string>, resource: unknown[] = []) =>
-    fetch(`${svc.url}/otel/v1/traces`, {
+    fetch(`${fake.svc.url}/otel/v1/traces`, {
       method: "POST",
       headers: { "content-type": "application/json", ...headers },
       body: JSON.stringify({
         resourceSpans: [{ resource: { attributes: resource }, scopeSpans: [{ spans: [span] }] }],
       }),
     });
-  const basic = () => `Basic ${Buffer.from(`${svc.username}:${svc.password}`).toString("base64")}`;
+  const basic = () => `Basic ${Buffer.from(`${fake.svc.username}:${fake.svc.password}`).toString("base64")}`;
 
   it("takes OTLP/JSON with Basic auth and a project_id header, mapping OpenInference attributes", async () => {
     const res = await post({ authorization: basic(), project_id: PROJECT });
     expect(res.status).toBe(200);
-    const [call] = await client.calls.query({ project_id: PROJECT }).toArray();
+    const [call] = await fake.client.calls.query({ project_id: PROJECT }).toArray();
     expect(call).toMatchObject({
       id: "eee19b7ec3c1b174",
       trace_id: "5b8efff798038103d269b633813fc60c",
@@ -158,10 +151,10 @@ describe("the OTLP route", () => {
 
   it("refuses a wrong key, and a request with no project", async () => {
     expect((await post({ "wandb-api-key": "wrong", project_id: PROJECT })).status).toBe(401);
-    const res = await post({ "wandb-api-key": svc.password });
+    const res = await post({ "wandb-api-key": fake.svc.password });
     expect(res.status).toBe(400);
     expect(await res.text()).toMatch(/wandb\.entity and wandb\.project resource attributes, or a project_id header/);
-    expect(await client.calls.query({ project_id: PROJECT }).toArray()).toEqual([]);
+    expect(await fake.client.calls.query({ project_id: PROJECT }).toArray()).toEqual([]);
   });
 
   it("routes by the wandb.entity / wandb.project resource attributes", async () => {
@@ -169,7 +162,7 @@ describe("the OTLP route", () => {
       { key: "wandb.entity", value: { stringValue: "acme" } },
       { key: "wandb.project", value: { stringValue: "judges" } },
     ];
-    expect((await post({ "wandb-api-key": svc.password }, resource)).status).toBe(200);
-    expect(await client.calls.query({ project_id: "acme/judges" }).toArray()).toHaveLength(1);
+    expect((await post({ "wandb-api-key": fake.svc.password }, resource)).status).toBe(200);
+    expect(await fake.client.calls.query({ project_id: "acme/judges" }).toArray()).toHaveLength(1);
   });
 });

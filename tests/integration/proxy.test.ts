@@ -6,7 +6,6 @@ import { connect } from "node:net";
 import { EnvHttpProxyAgent, ProxyAgent } from "undici";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Inferloop } from "../../src/index.js";
-import type { FakeService } from "../../src/testing/index.js";
 import { clientFor, useFakeService } from "./helpers.js";
 
 /** A minimal forwarding HTTP proxy (undici proxies http:// targets by forwarding, without
@@ -39,10 +38,7 @@ function startProxy(): Promise<{ server: Server; url: string; targets: string[] 
 }
 
 describe("proxies", () => {
-  let svc: FakeService;
-  useFakeService({}, (s) => {
-    svc = s;
-  });
+  const fake = useFakeService();
   let proxy: Awaited<ReturnType<typeof startProxy>>;
   const agents: Array<{ close(): Promise<void> }> = [];
   beforeAll(async () => {
@@ -56,16 +52,16 @@ describe("proxies", () => {
     proxy.server.closeAllConnections();
     await new Promise((r) => proxy.server.close(r));
   });
-  const serviceHost = (): string => new URL(svc.url).host;
+  const serviceHost = (): string => new URL(fake.svc.url).host;
 
   it("dispatcher: new ProxyAgent(url) sends the requests through the proxy", async () => {
     const dispatcher = new ProxyAgent(proxy.url);
     agents.push(dispatcher);
-    const client = clientFor(svc, { dispatcher });
+    const client = clientFor(fake.svc, { dispatcher });
     const { data } = await client.models.list();
     expect(data.length).toBeGreaterThan(0);
     expect(proxy.targets).toContain(serviceHost());
-    expect(svc.requests.map((r) => r.path)).toEqual(["/v1/models"]);
+    expect(fake.svc.requests.map((r) => r.path)).toEqual(["/v1/models"]);
   });
 
   it("HTTP_PROXY alone is not used by the default transport; EnvHttpProxyAgent honours it", async () => {
@@ -73,12 +69,12 @@ describe("proxies", () => {
     process.env["HTTP_PROXY"] = proxy.url;
     process.env["NO_PROXY"] = "";
     try {
-      await clientFor(svc).models.list();
+      await clientFor(fake.svc).models.list();
       expect(proxy.targets).toEqual([]);
 
       const dispatcher = new EnvHttpProxyAgent();
       agents.push(dispatcher);
-      await new Inferloop({ baseURL: svc.url, apiKey: svc.apiKey, dispatcher }).models.list();
+      await new Inferloop({ baseURL: fake.svc.url, apiKey: fake.svc.apiKey, dispatcher }).models.list();
       expect(proxy.targets).toContain(serviceHost());
     } finally {
       for (const [k, v] of Object.entries(saved)) {

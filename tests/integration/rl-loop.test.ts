@@ -6,21 +6,14 @@ import { describe, expect, it } from "vitest";
 import {
   APIUserAbortError,
   gatherTrajectoryGroups,
-  type Inferloop,
   RolloutsFailedError,
   Trajectory,
   type ChatCompletionChoice,
   type Logger,
 } from "../../src/index.js";
-import type { FakeService } from "../../src/testing/index.js";
 import { clientFor, MODEL, MODEL_ID, useFakeService } from "./helpers.js";
 
-let svc: FakeService;
-let client: Inferloop;
-useFakeService({ seedCalls: false }, (s, c) => {
-  svc = s;
-  client = c;
-});
+const fake = useFakeService({ seedCalls: false });
 
 const JOBS = "/v1/preview/training-jobs";
 
@@ -28,7 +21,7 @@ const prompt = (text: string) =>
   new Trajectory({ messages_and_choices: [{ role: "user", content: text }], start_time: "2025-03-18T17:04:12Z" });
 const lastChoice = (t: Trajectory) => t.messages_and_choices.at(-1) as ChatCompletionChoice;
 const sentBodies = (path: string) =>
-  svc.requests.filter((r) => r.path === path).map((r) => r.json as Record<string, unknown>);
+  fake.svc.requests.filter((r) => r.path === path).map((r) => r.json as Record<string, unknown>);
 
 function collectingLogger(): { logger: Logger; warnings: string[] } {
   const warnings: string[] = [];
@@ -39,7 +32,7 @@ function collectingLogger(): { logger: Logger; warnings: string[] } {
 describe("recording replies", () => {
   it("sample() asks for logprobs and token ids, records the reply with both, and sends it back next turn", async () => {
     const t = prompt("What is a token?");
-    const first = await t.sample(client, { model: MODEL, seed: 1, reasoning_effort: "low" });
+    const first = await t.sample(fake.client, { model: MODEL, seed: 1, reasoning_effort: "low" });
     const recorded = lastChoice(t);
     expect(recorded).toEqual(first.choices[0]);
     expect(recorded.token_ids!.length).toBeGreaterThan(0);
@@ -47,7 +40,7 @@ describe("recording replies", () => {
     expect(recorded.message.reasoning).toBeTruthy();
 
     t.messages_and_choices.push({ role: "user", content: "Shorter, please." });
-    await t.sample(client, { model: MODEL, logprobs: false, return_token_ids: false });
+    await t.sample(fake.client, { model: MODEL, logprobs: false, return_token_ids: false });
     const [firstSent, secondSent] = sentBodies("/v1/chat/completions");
     expect(firstSent).toMatchObject({ logprobs: true, return_token_ids: true, seed: 1 });
     expect(secondSent).toMatchObject({ logprobs: false, return_token_ids: false });
@@ -61,9 +54,12 @@ describe("recording replies", () => {
   it("a streamed reply's finalCompletion() records the same choice as the plain reply", async () => {
     const request = { model: MODEL, seed: 7, logprobs: true, top_logprobs: 2, return_token_ids: true } as const;
     const plain = prompt("echo one two three").record(
-      await client.chat.completions.create({ ...request, messages: [{ role: "user", content: "echo one two three" }] }),
+      await fake.client.chat.completions.create({
+        ...request,
+        messages: [{ role: "user", content: "echo one two three" }],
+      }),
     );
-    const stream = await client.chat.completions.create({
+    const stream = await fake.client.chat.completions.create({
       ...request,
       stream: true,
       messages: [{ role: "user", content: "echo one two three" }],
@@ -78,7 +74,7 @@ describe("recording replies", () => {
   });
 
   it("n-sampled choices go to separate trajectories, each with its own tokens", async () => {
-    const completion = await client.chat.completions.create({
+    const completion = await fake.client.chat.completions.create({
       model: MODEL,
       n: 3,
       logprobs: true,
@@ -94,7 +90,7 @@ describe("recording replies", () => {
 describe("gathering and training", () => {
   const rollout = (text: string, seed: number, reward: number) => async (signal: AbortSignal) => {
     const t = prompt(text);
-    await t.sample(client, { model: MODEL, seed }, { signal });
+    await t.sample(fake.client, { model: MODEL, seed }, { signal });
     t.reward = reward;
     return t;
   };
@@ -108,11 +104,11 @@ describe("gathering and training", () => {
       { concurrency: 2, maxExceptions: 1 },
     );
     const { logger, warnings } = collectingLogger();
-    const { id } = await client
+    const { id } = await fake.client
       .withOptions({ logLevel: "warn", logger })
       .trainingJobs.create({ model_id: MODEL_ID, trajectory_groups: groups });
     expect(warnings).toEqual([]);
-    const job = svc.trainingJobs.find((j) => j.id === id)!;
+    const job = fake.svc.trainingJobs.find((j) => j.id === id)!;
     expect(job.rewards).toEqual([
       [1, 0],
       [0.5, 0.25],
@@ -125,13 +121,13 @@ describe("gathering and training", () => {
   it("logs wasted training at warn and still creates the job", async () => {
     const flat = await gatherTrajectoryGroups([[rollout("a", 1, 1), rollout("a", 2, 1)]]);
     const unscored = prompt("b");
-    await unscored.sample(client, { model: MODEL, logprobs: false });
+    await unscored.sample(fake.client, { model: MODEL, logprobs: false });
     const { logger, warnings } = collectingLogger();
-    await client.withOptions({ logLevel: "warn", logger }).trainingJobs.create({
+    await fake.client.withOptions({ logLevel: "warn", logger }).trainingJobs.create({
       model_id: MODEL_ID,
       trajectory_groups: [...flat, { trajectories: [unscored, flat[0]!.trajectories[0]!] }],
     });
-    expect(svc.trainingJobs).toHaveLength(1);
+    expect(fake.svc.trainingJobs).toHaveLength(1);
     expect(warnings).toHaveLength(3);
     expect(warnings[0]).toMatch(
       /^\[inferloop\] training job: all 2 trajectories .* reward 1: no learning signal .*\[uniform_rewards at trajectory_groups\.0\]$/,
@@ -148,7 +144,7 @@ describe("gathering and training", () => {
     const scored = (reward: number) =>
       new Trajectory({ messages_and_choices: [{ role: "user", content: "q" }], reward });
     const { logger, warnings } = collectingLogger();
-    const warned = client.withOptions({ logLevel: "warn", logger });
+    const warned = fake.client.withOptions({ logLevel: "warn", logger });
     await warned.trainingJobs.create({
       model_id: MODEL_ID,
       trajectory_groups: [
@@ -169,20 +165,20 @@ describe("gathering and training", () => {
       "[inferloop] training job: the job has no trajectory groups: there is nothing to train on; gather rollouts first [no_trajectories at trajectory_groups]",
     ]);
     // The server takes such jobs (its schema sets no minimum), so they are sent, as the other findings are.
-    expect(svc.trainingJobs).toHaveLength(2);
+    expect(fake.svc.trainingJobs).toHaveLength(2);
   });
 
   it("says nothing when the log level is off (the default)", async () => {
     const { logger, warnings } = collectingLogger();
-    const quiet = clientFor(svc, { logger });
+    const quiet = clientFor(fake.svc, { logger });
     await quiet.trainingJobs.create({ model_id: MODEL_ID, trajectory_groups: [{ trajectories: [prompt("a")] }] });
     expect(warnings).toEqual([]);
-    expect(svc.trainingJobs).toHaveLength(1);
-    expect(svc.trainingJobs[0]!.rewards).toEqual([[null]]);
+    expect(fake.svc.trainingJobs).toHaveLength(1);
+    expect(fake.svc.trainingJobs[0]!.rewards).toEqual([[null]]);
   });
 
   it("past the failure budget, the chat requests in flight are aborted and nothing is trained", async () => {
-    svc.state.latencyMs = 10_000;
+    fake.svc.state.latencyMs = 10_000;
     const outcomes: unknown[] = [];
     const slow = (seed: number) => async (signal: AbortSignal) => {
       try {
@@ -195,16 +191,16 @@ describe("gathering and training", () => {
     let failNow!: () => void;
     const failing = () => new Promise<Trajectory>((_, reject) => (failNow = () => reject(new Error("scorer crashed"))));
     const gathering = gatherTrajectoryGroups([[slow(1), slow(2)], [failing]]);
-    while (svc.requests.length < 2) await new Promise((r) => setTimeout(r, 5));
+    while (fake.svc.requests.length < 2) await new Promise((r) => setTimeout(r, 5));
     failNow();
     await expect(gathering).rejects.toBeInstanceOf(RolloutsFailedError);
     while (outcomes.length < 2) await new Promise((r) => setTimeout(r, 5));
     expect(outcomes.every((e) => e instanceof APIUserAbortError)).toBe(true);
-    expect(svc.trainingJobs).toHaveLength(0);
+    expect(fake.svc.trainingJobs).toHaveLength(0);
   });
 
   it("aborting the gather's signal aborts the chat requests in flight", async () => {
-    svc.state.latencyMs = 10_000;
+    fake.svc.state.latencyMs = 10_000;
     const user = new AbortController();
     const outcomes: unknown[] = [];
     const gathering = gatherTrajectoryGroups(
@@ -223,12 +219,12 @@ describe("gathering and training", () => {
       ],
       { signal: user.signal, concurrency: 2 },
     );
-    while (svc.requests.length < 2) await new Promise((r) => setTimeout(r, 5));
+    while (fake.svc.requests.length < 2) await new Promise((r) => setTimeout(r, 5));
     user.abort();
     await expect(gathering).rejects.toBeInstanceOf(APIUserAbortError);
     while (outcomes.length < 2) await new Promise((r) => setTimeout(r, 5));
     expect(outcomes.every((e) => e instanceof APIUserAbortError)).toBe(true);
     // The third rollout never started.
-    expect(svc.requests).toHaveLength(2);
+    expect(fake.svc.requests).toHaveLength(2);
   });
 });

@@ -11,20 +11,13 @@ import {
   ChatCompletionStream,
   ContentParseError,
   type DeepPartial,
-  type Inferloop,
   ParsedChatCompletionStream,
   responseFormat,
   zodResponseFormat,
 } from "../../src/index.js";
-import type { FakeService } from "../../src/testing/index.js";
 import { caught, MODEL, useFakeService } from "./helpers.js";
 
-let svc: FakeService;
-let client: Inferloop;
-useFakeService({ seedCalls: false }, (s, c) => {
-  svc = s;
-  client = c;
-});
+const fake = useFakeService({ seedCalls: false });
 
 const user = (content: string) => [{ role: "user" as const, content }];
 const Weather = z.object({ city: z.string(), days: z.array(z.object({ celsius: z.number().int() })) });
@@ -33,7 +26,7 @@ const REPLY = '{"city":"Paris","days":[{"celsius":21},{"celsius":19}]}';
 
 describe("parse({ stream: true })", () => {
   it("resolves to a stream whose final completion carries the parsed, typed value", async () => {
-    const stream = await client.chat.completions.parse({
+    const stream = await fake.client.chat.completions.parse({
       model: MODEL,
       messages: user(`echo ${REPLY}`),
       response_format: zodResponseFormat(Weather, "weather"),
@@ -46,7 +39,10 @@ describe("parse({ stream: true })", () => {
     expect(completion.choices[0]!.message.parsed).toEqual(JSON.parse(REPLY));
     expect(completion.choices[0]!.message.content).toBe(REPLY);
     // The request went out as a stream with the schema, as create() sends it.
-    const sent = svc.requests.at(-1)!.json as { stream: boolean; response_format: { json_schema: { name: string } } };
+    const sent = fake.svc.requests.at(-1)!.json as {
+      stream: boolean;
+      response_format: { json_schema: { name: string } };
+    };
     expect(sent.stream).toBe(true);
     expect(sent.response_format.json_schema.name).toBe("weather");
     // finalCompletion() is one result, however often it is asked for.
@@ -54,7 +50,7 @@ describe("parse({ stream: true })", () => {
   });
 
   it("validates the final reply against the schema, as the non-streamed parse() does", async () => {
-    const stream = await client.chat.completions.parse({
+    const stream = await fake.client.chat.completions.parse({
       model: MODEL,
       messages: user('echo {"city":"Paris","days":[{"celsius":21.5}]}'),
       response_format: zodResponseFormat(Weather, "weather"),
@@ -69,7 +65,7 @@ describe("parse({ stream: true })", () => {
   });
 
   it("names a reply cut off by the token limit", async () => {
-    const stream = await client.chat.completions.parse({
+    const stream = await fake.client.chat.completions.parse({
       model: MODEL,
       messages: user(`echo ${REPLY}`),
       response_format: zodResponseFormat(Weather, "weather"),
@@ -83,14 +79,14 @@ describe("parse({ stream: true })", () => {
 
   it("works with a Standard Schema library's format too (validated by the library)", async () => {
     const format = responseFormat(type({ city: "string", celsius: "number.integer" }), "weather");
-    const ok = await client.chat.completions.parse({
+    const ok = await fake.client.chat.completions.parse({
       model: MODEL,
       messages: user('echo {"city":"Oslo","celsius":-3}'),
       response_format: format,
       stream: true,
     });
     expect((await ok.finalCompletion()).choices[0]!.message.parsed).toEqual({ city: "Oslo", celsius: -3 });
-    const bad = await client.chat.completions.parse({
+    const bad = await fake.client.chat.completions.parse({
       model: MODEL,
       messages: user('echo {"city":"Oslo","celsius":"cold"}'),
       response_format: format,
@@ -102,7 +98,7 @@ describe("parse({ stream: true })", () => {
   });
 
   it("partialParsed() shows the object growing, then finalCompletion() the validated one", async () => {
-    const stream = await client.chat.completions.parse({
+    const stream = await fake.client.chat.completions.parse({
       model: MODEL,
       messages: user(`echo ${REPLY}`),
       response_format: zodResponseFormat(Weather, "weather"),
@@ -125,7 +121,7 @@ describe("parse({ stream: true })", () => {
 
 describe("create({ stream: true }) with a parseable response format", () => {
   it("gives a parsed final completion as well", async () => {
-    const stream = await client.chat.completions.create({
+    const stream = await fake.client.chat.completions.create({
       model: MODEL,
       messages: user(`echo ${REPLY}`),
       response_format: zodResponseFormat(Weather, "weather"),
@@ -139,7 +135,7 @@ describe("create({ stream: true }) with a parseable response format", () => {
   });
 
   it("a plain response_format object gives a plain stream", async () => {
-    const stream = await client.chat.completions.create({
+    const stream = await fake.client.chat.completions.create({
       model: MODEL,
       messages: user('echo {"a":1}'),
       response_format: { type: "json_schema", json_schema: { name: "a", schema: { type: "object" } } },

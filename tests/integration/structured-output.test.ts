@@ -9,20 +9,14 @@ import { type } from "arktype";
 import * as v from "valibot";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
-import { ContentParseError, RequestValidationError, responseFormat, type Inferloop } from "../../src/index.js";
-import type { FakeService } from "../../src/testing/index.js";
+import { ContentParseError, RequestValidationError, responseFormat } from "../../src/index.js";
 import { caught, MODEL, useFakeService } from "./helpers.js";
 
-let svc: FakeService;
-let client: Inferloop;
-useFakeService({ seedCalls: false }, (s, c) => {
-  svc = s;
-  client = c;
-});
+const fake = useFakeService({ seedCalls: false });
 
 const user = (content: string) => [{ role: "user" as const, content }];
 const sentFormat = () =>
-  (svc.requests.at(-1)!.json as { response_format: { type: string; json_schema: Record<string, unknown> } })
+  (fake.svc.requests.at(-1)!.json as { response_format: { type: string; json_schema: Record<string, unknown> } })
     .response_format;
 
 interface Weather {
@@ -41,7 +35,7 @@ const libraries = {
 
 describe.each(Object.entries(libraries))("responseFormat with %s", (_library, format) => {
   it("sends the library's JSON Schema and types message.parsed from the schema", async () => {
-    const completion = await client.chat.completions.parse({
+    const completion = await fake.client.chat.completions.parse({
       model: MODEL,
       messages: user('echo {"city":"Paris","celsius":21}'),
       response_format: format,
@@ -66,7 +60,7 @@ describe.each(Object.entries(libraries))("responseFormat with %s", (_library, fo
 
   it("rejects a reply the schema refuses with ContentParseError naming the field", async () => {
     const err = await caught(() =>
-      client.chat.completions.parse({
+      fake.client.chat.completions.parse({
         model: MODEL,
         messages: user('echo {"city":"Paris","celsius":21.5}'),
         response_format: format,
@@ -82,7 +76,7 @@ describe.each(Object.entries(libraries))("responseFormat with %s", (_library, fo
 
   it("rejects a reply that is not JSON", async () => {
     const err = await caught(() =>
-      client.chat.completions.parse({ model: MODEL, messages: user("echo sunny"), response_format: format }),
+      fake.client.chat.completions.parse({ model: MODEL, messages: user("echo sunny"), response_format: format }),
     );
     expect(err).toBeInstanceOf(ContentParseError);
     expect((err as ContentParseError).issues[0]!.code).toBe("invalid_json");
@@ -99,7 +93,7 @@ describe("responseFormat with a plain JSON Schema", () => {
 
   it("sends the schema as written and parses replies as JSON, typed as the caller says", async () => {
     const format = responseFormat<Weather>(schema, "weather", { description: "Today's weather", strict: false });
-    const completion = await client.chat.completions.parse({
+    const completion = await fake.client.chat.completions.parse({
       model: MODEL,
       messages: user('echo {"city":"Oslo","celsius":-3}'),
       response_format: format,
@@ -122,7 +116,7 @@ describe("responseFormat with a plain JSON Schema", () => {
 
 it("parse() refuses a response_format that cannot parse replies, sending nothing", async () => {
   const err = await caught(() =>
-    client.chat.completions.parse({
+    fake.client.chat.completions.parse({
       model: MODEL,
       messages: user("echo {}"),
       // A plain format object: a user who forgot responseFormat().
@@ -131,5 +125,5 @@ it("parse() refuses a response_format that cannot parse replies, sending nothing
   );
   expect(err).toBeInstanceOf(RequestValidationError);
   expect((err as Error).message).toContain("responseFormat()");
-  expect(svc.requests).toHaveLength(0);
+  expect(fake.svc.requests).toHaveLength(0);
 });

@@ -4,8 +4,6 @@
  * tracer costs a request its span, never the request.
  */
 import { afterAll, expect, it, vi } from "vitest";
-import type { Inferloop } from "../../src/index.js";
-import type { FakeService } from "../../src/testing/index.js";
 import { useFakeService } from "./helpers.js";
 
 const imports = vi.hoisted(() => ({ count: 0 }));
@@ -14,10 +12,7 @@ vi.mock("@opentelemetry/api", async (original) => {
   return await original();
 });
 
-let client: Inferloop;
-useFakeService({ seedCalls: false }, (_s: FakeService, c) => {
-  client = c;
-});
+const fake = useFakeService({ seedCalls: false });
 
 const OTEL_GLOBAL = Symbol.for("opentelemetry.js.api.1");
 afterAll(() => {
@@ -26,15 +21,15 @@ afterAll(() => {
 
 it("does not import @opentelemetry/api until OpenTelemetry is registered, then once", async () => {
   expect(OTEL_GLOBAL in globalThis).toBe(false);
-  await client.models.list();
-  await client.models.list();
+  await fake.client.models.list();
+  await fake.client.models.list();
   expect(imports.count).toBe(0);
 
   // What `@opentelemetry/api` leaves on globalThis once anything is registered with it (here
   // with no tracer provider: the spans would not record, so none is made).
   (globalThis as Record<symbol, unknown>)[OTEL_GLOBAL] = { version: "1.9.0" };
-  await client.models.list();
-  await client.models.list();
+  await fake.client.models.list();
+  await fake.client.models.list();
   expect(imports.count).toBe(1);
 });
 
@@ -47,6 +42,6 @@ it("still sends the request when the registered tracer throws", async () => {
     }),
   };
   (globalThis as Record<symbol, unknown>)[OTEL_GLOBAL] = { version: "1.9.0", trace: broken };
-  const models = await client.models.list();
+  const models = await fake.client.models.list();
   expect(models.data.length).toBeGreaterThan(0);
 });

@@ -13,16 +13,11 @@ import {
 } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { readdirSync, readFileSync } from "node:fs";
-import { RateLimitError, type Inferloop, type TrainableModel } from "../../src/index.js";
-import { faults, SEED_ITEM_IDS, SEED_PROJECT_ID, SEED_QUEUE_ID, type FakeService } from "../../src/testing/index.js";
+import { RateLimitError, type TrainableModel } from "../../src/index.js";
+import { faults, SEED_ITEM_IDS, SEED_PROJECT_ID, SEED_QUEUE_ID } from "../../src/testing/index.js";
 import { caught, clientFor, MODEL, useFakeService } from "./helpers.js";
 
-let svc: FakeService;
-let client: Inferloop;
-useFakeService({}, (s, c) => {
-  svc = s;
-  client = c;
-});
+const fake = useFakeService();
 
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -30,7 +25,7 @@ const spans = (): ReadableSpan[] => exporter.getFinishedSpans();
 const user = (content: string) => [{ role: "user" as const, content }];
 
 it("makes no span before the app registers OpenTelemetry", async () => {
-  await client.models.list();
+  await fake.client.models.list();
   expect(spans()).toHaveLength(0);
 });
 
@@ -45,7 +40,7 @@ describe("with a tracer provider registered", () => {
   beforeEach(() => exporter.reset());
 
   it("records a chat completion with the GenAI request and response attributes", async () => {
-    const completion = await client.chat.completions.create({
+    const completion = await fake.client.chat.completions.create({
       model: MODEL,
       messages: user("echo the secret plan"),
       temperature: 0.5,
@@ -58,7 +53,7 @@ describe("with a tracer provider registered", () => {
     expect(span.name).toBe(`chat ${MODEL}`);
     expect(span.kind).toBe(SpanKind.CLIENT);
     expect(span.status.code).toBe(SpanStatusCode.UNSET);
-    const port = Number(new URL(svc.url).port);
+    const port = Number(new URL(fake.svc.url).port);
     expect(span.attributes).toMatchObject({
       "gen_ai.operation.name": "chat",
       "gen_ai.request.model": MODEL,
@@ -77,11 +72,11 @@ describe("with a tracer provider registered", () => {
     const recorded = JSON.stringify({ attributes: span.attributes, events: span.events });
     expect(recorded).not.toContain("secret plan");
     expect(span.attributes).not.toHaveProperty("gen_ai.input.messages");
-    expect(recorded).not.toContain(svc.apiKey);
+    expect(recorded).not.toContain(fake.svc.apiKey);
   });
 
   it("records a stream's time to the first token and its chunk count, ending with the stream", async () => {
-    const stream = await client.chat.completions.create({
+    const stream = await fake.client.chat.completions.create({
       model: MODEL,
       messages: user("echo one two three four"),
       stream: true,
@@ -101,8 +96,12 @@ describe("with a tracer provider registered", () => {
   });
 
   it("marks a stream that carries an error event as failed", async () => {
-    svc.inject(faults.streamError({ afterChunks: 2, code: 500 }));
-    const stream = await client.chat.completions.create({ model: MODEL, messages: user("echo a b c d"), stream: true });
+    fake.svc.inject(faults.streamError({ afterChunks: 2, code: 500 }));
+    const stream = await fake.client.chat.completions.create({
+      model: MODEL,
+      messages: user("echo a b c d"),
+      stream: true,
+    });
     await caught(async () => {
       for await (const _ of stream);
     });
@@ -112,8 +111,8 @@ describe("with a tracer provider registered", () => {
   });
 
   it("records retries as events on the operation's one span", async () => {
-    svc.inject(faults.serviceUnavailable({ path: "/v1/models", times: 2 }));
-    await clientFor(svc, { maxRetries: 2 }).models.list();
+    fake.svc.inject(faults.serviceUnavailable({ path: "/v1/models", times: 2 }));
+    await clientFor(fake.svc, { maxRetries: 2 }).models.list();
     expect(spans()).toHaveLength(1);
     const span = spans()[0]!;
     expect(span.name).toBe("models.list");
@@ -127,8 +126,8 @@ describe("with a tracer provider registered", () => {
   });
 
   it("records a failed operation with error.type and an error status", async () => {
-    svc.inject(faults.rateLimited({ path: "/v1/models", retryAfterMs: 1, times: 2 }));
-    const err = await caught(() => clientFor(svc, { maxRetries: 1 }).models.list());
+    fake.svc.inject(faults.rateLimited({ path: "/v1/models", retryAfterMs: 1, times: 2 }));
+    const err = await caught(() => clientFor(fake.svc, { maxRetries: 1 }).models.list());
     expect(err).toBeInstanceOf(RateLimitError);
     const span = spans()[0]!;
     expect(span.status.code).toBe(SpanStatusCode.ERROR);
@@ -138,10 +137,10 @@ describe("with a tracer provider registered", () => {
   });
 
   it("makes one span per page request of a call query", async () => {
-    const records = await client.calls.query({ project_id: SEED_PROJECT_ID }, { pageSize: 200 }).toArray();
+    const records = await fake.client.calls.query({ project_id: SEED_PROJECT_ID }, { pageSize: 200 }).toArray();
     expect(records.length).toBeGreaterThan(200);
     expect(spans().map((s) => s.name)).toEqual(["calls.query", "calls.query"]);
-    expect(JSON.stringify(spans().map((s) => s.attributes))).not.toContain(svc.password);
+    expect(JSON.stringify(spans().map((s) => s.attributes))).not.toContain(fake.svc.password);
   });
 
   it("names every declared operation's span by its operation, never by a path or an id", async () => {
@@ -161,39 +160,80 @@ describe("with a tracer provider registered", () => {
       },
     ];
     const base_model = "OpenPipe/Qwen3-14B-Instruct";
-    await record("chat", () => client.chat.completions.create({ model: MODEL, messages: user("hi") }));
-    await record("models.list", () => client.models.list());
-    await record("calls.query", () => client.calls.query({ project_id: SEED_PROJECT_ID, limit: 1 }).toArray());
+    await record("chat", () => fake.client.chat.completions.create({ model: MODEL, messages: user("hi") }));
+    await record("models.list", () => fake.client.models.list());
+    await record("calls.query", () => fake.client.calls.query({ project_id: SEED_PROJECT_ID, limit: 1 }).toArray());
     await record("annotation_queues.items.progress", () =>
-      client.annotationQueues.items.progress(SEED_QUEUE_ID, SEED_ITEM_IDS[0]!, {
+      fake.client.annotationQueues.items.progress(SEED_QUEUE_ID, SEED_ITEM_IDS[0]!, {
         annotation_state: "in_progress",
         project_id: SEED_PROJECT_ID,
       }),
     );
-    await record("trainable_models.base_models", () => client.trainableModels.baseModels());
+    const project_id = SEED_PROJECT_ID;
+    let queueId = "";
+    await record("annotation_queues.create", async () => {
+      ({ id: queueId } = await fake.client.annotationQueues.create({ project_id, name: "Review", scorer_refs: [] }));
+    });
+    await record("annotation_queues.list", () => fake.client.annotationQueues.list({ project_id }).toArray());
+    await record("annotation_queues.retrieve", () => fake.client.annotationQueues.retrieve(queueId, { project_id }));
+    await record("annotation_queues.update", () =>
+      fake.client.annotationQueues.update(queueId, { project_id, name: "R" }),
+    );
+    await record("annotation_queues.stats", () =>
+      fake.client.annotationQueues.stats({ project_id, queue_ids: [queueId] }),
+    );
+    const [call] = await fake.client.calls.query({ project_id, limit: 1 }).toArray();
+    await record("annotation_queues.items.add", () =>
+      fake.client.annotationQueues.items.add(queueId, { project_id, call_ids: [call!.id] }),
+    );
+    await record("annotation_queues.items.list", () =>
+      fake.client.annotationQueues.items.list(queueId, { project_id }).toArray(),
+    );
+    await record("annotation_queues.delete", () => fake.client.annotationQueues.delete(queueId, { project_id }));
+    const feedback = {
+      project_id,
+      weave_ref: `weave:///${project_id}/call/${call!.id}`,
+      feedback_type: "reward",
+      payload: { value: 1 },
+    };
+    let feedbackId = "";
+    await record("feedback.create", async () => {
+      ({ id: feedbackId } = await fake.client.feedback.create(feedback));
+    });
+    await record("feedback.query", () => fake.client.feedback.query({ project_id }).toArray());
+    await record("feedback.replace", async () => {
+      ({ id: feedbackId } = await fake.client.feedback.replace({ ...feedback, feedback_id: feedbackId }));
+    });
+    await record("feedback.purge", () =>
+      fake.client.feedback.purge({
+        project_id,
+        query: { $expr: { $eq: [{ $getField: "id" }, { $literal: feedbackId }] } },
+      }),
+    );
+    await record("trainable_models.base_models", () => fake.client.trainableModels.baseModels());
     await record("trainable_models.create", () =>
-      client.trainableModels.create({ project: "rl", name: "made", base_model }),
+      fake.client.trainableModels.create({ project: "rl", name: "made", base_model }),
     );
     let model!: TrainableModel;
     await record("trainable_models.register", async () => {
-      model = await client.trainableModels.register({ project: "rl", name: "agent", base_model });
+      model = await fake.client.trainableModels.register({ project: "rl", name: "agent", base_model });
     });
     await record("trainable_models.log", () =>
-      client.trainableModels.log(model.id, { split: "val", trajectory_groups }),
+      fake.client.trainableModels.log(model.id, { split: "val", trajectory_groups }),
     );
     let jobId = "";
     await record("training_jobs.create", async () => {
-      ({ id: jobId } = await client.trainingJobs.create({ model_id: model.id, trajectory_groups }));
+      ({ id: jobId } = await fake.client.trainingJobs.create({ model_id: model.id, trajectory_groups }));
     });
-    await record("training_jobs.retrieve", () => client.trainingJobs.retrieve(jobId));
-    await record("training_jobs.events.list", () => client.trainingJobs.events.list(jobId).toArray());
+    await record("training_jobs.retrieve", () => fake.client.trainingJobs.retrieve(jobId));
+    await record("training_jobs.events.list", () => fake.client.trainingJobs.events.list(jobId).toArray());
     await record("trainable_models.checkpoints.list", () =>
-      client.trainableModels.checkpoints.list(model.id).toArray(),
+      fake.client.trainableModels.checkpoints.list(model.id).toArray(),
     );
     await record("trainable_models.checkpoints.delete", () =>
-      client.trainableModels.checkpoints.delete(model.id, { steps: [1] }),
+      fake.client.trainableModels.checkpoints.delete(model.id, { steps: [1] }),
     );
-    await record("trainable_models.delete", () => client.trainableModels.delete(model.id));
+    await record("trainable_models.delete", () => fake.client.trainableModels.delete(model.id));
 
     // Every operation an endpoint declares is covered above: a new endpoint fails here until it is.
     const declared = new Set<string>();
@@ -212,7 +252,7 @@ describe("with a tracer provider registered", () => {
   });
 
   it("records messages and replies only when the client opts in", async () => {
-    const optedIn = clientFor(svc, { telemetry: { recordContent: true } });
+    const optedIn = clientFor(fake.svc, { telemetry: { recordContent: true } });
     await optedIn.chat.completions.create({ model: MODEL, messages: user("echo hello there") });
     const attributes = spans()[0]!.attributes;
     expect(JSON.parse(attributes["gen_ai.input.messages"] as string)).toEqual(user("echo hello there"));

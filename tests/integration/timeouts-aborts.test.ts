@@ -5,61 +5,59 @@
  */
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
-import { APIConnectionTimeoutError, APIUserAbortError, type Inferloop } from "../../src/index.js";
-import { faults, type FakeService } from "../../src/testing/index.js";
+import { APIConnectionTimeoutError, APIUserAbortError } from "../../src/index.js";
+import { faults } from "../../src/testing/index.js";
 import { caught, clientFor, eventually, MODEL, useFakeService } from "./helpers.js";
 
-let svc: FakeService;
-let client: Inferloop;
 const CHAT = "/v1/chat/completions";
 const MODELS = "/v1/models";
 
-useFakeService({}, (s, c) => {
-  svc = s;
-  client = c;
-});
+const fake = useFakeService();
 
 const echo = (text: string) => ({ model: MODEL, messages: [{ role: "user" as const, content: `echo ${text}` }] });
 
 describe("timeout until headers", () => {
   it("a stall before headers with timeout 200 and no retries rejects with APIConnectionTimeoutError", async () => {
-    svc.inject(faults.stall({ path: MODELS }));
-    const err = await caught(() => client.models.list({ timeout: 200, maxRetries: 0 }));
+    fake.svc.inject(faults.stall({ path: MODELS }));
+    const err = await caught(() => fake.client.models.list({ timeout: 200, maxRetries: 0 }));
     expect(err).toBeInstanceOf(APIConnectionTimeoutError);
     expect((err as Error).message).toContain("200 ms");
-    expect(svc.requests).toHaveLength(1);
+    expect(fake.svc.requests).toHaveLength(1);
   });
 
   it("the client-level timeout applies too", async () => {
-    svc.inject(faults.stall({ path: CHAT }));
-    const err = await caught(() => clientFor(svc, { timeout: 200 }).chat.completions.create(echo("hi")));
+    fake.svc.inject(faults.stall({ path: CHAT }));
+    const err = await caught(() => clientFor(fake.svc, { timeout: 200 }).chat.completions.create(echo("hi")));
     expect(err).toBeInstanceOf(APIConnectionTimeoutError);
   });
 
   it("a timeout is retried when maxRetries > 0, and succeeds once the stall is used up", async () => {
-    svc.inject(faults.stall({ path: CHAT, times: 1 }));
-    const completion = await client.chat.completions.create(echo("after the stall"), { timeout: 200, maxRetries: 1 });
+    fake.svc.inject(faults.stall({ path: CHAT, times: 1 }));
+    const completion = await fake.client.chat.completions.create(echo("after the stall"), {
+      timeout: 200,
+      maxRetries: 1,
+    });
     expect(completion.choices[0]!.message.content).toBe("after the stall");
-    expect(svc.requests).toHaveLength(2);
+    expect(fake.svc.requests).toHaveLength(2);
   });
 
   it("a streamed request is retried after a timeout before headers", async () => {
-    svc.inject(faults.stall({ path: CHAT, times: 1 }));
-    const stream = await client.chat.completions.create(
+    fake.svc.inject(faults.stall({ path: CHAT, times: 1 }));
+    const stream = await fake.client.chat.completions.create(
       { ...echo("streamed"), stream: true },
       { timeout: 200, maxRetries: 1 },
     );
     expect((await stream.finalCompletion()).choices[0]!.message.content).toBe("streamed");
-    expect(svc.requests).toHaveLength(2);
+    expect(fake.svc.requests).toHaveLength(2);
   });
 
   it("a call query page is retried after a timeout before headers", async () => {
-    svc.inject(faults.stall({ path: "/calls/stream_query", times: 1 }));
-    const got = await client.calls
+    fake.svc.inject(faults.stall({ path: "/calls/stream_query", times: 1 }));
+    const got = await fake.client.calls
       .query({ project_id: "acme/support-bot", limit: 10 }, { timeout: 200, maxRetries: 1 })
       .toArray();
     expect(got).toHaveLength(10);
-    expect(svc.requests).toHaveLength(2);
+    expect(fake.svc.requests).toHaveLength(2);
   });
 });
 
@@ -67,49 +65,49 @@ describe("the caller's signal", () => {
   it("already aborted: rejects with APIUserAbortError and sends nothing", async () => {
     const ac = new AbortController();
     ac.abort();
-    const err = await caught(() => client.models.list({ signal: ac.signal }));
+    const err = await caught(() => fake.client.models.list({ signal: ac.signal }));
     expect(err).toBeInstanceOf(APIUserAbortError);
     const streamErr = await caught(() =>
-      client.chat.completions.create({ ...echo("x"), stream: true }, { signal: ac.signal }),
+      fake.client.chat.completions.create({ ...echo("x"), stream: true }, { signal: ac.signal }),
     );
     expect(streamErr).toBeInstanceOf(APIUserAbortError);
     const queryErr = await caught(() =>
-      client.calls.query({ project_id: "acme/support-bot" }, { signal: ac.signal }).toArray(),
+      fake.client.calls.query({ project_id: "acme/support-bot" }, { signal: ac.signal }).toArray(),
     );
     expect(queryErr).toBeInstanceOf(APIUserAbortError);
-    expect(svc.requests).toHaveLength(0);
+    expect(fake.svc.requests).toHaveLength(0);
   });
 
   it("aborted while waiting for headers: rejects with APIUserAbortError at once, not at the timeout", async () => {
-    svc.inject(faults.stall({ path: CHAT }));
+    fake.svc.inject(faults.stall({ path: CHAT }));
     const ac = new AbortController();
     // The default timeout is 10 minutes: only the abort can end this within the test's time.
-    const pending = client.chat.completions.create(echo("never"), { signal: ac.signal, maxRetries: 2 });
-    expect(await eventually(() => svc.requests.length === 1)).toBe(true);
+    const pending = fake.client.chat.completions.create(echo("never"), { signal: ac.signal, maxRetries: 2 });
+    expect(await eventually(() => fake.svc.requests.length === 1)).toBe(true);
     ac.abort();
     await expect(pending).rejects.toBeInstanceOf(APIUserAbortError);
     // An abort is never retried.
-    expect(svc.requests).toHaveLength(1);
+    expect(fake.svc.requests).toHaveLength(1);
   });
 
   it("aborted during a retry wait: rejects with APIUserAbortError without waiting the delay out", async () => {
     // The server asks for a 30 s pause before the retry; the client's warn line tells when it waits.
-    svc.inject(faults.status(503, { path: MODELS, headers: { "retry-after-ms": "30000" } }));
+    fake.svc.inject(faults.status(503, { path: MODELS, headers: { "retry-after-ms": "30000" } }));
     const lines: string[] = [];
     const logger = { error: () => {}, info: () => {}, debug: () => {}, warn: (m: string) => void lines.push(m) };
-    const waiting = clientFor(svc, { logger, logLevel: "warn" });
+    const waiting = clientFor(fake.svc, { logger, logLevel: "warn" });
     const ac = new AbortController();
     const pending = waiting.models.list({ signal: ac.signal, maxRetries: 2 });
     expect(await eventually(() => lines.some((l) => l.includes("retrying in 30000 ms")))).toBe(true);
     ac.abort();
     await expect(pending).rejects.toBeInstanceOf(APIUserAbortError);
-    expect(svc.requests).toHaveLength(1);
+    expect(fake.svc.requests).toHaveLength(1);
     expect(getEventListeners(ac.signal, "abort")).toHaveLength(0);
   });
 
   it("aborting after a request finished changes nothing", async () => {
     const ac = new AbortController();
-    const list = await client.models.list({ signal: ac.signal });
+    const list = await fake.client.models.list({ signal: ac.signal });
     ac.abort();
     expect(list.data.length).toBeGreaterThan(0);
   });
@@ -132,25 +130,27 @@ describe("one long-lived signal over many requests", () => {
           const k = batch * 50 + i;
           switch (k % 5) {
             case 0:
-              work.push(client.models.list(options));
+              work.push(fake.client.models.list(options));
               break;
             case 1:
-              work.push(client.chat.completions.create(echo(`n ${k}`), options));
+              work.push(fake.client.chat.completions.create(echo(`n ${k}`), options));
               break;
             case 2:
               work.push(
-                client.chat.completions
+                fake.client.chat.completions
                   .create({ ...echo(`s ${k}`), stream: true }, options)
                   .then((s) => s.finalCompletion()),
               );
               break;
             case 3:
-              work.push(client.calls.query({ project_id: "acme/support-bot", limit: 5 }, options).toArray());
+              work.push(fake.client.calls.query({ project_id: "acme/support-bot", limit: 5 }, options).toArray());
               break;
             case 4:
               // Refused by the server: the error path must clean up too.
               work.push(
-                client.chat.completions.create({ ...echo("x"), model: "no/such-model" }, options).catch(() => null),
+                fake.client.chat.completions
+                  .create({ ...echo("x"), model: "no/such-model" }, options)
+                  .catch(() => null),
               );
               break;
           }
@@ -161,11 +161,14 @@ describe("one long-lived signal over many requests", () => {
       expect(done).toBe(500);
       // Streams broken off early must clean up as well.
       for (let i = 0; i < 20; i++) {
-        const stream = await client.chat.completions.create({ ...echo("a b c d e f"), stream: true }, options);
+        const stream = await fake.client.chat.completions.create({ ...echo("a b c d e f"), stream: true }, options);
         for await (const _c of stream) break;
       }
       for (let i = 0; i < 20; i++) {
-        for await (const _r of client.calls.query({ project_id: "acme/support-bot" }, { ...options, pageSize: 100 }))
+        for await (const _r of fake.client.calls.query(
+          { project_id: "acme/support-bot" },
+          { ...options, pageSize: 100 },
+        ))
           break;
       }
       // Give the event loop a turn for any deferred cleanup.

@@ -7,7 +7,6 @@ import { describe, expect, it } from "vitest";
 import {
   APIUserAbortError,
   ConflictError,
-  type Inferloop,
   InferloopError,
   NotFoundError,
   RequestValidationError,
@@ -16,17 +15,12 @@ import {
   type TrainingJobEvent,
   type TrajectoryGroup,
 } from "../../src/index.js";
-import { faults, type FakeService } from "../../src/testing/index.js";
+import { faults } from "../../src/testing/index.js";
 import { caught, clientFor, useFakeService } from "./helpers.js";
 
-let svc: FakeService;
-let client: Inferloop;
 const BASE = "OpenPipe/Qwen3-14B-Instruct";
 
-useFakeService({ seedCalls: false, trainingStepMs: 2 }, (s, c) => {
-  svc = s;
-  client = c;
-});
+const fake = useFakeService({ seedCalls: false, trainingStepMs: 2 });
 
 function groups(prompt = "Say hi", replies = ["hi there", "hello"], rewards = [1, 0]): TrajectoryGroup[] {
   return [
@@ -43,7 +37,7 @@ function groups(prompt = "Say hi", replies = ["hi there", "hello"], rewards = [1
 }
 
 async function register(name = "agent"): Promise<TrainableModel> {
-  return client.trainableModels.register({ project: "rl", name, base_model: BASE });
+  return fake.client.trainableModels.register({ project: "rl", name, base_model: BASE });
 }
 
 async function collect(it: AsyncIterable<TrainingJobEvent>): Promise<TrainingJobEvent[]> {
@@ -60,45 +54,47 @@ describe("trainable models", () => {
     expect(a.entity).toBe("acme");
     expect(a.inferenceName()).toBe("wandb-artifact:///acme/rl/agent");
     expect(a.inferenceName(3)).toBe("wandb-artifact:///acme/rl/agent:step3");
-    expect(svc.requests.at(-1)!.json).toEqual({
+    expect(fake.svc.requests.at(-1)!.json).toEqual({
       project: "rl",
       name: "agent",
       base_model: BASE,
       return_existing: true,
     });
-    expect(svc.requests.at(-1)!.headers.authorization).toBe(`Bearer ${svc.apiKey}`);
-    const err = await caught(() => client.trainableModels.create({ project: "rl", name: "agent", base_model: BASE }));
+    expect(fake.svc.requests.at(-1)!.headers.authorization).toBe(`Bearer ${fake.svc.apiKey}`);
+    const err = await caught(() =>
+      fake.client.trainableModels.create({ project: "rl", name: "agent", base_model: BASE }),
+    );
     expect(err).toBeInstanceOf(ConflictError);
   });
 
   it("register is retried like a GET; create without an idempotency key is not", async () => {
-    const retrying = clientFor(svc, { maxRetries: 2 });
-    svc.inject(faults.serviceUnavailable({ path: "/v1/preview/models" }));
+    const retrying = clientFor(fake.svc, { maxRetries: 2 });
+    fake.svc.inject(faults.serviceUnavailable({ path: "/v1/preview/models" }));
     const model = await retrying.trainableModels.register({ project: "rl", name: "r", base_model: BASE });
     expect(model.name).toBe("r");
-    svc.inject(faults.serviceUnavailable({ path: "/v1/preview/models" }));
-    const before = svc.requests.length;
+    fake.svc.inject(faults.serviceUnavailable({ path: "/v1/preview/models" }));
+    const before = fake.svc.requests.length;
     await expect(retrying.trainableModels.create({ project: "rl", name: "c", base_model: BASE })).rejects.toThrow();
-    expect(svc.requests.length - before).toBe(1);
+    expect(fake.svc.requests.length - before).toBe(1);
   });
 
   it("refuses bad input before sending anything", async () => {
-    const before = svc.requests.length;
+    const before = fake.svc.requests.length;
     const bad = [
-      () => client.trainableModels.create({ project: "rl", name: "", base_model: BASE }),
-      () => client.trainableModels.register({ project: "rl", base_model: BASE } as never),
-      () => client.trainableModels.checkpoints.delete("m", { steps: [1.5] }),
-      () => client.trainableModels.checkpoints.list("m", { limit: 101 }).toArray(),
-      () => client.trainableModels.checkpoints.list("m", { limit: 0 }).toArray(),
-      () => client.trainableModels.checkpoints.list("m", { order: "newest" as never }).toArray(),
-      () => client.trainableModels.delete("../models"),
-      () => client.trainableModels.delete(".."),
-      () => client.trainableModels.checkpoints.list("a?b").toArray(),
-      () => client.trainingJobs.follow("job/1")[Symbol.asyncIterator]().next(),
-      () => client.trainingJobs.retrieve(""),
-      () => client.trainingJobs.events.list("job", { limit: 1.5 }).toArray(),
+      () => fake.client.trainableModels.create({ project: "rl", name: "", base_model: BASE }),
+      () => fake.client.trainableModels.register({ project: "rl", base_model: BASE } as never),
+      () => fake.client.trainableModels.checkpoints.delete("m", { steps: [1.5] }),
+      () => fake.client.trainableModels.checkpoints.list("m", { limit: 101 }).toArray(),
+      () => fake.client.trainableModels.checkpoints.list("m", { limit: 0 }).toArray(),
+      () => fake.client.trainableModels.checkpoints.list("m", { order: "newest" as never }).toArray(),
+      () => fake.client.trainableModels.delete("../models"),
+      () => fake.client.trainableModels.delete(".."),
+      () => fake.client.trainableModels.checkpoints.list("a?b").toArray(),
+      () => fake.client.trainingJobs.follow("job/1")[Symbol.asyncIterator]().next(),
+      () => fake.client.trainingJobs.retrieve(""),
+      () => fake.client.trainingJobs.events.list("job", { limit: 1.5 }).toArray(),
       () =>
-        client.trainableModels.log("m", {
+        fake.client.trainableModels.log("m", {
           split: "val",
           trajectory_groups: [{ trajectories: [{ reward: "1" }] }],
         } as never),
@@ -109,17 +105,17 @@ describe("trainable models", () => {
     }
     const named = (await caught(bad[0]!)) as RequestValidationError;
     expect(named.issues[0]!.path).toBe("name");
-    expect(svc.requests.length).toBe(before);
+    expect(fake.svc.requests.length).toBe(before);
   });
 
   it("lists base models, logs trajectories and deletes a model", async () => {
-    expect(await client.trainableModels.baseModels()).toContain(BASE);
+    expect(await fake.client.trainableModels.baseModels()).toContain(BASE);
     const model = await register();
-    await client.trainableModels.log(model.id, { split: "val", trajectory_groups: groups() });
-    expect(svc.requests.at(-1)!.path).toBe(`/v1/preview/models/${model.id}/log`);
-    const done = await client.trainableModels.delete(model.id);
+    await fake.client.trainableModels.log(model.id, { split: "val", trajectory_groups: groups() });
+    expect(fake.svc.requests.at(-1)!.path).toBe(`/v1/preview/models/${model.id}/log`);
+    const done = await fake.client.trainableModels.delete(model.id);
     expect(done).toEqual({ model_id: model.id, deleted_checkpoints: 0, deleted_run: true });
-    expect(await caught(() => client.trainableModels.delete(model.id))).toBeInstanceOf(NotFoundError);
+    expect(await caught(() => fake.client.trainableModels.delete(model.id))).toBeInstanceOf(NotFoundError);
   });
 });
 
@@ -134,55 +130,55 @@ describe("training a model step after step", () => {
     expect(seen.at(-1)).toBe("training_ended");
     expect(seen.filter((t) => t === "gradient_step")).toHaveLength(2);
     expect(typeof first.metrics.loss).toBe("number");
-    const events = await client.trainingJobs.events.list(first.jobId).toArray();
+    const events = await fake.client.trainingJobs.events.list(first.jobId).toArray();
     const losses = events.filter((e) => e.type === "gradient_step").map((e) => e.data.loss as number);
     expect(first.metrics.loss).toBeCloseTo((losses[0]! + losses[1]!) / 2, 10);
     const second = await model.train(groups(), { pollInterval: 5 });
     expect(second.step).toBe(2);
     expect(await model.latestStep()).toBe(2);
-    const job = await client.trainingJobs.retrieve(second.jobId);
+    const job = await fake.client.trainingJobs.retrieve(second.jobId);
     expect(job).toMatchObject({ id: second.jobId, model_id: model.id, status: "COMPLETED" });
   });
 
   it("a failed job rejects with TrainingJobFailedError carrying the job id, the event and the message", async () => {
     const model = await register();
-    svc.inject(faults.trainingFailed("CUDA out of memory"));
+    fake.svc.inject(faults.trainingFailed("CUDA out of memory"));
     const err = (await caught(() => model.train(groups(), { pollInterval: 5 }))) as TrainingJobFailedError;
     expect(err).toBeInstanceOf(TrainingJobFailedError);
     expect(err).toBeInstanceOf(InferloopError);
     expect(err.event.type).toBe("training_failed");
     expect(err.message).toContain("CUDA out of memory");
-    expect(err.jobId).toBe(svc.trainingJobs[0]!.id);
+    expect(err.jobId).toBe(fake.svc.trainingJobs[0]!.id);
     expect(await model.latestStep()).toBe(0);
   });
 
   it("follow rides out 5xx and resets on the events route without losing or repeating an event", async () => {
     const model = await register();
-    const { id } = await client.trainingJobs.create({ model_id: model.id, trajectory_groups: groups() });
+    const { id } = await fake.client.trainingJobs.create({ model_id: model.id, trajectory_groups: groups() });
     const path = `/v1/preview/training-jobs/${id}/events`;
-    svc.inject(faults.serviceUnavailable({ path, times: 2 }));
-    svc.inject(faults.reset({ path }));
-    svc.inject(faults.rateLimited({ path, retryAfter: 0 }));
-    const events = await collect(client.trainingJobs.follow(id, { pollInterval: 5 }));
+    fake.svc.inject(faults.serviceUnavailable({ path, times: 2 }));
+    fake.svc.inject(faults.reset({ path }));
+    fake.svc.inject(faults.rateLimited({ path, retryAfter: 0 }));
+    const events = await collect(fake.client.trainingJobs.follow(id, { pollInterval: 5 }));
     expect(events.map((e) => e.type)).toEqual(["training_started", "gradient_step", "gradient_step", "training_ended"]);
     expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
   });
 
   it("follow re-attaches from a saved cursor and yields only what came after it", async () => {
     const model = await register();
-    const { id } = await client.trainingJobs.create({ model_id: model.id, trajectory_groups: groups() });
-    const all = await collect(client.trainingJobs.follow(id, { pollInterval: 5 }));
-    const resumed = await collect(client.trainingJobs.follow(id, { after: all[1]!.id, pollInterval: 5 }));
+    const { id } = await fake.client.trainingJobs.create({ model_id: model.id, trajectory_groups: groups() });
+    const all = await collect(fake.client.trainingJobs.follow(id, { pollInterval: 5 }));
+    const resumed = await collect(fake.client.trainingJobs.follow(id, { after: all[1]!.id, pollInterval: 5 }));
     expect(resumed.map((e) => e.id)).toEqual(all.slice(2).map((e) => e.id));
   });
 
   it("follow's timeout names the job, says it may still run and how to re-attach", async () => {
-    const slow = svc.state.trainable;
+    const slow = fake.svc.state.trainable;
     slow.stepMs = 60_000;
     const model = await register();
-    const { id } = await client.trainingJobs.create({ model_id: model.id, trajectory_groups: groups() });
+    const { id } = await fake.client.trainingJobs.create({ model_id: model.id, trajectory_groups: groups() });
     const err = (await caught(() =>
-      collect(client.trainingJobs.follow(id, { pollInterval: 5, timeout: 50 })),
+      collect(fake.client.trainingJobs.follow(id, { pollInterval: 5, timeout: 50 })),
     )) as Error;
     expect(err).toBeInstanceOf(InferloopError);
     expect(err.message).toContain(id);
@@ -191,13 +187,13 @@ describe("training a model step after step", () => {
   });
 
   it("an abort stops following at once", async () => {
-    svc.state.trainable.stepMs = 60_000;
+    fake.svc.state.trainable.stepMs = 60_000;
     const model = await register();
-    const { id } = await client.trainingJobs.create({ model_id: model.id, trajectory_groups: groups() });
+    const { id } = await fake.client.trainingJobs.create({ model_id: model.id, trajectory_groups: groups() });
     const ac = new AbortController();
     const got: TrainingJobEvent[] = [];
     const run = (async () => {
-      for await (const e of client.trainingJobs.follow(id, { pollInterval: 60_000, signal: ac.signal })) {
+      for await (const e of fake.client.trainingJobs.follow(id, { pollInterval: 60_000, signal: ac.signal })) {
         got.push(e);
         ac.abort();
       }
@@ -207,25 +203,27 @@ describe("training a model step after step", () => {
   });
 
   it("checkpoints are a cursor list: pages of `limit`, desc order, delete by steps", async () => {
-    svc.state.trainable.stepMs = 0;
+    fake.svc.state.trainable.stepMs = 0;
     const model = await register();
     for (let i = 0; i < 5; i++) await model.train(groups(), { pollInterval: 1 });
-    const list = client.trainableModels.checkpoints.list(model.id, { limit: 2 });
+    const list = fake.client.trainableModels.checkpoints.list(model.id, { limit: 2 });
     const pages: number[][] = [];
     for await (const page of list.pages()) pages.push(page.map((c) => c.step));
     expect(pages).toEqual([[1, 2], [3, 4], [5]]);
-    const desc = await client.trainableModels.checkpoints.list(model.id, { order: "desc" }).toArray();
+    const desc = await fake.client.trainableModels.checkpoints.list(model.id, { order: "desc" }).toArray();
     expect(desc.map((c) => c.step)).toEqual([5, 4, 3, 2, 1]);
-    const res = await client.trainableModels.checkpoints.delete(model.id, { steps: [1, 2, 9] });
+    const res = await fake.client.trainableModels.checkpoints.delete(model.id, { steps: [1, 2, 9] });
     expect(res).toEqual({ deleted_count: 2, not_found_steps: [9] });
-    expect((await client.trainableModels.checkpoints.list(model.id).toArray()).map((c) => c.step)).toEqual([3, 4, 5]);
+    expect((await fake.client.trainableModels.checkpoints.list(model.id).toArray()).map((c) => c.step)).toEqual([
+      3, 4, 5,
+    ]);
   });
 
   it("chat is served on trained names of existing steps, with a 404 in vLLM's envelope otherwise", async () => {
-    svc.state.trainable.stepMs = 0;
+    fake.svc.state.trainable.stepMs = 0;
     const model = await register();
     const ask = (name: string) =>
-      client.chat.completions.create({ model: name, messages: [{ role: "user", content: "Say hi" }] });
+      fake.client.chat.completions.create({ model: name, messages: [{ role: "user", content: "Say hi" }] });
     expect((await ask(model.inferenceName())).model).toBe(model.inferenceName());
     const missing = (await caught(() => ask(model.inferenceName(1)))) as NotFoundError;
     expect(missing).toBeInstanceOf(NotFoundError);
@@ -237,12 +235,12 @@ describe("training a model step after step", () => {
   });
 
   it("the simulated policy leans toward the best-rewarded reply, more with every step", async () => {
-    svc.state.trainable.stepMs = 0;
+    fake.svc.state.trainable.stepMs = 0;
     const model = await register();
     const share = async (step?: number) => {
       let hits = 0;
       for (let seed = 0; seed < 40; seed++) {
-        const r = await client.chat.completions.create({
+        const r = await fake.client.chat.completions.create({
           model: model.inferenceName(step),
           seed,
           messages: [{ role: "user", content: "Say hi" }],
@@ -263,20 +261,20 @@ describe("training a model step after step", () => {
 
 describe("cursor lists", () => {
   it("follow has_more through pages shorter than limit, with after = the last id", async () => {
-    svc.state.trainable.stepMs = 0;
+    fake.svc.state.trainable.stepMs = 0;
     const model = await register();
-    const { id } = await client.trainingJobs.create({
+    const { id } = await fake.client.trainingJobs.create({
       model_id: model.id,
       trajectory_groups: groups("p", ["a", "b", "c", "d"], [1, 0, 1, 0]),
     });
     // A server that answers 2 items per page whatever the limit, still saying has_more.
-    const all = await client.trainingJobs.events.list(id).toArray();
+    const all = await fake.client.trainingJobs.events.list(id).toArray();
     const path = `/v1/preview/training-jobs/${id}/events`;
-    svc.inject(faults.oddJson({ object: "list", data: all.slice(0, 2), has_more: true }, { path }));
-    const before = svc.requests.length;
-    const got = await client.trainingJobs.events.list(id, { limit: 50 }).toArray();
+    fake.svc.inject(faults.oddJson({ object: "list", data: all.slice(0, 2), has_more: true }, { path }));
+    const before = fake.svc.requests.length;
+    const got = await fake.client.trainingJobs.events.list(id, { limit: 50 }).toArray();
     expect(got.map((e) => e.id)).toEqual(all.map((e) => e.id));
-    const second = svc.requests[before + 1]!;
+    const second = fake.svc.requests[before + 1]!;
     expect(second.query).toContain(`after=${all[1]!.id}`);
     expect(second.query).toContain("limit=50");
   });

@@ -6,15 +6,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { type ClientOptions, RequestValidationError, type TrainingJobCreateParams } from "../../src/index.js";
-import { faults, type FakeService } from "../../src/testing/index.js";
+import { faults } from "../../src/testing/index.js";
 import { caught, clientFor, MODEL_ID, useFakeService } from "./helpers.js";
 
-let svc: FakeService;
 const JOBS = "/v1/preview/training-jobs";
 
-useFakeService({ seedCalls: false }, (s) => {
-  svc = s;
-});
+const fake = useFakeService({ seedCalls: false });
 
 // Non-ASCII tokens (two- to four-byte UTF-8, a surrogate pair) make the byte length differ from
 // the string length, so a wrong content-length or a piece cut inside a character would show.
@@ -71,18 +68,18 @@ function largeJob(groups = 6): TrainingJobCreateParams {
 describe("a large training job", () => {
   for (const transport of ["undici", "fetch"] as const) {
     const clientOf = (options: ClientOptions = {}) =>
-      clientFor(svc, transport === "fetch" ? { ...options, fetch: (url, init) => fetch(url, init) } : options);
+      clientFor(fake.svc, transport === "fetch" ? { ...options, fetch: (url, init) => fetch(url, init) } : options);
 
     it(`arrives as the same JSON value, with its content-length, each text in its cheapest form (${transport})`, async () => {
       const job = largeJob();
       expect(Buffer.byteLength(JSON.stringify(job))).toBeGreaterThan(2 * 1024 * 1024);
       const created = await clientOf().trainingJobs.create(job);
-      expect(svc.requests).toHaveLength(1);
-      const [req] = svc.requests;
+      expect(fake.svc.requests).toHaveLength(1);
+      const [req] = fake.svc.requests;
       const sent = JSON.parse(JSON.stringify(job)) as unknown;
       expect(JSON.parse(req!.body)).toEqual(sent);
       expect(req!.json).toEqual(sent);
-      expect(svc.trainingJobs.map((j) => j.request)).toEqual([sent]);
+      expect(fake.svc.trainingJobs.map((j) => j.request)).toEqual([sent]);
       // Sent with its length, not chunked: some proxies and servers refuse chunked bodies.
       expect(req!.headers["content-length"]).toBe(String(Buffer.byteLength(req!.body)));
       expect(req!.headers["transfer-encoding"]).toBeUndefined();
@@ -94,25 +91,25 @@ describe("a large training job", () => {
       expect(req!.body).toContain('"token":" ñ\u00ff"');
       expect(req!.body).toContain(PROSE[0]);
       expect(req!.body).toContain(PROSE[1]);
-      expect(svc.trainingJobs.map((j) => j.id)).toEqual([created.id]);
+      expect(fake.svc.trainingJobs.map((j) => j.id)).toEqual([created.id]);
     });
 
     it(`an ASCII and Latin-1 job arrives byte for byte as JSON.stringify writes it (${transport})`, async () => {
       const job = largeJob(2);
       const expected = JSON.stringify(job);
       await clientOf().trainingJobs.create(job);
-      expect(svc.requests[0]!.body).toBe(expected);
-      expect(svc.requests[0]!.headers["content-length"]).toBe(String(Buffer.byteLength(expected)));
+      expect(fake.svc.requests[0]!.body).toBe(expected);
+      expect(fake.svc.requests[0]!.headers["content-length"]).toBe(String(Buffer.byteLength(expected)));
     });
 
     it(`a retry with idempotencyKey sends the same bytes, texts past Latin-1 included (${transport})`, async () => {
-      svc.inject(faults.status(503, { path: JOBS, headers: { "retry-after-ms": "1" } }));
+      fake.svc.inject(faults.status(503, { path: JOBS, headers: { "retry-after-ms": "1" } }));
       const job = largeJob();
       const created = await clientOf({ maxRetries: 2 }).trainingJobs.create(job, { idempotencyKey: "big-0" });
-      expect(svc.requests).toHaveLength(2);
-      expect(svc.requests[1]!.body).toBe(svc.requests[0]!.body);
-      expect(svc.requests[1]!.json).toEqual(JSON.parse(JSON.stringify(job)));
-      expect(svc.trainingJobs.map((j) => j.id)).toEqual([created.id]);
+      expect(fake.svc.requests).toHaveLength(2);
+      expect(fake.svc.requests[1]!.body).toBe(fake.svc.requests[0]!.body);
+      expect(fake.svc.requests[1]!.json).toEqual(JSON.parse(JSON.stringify(job)));
+      expect(fake.svc.trainingJobs.map((j) => j.id)).toEqual([created.id]);
     });
   }
 
@@ -124,22 +121,22 @@ describe("a large training job", () => {
     const changing = { toJSON: () => ({ ...base, reward: ++calls }) };
     const job = largeJob();
     job.trajectory_groups[5]!.trajectories.push(changing as never);
-    svc.inject(faults.status(503, { path: JOBS, headers: { "retry-after-ms": "1" } }));
-    const created = await clientFor(svc, { maxRetries: 2 }).trainingJobs.create(job, { idempotencyKey: "big-1" });
-    expect(svc.requests).toHaveLength(2);
-    expect(svc.requests[1]!.body).toBe(svc.requests[0]!.body);
+    fake.svc.inject(faults.status(503, { path: JOBS, headers: { "retry-after-ms": "1" } }));
+    const created = await clientFor(fake.svc, { maxRetries: 2 }).trainingJobs.create(job, { idempotencyKey: "big-1" });
+    expect(fake.svc.requests).toHaveLength(2);
+    expect(fake.svc.requests[1]!.body).toBe(fake.svc.requests[0]!.body);
     expect(calls).toBe(1);
-    const sent = svc.requests[1]!.json as { trajectory_groups: { trajectories: { reward: number }[] }[] };
+    const sent = fake.svc.requests[1]!.json as { trajectory_groups: { trajectories: { reward: number }[] }[] };
     expect(sent.trajectory_groups[5]!.trajectories.at(-1)!.reward).toBe(1);
-    expect(svc.trainingJobs.map((j) => j.id)).toEqual([created.id]);
+    expect(fake.svc.trainingJobs.map((j) => j.id)).toEqual([created.id]);
   });
 
   it("without a key, a refused-before-headers attempt is not sent again", async () => {
-    svc.inject(faults.reset({ path: JOBS }));
-    const err = await caught(() => clientFor(svc, { maxRetries: 3 }).trainingJobs.create(largeJob()));
+    fake.svc.inject(faults.reset({ path: JOBS }));
+    const err = await caught(() => clientFor(fake.svc, { maxRetries: 3 }).trainingJobs.create(largeJob()));
     expect(err).toBeInstanceOf(Error);
-    expect(svc.requests).toHaveLength(1);
-    expect(svc.trainingJobs).toHaveLength(0);
+    expect(fake.svc.requests).toHaveLength(1);
+    expect(fake.svc.trainingJobs).toHaveLength(0);
   });
 
   it("an invalid token deep in a late trajectory: refused, nothing sent", async () => {
@@ -147,12 +144,12 @@ describe("a large training job", () => {
     const last = job.trajectory_groups[4]!.trajectories[3]!;
     const choice = last.messages_and_choices[1] as { logprobs: { content: { logprob: number }[] } };
     choice.logprobs.content[1499]!.logprob = Number.NaN;
-    const err = await caught(() => clientFor(svc).trainingJobs.create(job));
+    const err = await caught(() => clientFor(fake.svc).trainingJobs.create(job));
     expect(err).toBeInstanceOf(RequestValidationError);
     expect((err as RequestValidationError).issues.map((i) => i.path)).toEqual([
       "trajectory_groups.4.trajectories.3.messages_and_choices.1.logprobs.content.1499.logprob",
     ]);
-    expect(svc.requests).toHaveLength(0);
+    expect(fake.svc.requests).toHaveLength(0);
   });
 
   it("issues of a trajectory and of the rest of the job are reported together, in body order", async () => {
@@ -161,22 +158,22 @@ describe("a large training job", () => {
     const bad = job.trajectory_groups[2]!.trajectories[1]! as unknown as Record<string, unknown>;
     bad.reward = "high";
     job.experimental_config = { ppo: "yes" as unknown as boolean };
-    const err = await caught(() => clientFor(svc).trainingJobs.create(job));
+    const err = await caught(() => clientFor(fake.svc).trainingJobs.create(job));
     expect(err).toBeInstanceOf(RequestValidationError);
     expect((err as RequestValidationError).issues.map((i) => i.path)).toEqual([
       "model_id",
       "trajectory_groups.2.trajectories.1.reward",
       "experimental_config.ppo",
     ]);
-    expect(svc.requests).toHaveLength(0);
+    expect(fake.svc.requests).toHaveLength(0);
   });
 
   it("a trajectory that refers back to the job is refused as a cycle, nothing sent", async () => {
     const job = largeJob();
     (job.trajectory_groups[3]!.trajectories[0] as unknown as Record<string, unknown>).metadata = { job };
-    const err = await caught(() => clientFor(svc).trainingJobs.create(job));
+    const err = await caught(() => clientFor(fake.svc).trainingJobs.create(job));
     expect(err).toBeInstanceOf(RequestValidationError);
     expect((err as RequestValidationError).issues[0]!.path).toBe("trajectory_groups.3.trajectories.0.metadata.job");
-    expect(svc.requests).toHaveLength(0);
+    expect(fake.svc.requests).toHaveLength(0);
   });
 });

@@ -13,19 +13,14 @@ import {
   type Logger,
   type TrainingJobCreateParams,
 } from "../../src/index.js";
-import { faults, type FakeService } from "../../src/testing/index.js";
+import { faults } from "../../src/testing/index.js";
 import { caught, clientFor, closedPort, MODEL_ID, useFakeService } from "./helpers.js";
 
-let svc: FakeService;
-let client: Inferloop;
 const JOBS = "/v1/preview/training-jobs";
 const NOT_RETRIED =
   "Not retried on purpose: it may have reached the server, and a retry could create a duplicate training job; pass `idempotencyKey` to make it retryable.";
 
-useFakeService({ seedCalls: false }, (s, c) => {
-  svc = s;
-  client = c;
-});
+const fake = useFakeService({ seedCalls: false });
 
 function params(overrides: Partial<TrainingJobCreateParams> = {}): TrainingJobCreateParams {
   return {
@@ -61,35 +56,35 @@ function params(overrides: Partial<TrainingJobCreateParams> = {}): TrainingJobCr
 describe("trainingJobs.create", () => {
   it("returns {id} and the service holds exactly one job with the body as sent", async () => {
     const body = params();
-    const job = await client.trainingJobs.create(body);
+    const job = await fake.client.trainingJobs.create(body);
     expect(job.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    expect(svc.trainingJobs).toHaveLength(1);
-    expect(svc.trainingJobs[0]!.id).toBe(job.id);
-    expect(svc.trainingJobs[0]!.model_id).toBe(MODEL_ID);
-    expect(svc.trainingJobs[0]!.idempotency_key).toBeNull();
-    expect(svc.requests[0]!.json).toStrictEqual(body);
-    expect(svc.requests[0]!.path).toBe(JOBS);
-    expect(svc.requests[0]!.headers.authorization).toBe(`Bearer ${svc.apiKey}`);
-    expect(svc.requests[0]!.headers["idempotency-key"]).toBeUndefined();
+    expect(fake.svc.trainingJobs).toHaveLength(1);
+    expect(fake.svc.trainingJobs[0]!.id).toBe(job.id);
+    expect(fake.svc.trainingJobs[0]!.model_id).toBe(MODEL_ID);
+    expect(fake.svc.trainingJobs[0]!.idempotency_key).toBeNull();
+    expect(fake.svc.requests[0]!.json).toStrictEqual(body);
+    expect(fake.svc.requests[0]!.path).toBe(JOBS);
+    expect(fake.svc.requests[0]!.headers.authorization).toBe(`Bearer ${fake.svc.apiKey}`);
+    expect(fake.svc.requests[0]!.headers["idempotency-key"]).toBeUndefined();
   });
 
   it("sends ART's kimi_k2_tau and the spec's variant_k2_tau as written", async () => {
     const art = params({ experimental_config: { kimi_k2_tau: 0.5 } });
-    await client.trainingJobs.create(art);
+    await fake.client.trainingJobs.create(art);
     const spec = params({ experimental_config: { variant_k2_tau: 0.5 } });
-    await client.trainingJobs.create(spec);
-    expect(svc.requests[0]!.json).toStrictEqual(art);
-    expect(svc.requests[1]!.json).toStrictEqual(spec);
+    await fake.client.trainingJobs.create(spec);
+    expect(fake.svc.requests[0]!.json).toStrictEqual(art);
+    expect(fake.svc.requests[1]!.json).toStrictEqual(spec);
   });
 
   it("merges extraBody over the validated body, unvalidated, overriding", async () => {
     const body = params();
-    await client.trainingJobs.create(body, { extraBody: { experimental_config: { kimi_k2_tau: 0.25 } } });
-    expect(svc.requests[0]!.json).toStrictEqual({ ...body, experimental_config: { kimi_k2_tau: 0.25 } });
+    await fake.client.trainingJobs.create(body, { extraBody: { experimental_config: { kimi_k2_tau: 0.25 } } });
+    expect(fake.svc.requests[0]!.json).toStrictEqual({ ...body, experimental_config: { kimi_k2_tau: 0.25 } });
     // Unvalidated: the server, not the SDK, judges what extraBody carries.
-    const err = await caught(() => client.trainingJobs.create(body, { extraBody: { request_id: "r-1" } }));
+    const err = await caught(() => fake.client.trainingJobs.create(body, { extraBody: { request_id: "r-1" } }));
     expect(err).toBeInstanceOf(UnprocessableEntityError);
-    expect(svc.requests).toHaveLength(2);
+    expect(fake.svc.requests).toHaveLength(2);
   });
 
   const invalid: Array<[string, unknown, string]> = [
@@ -144,17 +139,17 @@ describe("trainingJobs.create", () => {
   ];
 
   it.each(invalid)("refuses %s before sending (issue at %s)", async (_name, body, path) => {
-    const err = await caught(() => client.trainingJobs.create(body as never, { idempotencyKey: "k" }));
+    const err = await caught(() => fake.client.trainingJobs.create(body as never, { idempotencyKey: "k" }));
     expect(err).toBeInstanceOf(RequestValidationError);
     expect((err as RequestValidationError).issues.map((i) => i.path)).toContain(path);
-    expect(svc.requests).toHaveLength(0);
-    expect(svc.trainingJobs).toHaveLength(0);
+    expect(fake.svc.requests).toHaveLength(0);
+    expect(fake.svc.trainingJobs).toHaveLength(0);
   });
 
   it("a 422 from the server keeps its detail (an idempotency key reused with another body)", async () => {
-    await client.trainingJobs.create(params(), { idempotencyKey: "key-reused" });
+    await fake.client.trainingJobs.create(params(), { idempotencyKey: "key-reused" });
     const err = await caught(() =>
-      client.trainingJobs.create(params({ experimental_config: null }), { idempotencyKey: "key-reused" }),
+      fake.client.trainingJobs.create(params({ experimental_config: null }), { idempotencyKey: "key-reused" }),
     );
     expect(err).toBeInstanceOf(UnprocessableEntityError);
     const detail = (err as UnprocessableEntityError).detail;
@@ -163,7 +158,7 @@ describe("trainingJobs.create", () => {
     expect(detail[0]!.type).toBe("idempotency_key_reused");
     expect(typeof detail[0]!.msg).toBe("string");
     expect((err as UnprocessableEntityError).status).toBe(422);
-    expect(svc.trainingJobs).toHaveLength(1);
+    expect(fake.svc.trainingJobs).toHaveLength(1);
   });
 
   it("a 422 fault body's detail list is parsed onto the error", async () => {
@@ -174,85 +169,87 @@ describe("trainingJobs.create", () => {
         type: "too_short",
       },
     ];
-    svc.inject(faults.status(422, { path: JOBS, body: { detail } }));
-    const err = await caught(() => client.trainingJobs.create(params()));
+    fake.svc.inject(faults.status(422, { path: JOBS, body: { detail } }));
+    const err = await caught(() => fake.client.trainingJobs.create(params()));
     expect(err).toBeInstanceOf(UnprocessableEntityError);
     expect((err as UnprocessableEntityError).detail).toEqual(detail);
     expect((err as UnprocessableEntityError).body).toEqual({ detail });
   });
 
   it("the same idempotency key replays the job instead of creating another", async () => {
-    const a = await client.trainingJobs.create(params(), { idempotencyKey: "same-key" });
-    const b = await client.trainingJobs.create(params(), { idempotencyKey: "same-key" });
+    const a = await fake.client.trainingJobs.create(params(), { idempotencyKey: "same-key" });
+    const b = await fake.client.trainingJobs.create(params(), { idempotencyKey: "same-key" });
     expect(b.id).toBe(a.id);
-    expect(svc.trainingJobs).toHaveLength(1);
+    expect(fake.svc.trainingJobs).toHaveLength(1);
   });
 });
 
 describe("retries never duplicate a job", () => {
   it("with idempotencyKey, a 503 burst then success creates exactly one job; every attempt carried the key", async () => {
-    svc.inject(faults.status(503, { path: JOBS, times: 2, headers: { "retry-after-ms": "10" } }));
-    const job = await client.trainingJobs.create(params(), { idempotencyKey: "burst-key-1", maxRetries: 3 });
-    expect(svc.requests).toHaveLength(3);
-    expect(svc.requests.map((r) => r.headers["idempotency-key"])).toEqual([
+    fake.svc.inject(faults.status(503, { path: JOBS, times: 2, headers: { "retry-after-ms": "10" } }));
+    const job = await fake.client.trainingJobs.create(params(), { idempotencyKey: "burst-key-1", maxRetries: 3 });
+    expect(fake.svc.requests).toHaveLength(3);
+    expect(fake.svc.requests.map((r) => r.headers["idempotency-key"])).toEqual([
       "burst-key-1",
       "burst-key-1",
       "burst-key-1",
     ]);
-    expect(svc.trainingJobs).toHaveLength(1);
-    expect(svc.trainingJobs[0]!.id).toBe(job.id);
-    expect(svc.trainingJobs[0]!.idempotency_key).toBe("burst-key-1");
+    expect(fake.svc.trainingJobs).toHaveLength(1);
+    expect(fake.svc.trainingJobs[0]!.id).toBe(job.id);
+    expect(fake.svc.trainingJobs[0]!.idempotency_key).toBe("burst-key-1");
   });
 
   it("with idempotencyKey, a reset before headers is retried and still makes one job", async () => {
-    svc.inject(faults.reset({ path: JOBS }));
-    const job = await clientFor(svc, { maxRetries: 2 }).trainingJobs.create(params(), { idempotencyKey: "reset-key" });
-    expect(svc.requests).toHaveLength(2);
-    expect(svc.trainingJobs.map((j) => j.id)).toEqual([job.id]);
+    fake.svc.inject(faults.reset({ path: JOBS }));
+    const job = await clientFor(fake.svc, { maxRetries: 2 }).trainingJobs.create(params(), {
+      idempotencyKey: "reset-key",
+    });
+    expect(fake.svc.requests).toHaveLength(2);
+    expect(fake.svc.trainingJobs.map((j) => j.id)).toEqual([job.id]);
   });
 
   it("without a key, a 503 is not retried: one request, the error is thrown", async () => {
-    svc.inject(faults.status(503, { path: JOBS, headers: { "retry-after-ms": "10" } }));
-    const err = await caught(() => clientFor(svc, { maxRetries: 3 }).trainingJobs.create(params()));
+    fake.svc.inject(faults.status(503, { path: JOBS, headers: { "retry-after-ms": "10" } }));
+    const err = await caught(() => clientFor(fake.svc, { maxRetries: 3 }).trainingJobs.create(params()));
     expect(err).toBeInstanceOf(InternalServerError);
     expect((err as InternalServerError).status).toBe(503);
     expect((err as Error).message).toMatch(/^503 /);
     expect((err as Error).message).toContain(NOT_RETRIED);
     expect((err as Error).stack).toContain(NOT_RETRIED);
-    expect(svc.requests).toHaveLength(1);
-    expect(svc.trainingJobs).toHaveLength(0);
+    expect(fake.svc.requests).toHaveLength(1);
+    expect(fake.svc.trainingJobs).toHaveLength(0);
   });
 
   it("says nothing of retries where none would be made anyway: maxRetries 0, a 422, or with a key", async () => {
-    svc.inject(faults.status(503, { path: JOBS }));
-    const noRetries = await caught(() => clientFor(svc, { maxRetries: 0 }).trainingJobs.create(params()));
+    fake.svc.inject(faults.status(503, { path: JOBS }));
+    const noRetries = await caught(() => clientFor(fake.svc, { maxRetries: 0 }).trainingJobs.create(params()));
     expect((noRetries as Error).message).not.toContain("Not retried");
-    svc.inject(faults.status(422, { path: JOBS }));
-    const refused = await caught(() => clientFor(svc, { maxRetries: 3 }).trainingJobs.create(params()));
+    fake.svc.inject(faults.status(422, { path: JOBS }));
+    const refused = await caught(() => clientFor(fake.svc, { maxRetries: 3 }).trainingJobs.create(params()));
     expect((refused as Error).message).toMatch(/^422 /);
     expect((refused as Error).message).not.toContain("Not retried");
-    svc.inject(faults.status(503, { path: JOBS, times: 2, headers: { "retry-after-ms": "10" } }));
+    fake.svc.inject(faults.status(503, { path: JOBS, times: 2, headers: { "retry-after-ms": "10" } }));
     const keyed = await caught(() =>
-      clientFor(svc, { maxRetries: 1 }).trainingJobs.create(params(), { idempotencyKey: "k-503" }),
+      clientFor(fake.svc, { maxRetries: 1 }).trainingJobs.create(params(), { idempotencyKey: "k-503" }),
     );
     expect((keyed as Error).message).not.toContain("Not retried");
   });
 
   it("without a key, x-should-retry: true does not make a create retried either", async () => {
-    svc.inject(faults.status(500, { path: JOBS, headers: { "x-should-retry": "true", "retry-after-ms": "10" } }));
-    const err = await caught(() => clientFor(svc, { maxRetries: 3 }).trainingJobs.create(params()));
+    fake.svc.inject(faults.status(500, { path: JOBS, headers: { "x-should-retry": "true", "retry-after-ms": "10" } }));
+    const err = await caught(() => clientFor(fake.svc, { maxRetries: 3 }).trainingJobs.create(params()));
     expect(err).toBeInstanceOf(InternalServerError);
     expect((err as Error).message).toContain(NOT_RETRIED);
-    expect(svc.requests).toHaveLength(1);
+    expect(fake.svc.requests).toHaveLength(1);
   });
 
   it("without a key, a reset before headers is not retried (the server may have seen it)", async () => {
-    svc.inject(faults.reset({ path: JOBS }));
-    const err = await caught(() => clientFor(svc, { maxRetries: 3 }).trainingJobs.create(params()));
+    fake.svc.inject(faults.reset({ path: JOBS }));
+    const err = await caught(() => clientFor(fake.svc, { maxRetries: 3 }).trainingJobs.create(params()));
     expect(err).toBeInstanceOf(APIConnectionError);
     expect((err as Error).message).toContain(NOT_RETRIED);
-    expect(svc.requests).toHaveLength(1);
-    expect(svc.trainingJobs).toHaveLength(0);
+    expect(fake.svc.requests).toHaveLength(1);
+    expect(fake.svc.trainingJobs).toHaveLength(0);
   });
 
   it("a refused connection IS retried (nothing was sent): three attempts, then APIConnectionError", async () => {

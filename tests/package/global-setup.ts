@@ -40,6 +40,9 @@ export default function setup(project: TestProject): () => void {
     "browser.js",
     "testing.js",
     "testing-msw.js",
+    "ai-sdk.js",
+    "ai-sdk.cjs",
+    "ai-sdk.d.ts",
   ]) {
     if (!existsSync(join(repo, "dist", file)))
       throw new Error(`dist/${file} is missing: run \`npm run build\` first (npm run test:package does)`);
@@ -58,13 +61,16 @@ export default function setup(project: TestProject): () => void {
     JSON.stringify({ name: "inferloop-consumer", private: true, type: "module" }, null, 2),
   );
   // The consumer also gets what a typical user of `inferloop/testing` has: @types/node for the
-  // type checks and msw (the optional peer of `inferloop/testing/msw`).
+  // type checks and msw (the optional peer of `inferloop/testing/msw`), and what a user of
+  // `inferloop/ai-sdk` has: the `ai` package (which brings `@ai-sdk/provider`, the optional peer).
   npm(
     [
       "install",
       tarball,
       `@types/node@${installedVersion("@types/node")}`,
       `msw@${installedVersion("msw")}`,
+      `ai@${installedVersion("ai")}`,
+      `@ai-sdk/provider@${installedVersion("@ai-sdk/provider")}`,
       "--prefer-offline",
       "--no-audit",
       "--no-fund",

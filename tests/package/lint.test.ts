@@ -28,6 +28,7 @@ describe("package lint", () => {
     // Every public entry point was analysed, in all four resolution modes.
     expect(Object.keys(report.analysis.entrypoints).sort()).toEqual([
       ".",
+      "./ai-sdk",
       "./package.json",
       "./testing",
       "./testing/msw",

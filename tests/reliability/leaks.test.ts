@@ -6,10 +6,11 @@
  * pool, and the next requests still work.
  */
 import { getEventListeners } from "node:events";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { APIConnectionError, APIUserAbortError, type ChatCompletionStream, type Inferloop } from "../../src/index.js";
-import { faults, startFakeService, type FakeService } from "../../src/testing/index.js";
-import { chatParams, clientFor, guardProcess, PATHS, runOperation, within } from "./harness.js";
+import { describe, expect, it } from "vitest";
+import { APIConnectionError, APIUserAbortError, type ChatCompletionStream } from "../../src/index.js";
+import { faults } from "../../src/testing/index.js";
+import { useFakeService } from "../integration/helpers.js";
+import { chatParams, guardProcess, PATHS, runOperation, within } from "./harness.js";
 
 guardProcess();
 
@@ -17,9 +18,6 @@ const STREAMS = 1000;
 const CONCURRENCY = 20;
 const MODES = ["break", "abortMidRead", "abortBeforeRead", "signal", "serverReset", "serverCut"] as const;
 type Mode = (typeof MODES)[number];
-
-let svc: FakeService;
-let client: Inferloop;
 
 function resources(): Record<string, number> {
   const out: Record<string, number> = {};
@@ -32,14 +30,10 @@ async function settleLoop(): Promise<void> {
   for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 20));
 }
 
-beforeAll(async () => {
-  svc = await startFakeService({ seedCalls: false });
-  client = clientFor(svc, { maxRetries: 0, logLevel: "off" }).client;
-});
-afterAll(() => svc.close());
+const fake = useFakeService({ seedCalls: false }, { logLevel: "off" });
 
 async function openStream(options: { signal?: AbortSignal }, tokens = 16): Promise<ChatCompletionStream> {
-  return client.chat.completions.create({ ...chatParams, max_completion_tokens: tokens, stream: true }, options);
+  return fake.client.chat.completions.create({ ...chatParams, max_completion_tokens: tokens, stream: true }, options);
 }
 
 /** One stream, broken off early the way `mode` says. Only the expected errors are tolerated. */
@@ -76,8 +70,8 @@ async function brokenStream(mode: Mode, shared: AbortSignal): Promise<void> {
 describe("1,000 streams broken off early", () => {
   it("leave no listener, timer or socket behind, and the client still works", async () => {
     // Warm-up: the pool, undici's timers and the lazy import exist before the baseline.
-    await runOperation(client, "chatStream");
-    await runOperation(client, "chat");
+    await runOperation(fake.client, "chatStream");
+    await runOperation(fake.client, "chat");
     await settleLoop();
     const baseline = resources();
     const shared = new AbortController();
@@ -96,8 +90,8 @@ describe("1,000 streams broken off early", () => {
     ];
     for (const batch of batches) {
       if (batch[0] === "serverReset")
-        svc.inject(faults.reset({ path: PATHS.chatStream, afterChunks: 2, times: resets }));
-      if (batch[0] === "serverCut") svc.inject(faults.cutStream(2, { path: PATHS.chatStream, times: cuts }));
+        fake.svc.inject(faults.reset({ path: PATHS.chatStream, afterChunks: 2, times: resets }));
+      if (batch[0] === "serverCut") fake.svc.inject(faults.cutStream(2, { path: PATHS.chatStream, times: cuts }));
       next = 0;
       const worker = async () => {
         while (next < batch.length) {
@@ -108,8 +102,8 @@ describe("1,000 streams broken off early", () => {
       await within(60_000, Promise.all(Array.from({ length: CONCURRENCY }, worker)), "1,000 broken streams");
     }
     const elapsed = Date.now() - started;
-    expect(svc.state.faults.pending()).toEqual([]);
-    expect(svc.requests.filter((r) => r.path === PATHS.chatStream).length).toBe(STREAMS + 2);
+    expect(fake.svc.state.faults.pending()).toEqual([]);
+    expect(fake.svc.requests.filter((r) => r.path === PATHS.chatStream).length).toBe(STREAMS + 2);
 
     await settleLoop();
     const after = resources();
@@ -124,9 +118,9 @@ describe("1,000 streams broken off early", () => {
     expect(after.TCPSocketWrap ?? 0).toBeLessThanOrEqual((baseline.TCPSocketWrap ?? 0) + 2 * CONCURRENCY);
 
     // The next requests still work, streamed and plain, on the same signal.
-    const again = await runOperation(client, "chatStream", { signal: shared.signal });
+    const again = await runOperation(fake.client, "chatStream", { signal: shared.signal });
     expect(again.chunks!.length).toBeGreaterThan(1);
-    const plain = await runOperation(client, "chat", { signal: shared.signal });
+    const plain = await runOperation(fake.client, "chat", { signal: shared.signal });
     expect(plain.text).toBeTruthy();
     // undici drops its listener when the body closes, a tick after the data was read.
     await settleLoop();
@@ -148,7 +142,8 @@ describe("1,000 streams broken off early", () => {
     const baseline = resources();
     let next = 0;
     const worker = async () => {
-      while (next++ < 1000) await client.models.list({ signal: shared.signal, timeout: 5_000, idleTimeout: 5_000 });
+      while (next++ < 1000)
+        await fake.client.models.list({ signal: shared.signal, timeout: 5_000, idleTimeout: 5_000 });
     };
     await within(60_000, Promise.all(Array.from({ length: CONCURRENCY }, worker)), "1,000 requests");
     await settleLoop();

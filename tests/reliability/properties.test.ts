@@ -6,10 +6,10 @@
  *   sent (the service's request count does not move).
  */
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RequestValidationError, type Inferloop } from "../../src/index.js";
-import { startFakeService, type FakeService } from "../../src/testing/index.js";
-import { clientFor, guardProcess, settle, within } from "./harness.js";
+import { describe, expect, it } from "vitest";
+import { RequestValidationError } from "../../src/index.js";
+import { useFakeService } from "../integration/helpers.js";
+import { guardProcess, settle, within } from "./harness.js";
 
 guardProcess();
 
@@ -18,13 +18,7 @@ const RUNS = 100;
 // 9223372036854776000, above int64's maximum).
 const INT64_MAX = 2 ** 63 - 1024;
 
-let svc: FakeService;
-let client: Inferloop;
-beforeAll(async () => {
-  svc = await startFakeService();
-  client = clientFor(svc, { maxRetries: 0, logLevel: "off" }).client;
-});
-afterAll(() => svc.close());
+const fake = useFakeService({}, { logLevel: "off" });
 
 // ---------------------------------------------------------------------------------------------
 // Arbitraries, valid by construction
@@ -191,21 +185,21 @@ async function send(op: Op, input: any): Promise<{ error?: unknown }> {
   const work = async () => {
     switch (op) {
       case "chat": {
-        const r = await client.chat.completions.create(input);
+        const r = await fake.client.chat.completions.create(input);
         if (input.stream === true) (r as unknown as { abort(): void }).abort();
         return;
       }
       case "calls": {
-        const it = client.calls.query(input.params ?? input, input.options ?? {})[Symbol.asyncIterator]();
+        const it = fake.client.calls.query(input.params ?? input, input.options ?? {})[Symbol.asyncIterator]();
         await it.next();
         await it.return?.(undefined);
         return;
       }
       case "progress":
-        await client.annotationQueues.items.progress(input.queueId, input.itemId, input.params);
+        await fake.client.annotationQueues.items.progress(input.queueId, input.itemId, input.params);
         return;
       case "jobs":
-        await client.trainingJobs.create(input);
+        await fake.client.trainingJobs.create(input);
         return;
     }
   };
@@ -219,11 +213,11 @@ describe("valid requests are accepted and arrive as given", () => {
   it("chat completions", async () => {
     await fc.assert(
       fc.asyncProperty(chatRequest, async (req) => {
-        const before = svc.requests.length;
+        const before = fake.svc.requests.length;
         const { error } = await send("chat", req);
         expect(error).not.toBeInstanceOf(RequestValidationError);
-        expect(svc.requests.length).toBe(before + 1);
-        expect(svc.requests.at(-1)!.json).toEqual(asJson(req));
+        expect(fake.svc.requests.length).toBe(before + 1);
+        expect(fake.svc.requests.at(-1)!.json).toEqual(asJson(req));
       }),
       { numRuns: RUNS },
     );
@@ -232,13 +226,13 @@ describe("valid requests are accepted and arrive as given", () => {
   it("call queries", async () => {
     await fc.assert(
       fc.asyncProperty(callsQuery, async (params) => {
-        const before = svc.requests.length;
+        const before = fake.svc.requests.length;
         const { error } = await send("calls", { params, options: { pageSize: 1000 } });
         expect(error).not.toBeInstanceOf(RequestValidationError);
-        expect(svc.requests.length).toBe(before + 1);
+        expect(fake.svc.requests.length).toBe(before + 1);
         // The page window replaces limit/offset: the first page asks for min(limit, pageSize).
         const limit = params.limit == null ? 1000 : Math.min(params.limit, 1000);
-        expect(svc.requests.at(-1)!.json).toEqual(asJson({ ...params, limit, offset: params.offset ?? 0 }));
+        expect(fake.svc.requests.at(-1)!.json).toEqual(asJson({ ...params, limit, offset: params.offset ?? 0 }));
       }),
       { numRuns: RUNS },
     );
@@ -247,11 +241,11 @@ describe("valid requests are accepted and arrive as given", () => {
   it("annotation progress", async () => {
     await fc.assert(
       fc.asyncProperty(progress, async (input) => {
-        const before = svc.requests.length;
+        const before = fake.svc.requests.length;
         const { error } = await send("progress", input);
         expect(error).not.toBeInstanceOf(RequestValidationError);
-        expect(svc.requests.length).toBe(before + 1);
-        const last = svc.requests.at(-1)!;
+        expect(fake.svc.requests.length).toBe(before + 1);
+        const last = fake.svc.requests.at(-1)!;
         expect(last.path).toBe(
           `/annotation_queues/${encodeURIComponent(input.queueId)}/items/${encodeURIComponent(input.itemId)}/progress`,
         );
@@ -264,11 +258,11 @@ describe("valid requests are accepted and arrive as given", () => {
   it("training jobs", async () => {
     await fc.assert(
       fc.asyncProperty(trainingJob, async (job) => {
-        const before = svc.requests.length;
+        const before = fake.svc.requests.length;
         const { error } = await send("jobs", job);
         expect(error).not.toBeInstanceOf(RequestValidationError);
-        expect(svc.requests.length).toBe(before + 1);
-        expect(svc.requests.at(-1)!.json).toEqual(asJson(job));
+        expect(fake.svc.requests.length).toBe(before + 1);
+        expect(fake.svc.requests.at(-1)!.json).toEqual(asJson(job));
       }),
       { numRuns: RUNS },
     );
@@ -370,11 +364,11 @@ const jobMutations: Mutation<Record<string, any>>[] = [
 
 function refusedProperty<T>(op: Op, valid: fc.Arbitrary<T>, mutations: Mutation<T>[]) {
   return fc.asyncProperty(valid, fc.constantFrom(...mutations), async (v, [, mutate]) => {
-    const before = svc.requests.length;
+    const before = fake.svc.requests.length;
     const { error } = await send(op, mutate(v));
     expect(error).toBeInstanceOf(RequestValidationError);
     expect((error as RequestValidationError).issues.length).toBeGreaterThan(0);
-    expect(svc.requests.length).toBe(before);
+    expect(fake.svc.requests.length).toBe(before);
   });
 }
 
@@ -396,10 +390,10 @@ describe("requests that break one rule are refused, and nothing is sent", () => 
     ];
     for (const [op, valid, mutations] of all) {
       for (const [name, mutate] of mutations) {
-        const before = svc.requests.length;
+        const before = fake.svc.requests.length;
         const { error } = await send(op, mutate(valid));
         expect(error, `${op}: ${name}`).toBeInstanceOf(RequestValidationError);
-        expect(svc.requests.length, `${op}: ${name} sent something`).toBe(before);
+        expect(fake.svc.requests.length, `${op}: ${name} sent something`).toBe(before);
       }
     }
   });

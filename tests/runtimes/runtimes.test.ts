@@ -29,6 +29,13 @@ for (const file of ["scenario.mjs", "main.mjs", "worker.mjs", "otel.mjs"])
 
 interface Outcome {
   resolved?: string;
+  aiSdk: {
+    text: string | undefined;
+    tokenIds: number;
+    streamed: string;
+    streamedTokenIds: number | undefined;
+    finishReason: string | undefined;
+  };
   streamed: string;
   final: { content: string | null | undefined; finishReason: string | undefined };
   pages: number[];
@@ -97,6 +104,15 @@ function expectScenario(outcome: Outcome): void {
     inferloopError: true,
     status: 429,
   });
+  // inferloop/ai-sdk loads from the package, takes the client from `inferloop`, and runs.
+  expect(outcome.aiSdk).toEqual({
+    text: "Hello from the AI SDK provider",
+    tokenIds: outcome.aiSdk.streamedTokenIds,
+    streamed: "Hello from the AI SDK provider",
+    streamedTokenIds: expect.any(Number),
+    finishReason: "stop",
+  });
+  expect(outcome.aiSdk.tokenIds).toBeGreaterThan(0);
   // The first try and both retries reached the service.
   expect(svc.requests.filter((r) => r.path === "/v1/models")).toHaveLength(3);
 }
@@ -163,7 +179,10 @@ describe(`workerd through miniflare ${version("miniflare")}`, () => {
     });
     const inputs = Object.keys(bundle.metafile.inputs);
     expect(inputs).toContain("node_modules/inferloop/dist/browser.js");
+    expect(inputs).toContain("node_modules/inferloop/dist/ai-sdk.js");
     expect(inputs.filter((p) => p.includes("undici"))).toEqual([]);
+    // The provider takes only types from the AI SDK: nothing of it is bundled.
+    expect(inputs.filter((p) => p.includes("@ai-sdk/") || p.includes("node_modules/ai/"))).toEqual([]);
 
     const { Miniflare } = (await import(
       pathToFileURL(join(runtimes, "miniflare", "dist", "src", "index.js")).href

@@ -1,8 +1,10 @@
 // What every runtime does with the installed package, against the fake service running in
 // Node on loopback: stream a reply, get a final completion, page through call records, and
-// get a typed error for a 429 after the retries. Plain JavaScript, copied into the consumer
-// project as is, so each runtime loads `inferloop` the way an app there would.
+// get a typed error for a 429 after the retries; and the AI SDK provider of `inferloop/ai-sdk`,
+// called as the AI SDK calls a model (plain and streamed). Plain JavaScript, copied into the
+// consumer project as is, so each runtime loads `inferloop` the way an app there would.
 import { APIError, Inferloop, InferloopError, RateLimitError } from "inferloop";
+import { createInferloopProvider } from "inferloop/ai-sdk";
 
 /** @param {{ baseURL: string, traceBaseURL?: string, apiKey: string, username: string, password: string, model: string, project: string }} config */
 export async function scenario(config) {
@@ -39,10 +41,38 @@ export async function scenario(config) {
     };
   }
 
+  const aiSdk = await aiSdkScenario(client, config.model);
+
   return {
+    aiSdk,
     streamed,
     final: { content: final.choices[0]?.message.content, finishReason: final.choices[0]?.finish_reason },
     pages,
     rateLimited,
+  };
+}
+
+/** The provider's model, called as `generateText` and `streamText` call it. */
+async function aiSdkScenario(client, modelId) {
+  const model = createInferloopProvider({ client })(modelId);
+  const prompt = [{ role: "user", content: [{ type: "text", text: "echo Hello from the AI SDK provider" }] }];
+  const providerOptions = { inferloop: { return_token_ids: true } };
+  const generated = await model.doGenerate({ prompt, providerOptions });
+  const { stream } = await model.doStream({ prompt, providerOptions });
+  let streamed = "";
+  let finish;
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (value.type === "text-delta") streamed += value.delta;
+    if (value.type === "finish") finish = value;
+  }
+  return {
+    text: generated.content.find((p) => p.type === "text")?.text,
+    tokenIds: generated.providerMetadata.inferloop.token_ids.length,
+    streamed,
+    streamedTokenIds: finish?.providerMetadata.inferloop.token_ids.length,
+    finishReason: finish?.finishReason.unified,
   };
 }

@@ -93,7 +93,9 @@ describe("annotation progress", () => {
     expect(await refused(SEED_ITEM_IDS[0], "skipped")).toContain(
       "Invalid state transition from 'completed' to 'skipped'",
     );
-    expect(await refused(SEED_ITEM_IDS[0], "in_progress")).toContain("Invalid state transition");
+    expect(await refused(SEED_ITEM_IDS[0], "in_progress")).toContain(
+      "Cannot transition to 'in_progress' when a record already exists.",
+    );
     await ok(SEED_ITEM_IDS[1], "skipped");
     expect(await refused(SEED_ITEM_IDS[1], "completed")).toContain(
       "Invalid state transition from 'skipped' to 'completed'",

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkTransition, generateCall, tokenize } from "../../src/testing/index.js";
 import { evaluate, matchesQuery } from "../../src/testing/query-eval.js";
-import { FaultQueue } from "../../src/testing/faults.js";
+import { FaultQueue } from "../../src/testing/faults/queue.js";
 import type { FakeRequest } from "../../src/testing/index.js";
 
 describe("tokenize", () => {
@@ -47,11 +47,15 @@ describe("annotation transitions", () => {
     expect(checkTransition(undefined, "completed")).toBe("apply");
     expect(checkTransition("in_progress", "skipped")).toBe("apply");
     expect(checkTransition("skipped", "skipped")).toBe("noop");
-    const refusal = checkTransition("completed", "in_progress");
-    expect(refusal).toEqual({ refused: expect.stringContaining("from 'completed' to 'in_progress'") });
-    expect((refusal as { refused: string }).refused).toMatch(
-      /Allowed transitions: .*'in_progress' -> 'completed' or 'skipped'/,
-    );
+    // Weave's words for its two refusals.
+    expect(checkTransition("completed", "in_progress")).toEqual({
+      refused:
+        "Cannot transition to 'in_progress' when a record already exists. 'in_progress' can only be set on new items.",
+    });
+    expect(checkTransition("completed", "skipped")).toEqual({
+      refused:
+        "Invalid state transition from 'completed' to 'skipped'. Only transitions from 'in_progress' or 'unstarted' are allowed.",
+    });
   });
 });
 

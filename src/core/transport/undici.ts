@@ -76,8 +76,8 @@ function* gatheredPieces(body: PiecewiseBody): Generator<string | Uint8Array> {
 }
 
 /**
- * Node transport over undici's `dispatcher.request`: several times cheaper per call than
- * `fetch`, with keep-alive pooling. undici's own headers and body timeouts are set to exactly
+ * Node transport over undici's `dispatcher.request`: cheaper per call than `fetch`, which
+ * builds WHATWG request, response and stream objects for every call; with keep-alive pooling. undici's own headers and body timeouts are set to exactly
  * the SDK's `timeout` and `idleTimeout`, so neither can cut in earlier (openai-node#2153).
  */
 export class UndiciTransport implements Transport {

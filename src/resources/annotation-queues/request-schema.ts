@@ -56,3 +56,266 @@ export const annotationQueueItemProgressParamsSchema: SchemaOf<AnnotationQueueIt
  * ```
  */
 export const pathParamSchema = z.string().check(z.minLength(1));
+
+const count = z.nullish(z.int().check(z.nonnegative()));
+const sortBy = z.strictObject({
+  /** The field sorted on (queues: `id`, `name`, `created_at`, `updated_at`; items: `call_started_at`, `call_op_name`, `created_at`, `updated_at`). */
+  field: z.string().check(z.minLength(1)),
+  /** `"asc"` or `"desc"`; Weave requires it. */
+  direction: z.enum(["asc", "desc"], { error: 'direction must be "asc" or "desc" (Weave requires it)' }),
+});
+/**
+ * One sort key of a queue or item list. Weave requires both members and ignores a field it
+ * cannot sort by (queues: `id`, `name`, `created_at`, `updated_at`; items: `call_started_at`,
+ * `call_op_name`, `created_at`, `updated_at`).
+ *
+ * @example
+ * ```ts
+ * const sort: AnnotationQueueSortBy = { field: "created_at", direction: "desc" };
+ * ```
+ */
+export interface AnnotationQueueSortBy extends Fields<typeof sortBy.shape> {}
+const sortBySchema: SchemaOf<AnnotationQueueSortBy> = sortBy;
+const sortByList = z.nullish(z.array(sortBySchema));
+
+const createParams = z.strictObject({
+  /** The project, `"<entity>/<project>"`. */
+  project_id: projectIdSchema,
+  /** The queue's name: not empty. */
+  name: z.string().check(z.minLength(1, { error: "name must be a non-empty string" })),
+  /** Default `""`. */
+  description: z.optional(z.string()),
+  /** Refs of the scorers (annotation specs) reviewers fill in: `weave:///...` refs; may be empty. */
+  scorer_refs: z.array(z.string()),
+});
+/**
+ * Body of `POST /annotation_queues`.
+ *
+ * @example
+ * ```ts
+ * const params: AnnotationQueueCreateParams = { project_id: "acme/bot", name: "Rollout review", scorer_refs: [] };
+ * ```
+ */
+export interface AnnotationQueueCreateParams extends Fields<typeof createParams.shape> {}
+
+const listParams = z.strictObject({
+  /** The project, `"<entity>/<project>"`. */
+  project_id: projectIdSchema,
+  /** Case-insensitive substring of the queue name. */
+  name: z.nullish(z.string()),
+  /** Default: `created_at` descending, then `id`. */
+  sort_by: sortByList,
+  /** Caps the total number of queues read. */
+  limit: count,
+  /** Where the first page starts. */
+  offset: count,
+});
+/**
+ * Body of `POST /annotation_queues/query` (the paging members come from the list).
+ *
+ * @example
+ * ```ts
+ * const params: AnnotationQueueListParams = { project_id: "acme/bot", name: "review" };
+ * ```
+ */
+export interface AnnotationQueueListParams extends Fields<typeof listParams.shape> {}
+
+const retrieveParams = z.strictObject({
+  /** The project, `"<entity>/<project>"`. */
+  project_id: projectIdSchema,
+});
+/**
+ * Query of `GET` and `DELETE /annotation_queues/{queue_id}`.
+ *
+ * @example
+ * ```ts
+ * const params: AnnotationQueueRetrieveParams = { project_id: "acme/bot" };
+ * ```
+ */
+export interface AnnotationQueueRetrieveParams extends Fields<typeof retrieveParams.shape> {}
+
+const updateParams = z.strictObject({
+  /** The project, `"<entity>/<project>"`. */
+  project_id: projectIdSchema,
+  /** A new name: not empty. */
+  name: z.nullish(z.string().check(z.minLength(1, { error: "name must be a non-empty string" }))),
+  /** A new description. */
+  description: z.nullish(z.string()),
+  /** New scorer refs (`weave:///...`), replacing the queue's. */
+  scorer_refs: z.nullish(z.array(z.string())),
+});
+/**
+ * Body of `PUT /annotation_queues/{queue_id}`: only the members given change.
+ *
+ * @example
+ * ```ts
+ * const params: AnnotationQueueUpdateParams = { project_id: "acme/bot", description: "Rollouts of step 3" };
+ * ```
+ */
+export interface AnnotationQueueUpdateParams extends Fields<typeof updateParams.shape> {}
+
+const statsParams = z.strictObject({
+  /** The project, `"<entity>/<project>"`. */
+  project_id: projectIdSchema,
+  /** The queues to count: ids, each not empty. */
+  queue_ids: z.array(z.string().check(z.minLength(1))),
+});
+/**
+ * Body of `POST /annotation_queues/stats`.
+ *
+ * @example
+ * ```ts
+ * const params: AnnotationQueueStatsParams = { project_id: "acme/bot", queue_ids: [queueId] };
+ * ```
+ */
+export interface AnnotationQueueStatsParams extends Fields<typeof statsParams.shape> {}
+
+const addParams = z.strictObject({
+  /** The project, `"<entity>/<project>"`. */
+  project_id: projectIdSchema,
+  /** The calls to review: at least one. Calls already in the queue and unknown ids are skipped. */
+  call_ids: z
+    .array(z.string().check(z.minLength(1, { error: "a call id must be a non-empty string" })))
+    .check(z.minLength(1, { error: "call_ids must hold at least one call id (an empty list adds nothing)" })),
+  /** JSON paths of the call shown to reviewers (`"inputs.messages"`); sent as `[]` when left out. */
+  display_fields: z.optional(z.array(z.string())),
+});
+/**
+ * Body of `POST /annotation_queues/{queue_id}/items`.
+ *
+ * @example
+ * ```ts
+ * const params: AnnotationQueueItemAddParams = { project_id: "acme/bot", call_ids: [callId] };
+ * ```
+ */
+export interface AnnotationQueueItemAddParams extends Fields<typeof addParams.shape> {}
+
+const ITEM_STATES = ["unstarted", "in_progress", "completed", "skipped"] as const;
+const itemFilter = z.strictObject({
+  /** The item's id. */
+  id: z.nullish(z.string()),
+  /** The id of the call the item holds. */
+  call_id: z.nullish(z.string()),
+  /** The op name of the call the item holds. */
+  call_op_name: z.nullish(z.string()),
+  /** The trace id of the call the item holds. */
+  call_trace_id: z.nullish(z.string()),
+  /** Who added the item. */
+  added_by: z.nullish(z.string()),
+  /** Items in any of these states. */
+  annotation_states: z.nullish(
+    z.array(z.enum(ITEM_STATES, { error: `annotation_states holds only ${ITEM_STATES.join(", ")}` })),
+  ),
+});
+/**
+ * Exact-match filter of an item list.
+ *
+ * @example
+ * ```ts
+ * const filter: AnnotationQueueItemFilter = { annotation_states: ["completed", "skipped"] };
+ * ```
+ */
+export interface AnnotationQueueItemFilter extends Fields<typeof itemFilter.shape> {}
+const itemFilterSchema: SchemaOf<AnnotationQueueItemFilter> = itemFilter;
+
+const itemListParams = z.strictObject({
+  /** The project, `"<entity>/<project>"`. */
+  project_id: projectIdSchema,
+  /** Exact-match filter of the items. */
+  filter: z.nullish(itemFilterSchema),
+  /** Default: `created_at` ascending, then `id`. */
+  sort_by: sortByList,
+  // Weave's model types it `bool`, not nullable: null is refused there, so it is here.
+  /** Adds each item's 1-based `position_in_queue`. */
+  include_position: z.optional(z.boolean()),
+  /** Caps the total number of items read. */
+  limit: count,
+  /** Where the first page starts. */
+  offset: count,
+});
+/**
+ * Body of `POST /annotation_queues/{queue_id}/items/query` (the paging members come from the list).
+ *
+ * @example
+ * ```ts
+ * const params: AnnotationQueueItemListParams = { project_id: "acme/bot", filter: { annotation_states: ["completed"] } };
+ * ```
+ */
+export interface AnnotationQueueItemListParams extends Fields<typeof itemListParams.shape> {}
+
+/**
+ * Options of a paged list: how many rows one request asks for.
+ *
+ * @example
+ * ```ts
+ * const options: PagedListOptions = { pageSize: 100 };
+ * ```
+ */
+export interface PagedListOptions {
+  /** Rows per request, default 1000. */
+  pageSize?: number | undefined;
+}
+
+/**
+ * Body of `POST /annotation_queues`.
+ *
+ * @example
+ * ```ts
+ * annotationQueueCreateParamsSchema.parse({ project_id: "acme/bot", name: "Review", scorer_refs: [] });
+ * ```
+ */
+export const annotationQueueCreateParamsSchema: SchemaOf<AnnotationQueueCreateParams> = createParams;
+/**
+ * Body of `POST /annotation_queues/query`.
+ *
+ * @example
+ * ```ts
+ * annotationQueueListParamsSchema.parse({ project_id: "acme/bot", name: "review", limit: 10 });
+ * ```
+ */
+export const annotationQueueListParamsSchema: SchemaOf<AnnotationQueueListParams> = listParams;
+/**
+ * Query of `GET`/`DELETE /annotation_queues/{queue_id}`.
+ *
+ * @example
+ * ```ts
+ * annotationQueueRetrieveParamsSchema.parse({ project_id: "acme/bot" });
+ * ```
+ */
+export const annotationQueueRetrieveParamsSchema: SchemaOf<AnnotationQueueRetrieveParams> = retrieveParams;
+/**
+ * Body of `PUT /annotation_queues/{queue_id}`.
+ *
+ * @example
+ * ```ts
+ * annotationQueueUpdateParamsSchema.parse({ project_id: "acme/bot", description: "step 3" });
+ * ```
+ */
+export const annotationQueueUpdateParamsSchema: SchemaOf<AnnotationQueueUpdateParams> = updateParams;
+/**
+ * Body of `POST /annotation_queues/stats`.
+ *
+ * @example
+ * ```ts
+ * annotationQueueStatsParamsSchema.parse({ project_id: "acme/bot", queue_ids: ["0195a3cf-1a2b-7c3d-8e4f-5a6b7c8d9e0f"] });
+ * ```
+ */
+export const annotationQueueStatsParamsSchema: SchemaOf<AnnotationQueueStatsParams> = statsParams;
+/**
+ * Body of `POST /annotation_queues/{queue_id}/items`, before `display_fields` is defaulted.
+ *
+ * @example
+ * ```ts
+ * annotationQueueItemAddParamsSchema.safeParse({ project_id: "acme/bot", call_ids: [] }).success; // false: adds nothing
+ * ```
+ */
+export const annotationQueueItemAddParamsSchema: SchemaOf<AnnotationQueueItemAddParams> = addParams;
+/**
+ * Body of `POST /annotation_queues/{queue_id}/items/query`.
+ *
+ * @example
+ * ```ts
+ * annotationQueueItemListParamsSchema.parse({ project_id: "acme/bot", filter: { annotation_states: ["completed"] } });
+ * ```
+ */
+export const annotationQueueItemListParamsSchema: SchemaOf<AnnotationQueueItemListParams> = itemListParams;

@@ -64,3 +64,83 @@ export interface AnnotationQueueItemProgressResponse {
   item: AnnotationQueueItem;
   [key: string]: unknown;
 }
+
+/**
+ * An annotation queue.
+ *
+ * @example
+ * ```ts
+ * const queue: AnnotationQueue = await client.annotationQueues.retrieve(queueId, { project_id: "acme/bot" });
+ * ```
+ */
+export interface AnnotationQueue {
+  id: string;
+  project_id: string;
+  name: string;
+  description: string;
+  scorer_refs: string[];
+  /** ISO-8601 date-time. */
+  created_at: string;
+  created_by: string;
+  /** ISO-8601 date-time. */
+  updated_at: string;
+  /** Set once the queue is deleted (soft delete). */
+  deleted_at?: string | null;
+  [key: string]: unknown;
+}
+
+/**
+ * Response of `annotationQueues.create`.
+ *
+ * @example
+ * ```ts
+ * const { id }: AnnotationQueueCreateResponse = await client.annotationQueues.create(params);
+ * ```
+ */
+export interface AnnotationQueueCreateResponse {
+  id: string;
+  [key: string]: unknown;
+}
+
+/**
+ * The counts of one queue: items, and items completed or skipped by at least one reviewer.
+ *
+ * @example
+ * ```ts
+ * const { stats } = await client.annotationQueues.stats({ project_id: "acme/bot", queue_ids: [queueId] });
+ * const s: AnnotationQueueStats = stats[0]!;
+ * ```
+ */
+export interface AnnotationQueueStats {
+  queue_id: string;
+  total_items: number;
+  completed_items: number;
+  [key: string]: unknown;
+}
+
+/**
+ * Response of `annotationQueues.stats`.
+ *
+ * @example
+ * ```ts
+ * const response: AnnotationQueueStatsResponse = await client.annotationQueues.stats(params);
+ * ```
+ */
+export interface AnnotationQueueStatsResponse {
+  stats: AnnotationQueueStats[];
+  [key: string]: unknown;
+}
+
+/**
+ * Response of `annotationQueues.items.add`: calls added, and calls already in the queue.
+ *
+ * @example
+ * ```ts
+ * const { added_count, duplicates }: AnnotationQueueItemAddResponse = await client.annotationQueues.items.add(q, params);
+ * ```
+ */
+export interface AnnotationQueueItemAddResponse {
+  added_count: number;
+  duplicates: number;
+  [key: string]: unknown;
+}

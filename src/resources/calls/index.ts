@@ -1,9 +1,8 @@
 // Transport-free parts of `client.calls` that users import: request schemas, query expressions
-// and their builder, record types. Values by name, so wiring helpers (paging arithmetic, key
-// lists) stay internal.
+// and record types. Values by name, so wiring helpers (paging arithmetic, key lists) stay
+// internal.
 export { operandSchema, operationSchema, queryExpressionSchema } from "./query-expression.js";
 export type * from "./query-expression.js";
-export * from "./query-builder.js";
 export {
   callsFilterSchema,
   callsQueryOptionsSchema,

@@ -6,7 +6,6 @@ import { endpoint, endpointRequest } from "../../core/endpoint.js";
 import type { RequestSpec } from "../../core/request-spec.js";
 import { APIResource } from "../../core/resource.js";
 import { validateRequestBody } from "../../core/validate.js";
-import { activeCapture } from "../capture/active.js";
 import {
   chatCompletionCreateParamsSchema,
   prepareChatRequest,
@@ -15,51 +14,48 @@ import {
   type ChatCompletionCreateParamsNonStreaming,
   type ChatCompletionCreateParamsStreaming,
 } from "./request-schema.js";
-import { PARSE_COMPLETION, PARSED_STREAM, type ParseableResponseFormat } from "./parse-hook.js";
-import type { ParsedChatCompletion } from "./response-format.js";
+import { activeChatCapture } from "./capture-slot.js";
+import {
+  PARSE_COMPLETION,
+  PARSED_STREAM,
+  type ParsedChatCompletion,
+  type ParsedStreamOpener,
+  type ParsingResponseFormat,
+} from "./parse-hook.js";
 import { checkCompletion } from "./response-shape.js";
-import type { ParsedChatCompletionStream } from "./parsed-stream.js";
 import { ChatCompletionStream } from "./stream.js";
 import { normalizeCompletion, type ChatCompletion } from "./types.js";
 
-/** Parameters of {@link Completions.parse}: a non-streamed request whose `response_format`
- * came from `zodResponseFormat` or `responseFormat`.
- *
- * @example
- * ```ts
- * const params: ChatCompletionParseParams<{ answer: number }> = { model, messages, response_format: zodResponseFormat(Answer, "answer") };
- * ```
- */
-export type ChatCompletionParseParams<T> = Omit<ChatCompletionCreateParamsNonStreaming, "response_format"> & {
-  response_format: ParseableResponseFormat<T>;
+// parse()'s requests. Users name them ChatCompletionParseParams<T> and
+// ChatCompletionParseStreamParams<T> (src/lib/structured-output), where a parsing format's
+// stream `S` is ParsedChatCompletionStream<T>.
+/** A non-streamed request whose `response_format` parses replies into `T`. */
+export type ChatCompletionParseRequest<T> = Omit<ChatCompletionCreateParamsNonStreaming, "response_format"> & {
+  response_format: ParsingResponseFormat<T>;
 };
 
-/** Parameters of {@link Completions.parse} with `stream: true`: it resolves to a
- * {@link ParsedChatCompletionStream}.
- *
- * @example
- * ```ts
- * const params: ChatCompletionParseStreamParams<{ answer: number }> = {
- *   model,
- *   messages,
- *   response_format: zodResponseFormat(Answer, "answer"),
- *   stream: true,
- * };
- * ```
- */
-export type ChatCompletionParseStreamParams<T> = Omit<ChatCompletionCreateParamsStreaming, "response_format"> & {
-  response_format: ParseableResponseFormat<T>;
+/** A streamed request whose `response_format` parses replies into `T` and reads the stream as `S`. */
+export type ChatCompletionParseStreamRequest<T, S extends ChatCompletionStream> = Omit<
+  ChatCompletionCreateParamsStreaming,
+  "response_format"
+> & {
+  response_format: ParsingResponseFormat<T, S>;
 };
 
-function formatOf<T>(params: unknown): Partial<ParseableResponseFormat<T>> | null | undefined {
-  return (params as { response_format?: Partial<ParseableResponseFormat<T>> | null } | null | undefined)
-    ?.response_format;
+function formatOf<T>(params: unknown): Partial<ParsingResponseFormat<T>> | null | undefined {
+  return (params as { response_format?: Partial<ParsingResponseFormat<T>> | null } | null | undefined)?.response_format;
 }
 
 /** The parser a response format carries, when it is one that can parse replies. */
-function parserOf<T>(params: unknown): ParseableResponseFormat<T>[typeof PARSE_COMPLETION] | undefined {
+function parserOf<T>(params: unknown): ParsingResponseFormat<T>[typeof PARSE_COMPLETION] | undefined {
   const parse = formatOf<T>(params)?.[PARSE_COMPLETION];
   return typeof parse === "function" ? parse : undefined;
+}
+
+/** The opener of the stream that parses the reply, when the format parses replies and has one. */
+function parsedStreamOf(params: unknown): ParsedStreamOpener<ChatCompletionStream> | undefined {
+  const open = formatOf(params)?.[PARSED_STREAM];
+  return typeof open === "function" && parserOf(params) !== undefined ? open : undefined;
 }
 
 // Streamed or not, one endpoint: `#send` reads a stream as SSE, anything else with `read`.
@@ -74,6 +70,15 @@ const chatCompletionsCreate = endpoint<ChatCompletionCreateParamsBase, ChatCompl
     prepareChatRequest(
       validateRequestBody(chatCompletionCreateParamsSchema, params, "chat completion request", requestIssues),
     ),
+  // A vLLM started without tool calling refuses `tools` without `tool_choice` (it picks "auto")
+  // and `tool_choice: "auto"`: the request is sent as written, and the answer says what to do.
+  errorHints: [
+    {
+      status: 400,
+      match: /"auto" tool choice requires --enable-auto-tool-choice/,
+      hint: ' (this server was started without tool calling: pass `tool_choice: "none"` to send the tools without letting the model call them, a named tool or "required" to force a call, or start vLLM with --enable-auto-tool-choice and --tool-call-parser <parser>)',
+    },
+  ],
   read: async (res) => normalizeCompletion(checkCompletion(await readJSON<unknown>(res)) as ChatCompletion),
 });
 
@@ -111,10 +116,11 @@ export class Completions extends APIResource {
    * console.log((await weather.finalCompletion()).choices[0]?.message.parsed);
    * ```
    */
-  create<T>(
-    params: ChatCompletionParseStreamParams<T>,
+  // A parsing format's stream type `S` is `ParsedChatCompletionStream<T>` (src/lib names it).
+  create<T, S extends ChatCompletionStream = ChatCompletionStream>(
+    params: ChatCompletionParseStreamRequest<T, S>,
     options?: RequestOptions,
-  ): APIPromise<ParsedChatCompletionStream<T>>;
+  ): APIPromise<S>;
   create(params: ChatCompletionCreateParamsNonStreaming, options?: RequestOptions): APIPromise<ChatCompletion>;
   create(params: ChatCompletionCreateParamsStreaming, options?: RequestOptions): APIPromise<ChatCompletionStream>;
   // The last overload takes the base fields with `stream?: boolean | null`, not the union of the
@@ -134,12 +140,15 @@ export class Completions extends APIResource {
     } catch (err) {
       return new APIPromise(Promise.reject(err));
     }
-    // Inside captureTrajectory the call is recorded (by the function the capture carries, so
-    // this module imports none of the capture's code); outside, this check is all it costs.
-    const capture = activeCapture();
-    const body = spec.body as ChatCompletionCreateParamsBase;
+    // Inside captureTrajectory the capture sends and records the call (see capture-slot.ts);
+    // outside, this check is all it costs.
+    const capture = activeChatCapture();
     if (capture !== undefined)
-      return new APIPromise(capture.chat(capture, body, (b) => this.#send({ ...spec, body: b }, options, params)));
+      return new APIPromise(
+        capture.chat(spec.body as ChatCompletionCreateParamsBase, (b) =>
+          this.#send({ ...spec, body: b }, options, params),
+        ),
+      );
     return new APIPromise(this.#send(spec, options, params));
   }
 
@@ -150,15 +159,14 @@ export class Completions extends APIResource {
   ): Promise<WithResponse<ChatCompletion | ChatCompletionStream>> {
     if ((spec.body as ChatCompletionCreateParamsBase).stream === true) {
       const redactor = this._http.config.redactor;
-      // The validated body has lost the format's hidden parser: it is read from the caller's.
-      const parse = parserOf(params);
-      const Parsed = formatOf(params)?.[PARSED_STREAM];
+      // The validated body has lost the format's hidden opener: it is read from the caller's.
+      const open = parsedStreamOf(params);
       return this._http.request(
         { ...spec, headers: { accept: "text/event-stream" }, stream: true },
         options,
         (res) =>
-          parse && Parsed
-            ? Parsed.withParser(Parsed.fromResponse(res, redactor, options?.signal), parse)
+          open
+            ? open(res, redactor, options?.signal)
             : ChatCompletionStream.fromResponse(res, redactor, options?.signal),
         "streamed",
       );
@@ -195,16 +203,16 @@ export class Completions extends APIResource {
    * console.log((await stream.finalCompletion()).choices[0]?.message.parsed?.celsius);
    * ```
    */
-  parse<T>(
-    params: ChatCompletionParseStreamParams<T>,
+  parse<T, S extends ChatCompletionStream = ChatCompletionStream>(
+    params: ChatCompletionParseStreamRequest<T, S>,
     options?: RequestOptions,
-  ): APIPromise<ParsedChatCompletionStream<T>>;
+  ): APIPromise<S>;
   // Last, so that a request fitting neither is reported against the plain (non-streamed) form.
-  parse<T>(params: ChatCompletionParseParams<T>, options?: RequestOptions): APIPromise<ParsedChatCompletion<T>>;
+  parse<T>(params: ChatCompletionParseRequest<T>, options?: RequestOptions): APIPromise<ParsedChatCompletion<T>>;
   parse<T>(
-    params: ChatCompletionParseParams<T> | ChatCompletionParseStreamParams<T>,
+    params: ChatCompletionParseRequest<T> | ChatCompletionParseStreamRequest<T, ChatCompletionStream>,
     options?: RequestOptions,
-  ): APIPromise<ParsedChatCompletion<T> | ParsedChatCompletionStream<T>> {
+  ): APIPromise<ParsedChatCompletion<T> | ChatCompletionStream> {
     const parseReply = parserOf<T>(params);
     if (parseReply === undefined)
       return new APIPromise(
@@ -222,7 +230,7 @@ export class Completions extends APIResource {
       );
     // create() gives a stream made with this format a parsed final completion.
     if ((params as { stream?: unknown }).stream === true)
-      return this.create(params as ChatCompletionParseStreamParams<T>, options);
+      return this.create(params as ChatCompletionParseStreamRequest<T, ChatCompletionStream>, options);
     // Built on withResponse(), so the parsed result keeps the status and headers, and a
     // failure nobody awaits is as harmless as one of create().
     return new APIPromise(

@@ -9,7 +9,10 @@
 import * as z from "zod/mini";
 import { type Fields, looseObject, type SchemaOf } from "../shape.js";
 import { taggedUnion } from "../tagged-union.js";
+import { type ChatCompletionContentPartUntyped, withUntypedForms } from "./content-part-untyped.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
+export type { ChatCompletionContentPartUntyped, UntypedPartURL } from "./content-part-untyped.js";
+
 // English messages, as classic zod gave them, before the first schema below is built.
 ensureZodDefaults();
 const textPart = looseObject({
@@ -79,8 +82,8 @@ const inputAudioPart = looseObject({
   input_audio: looseObject({
     /** Base64-encoded audio bytes. */
     data: z.string(),
-    /** Encoding of `data`, such as `"wav"` or `"mp3"`. */
-    format: z.enum(["wav", "mp3"]),
+    /** Encoding of `data`, such as `"wav"` or `"mp3"` (vLLM reads any, as `audio/<format>`). */
+    format: z.string(),
   }),
 });
 /**
@@ -196,8 +199,11 @@ export const chatCompletionContentPartFileSchema: SchemaOf<ChatCompletionContent
 const imageEmbedsPart = looseObject({
   /** Always `"image_embeds"`. */
   type: z.literal("image_embeds"),
-  /** A base64-encoded tensor, or named tensors for models that take several inputs per image. */
-  image_embeds: z.union([z.string(), z.record(z.string(), z.string())]),
+  /**
+   * A base64-encoded tensor, or named tensors for models that take several inputs per image
+   * (null with a `uuid`: media vLLM has cached under that id).
+   */
+  image_embeds: z.nullable(z.union([z.string(), z.record(z.string(), z.string())])),
 });
 /**
  * Precomputed image embeddings (vLLM extension): a base64 tensor or a map of them.
@@ -309,9 +315,11 @@ const userPart = taggedUnion("type", userContentParts);
  */
 export const chatCompletionContentPartSchema: SchemaOf<ChatCompletionContentPart> = userPart;
 
-const anyPart = taggedUnion("type", [...userContentParts, refusalPart, thinkingPart]);
+// vLLM also reads parts written without `type` by the key they hold (content-part-untyped.ts).
+const anyPart = withUntypedForms(taggedUnion("type", [...userContentParts, refusalPart, thinkingPart]));
 /**
- * Any content part at all, refusals and thinking included: vLLM takes every part on every role.
+ * Any content part at all, refusals and thinking included: vLLM takes every part on every role,
+ * and the short forms without `type` (`{image_url: "https://..."}`).
  * @example
  * chatCompletionAnyContentPartSchema.parse({ type: "refusal", refusal: "No." });
  */
@@ -367,4 +375,5 @@ export type ChatCompletionAssistantContentPart = ChatCompletionAnyContentPart;
 export type ChatCompletionAnyContentPart =
   | ChatCompletionContentPart
   | ChatCompletionContentPartRefusal
-  | ChatCompletionContentPartThinking;
+  | ChatCompletionContentPartThinking
+  | ChatCompletionContentPartUntyped;

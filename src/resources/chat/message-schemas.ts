@@ -277,8 +277,9 @@ const toolMessage = looseObject({
   role: z.literal("tool"),
   /** The tool's result: a string or content parts (text usually; images reach templates that show them). */
   content: z.optional(anyContent),
-  /** `id` of the assistant tool call this answers (optional for vLLM; templates that match calls need it). */
-  tool_call_id: z.optional(z.string()),
+  // null: vLLM's free-form message takes it (chat_utils.CustomChatCompletionMessageParam).
+  /** `id` of the assistant tool call this answers (optional or null for vLLM; templates that match calls need it). */
+  tool_call_id: z.nullish(z.string()),
   /** Name of the tool, for templates that show it. */
   name: z.optional(z.string()),
 });

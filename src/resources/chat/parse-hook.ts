@@ -1,33 +1,69 @@
+// What a response format that parses replies carries, and what `chat.completions.parse`
+// returns. The formats are made in src/lib/structured-output (`zodResponseFormat`,
+// `responseFormat`); going through the format keeps the endpoint free of any import of their
+// JSON Schema, parsing and stream code, so an app without structured output does not carry it.
+import type { APIResponse } from "../../core/http-client.js";
+import type { Redactor } from "../../core/secrets.js";
 import type { ResponseFormatJSONSchema } from "./request-schema.js";
-import type { ParsedChatCompletion } from "./parsed-reply.js";
-import type { ParsedChatCompletionStream } from "./parsed-stream.js";
-import type { ChatCompletion } from "./types.js";
+import type { ChatCompletionStream } from "./stream.js";
+import type { ChatCompletion, ChatCompletionChoice, ChatCompletionMessage } from "./types.js";
 
-/**
- * Where a response format made by `zodResponseFormat` or `responseFormat` keeps its own reply
- * parser. Going through the format keeps `chat.completions.parse` free of any import of the
- * JSON Schema and parsing code, so an app that never uses structured output does not carry it
- * in its bundle.
- */
+/** Where a parsing response format keeps its own reply parser. */
 export const PARSE_COMPLETION: unique symbol = Symbol.for("inferloop.responseFormat.parseCompletion");
 
 /**
- * Where such a response format keeps the stream class that parses its final completion, for
- * the same reason: a streaming chat call without structured output does not carry that class
- * (nor its partial-JSON reader) in its bundle.
+ * Where such a response format keeps the opener of the stream that parses its final
+ * completion, for the same reason: a streaming chat call without structured output does not
+ * carry that stream class (nor its partial-JSON reader) in its bundle.
  */
 export const PARSED_STREAM: unique symbol = Symbol.for("inferloop.responseFormat.parsedStream");
 
 /** The parser a response format carries under {@link PARSE_COMPLETION}. */
 export type CompletionParser<R> = (completion: ChatCompletion) => R;
 
+/** What a response format carries under {@link PARSED_STREAM}: reads a streamed reply as `S`. */
+export type ParsedStreamOpener<S extends ChatCompletionStream> = (
+  res: APIResponse,
+  redactor: Redactor,
+  signal: AbortSignal | undefined,
+) => S;
+
 /**
- * A `json_schema` response format that can parse replies into `T`: what `zodResponseFormat`
- * and `responseFormat` return, and what `chat.completions.parse` takes.
+ * A reply message with `parsed`: the content parsed and validated, or null when the
+ * message has no content (for example a tool call or a refusal).
  * @example
- * const format: ParseableResponseFormat<{ answer: number }> = responseFormat(Answer, "answer");
+ * const m: ParsedChatCompletionMessage<{ answer: number }> = { role: "assistant", content: "{\"answer\":4}", parsed: { answer: 4 } };
  */
-export type ParseableResponseFormat<T> = ResponseFormatJSONSchema & {
+export interface ParsedChatCompletionMessage<T> extends ChatCompletionMessage {
+  parsed: T | null;
+}
+
+/**
+ * A choice whose message is parsed.
+ * @example
+ * const answer = parsedChoice.message.parsed?.answer;
+ */
+export interface ParsedChatCompletionChoice<T> extends ChatCompletionChoice {
+  message: ParsedChatCompletionMessage<T>;
+}
+
+/**
+ * A completion whose every choice carries `message.parsed`.
+ * @example
+ * const parsed: ParsedChatCompletion<{ answer: number }> = parseCompletionContent(completion, format);
+ * parsed.choices[0]?.message.parsed?.answer;
+ */
+export interface ParsedChatCompletion<T> extends ChatCompletion {
+  choices: ParsedChatCompletionChoice<T>[];
+}
+
+// The stream's type travels as a type parameter because its class lives above the endpoint
+// (src/lib/structured-output); users see this type as `ParseableResponseFormat<T>`.
+/** A `json_schema` response format that parses replies into `T` and reads a streamed reply as `S`. */
+export type ParsingResponseFormat<
+  T,
+  S extends ChatCompletionStream = ChatCompletionStream,
+> = ResponseFormatJSONSchema & {
   readonly [PARSE_COMPLETION]: CompletionParser<ParsedChatCompletion<T> | Promise<ParsedChatCompletion<T>>>;
-  readonly [PARSED_STREAM]?: typeof ParsedChatCompletionStream;
+  readonly [PARSED_STREAM]?: ParsedStreamOpener<S>;
 };

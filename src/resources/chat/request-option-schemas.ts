@@ -248,7 +248,6 @@ const structuredOutputs = looseOption({
     if (Array.isArray(so.choice) && so.choice.length === 0) issue("choice", "is empty: give at least one choice");
     if (so.grammar === "") issue("grammar", "is empty: give a grammar");
     if (so.json === "") issue("json", "is empty: give a JSON Schema (an object or its JSON text)");
-    if (so.json_object === false) issue("json_object", "false constrains nothing: set it to true or leave it out");
     if (so.structural_tag === "") issue("structural_tag", "is empty: give a structural tag specification");
     if (typeof so.regex === "string" && so.regex.includes("\u0000"))
       issue("regex", "contains a NUL character, which vLLM refuses");
@@ -276,13 +275,26 @@ export interface StructuredOutputsParams extends Fields<typeof structuredOutputs
  * structuredOutputsParamsSchema.parse({ choice: ["yes", "no"] });
  */
 export const structuredOutputsParamsSchema: SchemaOf<StructuredOutputsParams> = structuredOutputs;
+
+// RepetitionDetectionParams' sizes are Python ints the engine holds as int64 (z.int() would
+// stop at 2^53).
+const int64 = (min?: number) =>
+  z.number().check((ctx) => {
+    const v = ctx.value;
+    if (!Number.isInteger(v) || Math.abs(v) >= 2 ** 63 || (min !== undefined && v < min))
+      ctx.issues.push({
+        code: "custom",
+        input: v,
+        message: `must be an integer in ${min ?? "-9223372036854775808"}..9223372036854775807`,
+      });
+  });
 const repetitionDetection = looseOption({
   /** Longest pattern looked for, in tokens; at least `min_pattern_size`. */
-  max_pattern_size: z.optional(z.int().check(z.gte(0))),
+  max_pattern_size: z.optional(int64(0)),
   /** Shortest pattern looked for, in tokens. */
-  min_pattern_size: z.optional(z.int().check(z.gte(0))),
+  min_pattern_size: z.optional(int64(0)),
   /** Repetitions of a pattern that end generation; at least 2. */
-  min_count: z.optional(z.int()),
+  min_count: z.optional(int64()),
 }).check(
   z.superRefine((rd, ctx) => {
     // Absent members take vLLM's defaults (0), as in RepetitionDetectionParams.__post_init__,

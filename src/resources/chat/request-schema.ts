@@ -40,12 +40,14 @@ import { chatCompletionMessageParamSchema, chatCompletionToolSchema } from "./me
 import {
   chatCompletionDocumentSchema,
   chatCompletionStreamOptionsSchema,
+  type EngineXargs,
   engineXargsSchema,
   repetitionDetectionParamsSchema,
   responseFormatSchema,
   structuredOutputsParamsSchema,
 } from "./request-option-schemas.js";
 import { structuredOutputsConstraints } from "./structured-outputs.js";
+import { vllmLimitRules } from "./vllm-limits.js";
 export * from "./content-part-schemas.js";
 export * from "./message-schemas.js";
 export * from "./request-option-schemas.js";
@@ -126,6 +128,13 @@ const logitBiasSchema = z.record(z.string(), z.number()).check((ctx) => {
       message: `keys must be token ids (non-negative integers as strings, like "1234"), got ${bad.map((k) => JSON.stringify(k)).join(", ")}`,
     });
 });
+
+// vLLM keeps and ignores this spec name (it reads vllm_xargs): a list goes out as written; an
+// object is held to vllm_xargs' shape, so it works under either name.
+const engineXargsOrList = z.unknown().check((ctx) => {
+  const r = z.safeParse(Array.isArray(ctx.value) ? z.array(z.unknown()) : engineXargsSchema, ctx.value);
+  if (!r.success) ctx.issues.push(...(r.error.issues as z.core.$ZodRawIssue[]));
+}) as unknown as SchemaOf<EngineXargs | unknown[]>;
 
 const nonEmptyString = (what: string) => z.string().check(z.minLength(1, `${what} must not be empty`));
 /**
@@ -310,8 +319,11 @@ const requestShape = {
   cache_salt: z.nullish(cacheSaltSchema),
   /** Parameters for disaggregated prefill/decode serving, passed to the KV connector. */
   kv_transfer_params: z.nullish(z.record(z.string(), z.unknown())),
-  /** Extension parameters for server plugins (the spec's name; vLLM itself reads `vllm_xargs`). */
-  engine_xargs: z.nullish(engineXargsSchema),
+  /**
+   * Extension parameters for server plugins (the spec's name; vLLM itself reads `vllm_xargs`
+   * and keeps this one unread, so a list is sent as written too).
+   */
+  engine_xargs: z.nullish(engineXargsOrList),
   /** Extension parameters for server plugins, under vLLM's own name. */
   vllm_xargs: z.nullish(engineXargsSchema),
   /** End generation early when an n-gram pattern of the output repeats. */
@@ -386,6 +398,7 @@ function requestRules(p: RuleInput, ctx: z.core.$RefinementCtx): void {
   structuredRules(p, issue);
   toolRules(p, issue);
   samplingRules(p, issue);
+  vllmLimitRules(p, ctx);
 }
 
 type IssueAt = (path: string, message: string) => void;

@@ -4,8 +4,8 @@ const RUN = 256;
 
 /**
  * Text appended one piece per chunk. `text += piece` would keep a rope: two objects per chunk
- * that all outlive the young generation, so V8 grows it (over 200,000 chunks, about 50 MB more
- * peak RSS than a reader that keeps nothing) and copies them all to the old one. Here the
+ * that all outlive the young generation, so V8 grows it (raising a long stream's peak RSS, see
+ * docs/performance.md) and copies them all to the old one. Here the
  * pieces are joined every {@link RUN}, so only the joined runs survive.
  */
 export class StreamedText {

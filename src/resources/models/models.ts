@@ -1,4 +1,4 @@
-import { isLatin1 } from "../../core/header-values.js";
+import { hasControlCharacter, isLatin1 } from "../../core/header-values.js";
 import { APIPromise } from "../../core/api-promise.js";
 import { RequestValidationError } from "../../core/errors.js";
 import { readJSON } from "../../core/http-client.js";
@@ -60,11 +60,13 @@ export class Models extends APIResource {
     const problem =
       project === undefined
         ? undefined
-        : !PROJECT.test(project)
-          ? 'must be "<team>/<project>"'
-          : !isLatin1(project)
-            ? "contains characters outside Latin-1 (ISO-8859-1), which a header cannot carry: use the project's ASCII name"
-            : undefined;
+        : hasControlCharacter(project)
+          ? "contains a control character (NUL, CR, LF, DEL or another below U+0020), which a header cannot carry: remove it"
+          : !PROJECT.test(project)
+            ? 'must be "<team>/<project>"'
+            : !isLatin1(project)
+              ? "contains characters outside Latin-1 (ISO-8859-1), which a header cannot carry: use the project's ASCII name"
+              : undefined;
     if (problem !== undefined) {
       const issue = { path: "project", message: problem };
       return new APIPromise(Promise.reject(new RequestValidationError([issue], "models.list options")));

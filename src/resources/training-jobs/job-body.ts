@@ -29,7 +29,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
  * `trajectorySchema` on a trajectory's copy, with the token lists that the plain loop accepts
  * set aside meanwhile: zod would only run the same loop over them (tokenLogprobList), but a
  * copy whose thousands of entries stay reachable through zod's work gets promoted out of the
- * young heap, and a large job then holds several times its size in garbage. A list the loop
+ * young heap, and a large job then holds far more than its size in garbage. A list the loop
  * refuses stays, so zod reports its issue as before.
  */
 function parseTrajectory(copy: unknown) {
@@ -68,8 +68,8 @@ export interface TrainingJobBody {
 
 /**
  * Validates a training job and writes each trajectory as JSON text as soon as its copy is
- * checked, then drops the copy: a job of 64 × 8 trajectories of 4,000 tokens holds about its
- * body's size in memory instead of a copy of every token entry (several times that). What is
+ * checked, then drops the copy: a large job holds about its body's size in memory instead of a
+ * copy of every token entry (docs/performance.md, "Training job creation"). What is
  * sent is still exactly what was validated (see `toJSONValue`), the same issues are reported
  * as by `validateRequestBody(trainingJobCreateParamsSchema, …)`, and nothing is sent when any
  * of them is found.

@@ -90,8 +90,8 @@ export interface TokenLogprob extends Fields<typeof tokenLogprob.shape> {
  */
 export const tokenLogprobSchema: SchemaOf<TokenLogprob> = tokenLogprob;
 
-// A choice of a large job holds thousands of token entries; zod walks each one several times
-// slower than JSON.stringify writes it and copies it. A plain loop finds the first entry that
+// A choice of a large job holds thousands of token entries; zod's walk of each one costs more
+// than JSON.stringify's writing and the copy together. A plain loop finds the first entry that
 // tokenLogprobSchema would refuse, and only that entry goes through zod, for the same issues.
 // z.custom plus a refinement, not z.array(...): an array schema runs a schema per entry. Typed
 // as the list of entries it checks.

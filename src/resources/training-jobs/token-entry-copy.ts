@@ -1,11 +1,11 @@
 import { type CopySteps, type EntryCopier, isPlainValue, PlainObject } from "../../core/json-value.js";
 
 // The copy of a token logprob list, entry by entry, by code that knows the entry's shape: a
-// large job holds millions of entries, which the generic copy reads key by key several times
-// slower. Entries of the shape vLLM sends (`token`, `logprob`, `bytes`, `top_logprobs`, in that
-// order, on plain objects and arrays without `toJSON`) are copied field by field; anything
-// else, down to a single field or byte, goes to the generic copy, which sees it as if it had
-// walked there itself. Each value is read once either way.
+// large job holds millions of entries, which the generic copy reads key by key, with its
+// checks on each value, far more slowly. Entries of the shape vLLM sends (`token`, `logprob`,
+// `bytes`, `top_logprobs`, in that order, on plain objects and arrays without `toJSON`) are
+// copied field by field; anything else, down to a single field or byte, goes to the generic
+// copy, which sees it as if it had walked there itself. Each value is read once either way.
 
 // Constructors, not literals: see PlainObject in core/json-value.ts (where V8 allocates them).
 type Copy = Record<string, unknown>;

@@ -1,5 +1,6 @@
 // The rules of tokenLogprobSchema as a plain loop: a large job has millions of token entries,
-// which zod would check several times slower (see tokenLogprobList in request-schema.ts).
+// which zod would check through a schema run per entry, far more slowly (see tokenLogprobList
+// in request-schema.ts).
 
 function isByteList(v: unknown): boolean {
   if (v === null || v === undefined) return true;

@@ -1,5 +1,4 @@
-import type { TrajectoryGroup, TrajectoryParams } from "./request-schema.js";
-import type { Trajectory } from "./trajectory.js";
+import type { TrajectoryParams } from "./request-schema.js";
 import { isTrajectoryChoice, type TrajectoryItem } from "./trajectory-item.js";
 
 /**
@@ -40,18 +39,6 @@ export interface TrainingWarning {
   message: string;
 }
 
-/**
- * A trajectory group as the checks read it: wire trajectories or {@link Trajectory} objects.
- *
- * @example
- * ```ts
- * const group: CheckedTrajectoryGroup = { trajectories: [new Trajectory({ reward: 1 })] };
- * ```
- */
-export interface CheckedTrajectoryGroup {
-  trajectories: ReadonlyArray<TrajectoryParams | Trajectory>;
-}
-
 /** What the checks need of one choice: its lengths, not its tokens (which need not stay alive). */
 interface ChoiceAt {
   path: string;
@@ -76,8 +63,9 @@ function choicesOf(items: readonly TrajectoryItem[], path: string, out: ChoiceAt
 }
 
 /**
- * The checks of {@link checkTrajectoryGroups}, fed one trajectory at a time (group by group, in
- * order), so a caller can check each trajectory and let it go before reading the next.
+ * What would waste a training job without making it invalid, found one trajectory at a time
+ * (group by group, in order), so a caller can check each trajectory and let it go before
+ * reading the next: `trainingJobs.create` (which logs the findings) and `checkTrajectoryGroups`.
  *
  * @example
  * ```ts
@@ -94,8 +82,8 @@ export class TrajectoryChecks {
   #group: number | undefined;
   #rewards: number[] = [];
 
-  /** Trajectory `index` of group `group`. */
-  add(group: number, index: number, t: TrajectoryParams | Trajectory): void {
+  /** Trajectory `index` of group `group` (a `Trajectory` object reads as its wire shape). */
+  add(group: number, index: number, t: TrajectoryParams): void {
     if (group !== this.#group) this.#endGroup(group);
     const path = `trajectory_groups.${group}.trajectories.${index}`;
     if (t.reward === undefined || t.reward === null) {
@@ -148,7 +136,7 @@ export class TrajectoryChecks {
     this.#rewards = [];
   }
 
-  /** The findings so far, in the order {@link checkTrajectoryGroups} reports them. */
+  /** The findings so far: the job's shape first, then each group's, then each choice's. */
   warnings(): TrainingWarning[] {
     this.#endGroup(undefined);
     const warnings = [...this.#shape, ...this.#warnings];
@@ -171,27 +159,4 @@ export class TrajectoryChecks {
     }
     return warnings;
   }
-}
-
-/**
- * Finds what would waste a training job before it is sent: no groups or empty groups, groups
- * whose rewards are all equal, trajectories without a reward, choices whose `token_ids` and `logprobs.content`
- * lengths disagree, and choices without logprobs next to others with them. Reports, never
- * throws; `client.trainingJobs.create` runs it and logs each finding at `warn`. Cost: one pass
- * over the groups and their messages, not over the tokens.
- *
- * @example
- * ```ts
- * for (const w of checkTrajectoryGroups(groups)) console.warn(`${w.path}: ${w.message}`);
- * ```
- */
-export function checkTrajectoryGroups(
-  groups: readonly (CheckedTrajectoryGroup | TrajectoryGroup)[],
-): TrainingWarning[] {
-  const checks = new TrajectoryChecks();
-  checks.groupSizes(groups.map((group) => group.trajectories.length));
-  groups.forEach((group, g) => {
-    group.trajectories.forEach((t, i) => checks.add(g, i, t));
-  });
-  return checks.warnings();
 }

@@ -3,11 +3,11 @@ import type { z } from "zod";
 import {
   callsQueryOptionsSchema,
   callsQueryParamsSchema,
-  q,
   type CallsQueryOptions,
   type CallsQueryParams,
   type QueryExpression,
 } from "../../../src/resources/calls/index.js";
+import { q } from "../../../src/lib/query-builder.js";
 
 const project_id = "acme/support-bot";
 

@@ -1,2 +1,0 @@
-export { capturingFetch, type CapturingFetchOptions, type FetchFunction } from "./capturing-fetch.js";
-export { captureTrajectory, currentTrajectory, type CaptureOptions } from "./scope.js";

@@ -1,0 +1,165 @@
+import type { APIPromise } from "../../core/api-promise.js";
+import { callEndpoint, endpoint } from "../../core/endpoint.js";
+import { type APIResponse, readJSON } from "../../core/http-client.js";
+import { type OffsetList, offsetList } from "../../core/offset-list.js";
+import type { RequestOptions } from "../../core/options.js";
+import { APIResource } from "../../core/resource.js";
+import { expectObject, shapeError } from "../../core/response-shape.js";
+import type { PagedListOptions } from "../annotation-queues/request-schema.js";
+import {
+  feedbackCreateParamsSchema,
+  feedbackPurgeParamsSchema,
+  feedbackQueryParamsSchema,
+  feedbackReplaceParamsSchema,
+  type FeedbackCreateParams,
+  type FeedbackPurgeParams,
+  type FeedbackQueryParams,
+  type FeedbackReplaceParams,
+} from "./request-schema.js";
+import type { FeedbackCreateResponse, FeedbackRow } from "./types.js";
+
+async function readCreated(res: APIResponse, what: string): Promise<FeedbackCreateResponse> {
+  const body = expectObject(await readJSON<unknown>(res), what);
+  if (typeof body.id !== "string") throw shapeError(what, "id", body.id, "a string");
+  return body as FeedbackCreateResponse;
+}
+
+// Each create stores one more row: only retried when provably unsent (or with an idempotencyKey).
+const feedbackCreate = endpoint<FeedbackCreateParams, FeedbackCreateParams, FeedbackCreateResponse>({
+  operation: "feedback.create",
+  method: "POST",
+  path: "/feedback/create",
+  service: "trace",
+  retry: "unsent-only",
+  creates: "feedback row",
+  body: feedbackCreateParamsSchema,
+  what: "feedback create request",
+  read: (res) => readCreated(res, "feedback create response"),
+});
+
+// The rows come back as `{ result: [...] }`, one page per request.
+const feedbackQuery = endpoint<FeedbackQueryParams, FeedbackQueryParams, APIResponse>({
+  operation: "feedback.query",
+  method: "POST",
+  path: "/feedback/query",
+  service: "trace",
+  retry: "safe",
+  body: feedbackQueryParamsSchema,
+  what: "feedback query",
+  read: (res) => res,
+});
+
+// A replace removes the old row and writes a new one: a second attempt finds the old one gone.
+const feedbackReplace = endpoint<FeedbackReplaceParams, FeedbackReplaceParams, FeedbackCreateResponse>({
+  operation: "feedback.replace",
+  method: "POST",
+  path: "/feedback/replace",
+  service: "trace",
+  retry: "unsent-only",
+  creates: "feedback row",
+  body: feedbackReplaceParamsSchema,
+  what: "feedback replace request",
+  read: (res) => readCreated(res, "feedback replace response"),
+});
+
+// Deleting rows already gone deletes nothing: retried like a GET.
+const feedbackPurge = endpoint<FeedbackPurgeParams, FeedbackPurgeParams, Record<string, unknown>>({
+  operation: "feedback.purge",
+  method: "POST",
+  path: "/feedback/purge",
+  service: "trace",
+  retry: "safe",
+  body: feedbackPurgeParamsSchema,
+  what: "feedback purge request",
+  read: async (res) => expectObject(await readJSON<unknown>(res), "feedback purge response"),
+});
+
+/**
+ * Weave's feedback: what reviewers, users and scorers said about a call or an object
+ * (reactions, notes, annotations, scores). Basic auth, sent to `traceBaseURL`. A call's
+ * feedback also comes back on the call itself, at `summary.weave.feedback`, when a call query
+ * asks for `include_feedback`.
+ *
+ * @example
+ * ```ts
+ * await client.feedback.create({
+ *   project_id: "acme/bot",
+ *   weave_ref: `weave:///acme/bot/call/${callId}`,
+ *   feedback_type: "wandb.reaction.1",
+ *   payload: { emoji: "👍" },
+ * });
+ * ```
+ */
+export class Feedback extends APIResource {
+  /**
+   * Leave feedback on a call or object (`weave_ref`). The payload's shape follows
+   * `feedback_type` (see {@link FeedbackCreateParams}); a payload Weave would refuse is refused
+   * before sending. Not retried once sent, unless an `idempotencyKey` is given.
+   *
+   * @example
+   * ```ts
+   * const { id } = await client.feedback.create({
+   *   project_id: "acme/support-bot",
+   *   weave_ref: `weave:///acme/support-bot/call/${callId}`,
+   *   feedback_type: "wandb.annotation.quality",
+   *   annotation_ref: "weave:///acme/support-bot/object/quality:latest",
+   *   payload: { value: 1 },
+   * });
+   * ```
+   */
+  create(params: FeedbackCreateParams, options?: RequestOptions): APIPromise<FeedbackCreateResponse> {
+    return callEndpoint(this._http, feedbackCreate, { params }, options);
+  }
+
+  /**
+   * A project's feedback, paged with `limit`/`offset` (`for await`, `.pages()`, `.toArray()`),
+   * filtered by a query expression over its fields (`feedback_type`, `weave_ref`,
+   * `payload.value`, ...). Nothing is sent until iteration starts.
+   *
+   * @example
+   * ```ts
+   * import { q } from "inferloop";
+   *
+   * const mine = client.feedback.query({
+   *   project_id: "acme/support-bot",
+   *   query: q.where(q.eq(q.field("weave_ref"), `weave:///acme/support-bot/call/${callId}`)),
+   * });
+   * for await (const row of mine) console.log(row.feedback_type, row.payload);
+   * ```
+   */
+  query(params: FeedbackQueryParams, options?: PagedListOptions & RequestOptions): OffsetList<FeedbackRow> {
+    return offsetList<FeedbackRow, FeedbackQueryParams>(
+      this._http,
+      feedbackQuery,
+      { params },
+      options,
+      { member: "result" },
+      "feedback",
+    );
+  }
+
+  /**
+   * Replace a piece of feedback (`feedback_id`) with a new one; resolves to the new row.
+   *
+   * @example
+   * ```ts
+   * const next = await client.feedback.replace({ ...params, feedback_id: previous.id, payload: { value: 0 } });
+   * ```
+   */
+  replace(params: FeedbackReplaceParams, options?: RequestOptions): APIPromise<FeedbackCreateResponse> {
+    return callEndpoint(this._http, feedbackReplace, { params }, options);
+  }
+
+  /**
+   * Delete feedback for good, by id (the only purge Weave allows).
+   *
+   * @example
+   * ```ts
+   * import { q } from "inferloop";
+   * await client.feedback.purge({ project_id: "acme/support-bot", query: q.where(q.eq(q.field("id"), feedbackId)) });
+   * ```
+   */
+  purge(params: FeedbackPurgeParams, options?: RequestOptions): APIPromise<Record<string, unknown>> {
+    return callEndpoint(this._http, feedbackPurge, { params }, options);
+  }
+}

@@ -1,0 +1,331 @@
+/**
+ * The review step of the loop over real HTTP against the fake: annotation queues and their
+ * items, feedback, and traced rollouts read back as trajectory groups with the reward a
+ * reviewer left.
+ */
+import { describe, expect, it, vi } from "vitest";
+import { InferloopError, NotFoundError, q, RequestValidationError, type CallRecord } from "../../src/index.js";
+import { referenceCalls } from "../../src/testing/index.js";
+import { caught, useFakeService } from "./helpers.js";
+
+const fake = useFakeService({ seedCalls: false, calls: referenceCalls() });
+
+const PROJECT = "acme/rollouts";
+const SPEC = `weave:///${PROJECT}/object/quality:latest`;
+const ref = (id: string) => `weave:///${PROJECT}/call/${id}`;
+
+let clock = Date.UTC(2026, 0, 1);
+const at = () => new Date((clock += 1000)).toISOString();
+
+/** A trace as Weave's openai integration writes it: a root op, then chat calls under it. */
+function weaveTrace(
+  n: number,
+  prompt: string,
+  turns: Array<{ messages: unknown[]; reply: string; logprobs?: boolean }>,
+): CallRecord[] {
+  const trace = `trace-${n}`;
+  const root: CallRecord = {
+    id: `root-${n}`,
+    project_id: PROJECT,
+    op_name: `weave:///${PROJECT}/op/rollout:abc`,
+    trace_id: trace,
+    parent_id: null,
+    started_at: at(),
+    ended_at: at(),
+    attributes: {},
+    inputs: { prompt },
+    output: { answer: turns.at(-1)?.reply },
+    summary: {},
+  };
+  const chats = turns.map(
+    (t, i): CallRecord => ({
+      id: `chat-${n}-${i}`,
+      project_id: PROJECT,
+      op_name: `weave:///${PROJECT}/op/openai.chat.completions.create:xyz`,
+      trace_id: trace,
+      parent_id: root.id,
+      started_at: at(),
+      ended_at: at(),
+      attributes: {},
+      inputs: { model: "m", messages: t.messages },
+      output: {
+        id: `chatcmpl-${n}-${i}`,
+        object: "chat.completion",
+        choices: [
+          {
+            index: 0,
+            finish_reason: "stop",
+            message: { role: "assistant", content: t.reply },
+            ...(t.logprobs
+              ? {
+                  logprobs: { content: [{ token: t.reply, logprob: -0.5, bytes: [1], top_logprobs: [] }] },
+                  token_ids: [7],
+                }
+              : {}),
+          },
+        ],
+      },
+      summary: {},
+    }),
+  );
+  return [root, ...chats];
+}
+
+describe("annotation queues", () => {
+  it("create, retrieve, update, list, stats and a soft delete", async () => {
+    const { id } = await fake.client.annotationQueues.create({
+      project_id: PROJECT,
+      name: "Rollout review",
+      scorer_refs: [SPEC],
+    });
+    const queue = await fake.client.annotationQueues.retrieve(id, { project_id: PROJECT });
+    expect(queue).toMatchObject({ id, name: "Rollout review", description: "", scorer_refs: [SPEC], deleted_at: null });
+    const updated = await fake.client.annotationQueues.update(id, { project_id: PROJECT, description: "step 1" });
+    expect(updated).toMatchObject({ id, name: "Rollout review", description: "step 1" });
+    await fake.client.annotationQueues.create({ project_id: PROJECT, name: "Other", scorer_refs: [] });
+    const named = await fake.client.annotationQueues.list({ project_id: PROJECT, name: "ROLLOUT" }).toArray();
+    expect(named.map((q) => q.id)).toEqual([id]);
+    expect(await fake.client.annotationQueues.stats({ project_id: PROJECT, queue_ids: [id] })).toEqual({
+      stats: [{ queue_id: id, total_items: 0, completed_items: 0 }],
+    });
+    const deleted = await fake.client.annotationQueues.delete(id, { project_id: PROJECT });
+    expect(deleted.deleted_at).toEqual(expect.any(String));
+    expect(await caught(() => fake.client.annotationQueues.retrieve(id, { project_id: PROJECT }))).toBeInstanceOf(
+      NotFoundError,
+    );
+    const left = await fake.client.annotationQueues.list({ project_id: PROJECT }).toArray();
+    expect(left.map((q) => q.name)).toEqual(["Other"]);
+    // Kept, as Weave keeps it: only marked deleted.
+    expect(fake.svc.annotation.queues.get(id)?.deleted_at).toBe(deleted.deleted_at);
+  });
+
+  it("items: duplicates counted, unknown calls skipped, pages, filters, positions and progress", async () => {
+    fake.svc.state.calls.insert([
+      ...weaveTrace(1, "a", [{ messages: [], reply: "x" }]),
+      ...weaveTrace(2, "b", [{ messages: [], reply: "y" }]),
+    ]);
+    const { id: queueId } = await fake.client.annotationQueues.create({
+      project_id: PROJECT,
+      name: "Review",
+      scorer_refs: [],
+    });
+    expect(
+      await fake.client.annotationQueues.items.add(queueId, {
+        project_id: PROJECT,
+        call_ids: ["root-1", "nope", "root-2"],
+      }),
+    ).toEqual({ added_count: 2, duplicates: 0 });
+    expect(
+      await fake.client.annotationQueues.items.add(queueId, { project_id: PROJECT, call_ids: ["root-1", "chat-1-0"] }),
+    ).toEqual({ added_count: 1, duplicates: 1 });
+
+    const pages = [];
+    for await (const page of fake.client.annotationQueues.items
+      .list(queueId, { project_id: PROJECT }, { pageSize: 2 })
+      .pages())
+      pages.push(page.map((i) => i.call_id));
+    expect(pages.flat().sort()).toEqual(["chat-1-0", "root-1", "root-2"]);
+    expect(pages.map((p) => p.length)).toEqual([2, 1]);
+
+    const items = await fake.client.annotationQueues.items
+      .list(queueId, { project_id: PROJECT, include_position: true })
+      .toArray();
+    expect(items.map((i) => i.position_in_queue)).toEqual([1, 2, 3]);
+    expect(items.every((i) => i.annotation_state === "unstarted" && i.display_fields.length === 0)).toBe(true);
+
+    const first = items[0]!;
+    await fake.client.annotationQueues.items.progress(queueId, first.id, {
+      project_id: PROJECT,
+      annotation_state: "completed",
+    });
+    const done = await fake.client.annotationQueues.items
+      .list(queueId, { project_id: PROJECT, filter: { annotation_states: ["completed"] } })
+      .toArray();
+    expect(done.map((i) => i.id)).toEqual([first.id]);
+    expect(done[0]!.annotator_user_id).toBe(fake.svc.state.userId);
+    expect((await fake.client.annotationQueues.stats({ project_id: PROJECT, queue_ids: [queueId] })).stats[0]).toEqual({
+      queue_id: queueId,
+      total_items: 3,
+      completed_items: 1,
+    });
+  });
+});
+
+describe("feedback", () => {
+  it("create, query, replace and purge; a call query with include_feedback returns it", async () => {
+    fake.svc.state.calls.insert(weaveTrace(3, "c", [{ messages: [], reply: "z" }]));
+    const created = await fake.client.feedback.create({
+      project_id: PROJECT,
+      weave_ref: ref("root-3"),
+      feedback_type: "wandb.annotation.quality",
+      annotation_ref: SPEC,
+      payload: { value: 1 },
+    });
+    expect(created).toMatchObject({ id: expect.any(String), wb_user_id: fake.svc.state.userId, payload: { value: 1 } });
+    const reaction = await fake.client.feedback.create({
+      project_id: PROJECT,
+      weave_ref: ref("root-3"),
+      feedback_type: "wandb.reaction.1",
+      payload: { emoji: "👍" },
+    });
+    expect(reaction.payload).toMatchObject({ emoji: "👍", alias: ":thumbs_up:" });
+
+    const [root] = await fake.client.calls
+      .query({ project_id: PROJECT, filter: { call_ids: ["root-3"] }, include_feedback: true })
+      .toArray();
+    expect(root!.summary?.weave?.feedback?.map((f) => [f.feedback_type, f.payload])).toEqual([
+      ["wandb.annotation.quality", { value: 1 }],
+      ["wandb.reaction.1", reaction.payload],
+    ]);
+
+    const annotations = await fake.client.feedback
+      .query({ project_id: PROJECT, query: q.where(q.eq(q.field("feedback_type"), "wandb.annotation.quality")) })
+      .toArray();
+    expect(annotations.map((r) => r.id)).toEqual([created.id]);
+
+    const replaced = await fake.client.feedback.replace({
+      project_id: PROJECT,
+      weave_ref: ref("root-3"),
+      feedback_type: "wandb.annotation.quality",
+      annotation_ref: SPEC,
+      payload: { value: 0 },
+      feedback_id: created.id,
+    });
+    await fake.client.feedback.purge({ project_id: PROJECT, query: q.where(q.eq(q.field("id"), reaction.id)) });
+    const rows = await fake.client.feedback.query({ project_id: PROJECT }).toArray();
+    expect(rows.map((r) => [r.id, r.payload])).toEqual([[replaced.id, { value: 0 }]]);
+  });
+});
+
+describe("calls.trajectoryGroups", () => {
+  const quality = (root: CallRecord) => {
+    const f = root.summary?.weave?.feedback?.find((x) => x.feedback_type === "wandb.annotation.quality");
+    return f === undefined ? undefined : Number(f.payload?.["value"]);
+  };
+  const review = (id: string, value: number) =>
+    fake.client.feedback.create({
+      project_id: PROJECT,
+      weave_ref: ref(id),
+      feedback_type: "wandb.annotation.quality",
+      annotation_ref: SPEC,
+      payload: { value },
+    });
+
+  it("rebuilds each reviewed trace as captureTrajectory records it, grouped, with the reviewer's reward", async () => {
+    const sys = { role: "system", content: "Be brief." };
+    const u1 = { role: "user", content: "2+2?" };
+    fake.svc.state.calls.insert([
+      ...weaveTrace(10, "p1", [
+        { messages: [sys, u1], reply: "4", logprobs: true },
+        { messages: [sys, u1, { role: "assistant", content: "4" }, { role: "user", content: "sure?" }], reply: "yes" },
+        { messages: [{ role: "user", content: "unrelated" }], reply: "side" },
+      ]),
+      ...weaveTrace(11, "p1", [{ messages: [sys, u1], reply: "5" }]),
+      ...weaveTrace(12, "p2", [{ messages: [u1], reply: "four" }]),
+      ...weaveTrace(13, "p2", [{ messages: [u1], reply: "unreviewed" }]),
+    ]);
+    await review("root-10", 1);
+    await review("root-11", 0);
+    await review("root-12", 0.5);
+    const warn = vi.spyOn(process, "emitWarning").mockImplementation(() => {});
+    const groups = await fake.client.calls.trajectoryGroups(
+      { project_id: PROJECT, query: q.where(q.eq(q.field("op_name"), `weave:///${PROJECT}/op/rollout:abc`)) },
+      { groupBy: (root) => String(root.inputs["prompt"]), reward: quality, pageSize: 2 },
+    );
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining("1 trace(s) had no reward"), expect.anything());
+    warn.mockRestore();
+    expect(groups.map((g) => g.trajectories.map((t) => t.reward))).toEqual([[1, 0], [0.5]]);
+    const t = groups[0]!.trajectories[0]!;
+    expect(t.metadata["trace_id"]).toBe("trace-10");
+    expect(t.messages_and_choices).toEqual([
+      sys,
+      u1,
+      {
+        index: 0,
+        finish_reason: "stop",
+        message: { role: "assistant", content: "4" },
+        logprobs: { content: [{ token: "4", logprob: -0.5, bytes: [1], top_logprobs: [] }] },
+        token_ids: [7],
+      },
+      { role: "user", content: "sure?" },
+      { index: 0, finish_reason: "stop", message: { role: "assistant", content: "yes" } },
+    ]);
+    expect(t.additional_histories).toEqual([
+      {
+        messages_and_choices: [
+          { role: "user", content: "unrelated" },
+          { index: 0, finish_reason: "stop", message: { role: "assistant", content: "side" } },
+        ],
+        tools: null,
+      },
+    ]);
+    // Two queries per page of roots (pageSize 2 over 4 roots): roots, then their traces' calls.
+    const queries = fake.svc.requests
+      .filter((r) => r.path === "/calls/stream_query")
+      .map((r) => r.json as Record<string, any>);
+    expect(queries.filter((b) => b.filter?.trace_ids).map((b) => b.filter.trace_ids.length)).toEqual([2, 1]);
+    expect(queries.filter((b) => b.include_feedback).every((b) => b.filter.trace_roots_only === true)).toBe(true);
+  });
+
+  it("a zero reward is a reward; a trace without a chat call is an error naming it", async () => {
+    fake.svc.state.calls.insert(weaveTrace(20, "p", [{ messages: [{ role: "user", content: "hi" }], reply: "hey" }]));
+    await review("root-20", 0);
+    const groups = await fake.client.calls.trajectoryGroups(
+      { project_id: PROJECT, filter: { trace_ids: ["trace-20"] } },
+      { groupBy: () => "all", reward: quality },
+    );
+    expect(groups[0]!.trajectories[0]!.reward).toBe(0);
+
+    fake.svc.state.calls.insert(weaveTrace(21, "p", []));
+    await review("root-21", 1);
+    const err = await caught(() =>
+      fake.client.calls.trajectoryGroups(
+        { project_id: PROJECT, filter: { trace_ids: ["trace-21"] } },
+        { groupBy: () => "all", reward: quality },
+      ),
+    );
+    expect(err).toBeInstanceOf(InferloopError);
+    expect((err as Error).message).toContain("trace trace-21 holds no chat-completion call");
+  });
+
+  it("refuses a page of roots larger than Weave's trace_ids cap, nothing sent", async () => {
+    const sent = fake.svc.requests.length;
+    const err = await caught(() =>
+      fake.client.calls.trajectoryGroups(
+        { project_id: PROJECT },
+        { groupBy: () => "all", reward: quality, pageSize: 1001 },
+      ),
+    );
+    expect(err).toBeInstanceOf(RequestValidationError);
+    expect((err as RequestValidationError).issues[0]!.path).toBe("pageSize");
+    expect(fake.svc.requests.length).toBe(sent);
+  });
+
+  it("reads GenAI spans as the trace server ingests them from OTLP", async () => {
+    const messages = [{ role: "user", content: "echo otel" }];
+    fake.svc.state.calls.insert([
+      {
+        id: "aaaaaaaaaaaaaaaa",
+        project_id: PROJECT,
+        op_name: "chat m",
+        trace_id: "0123456789abcdef0123456789abcdef",
+        parent_id: null,
+        started_at: at(),
+        ended_at: at(),
+        attributes: { model: "m", operation: "chat" },
+        inputs: { "gen_ai.input.messages": JSON.stringify(messages) },
+        output: { "gen_ai.output.messages": JSON.stringify([{ role: "assistant", content: "otel" }]) },
+        summary: {},
+      },
+    ]);
+    await review("aaaaaaaaaaaaaaaa", 1);
+    const [group] = await fake.client.calls.trajectoryGroups(
+      { project_id: PROJECT, filter: { op_names: ["chat m"] } },
+      { groupBy: () => "all", reward: quality },
+    );
+    expect(group!.trajectories[0]!.messages_and_choices).toEqual([
+      ...messages,
+      { index: 0, finish_reason: "stop", message: { role: "assistant", content: "otel" } },
+    ]);
+  });
+});

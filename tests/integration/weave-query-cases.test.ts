@@ -1,0 +1,66 @@
+/**
+ * The shared Weave cases (`tests/cases/weave-query-cases.ts`) through the SDK: a user paging a
+ * sorted query with `client.calls.query` gets Weave's order whole, page after page; `columns`
+ * come back as Weave fills them; a refused progress step is an error carrying Weave's words.
+ */
+import { describe, expect, it } from "vitest";
+import { BadRequestError } from "../../src/index.js";
+import { SEED_ITEM_IDS, SEED_PROJECT_ID, SEED_QUEUE_ID } from "../../src/testing/index.js";
+import {
+  COLUMNS_CASES,
+  ORDER_CASES,
+  ORDER_PROJECT,
+  ORDER_RECORDS,
+  TRANSITION_CASES,
+} from "../cases/weave-query-cases.js";
+import { caught, useFakeService } from "./helpers.js";
+
+const fake = useFakeService({ seedCalls: false, calls: [...ORDER_RECORDS] });
+
+describe("calls.query pages Weave's order", () => {
+  it.each(ORDER_CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
+    const params =
+      c.sort_by === null ? { project_id: ORDER_PROJECT } : { project_id: ORDER_PROJECT, sort_by: c.sort_by };
+    const calls = await fake.client.calls.query(params, { pageSize: 2 }).toArray();
+    expect(
+      calls.map((r) => r.id),
+      c.why,
+    ).toEqual(c.ids);
+  });
+});
+
+describe("calls.query with columns", () => {
+  it.each(COLUMNS_CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
+    const [full] = await fake.client.calls.query({ project_id: ORDER_PROJECT, filter: { call_ids: [c.id] } }).toArray();
+    const [record] = await fake.client.calls
+      .query({ project_id: ORDER_PROJECT, filter: { call_ids: [c.id] }, columns: c.columns })
+      .toArray();
+    const r = record as unknown as Record<string, unknown>;
+    const f = full as unknown as Record<string, unknown>;
+    for (const key of c.same) expect(r[key], key).toEqual(f[key]);
+    for (const key of c.nulls) expect(r[key], key).toBeNull();
+    if (c.summary !== undefined) expect(r["summary"]).toEqual(c.summary);
+  });
+});
+
+describe("annotationQueues.items.progress refusals", () => {
+  it.each(TRANSITION_CASES.filter((c) => c.refusal !== null).map((c) => [c.name, c] as const))(
+    "%s",
+    async (_name, c) => {
+      const steps = c.steps.slice(0, -1);
+      for (const state of steps)
+        await fake.client.annotationQueues.items.progress(SEED_QUEUE_ID, SEED_ITEM_IDS[0], {
+          annotation_state: state,
+          project_id: SEED_PROJECT_ID,
+        });
+      const err = await caught(() =>
+        fake.client.annotationQueues.items.progress(SEED_QUEUE_ID, SEED_ITEM_IDS[0], {
+          annotation_state: c.steps.at(-1)!,
+          project_id: SEED_PROJECT_ID,
+        }),
+      );
+      expect(err).toBeInstanceOf(BadRequestError);
+      expect((err as Error).message).toContain(c.refusal!);
+    },
+  );
+});
