@@ -1,6 +1,7 @@
 // Type declarations are bundled by rollup-plugin-dts rather than tsup: tsup's own dts step
 // needs TypeScript's JS compiler API, which TypeScript 7 no longer ships.
 import { dts } from "rollup-plugin-dts";
+import { dropTypeExamples, flattenShapes, twoSpaceIndent } from "./scripts/flatten-shapes.mjs";
 
 const input = {
   index: "src/index.ts",
@@ -37,6 +38,15 @@ const typesFromEsm = {
   },
 };
 
+// Request types are derived from their zod shapes in the source; the declarations spell them out
+// (see scripts/flatten-shapes.mjs), so users get plain named interfaces with field docs.
+const shippedTypes = {
+  name: "shipped-types",
+  renderChunk(code) {
+    return twoSpaceIndent(dropTypeExamples(flattenShapes(code)));
+  },
+};
+
 // rollup renders a path given for an absolute external id relative to the output ("./inferloop"):
 // the main entry is the package itself, imported by its name.
 const mainEntryByName = {
@@ -61,6 +71,11 @@ export default ["d.ts", "d.cts"].map((ext) => ({
           ? "inferloop"
           : id,
   },
-  plugins: [dts({ tsconfig: "tsconfig.build.json" }), mainEntryByName, ...(ext === "d.cts" ? [typesFromEsm] : [])],
+  plugins: [
+    dts({ tsconfig: "tsconfig.build.json" }),
+    shippedTypes,
+    mainEntryByName,
+    ...(ext === "d.cts" ? [typesFromEsm] : []),
+  ],
   external,
 }));

@@ -207,6 +207,11 @@ function membersOf(decl) {
       add(member, first ? symbol : undefined, memberSignature(member));
     }
   } else if (ts.isInterfaceDeclaration(decl) || ts.isTypeLiteralNode(decl)) {
+    const shape = ts.isInterfaceDeclaration(decl) ? shapeOf(decl) : undefined;
+    if (shape) {
+      const type = checker.getDeclaredTypeOfSymbol(checker.getSymbolAtLocation(decl.name));
+      out.push(...shapeFields(shape, type));
+    }
     for (const member of decl.members) {
       const symbol = member.name ? checker.getSymbolAtLocation(member.name) : undefined;
       add(member, symbol, withoutComments(member));
@@ -235,6 +240,94 @@ function membersOf(decl) {
   return out;
 }
 
+/**
+ * The shape object a request type is derived from (`interface X extends Fields<typeof xShape>`):
+ * its fields are the type's, with their docs on the shape's properties.
+ */
+function shapeOf(decl) {
+  const base = decl.heritageClauses?.[0]?.types[0];
+  if (base?.expression.getText() !== "Fields") return undefined;
+  const query = base.typeArguments?.[0];
+  if (!query || !ts.isTypeQueryNode(query)) return undefined;
+  // `Fields<typeof xShape>` or `Fields<typeof x.shape>` (x built from a literal shape).
+  const name = ts.isQualifiedName(query.exprName) ? query.exprName.left : query.exprName;
+  return shapeLiteral(checker.getSymbolAtLocation(name));
+}
+
+function shapeLiteral(symbol) {
+  const decl = symbol?.valueDeclaration;
+  let init = decl && ts.isVariableDeclaration(decl) ? decl.initializer : undefined;
+  // Through `.check(...)` to the object schema's call, and from it to its shape argument.
+  while (init && ts.isCallExpression(init)) {
+    const callee = init.expression;
+    if (ts.isPropertyAccessExpression(callee) && callee.name.text === "check") init = callee.expression;
+    else init = init.arguments[0];
+  }
+  if (init && ts.isIdentifier(init)) return shapeLiteral(checker.getSymbolAtLocation(init));
+  return init && ts.isObjectLiteralExpression(init) ? init : undefined;
+}
+
+const OBJECT_BUILDERS = new Set(["looseObject", "openObject", "strictObject", "object"]);
+
+/** The object literal of the first object schema built in a field's initializer, if any. */
+function nestedShape(node) {
+  let found;
+  const visit = (n) => {
+    if (found) return;
+    if (ts.isCallExpression(n)) {
+      const callee = n.expression;
+      const name = ts.isPropertyAccessExpression(callee)
+        ? callee.name.text
+        : ts.isIdentifier(callee)
+          ? callee.text
+          : "";
+      const arg = n.arguments[0];
+      if (OBJECT_BUILDERS.has(name) && arg && ts.isObjectLiteralExpression(arg)) {
+        found = arg;
+        return;
+      }
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(node);
+  return found;
+}
+
+/** The object type among a field's input type (through `| null` and arrays), if any. */
+function objectTypeIn(type) {
+  if (type.isUnion()) return type.types.map(objectTypeIn).find(Boolean);
+  if (checker.isArrayType(type)) return objectTypeIn(checker.getTypeArguments(type)[0]);
+  return type.flags & ts.TypeFlags.Object && checker.getPropertiesOfType(type).length ? type : undefined;
+}
+
+/** The fields of a shape as the derived type has them: `name?: type` and the shape's docs. */
+function shapeFields(literal, type) {
+  const out = [];
+  for (const prop of literal.properties) {
+    if (ts.isSpreadAssignment(prop)) {
+      out.push(...shapeFields(shapeLiteral(checker.getSymbolAtLocation(prop.expression)) ?? { properties: [] }, type));
+      continue;
+    }
+    const name = prop.name?.getText();
+    const field = name && type.getProperty(name);
+    if (!field) continue;
+    const optional = (field.flags & ts.SymbolFlags.Optional) !== 0;
+    const fieldType = checker.getTypeOfSymbol(field);
+    const written = checker
+      .typeToString(fieldType, undefined, ts.TypeFormatFlags.NoTruncation)
+      .replace(/ \| undefined(?=$|[;}\]),]| \|)/g, "")
+      .replace(/^undefined \| /, "")
+      .replace(/;\s*}/g, " }");
+    const symbol = checker.getSymbolAtLocation(prop.name);
+    const entry = { name, signature: `${name}${optional ? "?" : ""}: ${written}`, ...docsOf(symbol) };
+    const nested = ts.isPropertyAssignment(prop) ? nestedShape(prop.initializer) : undefined;
+    const inner = nested && objectTypeIn(fieldType);
+    if (inner) entry.fields = shapeFields(nested, inner);
+    out.push(entry);
+  }
+  return out;
+}
+
 /** The signature block of one declaration. */
 function signatureOf(name, decl) {
   const sf = decl.getSourceFile();
@@ -250,8 +343,14 @@ function signatureOf(name, decl) {
       .slice(decl.getStart(sf), decl.members.pos)
       .replace(/^export\s+/, "")
       .replace(/\s*\{$/, "");
-    const fields = decl.members.map((m) => `  ${withoutComments(m)};`);
-    return [`${head} {`, ...fields, "}"].join("\n");
+    const shape = shapeOf(decl);
+    const derived = shape
+      ? shapeFields(shape, checker.getDeclaredTypeOfSymbol(checker.getSymbolAtLocation(decl.name))).map(
+          (f) => `  ${f.signature};`,
+        )
+      : [];
+    const fields = [...derived, ...decl.members.map((m) => `  ${withoutComments(m)};`)];
+    return [`${shape ? head.replace(/\s*extends Fields<typeof [\w$.]+>/, "") : head} {`, ...fields, "}"].join("\n");
   }
   if (ts.isTypeAliasDeclaration(decl) || ts.isEnumDeclaration(decl)) return decl.getText(sf).replace(/^export\s+/, "");
   if (ts.isVariableDeclaration(decl)) {

@@ -22,8 +22,6 @@ export {
   APIUserAbortError,
   RequestValidationError,
   ResponseParseError,
-  TrainingJobFailedError,
-  type TrainingJobEvent,
   ResponseTooLargeError,
   type APIErrorInit,
   type ValidationDetail,
@@ -58,6 +56,7 @@ export { Feedback } from "./resources/feedback/feedback.js";
 export * from "./resources/feedback/index.js";
 
 export { TrainingJobs } from "./resources/training-jobs/training-jobs.js";
+export { TrainingJobFailedError } from "./resources/training-jobs/errors.js";
 export { TrainingJobEvents } from "./resources/training-jobs/events.js";
 export type { TrainingJobFollowOptions } from "./resources/training-jobs/follow.js";
 export * from "./resources/training-jobs/index.js";

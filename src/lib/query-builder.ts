@@ -324,4 +324,4 @@ export const queryBuilder = {
  * const query = q.where(q.eq(q.field("op_name"), "weave:///acme/bot/op/answer:abc"));
  * ```
  */
-export const q = queryBuilder;
+export const q: typeof queryBuilder = queryBuilder;

@@ -22,9 +22,11 @@ import {
   checkpointListParamsSchema,
   trainableModelCreateParamsSchema,
   trainableModelLogParamsSchema,
-  trainingJobEventListParamsSchema,
 } from "../../src/resources/trainable-models/request-schema.js";
-import { trainingJobCreateParamsSchema } from "../../src/resources/training-jobs/request-schema.js";
+import {
+  trainingJobCreateParamsSchema,
+  trainingJobEventListParamsSchema,
+} from "../../src/resources/training-jobs/request-schema.js";
 import { REAL_SERVER_CASES } from "../cases/real-server-cases.js";
 import { TRAINING_API_CASES, type TrainingOperation } from "../cases/training-api-cases.js";
 

@@ -11,7 +11,7 @@ import { InferloopError, RequestValidationError } from "../../core/errors.js";
 import { warnOnce } from "../../core/warn-once.js";
 import { TrajectoryRecorder } from "./recorder.js";
 import type { CallQuery } from "../../resources/calls/call-query.js";
-import type { CallsFilter, CallsQueryParams } from "../../resources/calls/request-types.js";
+import type { CallsFilter, CallsQueryParams } from "../../resources/calls/request-schema.js";
 import type { CallRecord } from "../../resources/calls/types.js";
 import type { ChatCompletion } from "../../resources/chat/types.js";
 import type { GatheredTrajectoryGroup } from "./gather.js";

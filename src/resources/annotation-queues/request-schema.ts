@@ -1,21 +1,7 @@
 import * as z from "zod/mini";
 import { projectIdSchema } from "../project-id.js";
-import type { Agrees, Check, SchemaOf } from "../schema-agreement.js";
+import type { Fields, SchemaOf } from "../shape.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
-import type {
-  AnnotationQueueCreateParams,
-  AnnotationQueueItemAddParams,
-  AnnotationQueueItemFilter,
-  AnnotationQueueItemListParams,
-  AnnotationQueueItemProgressParams,
-  AnnotationQueueListParams,
-  AnnotationQueueRetrieveParams,
-  AnnotationQueueSortBy,
-  AnnotationQueueStatsParams,
-  AnnotationQueueUpdateParams,
-} from "./request-types.js";
-
-export type * from "./request-types.js";
 
 export { PROJECT_ID_PATTERN } from "../project-id.js";
 
@@ -31,13 +17,25 @@ ensureZodDefaults();
  * ```
  */
 export const ANNOTATION_STATES_SETTABLE = ["in_progress", "completed", "skipped"] as const;
-
 const progressParams = z.strictObject({
+  /** The state to set for the caller: `"in_progress"`, `"completed"` or `"skipped"`. */
   annotation_state: z.enum(ANNOTATION_STATES_SETTABLE, {
     error: `annotation_state must be one of ${ANNOTATION_STATES_SETTABLE.join(", ")}`,
   }),
+  /** The project, `"<entity>/<project>"`: two non-empty parts, no whitespace. */
   project_id: projectIdSchema,
 });
+/**
+ * Body of `POST /annotation_queues/{queue_id}/items/{item_id}/progress`. The annotator is not
+ * in the body: the server takes it from the authenticated session.
+ *
+ * @example
+ * ```ts
+ * const params: AnnotationQueueItemProgressParams = { annotation_state: "in_progress", project_id: "acme/support-bot" };
+ * ```
+ */
+export interface AnnotationQueueItemProgressParams extends Fields<typeof progressParams.shape> {}
+
 /**
  * Body of `POST /annotation_queues/{queue_id}/items/{item_id}/progress`.
  *
@@ -59,67 +57,204 @@ export const annotationQueueItemProgressParamsSchema: SchemaOf<AnnotationQueueIt
  */
 export const pathParamSchema = z.string().check(z.minLength(1));
 
-// Compile-time: the schema accepts exactly what its named type describes.
-type _Agreement = Check<[Agrees<z.input<typeof progressParams>, AnnotationQueueItemProgressParams>]>;
-
 const count = z.nullish(z.int().check(z.nonnegative()));
 const sortBy = z.strictObject({
+  /** The field sorted on (queues: `id`, `name`, `created_at`, `updated_at`; items: `call_started_at`, `call_op_name`, `created_at`, `updated_at`). */
   field: z.string().check(z.minLength(1)),
+  /** `"asc"` or `"desc"`; Weave requires it. */
   direction: z.enum(["asc", "desc"], { error: 'direction must be "asc" or "desc" (Weave requires it)' }),
 });
-const sortByList = z.nullish(z.array(sortBy));
+/**
+ * One sort key of a queue or item list. Weave requires both members and ignores a field it
+ * cannot sort by (queues: `id`, `name`, `created_at`, `updated_at`; items: `call_started_at`,
+ * `call_op_name`, `created_at`, `updated_at`).
+ *
+ * @example
+ * ```ts
+ * const sort: AnnotationQueueSortBy = { field: "created_at", direction: "desc" };
+ * ```
+ */
+export interface AnnotationQueueSortBy extends Fields<typeof sortBy.shape> {}
+const sortBySchema: SchemaOf<AnnotationQueueSortBy> = sortBy;
+const sortByList = z.nullish(z.array(sortBySchema));
 
 const createParams = z.strictObject({
+  /** The project, `"<entity>/<project>"`. */
   project_id: projectIdSchema,
+  /** The queue's name: not empty. */
   name: z.string().check(z.minLength(1, { error: "name must be a non-empty string" })),
+  /** Default `""`. */
   description: z.optional(z.string()),
+  /** Refs of the scorers (annotation specs) reviewers fill in: `weave:///...` refs; may be empty. */
   scorer_refs: z.array(z.string()),
 });
+/**
+ * Body of `POST /annotation_queues`.
+ *
+ * @example
+ * ```ts
+ * const params: AnnotationQueueCreateParams = { project_id: "acme/bot", name: "Rollout review", scorer_refs: [] };
+ * ```
+ */
+export interface AnnotationQueueCreateParams extends Fields<typeof createParams.shape> {}
+
 const listParams = z.strictObject({
+  /** The project, `"<entity>/<project>"`. */
   project_id: projectIdSchema,
+  /** Case-insensitive substring of the queue name. */
   name: z.nullish(z.string()),
+  /** Default: `created_at` descending, then `id`. */
   sort_by: sortByList,
+  /** Caps the total number of queues read. */
   limit: count,
+  /** Where the first page starts. */
   offset: count,
 });
-const retrieveParams = z.strictObject({ project_id: projectIdSchema });
-const updateParams = z.strictObject({
+/**
+ * Body of `POST /annotation_queues/query` (the paging members come from the list).
+ *
+ * @example
+ * ```ts
+ * const params: AnnotationQueueListParams = { project_id: "acme/bot", name: "review" };
+ * ```
+ */
+export interface AnnotationQueueListParams extends Fields<typeof listParams.shape> {}
+
+const retrieveParams = z.strictObject({
+  /** The project, `"<entity>/<project>"`. */
   project_id: projectIdSchema,
+});
+/**
+ * Query of `GET` and `DELETE /annotation_queues/{queue_id}`.
+ *
+ * @example
+ * ```ts
+ * const params: AnnotationQueueRetrieveParams = { project_id: "acme/bot" };
+ * ```
+ */
+export interface AnnotationQueueRetrieveParams extends Fields<typeof retrieveParams.shape> {}
+
+const updateParams = z.strictObject({
+  /** The project, `"<entity>/<project>"`. */
+  project_id: projectIdSchema,
+  /** A new name: not empty. */
   name: z.nullish(z.string().check(z.minLength(1, { error: "name must be a non-empty string" }))),
+  /** A new description. */
   description: z.nullish(z.string()),
+  /** New scorer refs (`weave:///...`), replacing the queue's. */
   scorer_refs: z.nullish(z.array(z.string())),
 });
+/**
+ * Body of `PUT /annotation_queues/{queue_id}`: only the members given change.
+ *
+ * @example
+ * ```ts
+ * const params: AnnotationQueueUpdateParams = { project_id: "acme/bot", description: "Rollouts of step 3" };
+ * ```
+ */
+export interface AnnotationQueueUpdateParams extends Fields<typeof updateParams.shape> {}
+
 const statsParams = z.strictObject({
+  /** The project, `"<entity>/<project>"`. */
   project_id: projectIdSchema,
+  /** The queues to count: ids, each not empty. */
   queue_ids: z.array(z.string().check(z.minLength(1))),
 });
+/**
+ * Body of `POST /annotation_queues/stats`.
+ *
+ * @example
+ * ```ts
+ * const params: AnnotationQueueStatsParams = { project_id: "acme/bot", queue_ids: [queueId] };
+ * ```
+ */
+export interface AnnotationQueueStatsParams extends Fields<typeof statsParams.shape> {}
+
 const addParams = z.strictObject({
+  /** The project, `"<entity>/<project>"`. */
   project_id: projectIdSchema,
+  /** The calls to review: at least one. Calls already in the queue and unknown ids are skipped. */
   call_ids: z
     .array(z.string().check(z.minLength(1, { error: "a call id must be a non-empty string" })))
     .check(z.minLength(1, { error: "call_ids must hold at least one call id (an empty list adds nothing)" })),
+  /** JSON paths of the call shown to reviewers (`"inputs.messages"`); sent as `[]` when left out. */
   display_fields: z.optional(z.array(z.string())),
 });
+/**
+ * Body of `POST /annotation_queues/{queue_id}/items`.
+ *
+ * @example
+ * ```ts
+ * const params: AnnotationQueueItemAddParams = { project_id: "acme/bot", call_ids: [callId] };
+ * ```
+ */
+export interface AnnotationQueueItemAddParams extends Fields<typeof addParams.shape> {}
+
 const ITEM_STATES = ["unstarted", "in_progress", "completed", "skipped"] as const;
 const itemFilter = z.strictObject({
+  /** The item's id. */
   id: z.nullish(z.string()),
+  /** The id of the call the item holds. */
   call_id: z.nullish(z.string()),
+  /** The op name of the call the item holds. */
   call_op_name: z.nullish(z.string()),
+  /** The trace id of the call the item holds. */
   call_trace_id: z.nullish(z.string()),
+  /** Who added the item. */
   added_by: z.nullish(z.string()),
+  /** Items in any of these states. */
   annotation_states: z.nullish(
     z.array(z.enum(ITEM_STATES, { error: `annotation_states holds only ${ITEM_STATES.join(", ")}` })),
   ),
 });
+/**
+ * Exact-match filter of an item list.
+ *
+ * @example
+ * ```ts
+ * const filter: AnnotationQueueItemFilter = { annotation_states: ["completed", "skipped"] };
+ * ```
+ */
+export interface AnnotationQueueItemFilter extends Fields<typeof itemFilter.shape> {}
+const itemFilterSchema: SchemaOf<AnnotationQueueItemFilter> = itemFilter;
+
 const itemListParams = z.strictObject({
+  /** The project, `"<entity>/<project>"`. */
   project_id: projectIdSchema,
-  filter: z.nullish(itemFilter),
+  /** Exact-match filter of the items. */
+  filter: z.nullish(itemFilterSchema),
+  /** Default: `created_at` ascending, then `id`. */
   sort_by: sortByList,
   // Weave's model types it `bool`, not nullable: null is refused there, so it is here.
+  /** Adds each item's 1-based `position_in_queue`. */
   include_position: z.optional(z.boolean()),
+  /** Caps the total number of items read. */
   limit: count,
+  /** Where the first page starts. */
   offset: count,
 });
+/**
+ * Body of `POST /annotation_queues/{queue_id}/items/query` (the paging members come from the list).
+ *
+ * @example
+ * ```ts
+ * const params: AnnotationQueueItemListParams = { project_id: "acme/bot", filter: { annotation_states: ["completed"] } };
+ * ```
+ */
+export interface AnnotationQueueItemListParams extends Fields<typeof itemListParams.shape> {}
+
+/**
+ * Options of a paged list: how many rows one request asks for.
+ *
+ * @example
+ * ```ts
+ * const options: PagedListOptions = { pageSize: 100 };
+ * ```
+ */
+export interface PagedListOptions {
+  /** Rows per request, default 1000. */
+  pageSize?: number | undefined;
+}
 
 /**
  * Body of `POST /annotation_queues`.
@@ -184,17 +319,3 @@ export const annotationQueueItemAddParamsSchema: SchemaOf<AnnotationQueueItemAdd
  * ```
  */
 export const annotationQueueItemListParamsSchema: SchemaOf<AnnotationQueueItemListParams> = itemListParams;
-
-type _Agreement2 = Check<
-  [
-    Agrees<z.input<typeof sortBy>, AnnotationQueueSortBy>,
-    Agrees<z.input<typeof createParams>, AnnotationQueueCreateParams>,
-    Agrees<z.input<typeof listParams>, AnnotationQueueListParams>,
-    Agrees<z.input<typeof retrieveParams>, AnnotationQueueRetrieveParams>,
-    Agrees<z.input<typeof updateParams>, AnnotationQueueUpdateParams>,
-    Agrees<z.input<typeof statsParams>, AnnotationQueueStatsParams>,
-    Agrees<z.input<typeof addParams>, AnnotationQueueItemAddParams>,
-    Agrees<z.input<typeof itemFilter>, AnnotationQueueItemFilter>,
-    Agrees<z.input<typeof itemListParams>, AnnotationQueueItemListParams>,
-  ]
->;

@@ -1,12 +1,9 @@
 import * as z from "zod/mini";
 import { closestName } from "../../core/closest-name.js";
 import { projectIdSchema } from "../project-id.js";
-import type { Agrees, Check, SchemaOf } from "../schema-agreement.js";
+import type { Fields, SchemaOf } from "../shape.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
-import { queryExpressionSchema } from "./query-expression.js";
-import type { CallsFilter, CallsQueryParams, CallsSortBy } from "./request-types.js";
-
-export type * from "./request-types.js";
+import { type QueryExpression, queryExpressionSchema } from "./query-expression.js";
 
 ensureZodDefaults();
 
@@ -15,22 +12,37 @@ const flag = z.nullish(z.boolean());
 const count = z.nullish(z.int().check(z.nonnegative()));
 
 const filterShape = {
+  /** Calls with these ids. */
   call_ids: idList,
+  /** Calls that took one of these object refs (`weave:///...`) as an input. */
   input_refs: idList,
+  /** Calls of these ops, by op ref (`weave:///<entity>/<project>/op/<name>:<digest>`; `:*` for any version). */
   op_names: idList,
+  /** Calls whose output is one of these object refs. */
   output_refs: idList,
+  /** Calls whose parent call is one of these ids. */
   parent_ids: idList,
+  /** Calls in these threads. */
   thread_ids: idList,
+  /** Calls in these traces. */
   trace_ids: idList,
+  /** Calls in these turns of a thread. */
   turn_ids: idList,
-  /** The spec's name. A real Weave server ignores it: write `wb_run_ids` there. */
+  /**
+   * Calls of these runs, under the spec's name. A real Weave server does not know this name
+   * and ignores it (the query then runs unfiltered): against Weave, write `wb_run_ids`.
+   */
   svc_run_ids: idList,
-  /** The spec's name. A real Weave server ignores it and returns every user's calls: write `wb_user_ids` there. */
+  /**
+   * Calls of these users, under the spec's name. A real Weave server does not know this name
+   * and ignores it (the query then runs unfiltered): against Weave, write `wb_user_ids`.
+   */
   svc_user_ids: idList,
-  /** Weave's name of the run filter. */
+  /** Calls of these W&B runs (Weave's name). */
   wb_run_ids: idList,
-  /** Weave's name of the user filter. */
+  /** Calls of these W&B users (Weave's name). */
   wb_user_ids: idList,
+  /** Only calls without a parent: the roots of their traces. Default false. */
   trace_roots_only: flag,
 };
 const FILTER_KEYS = Object.keys(filterShape);
@@ -56,6 +68,17 @@ const filter = z.looseObject(filterShape).check(
   }),
 );
 /**
+ * The `filter` member of {@link CallsQueryParams}. Each list keeps the calls whose field is one
+ * of its values; lists are ANDed together. A real Weave server caps each list at 1000 values.
+ *
+ * @example
+ * ```ts
+ * const filter: CallsFilter = { op_names: ["weave:///acme/bot/op/answer:abc"], trace_roots_only: true };
+ * ```
+ */
+export interface CallsFilter extends Fields<typeof filterShape> {}
+
+/**
  * The `filter` member of a call query. Every member narrows the result to calls whose field is
  * in the list; `trace_roots_only` keeps calls without a parent. A key within two edits of a
  * known one (`op_name`) is refused before sending, naming the key meant: current Weave servers
@@ -72,12 +95,26 @@ const filter = z.looseObject(filterShape).check(
  * ```
  */
 export const callsFilterSchema: SchemaOf<CallsFilter> = filter;
-
 const sortBy = z.strictObject({
+  /**
+   * A call field (`started_at`, `id`, ...) or a dotted path into `attributes`, `inputs`,
+   * `output` or `summary`, such as `summary.weave.latency_ms`. Not empty.
+   */
   field: z.string().check(z.minLength(1)),
   // Optional here; `client.calls.query` sends a missing one as "asc", which the server requires.
+  /** `"asc"` or `"desc"`. Default `"asc"` (the SDK sends it; the server requires it). */
   direction: z.optional(z.enum(["asc", "desc"])),
 });
+/**
+ * One sort key of a call query.
+ *
+ * @example
+ * ```ts
+ * const sort: CallsSortBy = { field: "summary.weave.latency_ms", direction: "desc" };
+ * ```
+ */
+export interface CallsSortBy extends Fields<typeof sortBy.shape> {}
+
 /**
  * One sort key of a call query: a call field or a dotted path into `attributes`, `inputs`,
  * `output` or `summary` (e.g. `summary.weave.latency_ms`). For stable paging, end with a unique
@@ -89,25 +126,55 @@ const sortBy = z.strictObject({
  * ```
  */
 export const callsSortBySchema: SchemaOf<CallsSortBy> = sortBy;
-
 const queryParams = z.strictObject({
+  /** The project, `"<entity>/<project>"`. */
   project_id: projectIdSchema,
+  /** Return only these columns of each call (plus the ones always sent). Default: all. */
   columns: z.nullish(z.array(z.string())),
+  /** Dotted paths of refs to expand into the objects they point to, such as `inputs.self.message`. */
   expand_columns: z.nullish(z.array(z.string())),
+  /** Keep only calls matching every list given. */
   filter: z.nullish(callsFilterSchema),
+  /** Add the model costs of each call. Beta, may change. Default false. */
   include_costs: flag,
+  /** Add the feedback of each call. Beta, may change. Default false. */
   include_feedback: flag,
+  /** Add the storage size of each call. Beta, may change. Default false. */
   include_storage_size: flag,
+  /** Add the total storage size of each call's trace. Beta, may change. Default false. */
   include_total_storage_size: flag,
+  /** Resolve each call's user id to a user name (`wb_username`) during the query. Default false. */
   include_usernames: flag,
+  /** Most calls to return in total; 0 or more. Default: all (the SDK pages through them). */
   limit: count,
+  /** Calls to skip before the first returned; 0 or more. Default 0. */
   offset: count,
-  /** Weave's `latest_only`: only the latest version of each call (its Python client always sends it). */
+  /** Only the latest version of each call, collapsing its physical versions (newer Weave servers). Default false. */
   latest_only: flag,
-  query: z.nullish(queryExpressionSchema),
+  /** Keep only calls for which this expression is true. Build it with `q`, or write it raw. */
+  // Typed by the expression's named (recursive) type, so `query` reads `QueryExpression`.
+  query: z.nullish(queryExpressionSchema as SchemaOf<QueryExpression>),
+  /** When false, `expand_columns` only filters and sorts; the expanded values are left out. Default true. */
   return_expanded_column_values: flag,
+  /** Sort keys, most significant first. End with a unique key such as `id` for stable paging. */
   sort_by: z.nullish(z.array(callsSortBySchema)),
 });
+/**
+ * Body of a call query. Only `project_id` is required; every other member may be left out or
+ * null, and the server's default applies.
+ *
+ * @example
+ * ```ts
+ * const params: CallsQueryParams = {
+ *   project_id: "acme/support-bot",
+ *   filter: { trace_roots_only: true },
+ *   sort_by: [{ field: "started_at", direction: "desc" }, { field: "id" }],
+ *   limit: 50,
+ * };
+ * ```
+ */
+export interface CallsQueryParams extends Fields<typeof queryParams.shape> {}
+
 /**
  * Body of `POST /calls/stream_query`. Only `project_id` (`"entity/project"`) is required; every
  * other member is optional and nullable, and the server's defaults apply when it is left out.
@@ -148,6 +215,16 @@ export const DEFAULT_CALLS_PAGE_SIZE = 1000;
 export const DEFAULT_CALLS_ACCEPT = "application/jsonl";
 
 /**
+ * Call-query options beside the body.
+ *
+ * @example
+ * ```ts
+ * const options: CallsQueryOptions = { pageSize: 200, accept: "application/jsonl" };
+ * ```
+ */
+export interface CallsQueryOptions extends Fields<typeof callsQueryOptionsSchema.shape> {}
+
+/**
  * Call-query options beside the body: `pageSize` (records per request, a positive integer,
  * default {@link DEFAULT_CALLS_PAGE_SIZE}) and `accept` (the header, default
  * {@link DEFAULT_CALLS_ACCEPT}). Loose, so the shared request options (`signal`, `timeout`, ...)
@@ -160,30 +237,8 @@ export const DEFAULT_CALLS_ACCEPT = "application/jsonl";
  * ```
  */
 export const callsQueryOptionsSchema = z.looseObject({
+  /** Records per request; a positive integer. Default 1000. */
   pageSize: z.optional(z.int().check(z.positive())),
+  /** The `accept` header. Default `application/jsonl`. */
   accept: z.optional(z.string().check(z.minLength(1))),
 });
-
-/**
- * Call-query options beside the body.
- *
- * @example
- * ```ts
- * const options: CallsQueryOptions = { pageSize: 200, accept: "application/jsonl" };
- * ```
- */
-export interface CallsQueryOptions {
-  /** Records per request; a positive integer. Default 1000. */
-  pageSize?: number;
-  /** The `accept` header. Default `application/jsonl`. */
-  accept?: string;
-}
-
-// Compile-time: each schema accepts exactly what its named type describes.
-type _Agreement = Check<
-  [
-    Agrees<z.input<typeof filter>, CallsFilter>,
-    Agrees<z.input<typeof sortBy>, CallsSortBy>,
-    Agrees<z.input<typeof queryParams>, CallsQueryParams, never, "query">,
-  ]
->;

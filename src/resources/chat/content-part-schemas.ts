@@ -7,55 +7,65 @@
  * @module
  */
 import * as z from "zod/mini";
-import type { Agrees, Check, SchemaOf } from "../schema-agreement.js";
+import { type Fields, looseObject, type SchemaOf } from "../shape.js";
 import { taggedUnion } from "../tagged-union.js";
-import { withUntypedForms } from "./content-part-untyped.js";
+import { type ChatCompletionContentPartUntyped, withUntypedForms } from "./content-part-untyped.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
-import type {
-  ChatCompletionAnyContentPart,
-  ChatCompletionAssistantContentPart,
-  ChatCompletionContentPart,
-  ChatCompletionContentPartAudioEmbeds,
-  ChatCompletionContentPartPromptEmbeds,
-  ChatCompletionContentPartThinking,
-  ChatCompletionContentPartAudioUrl,
-  ChatCompletionContentPartFile,
-  ChatCompletionContentPartImage,
-  ChatCompletionContentPartImageEmbeds,
-  ChatCompletionContentPartInputAudio,
-  ChatCompletionContentPartRefusal,
-  ChatCompletionContentPartText,
-  ChatCompletionContentPartVideoUrl,
-} from "./content-part-types.js";
-
-export type * from "./content-part-types.js";
+export type { ChatCompletionContentPartUntyped, UntypedPartURL } from "./content-part-untyped.js";
 
 // English messages, as classic zod gave them, before the first schema below is built.
 ensureZodDefaults();
-
-const textPart = z.looseObject({
+const textPart = looseObject({
+  /** Always `"text"`. */
   type: z.literal("text"),
+  /** The text. */
   text: z.string(),
 });
+/**
+ * A text content part.
+ *
+ * @example
+ * ```ts
+ * const part: ChatCompletionContentPartText = { type: "text", text: "What is in this image?" };
+ * ```
+ */
+export interface ChatCompletionContentPartText extends Fields<typeof textPart.shape> {}
+
 /**
  * A text content part.
  * @example
  * chatCompletionContentPartTextSchema.parse({ type: "text", text: "Hello" });
  */
 export const chatCompletionContentPartTextSchema: SchemaOf<ChatCompletionContentPartText> = textPart;
-
-const imagePart = z.looseObject({
+const imagePart = looseObject({
+  /** Always `"image_url"`. */
   type: z.literal("image_url"),
   // OpenAI's detail values (vLLM's image parser holds them to these); vLLM also takes the URL
   // itself as a string.
+  /** Where the image is: an object with the URL, or the URL itself (vLLM accepts both). */
   image_url: z.union([
-    z.looseObject({
+    looseObject({
+      /** An `https:` URL, or a `data:image/...;base64,` URL with the image inline. */
       url: z.string(),
+      /** Resolution hint: `"low"`, `"high"` or `"auto"` (OpenAI's values; vLLM ignores it). */
       detail: z.optional(z.enum(["auto", "low", "high"])),
     }),
     z.string(),
   ]),
 });
+/**
+ * An image content part, by URL or `data:` URL.
+ *
+ * @example
+ * ```ts
+ * const part: ChatCompletionContentPartImage = {
+ *   type: "image_url",
+ *   image_url: { url: "https://example.com/cat.png", detail: "low" },
+ * };
+ * ```
+ */
+export interface ChatCompletionContentPartImage extends Fields<typeof imagePart.shape> {}
+
 /**
  * An image content part, by URL or `data:` URL.
  * @example
@@ -65,15 +75,27 @@ const imagePart = z.looseObject({
  * });
  */
 export const chatCompletionContentPartImageSchema: SchemaOf<ChatCompletionContentPartImage> = imagePart;
-
-const inputAudioPart = z.looseObject({
+const inputAudioPart = looseObject({
+  /** Always `"input_audio"`. */
   type: z.literal("input_audio"),
-  input_audio: z.looseObject({
+  /** The audio itself. */
+  input_audio: looseObject({
+    /** Base64-encoded audio bytes. */
     data: z.string(),
-    // vLLM's input_audio parser reads any format into a data URL (audio/<format>).
+    /** Encoding of `data`, such as `"wav"` or `"mp3"` (vLLM reads any, as `audio/<format>`). */
     format: z.string(),
   }),
 });
+/**
+ * An inline audio content part (base64 data).
+ *
+ * @example
+ * ```ts
+ * const part: ChatCompletionContentPartInputAudio = { type: "input_audio", input_audio: { data: "UklGR...", format: "wav" } };
+ * ```
+ */
+export interface ChatCompletionContentPartInputAudio extends Fields<typeof inputAudioPart.shape> {}
+
 /**
  * An inline audio content part (base64 data).
  * @example
@@ -83,11 +105,25 @@ const inputAudioPart = z.looseObject({
  * });
  */
 export const chatCompletionContentPartInputAudioSchema: SchemaOf<ChatCompletionContentPartInputAudio> = inputAudioPart;
-
-const audioUrlPart = z.looseObject({
+const audioUrlPart = looseObject({
+  /** Always `"audio_url"`. */
   type: z.literal("audio_url"),
-  audio_url: z.looseObject({ url: z.string() }),
+  /** Where the audio is. */
+  audio_url: looseObject({
+    /** An `https:` URL, or a `data:audio/...;base64,` URL with the audio inline. */
+    url: z.string(),
+  }),
 });
+/**
+ * An audio content part by URL (vLLM extension).
+ *
+ * @example
+ * ```ts
+ * const part: ChatCompletionContentPartAudioUrl = { type: "audio_url", audio_url: { url: "https://example.com/a.wav" } };
+ * ```
+ */
+export interface ChatCompletionContentPartAudioUrl extends Fields<typeof audioUrlPart.shape> {}
+
 /**
  * An audio content part by URL (vLLM extension).
  * @example
@@ -97,11 +133,25 @@ const audioUrlPart = z.looseObject({
  * });
  */
 export const chatCompletionContentPartAudioUrlSchema: SchemaOf<ChatCompletionContentPartAudioUrl> = audioUrlPart;
-
-const videoUrlPart = z.looseObject({
+const videoUrlPart = looseObject({
+  /** Always `"video_url"`. */
   type: z.literal("video_url"),
-  video_url: z.looseObject({ url: z.string() }),
+  /** Where the video is. */
+  video_url: looseObject({
+    /** An `https:` URL, or a `data:video/...;base64,` URL with the video inline. */
+    url: z.string(),
+  }),
 });
+/**
+ * A video content part by URL (vLLM extension).
+ *
+ * @example
+ * ```ts
+ * const part: ChatCompletionContentPartVideoUrl = { type: "video_url", video_url: { url: "https://example.com/clip.mp4" } };
+ * ```
+ */
+export interface ChatCompletionContentPartVideoUrl extends Fields<typeof videoUrlPart.shape> {}
+
 /**
  * A video content part by URL (vLLM extension).
  * @example
@@ -111,15 +161,32 @@ const videoUrlPart = z.looseObject({
  * });
  */
 export const chatCompletionContentPartVideoUrlSchema: SchemaOf<ChatCompletionContentPartVideoUrl> = videoUrlPart;
-
-const filePart = z.looseObject({
+const filePart = looseObject({
+  /** Always `"file"`. */
   type: z.literal("file"),
-  file: z.looseObject({
+  /** The file, inline or by id. */
+  file: looseObject({
+    /** The file's bytes as a base64 `data:` URL. */
     file_data: z.optional(z.string()),
+    /** Id of a file uploaded beforehand. */
     file_id: z.optional(z.string()),
+    /** File name shown to the model. */
     filename: z.optional(z.string()),
   }),
 });
+/**
+ * A file content part: inline data, an uploaded file id, or both.
+ *
+ * @example
+ * ```ts
+ * const part: ChatCompletionContentPartFile = {
+ *   type: "file",
+ *   file: { file_data: "data:application/pdf;base64,JVBER...", filename: "a.pdf" },
+ * };
+ * ```
+ */
+export interface ChatCompletionContentPartFile extends Fields<typeof filePart.shape> {}
+
 /**
  * A file content part: inline data, an uploaded file id, or both.
  * @example
@@ -129,12 +196,25 @@ const filePart = z.looseObject({
  * });
  */
 export const chatCompletionContentPartFileSchema: SchemaOf<ChatCompletionContentPartFile> = filePart;
-
-const imageEmbedsPart = z.looseObject({
+const imageEmbedsPart = looseObject({
+  /** Always `"image_embeds"`. */
   type: z.literal("image_embeds"),
-  // null with a `uuid`: media vLLM has cached under that id.
+  /**
+   * A base64-encoded tensor, or named tensors for models that take several inputs per image
+   * (null with a `uuid`: media vLLM has cached under that id).
+   */
   image_embeds: z.nullable(z.union([z.string(), z.record(z.string(), z.string())])),
 });
+/**
+ * Precomputed image embeddings (vLLM extension): a base64 tensor or a map of them.
+ *
+ * @example
+ * ```ts
+ * const part: ChatCompletionContentPartImageEmbeds = { type: "image_embeds", image_embeds: "k05VTVBZ..." };
+ * ```
+ */
+export interface ChatCompletionContentPartImageEmbeds extends Fields<typeof imageEmbedsPart.shape> {}
+
 /**
  * Precomputed image embeddings (vLLM extension): a base64 tensor or a map of them.
  * @example
@@ -142,27 +222,70 @@ const imageEmbedsPart = z.looseObject({
  */
 export const chatCompletionContentPartImageEmbedsSchema: SchemaOf<ChatCompletionContentPartImageEmbeds> =
   imageEmbedsPart;
-
-const audioEmbedsPart = z.looseObject({
+const audioEmbedsPart = looseObject({
+  /** Always `"audio_embeds"`. */
   type: z.literal("audio_embeds"),
+  /** A base64-encoded tensor, or named tensors; null when a `uuid` names cached audio. */
   audio_embeds: z.nullable(z.union([z.string(), z.record(z.string(), z.string())])),
 });
-
-const promptEmbedsPart = z.looseObject({
+/**
+ * Precomputed audio embeddings (vLLM extension): a base64 tensor or a map of them.
+ *
+ * @example
+ * ```ts
+ * const part: ChatCompletionContentPartAudioEmbeds = { type: "audio_embeds", audio_embeds: "k05VTVBZ..." };
+ * ```
+ */
+export interface ChatCompletionContentPartAudioEmbeds extends Fields<typeof audioEmbedsPart.shape> {}
+const promptEmbedsPart = looseObject({
+  /** Always `"prompt_embeds"`. */
   type: z.literal("prompt_embeds"),
+  /** Base64 bytes of a serialized tensor of shape (tokens, hidden size). */
   data: z.string(),
 });
-
-const thinkingPart = z.looseObject({
+/**
+ * Precomputed prompt embeddings spliced into the prompt (vLLM extension; the server needs
+ * `--enable-prompt-embeds`).
+ *
+ * @example
+ * ```ts
+ * const part: ChatCompletionContentPartPromptEmbeds = { type: "prompt_embeds", data: "k05VTVBZ..." };
+ * ```
+ */
+export interface ChatCompletionContentPartPromptEmbeds extends Fields<typeof promptEmbedsPart.shape> {}
+const thinkingPart = looseObject({
+  /** Always `"thinking"`. */
   type: z.literal("thinking"),
+  /** The reasoning text. */
   thinking: z.string(),
+  /** Whether the reasoning is finished. */
   closed: z.optional(z.boolean()),
 });
-
-const refusalPart = z.looseObject({
+/**
+ * A thinking content part (vLLM extension): reasoning replayed to templates that render it.
+ *
+ * @example
+ * ```ts
+ * const part: ChatCompletionContentPartThinking = { type: "thinking", thinking: "The user wants a number.", closed: true };
+ * ```
+ */
+export interface ChatCompletionContentPartThinking extends Fields<typeof thinkingPart.shape> {}
+const refusalPart = looseObject({
+  /** Always `"refusal"`. */
   type: z.literal("refusal"),
+  /** The refusal message the model wrote. */
   refusal: z.string(),
 });
+/**
+ * A refusal content part (assistant messages only).
+ *
+ * @example
+ * ```ts
+ * const part: ChatCompletionContentPartRefusal = { type: "refusal", refusal: "I can't help with that." };
+ * ```
+ */
+export interface ChatCompletionContentPartRefusal extends Fields<typeof refusalPart.shape> {}
+
 /**
  * A refusal content part (assistant messages only).
  * @example
@@ -210,22 +333,47 @@ const assistantPart = anyPart;
  */
 export const chatCompletionAssistantContentPartSchema: SchemaOf<ChatCompletionAssistantContentPart> = assistantPart;
 
-// Compile-time: each schema accepts exactly what its named type describes.
-type _Agreement = Check<
-  [
-    Agrees<z.input<typeof textPart>, ChatCompletionContentPartText>,
-    Agrees<z.input<typeof imagePart>, ChatCompletionContentPartImage>,
-    Agrees<z.input<typeof inputAudioPart>, ChatCompletionContentPartInputAudio>,
-    Agrees<z.input<typeof audioUrlPart>, ChatCompletionContentPartAudioUrl>,
-    Agrees<z.input<typeof videoUrlPart>, ChatCompletionContentPartVideoUrl>,
-    Agrees<z.input<typeof filePart>, ChatCompletionContentPartFile>,
-    Agrees<z.input<typeof imageEmbedsPart>, ChatCompletionContentPartImageEmbeds>,
-    Agrees<z.input<typeof refusalPart>, ChatCompletionContentPartRefusal>,
-    Agrees<z.input<typeof audioEmbedsPart>, ChatCompletionContentPartAudioEmbeds>,
-    Agrees<z.input<typeof promptEmbedsPart>, ChatCompletionContentPartPromptEmbeds>,
-    Agrees<z.input<typeof thinkingPart>, ChatCompletionContentPartThinking>,
-    Agrees<z.input<typeof userPart>, ChatCompletionContentPart>,
-    Agrees<z.input<typeof assistantPart>, ChatCompletionAssistantContentPart>,
-    Agrees<z.input<typeof anyPart>, ChatCompletionAnyContentPart>,
-  ]
->;
+/**
+ * Any content part of a user message, told apart by `type`.
+ *
+ * @example
+ * ```ts
+ * const part: ChatCompletionContentPart = { type: "text", text: "Hi" };
+ * ```
+ */
+export type ChatCompletionContentPart =
+  | ChatCompletionContentPartText
+  | ChatCompletionContentPartImage
+  | ChatCompletionContentPartInputAudio
+  | ChatCompletionContentPartAudioUrl
+  | ChatCompletionContentPartVideoUrl
+  | ChatCompletionContentPartFile
+  | ChatCompletionContentPartImageEmbeds
+  | ChatCompletionContentPartAudioEmbeds
+  | ChatCompletionContentPartPromptEmbeds;
+
+/**
+ * A content part of an assistant message: any part (vLLM takes images and thinking on
+ * assistant turns too); text, refusal and thinking are the usual ones.
+ *
+ * @example
+ * ```ts
+ * const part: ChatCompletionAssistantContentPart = { type: "text", text: "Sure." };
+ * ```
+ */
+export type ChatCompletionAssistantContentPart = ChatCompletionAnyContentPart;
+
+/**
+ * Any content part at all, refusals and thinking included. vLLM takes every part on every role
+ * (its free-form message accepts any part), so every message kind's content is built on it.
+ *
+ * @example
+ * ```ts
+ * const part: ChatCompletionAnyContentPart = { type: "refusal", refusal: "No." };
+ * ```
+ */
+export type ChatCompletionAnyContentPart =
+  | ChatCompletionContentPart
+  | ChatCompletionContentPartRefusal
+  | ChatCompletionContentPartThinking
+  | ChatCompletionContentPartUntyped;

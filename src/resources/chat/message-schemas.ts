@@ -7,27 +7,10 @@
  * @module
  */
 import * as z from "zod/mini";
-import type { Agrees, Check, SchemaOf, Within } from "../schema-agreement.js";
+import { type Fields, looseObject, type SchemaOf } from "../shape.js";
 import { taggedUnion } from "../tagged-union.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 import { chatCompletionAnyContentPartSchema } from "./content-part-schemas.js";
-import type {
-  ChatCompletionAssistantMessageParam,
-  ChatCompletionCustomMessageParam,
-  ChatCompletionDeveloperMessageParam,
-  ChatCompletionFunctionMessageParam,
-  ChatCompletionGenericMessageParam,
-  ChatCompletionMessageParam,
-  ChatCompletionMessageToolCallParam,
-  ChatCompletionSystemMessageParam,
-  ChatCompletionTool,
-  ChatCompletionToolMessageParam,
-  ChatCompletionUserMessageParam,
-  FunctionDefinition,
-} from "./message-types.js";
-
-export type * from "./message-types.js";
-
 // English messages, as classic zod gave them, before the first schema below is built.
 ensureZodDefaults();
 
@@ -40,19 +23,33 @@ ensureZodDefaults();
 // system message or thinking on an assistant turn reach the chat template; `null` only where
 // OpenAI's own message types allow it (assistant, function).
 const anyContent = z.union([z.string(), z.array(chatCompletionAnyContentPartSchema)]);
-
-// ---------------------------------------------------------------------------
-// Tool calls and tools
-// ---------------------------------------------------------------------------
-
-const toolCall = z.looseObject({
+const toolCall = looseObject({
+  /** Id of the call, answered by the `tool` message whose `tool_call_id` is the same. */
   id: z.string(),
+  /** Always `"function"`. */
   type: z.literal("function"),
-  function: z.looseObject({
+  /** The function called. */
+  function: looseObject({
+    /** Name of the function, as offered in `tools`. */
     name: z.string(),
+    /** Its arguments as a JSON text, exactly as the model wrote them (it may not be valid JSON). */
     arguments: z.string(),
   }),
 });
+/**
+ * A tool call inside an assistant message being sent back (for example a replayed reply).
+ *
+ * @example
+ * ```ts
+ * const call: ChatCompletionMessageToolCallParam = {
+ *   id: "call_1",
+ *   type: "function",
+ *   function: { name: "get_weather", arguments: '{"city":"Paris"}' },
+ * };
+ * ```
+ */
+export interface ChatCompletionMessageToolCallParam extends Fields<typeof toolCall.shape> {}
+
 /**
  * A tool call inside an assistant message being sent back (for example a replayed reply).
  * @example
@@ -63,13 +60,30 @@ const toolCall = z.looseObject({
  * });
  */
 export const chatCompletionMessageToolCallParamSchema: SchemaOf<ChatCompletionMessageToolCallParam> = toolCall;
-
-const functionDefinition = z.looseObject({
+const functionDefinition = looseObject({
+  /** Name the model calls the function by. */
   name: z.string(),
+  /** What the function does, for the model to decide when to call it. */
   description: z.nullish(z.string()),
+  /** JSON Schema of the arguments object. Absent or null: the function takes no arguments. */
   parameters: z.nullish(z.record(z.string(), z.unknown())),
+  /** Ask the server to hold the arguments to `parameters` exactly. Default: not strict. */
   strict: z.nullish(z.boolean()),
 });
+/**
+ * A function the model may call: name, description and JSON Schema of its parameters.
+ *
+ * @example
+ * ```ts
+ * const fn: FunctionDefinition = {
+ *   name: "get_weather",
+ *   description: "Current weather of a city",
+ *   parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+ * };
+ * ```
+ */
+export interface FunctionDefinition extends Fields<typeof functionDefinition.shape> {}
+
 /**
  * A function the model may call: name, description and JSON Schema of its parameters.
  * @example
@@ -80,28 +94,46 @@ const functionDefinition = z.looseObject({
  * });
  */
 export const functionDefinitionSchema: SchemaOf<FunctionDefinition> = functionDefinition;
-
-// vLLM defaults `type` to "function" (ChatCompletionToolsParam).
-const tool = z.looseObject({
+const tool = looseObject({
+  /** Always `"function"`; vLLM fills it in when absent. */
   type: z.optional(z.literal("function")),
+  /** The function offered. */
   function: functionDefinitionSchema,
 });
+/**
+ * An item of `tools`: a function the model may call.
+ *
+ * @example
+ * ```ts
+ * const tool: ChatCompletionTool = { type: "function", function: { name: "get_time" } };
+ * ```
+ */
+export interface ChatCompletionTool extends Fields<typeof tool.shape> {}
+
 /**
  * An item of `tools`: `type` is always `"function"`.
  * @example
  * chatCompletionToolSchema.parse({ type: "function", function: { name: "get_time" } });
  */
 export const chatCompletionToolSchema: SchemaOf<ChatCompletionTool> = tool;
-
-// ---------------------------------------------------------------------------
-// Messages
-// ---------------------------------------------------------------------------
-
-const developerMessage = z.looseObject({
+const developerMessage = looseObject({
+  /** Always `"developer"`. */
   role: z.literal("developer"),
+  /** The instructions: a string or content parts (text usually; vLLM takes any part). */
   content: z.optional(anyContent),
+  /** Name of the participant, to tell apart several of the same role. */
   name: z.optional(z.string()),
 });
+/**
+ * A developer message: instructions that replace system messages for newer reasoning-style models.
+ *
+ * @example
+ * ```ts
+ * const m: ChatCompletionDeveloperMessageParam = { role: "developer", content: "Answer tersely." };
+ * ```
+ */
+export interface ChatCompletionDeveloperMessageParam extends Fields<typeof developerMessage.shape> {}
+
 /**
  * A developer message (replaces system messages for newer reasoning-style models).
  * @example
@@ -109,24 +141,54 @@ const developerMessage = z.looseObject({
  */
 export const chatCompletionDeveloperMessageParamSchema: SchemaOf<ChatCompletionDeveloperMessageParam> =
   developerMessage;
-
-const systemMessage = z.looseObject({
+const systemMessage = looseObject({
+  /** Always `"system"`. */
   role: z.literal("system"),
+  /** The instructions: a string or content parts (text usually; vLLM takes any part). */
   content: z.optional(anyContent),
+  /** Name of the participant, to tell apart several of the same role. */
   name: z.optional(z.string()),
 });
+/**
+ * A system message: instructions for the whole conversation.
+ *
+ * @example
+ * ```ts
+ * const m: ChatCompletionSystemMessageParam = { role: "system", content: "You are helpful." };
+ * ```
+ */
+export interface ChatCompletionSystemMessageParam extends Fields<typeof systemMessage.shape> {}
+
 /**
  * A system message.
  * @example
  * chatCompletionSystemMessageParamSchema.parse({ role: "system", content: "You are helpful." });
  */
 export const chatCompletionSystemMessageParamSchema: SchemaOf<ChatCompletionSystemMessageParam> = systemMessage;
-
-const userMessage = z.looseObject({
+const userMessage = looseObject({
+  /** Always `"user"`. */
   role: z.literal("user"),
+  /** What the user said: a string, or content parts. */
   content: z.optional(anyContent),
+  /** Name of the participant, to tell apart several users. */
   name: z.optional(z.string()),
 });
+/**
+ * A user message: a string, or content parts (text, images, audio, video, files).
+ *
+ * @example
+ * ```ts
+ * const m: ChatCompletionUserMessageParam = {
+ *   role: "user",
+ *   content: [
+ *     { type: "text", text: "Describe this" },
+ *     { type: "image_url", image_url: { url: "https://example.com/cat.png" } },
+ *   ],
+ * };
+ * ```
+ */
+export interface ChatCompletionUserMessageParam extends Fields<typeof userMessage.shape> {}
+
 /**
  * A user message: a string, or an array of content parts (text, images, audio, video, files).
  * @example
@@ -139,19 +201,63 @@ const userMessage = z.looseObject({
  * });
  */
 export const chatCompletionUserMessageParamSchema: SchemaOf<ChatCompletionUserMessageParam> = userMessage;
-
-const assistantMessage = z.looseObject({
+const assistantMessage = looseObject({
+  /** Always `"assistant"`. */
   role: z.literal("assistant"),
+  /**
+   * What the assistant said: a string, or text and refusal parts. May be null or absent, for
+   * example when the reply was only tool calls.
+   */
   content: z.nullish(anyContent),
+  /** Name of the participant, to tell apart several assistants. */
   name: z.optional(z.string()),
+  /** The refusal the model wrote instead of an answer. */
   refusal: z.nullish(z.string()),
+  /** The tool calls the reply made; each is answered by a `tool` message. */
   tool_calls: z.nullish(z.array(chatCompletionMessageToolCallParamSchema)),
-  function_call: z.nullish(z.looseObject({ name: z.string(), arguments: z.string() })),
+  /**
+   * The function call the reply made.
+   * @deprecated Superseded by `tool_calls`.
+   */
+  function_call: z.nullish(
+    looseObject({
+      /** Name of the function called. */
+      name: z.string(),
+      /** Its arguments as a JSON text. */
+      arguments: z.string(),
+    }),
+  ),
   // OpenAI's assistant message does not declare these, so vLLM takes any value.
+  /**
+   * The reasoning that preceded the reply, for templates that render interleaved thinking: a
+   * string in practice (vLLM passes any value to the template as is).
+   */
   reasoning: z.optional(z.unknown()),
+  /** Older servers' name for `reasoning`. */
   reasoning_content: z.optional(z.unknown()),
-  audio: z.nullish(z.looseObject({ id: z.string() })),
+  /** Reference to an earlier audio reply, by the `id` the server gave it. */
+  audio: z.nullish(
+    looseObject({
+      /** Id of the audio reply. */
+      id: z.string(),
+    }),
+  ),
 });
+
+/**
+ * An assistant message: an earlier reply, or the start of one to continue. The nullable fields
+ * take a reply message as the server returned it, so it can be sent back as is.
+ *
+ * @example
+ * ```ts
+ * const m: ChatCompletionAssistantMessageParam = {
+ *   role: "assistant",
+ *   content: null,
+ *   tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: "{}" } }],
+ * };
+ * ```
+ */
+export interface ChatCompletionAssistantMessageParam extends Fields<typeof assistantMessage.shape> {}
 
 /**
  * An assistant message. `content` may be null or absent, with or without `tool_calls`, as
@@ -166,26 +272,52 @@ const assistantMessage = z.looseObject({
  */
 export const chatCompletionAssistantMessageParamSchema: SchemaOf<ChatCompletionAssistantMessageParam> =
   assistantMessage;
-
-const toolMessage = z.looseObject({
+const toolMessage = looseObject({
+  /** Always `"tool"`. */
   role: z.literal("tool"),
+  /** The tool's result: a string or content parts (text usually; images reach templates that show them). */
   content: z.optional(anyContent),
   // null: vLLM's free-form message takes it (chat_utils.CustomChatCompletionMessageParam).
+  /** `id` of the assistant tool call this answers (optional or null for vLLM; templates that match calls need it). */
   tool_call_id: z.nullish(z.string()),
+  /** Name of the tool, for templates that show it. */
   name: z.optional(z.string()),
 });
+/**
+ * A tool result, answering the assistant tool call with the same `tool_call_id`.
+ *
+ * @example
+ * ```ts
+ * const m: ChatCompletionToolMessageParam = { role: "tool", tool_call_id: "call_1", content: "18°C" };
+ * ```
+ */
+export interface ChatCompletionToolMessageParam extends Fields<typeof toolMessage.shape> {}
+
 /**
  * A tool result, answering the assistant tool call with the same `tool_call_id`.
  * @example
  * chatCompletionToolMessageParamSchema.parse({ role: "tool", tool_call_id: "call_1", content: "18°C" });
  */
 export const chatCompletionToolMessageParamSchema: SchemaOf<ChatCompletionToolMessageParam> = toolMessage;
-
-const functionMessage = z.looseObject({
+const functionMessage = looseObject({
+  /** Always `"function"`. */
   role: z.literal("function"),
+  /** Name of the function whose result this is. */
   name: z.optional(z.string()),
+  /** The function's result: a string, content parts or null. */
   content: z.nullish(anyContent),
 });
+/**
+ * A function result, answering a `function_call`.
+ *
+ * @deprecated Superseded by tool messages (`role: "tool"`).
+ * @example
+ * ```ts
+ * const m: ChatCompletionFunctionMessageParam = { role: "function", name: "get_time", content: "12:00" };
+ * ```
+ */
+export interface ChatCompletionFunctionMessageParam extends Fields<typeof functionMessage.shape> {}
+
 /**
  * A function result (deprecated form of tool messages): `name` is the function's name.
  * @example
@@ -193,15 +325,36 @@ const functionMessage = z.looseObject({
  */
 export const chatCompletionFunctionMessageParamSchema: SchemaOf<ChatCompletionFunctionMessageParam> = functionMessage;
 
-const customMessage = z.looseObject({
-  role: z.literal("custom"),
+const customRoleMessageShape = {
+  /** Any role the model's chat template knows. */
+  role: z.string(),
   // vLLM's free-form message types content as str | list: null is refused, absent is fine.
+  /** The message's content: a string or content parts. May be absent, not null (vLLM refuses null here). */
   content: z.optional(anyContent),
+  /** Name of the participant. */
   name: z.optional(z.string()),
+  /** `id` of the assistant tool call this message answers, if it is a tool result. */
   tool_call_id: z.nullish(z.string()),
+  /** Tool calls this message carries, if it is a reply. */
   tool_calls: z.nullish(z.array(chatCompletionMessageToolCallParamSchema)),
+  /** Reasoning that preceded the message, for templates that render interleaved thinking. */
   reasoning: z.nullish(z.string()),
-});
+};
+// The named "custom" option takes role "custom"; any other role string reaches the
+// custom-role fallback, which has the same fields: together they are the custom type.
+const customMessage = looseObject({ ...customRoleMessageShape, role: z.literal("custom") });
+const customRoleMessage = looseObject(customRoleMessageShape);
+/**
+ * A message with a role of its own (the spec's "custom" kind; vLLM's free-form message), such
+ * as `"ipython"` for tool output in some templates. The chat template decides what it means.
+ *
+ * @example
+ * ```ts
+ * const m: ChatCompletionCustomMessageParam = { role: "ipython", content: "42" };
+ * ```
+ */
+export interface ChatCompletionCustomMessageParam extends Fields<typeof customRoleMessageShape> {}
+
 /**
  * The spec's "custom" message kind: role `"custom"`, any content (or null), plus the
  * per-message fields vLLM's free-form message carries (`tool_call_id`, `tool_calls`,
@@ -212,20 +365,30 @@ const customMessage = z.looseObject({
  * chatCompletionCustomMessageParamSchema.parse({ role: "custom", content: "state: ready" });
  */
 export const chatCompletionCustomMessageParamSchema: SchemaOf<ChatCompletionCustomMessageParam> = customMessage;
-
-const genericMessage = z.looseObject({
+const genericMessage = looseObject({
+  /** Always `"generic"`. */
   role: z.literal("generic"),
+  /** The message's content: a string or content parts. */
   content: z.optional(anyContent),
+  /** Name of the participant. */
   name: z.optional(z.string()),
 });
+/**
+ * The spec's "generic" message kind: role `"generic"` with content and an optional name.
+ *
+ * @example
+ * ```ts
+ * const m: ChatCompletionGenericMessageParam = { role: "generic", content: "note" };
+ * ```
+ */
+export interface ChatCompletionGenericMessageParam extends Fields<typeof genericMessage.shape> {}
+
 /**
  * The spec's "generic" message kind: role `"generic"` with content and an optional name.
  * @example
  * chatCompletionGenericMessageParamSchema.parse({ role: "generic", content: "note" });
  */
 export const chatCompletionGenericMessageParamSchema: SchemaOf<ChatCompletionGenericMessageParam> = genericMessage;
-
-const customRoleMessage = z.looseObject({ ...customMessage.shape, role: z.string() });
 
 const message = taggedUnion(
   "role",
@@ -262,23 +425,41 @@ export const chatCompletionCustomRoleMessageParamSchema: SchemaOf<ChatCompletion
  */
 export const chatCompletionMessageParamSchema: SchemaOf<ChatCompletionMessageParam> = message;
 
-// Compile-time: each schema accepts exactly what its named type describes.
-type _Agreement = Check<
-  [
-    Agrees<z.input<typeof toolCall>, ChatCompletionMessageToolCallParam>,
-    Agrees<z.input<typeof functionDefinition>, FunctionDefinition>,
-    Agrees<z.input<typeof tool>, ChatCompletionTool>,
-    Agrees<z.input<typeof developerMessage>, ChatCompletionDeveloperMessageParam>,
-    Agrees<z.input<typeof systemMessage>, ChatCompletionSystemMessageParam>,
-    Agrees<z.input<typeof userMessage>, ChatCompletionUserMessageParam>,
-    Agrees<z.input<typeof assistantMessage>, ChatCompletionAssistantMessageParam>,
-    Agrees<z.input<typeof toolMessage>, ChatCompletionToolMessageParam>,
-    Agrees<z.input<typeof functionMessage>, ChatCompletionFunctionMessageParam>,
-    // The named "custom" option takes role "custom"; any other role string reaches the
-    // custom-role fallback, which has the same fields: together they are the custom type.
-    Agrees<z.input<typeof customMessage>, ChatCompletionCustomMessageParam, "role">,
-    Agrees<z.input<typeof customRoleMessage>, ChatCompletionCustomMessageParam>,
-    Agrees<z.input<typeof genericMessage>, ChatCompletionGenericMessageParam>,
-    Within<z.input<typeof message>, ChatCompletionMessageParam>,
-  ]
->;
+/**
+ * Any message of `messages`, told apart by `role`.
+ *
+ * @example
+ * ```ts
+ * const messages: ChatCompletionMessageParam[] = [
+ *   { role: "system", content: "Be brief." },
+ *   { role: "user", content: "Hi" },
+ * ];
+ * ```
+ */
+export type ChatCompletionMessageParam =
+  | ChatCompletionDeveloperMessageParam
+  | ChatCompletionSystemMessageParam
+  | ChatCompletionUserMessageParam
+  | ChatCompletionAssistantMessageParam
+  | ChatCompletionToolMessageParam
+  | ChatCompletionFunctionMessageParam
+  | ChatCompletionCustomMessageParam
+  | ChatCompletionGenericMessageParam;
+
+/**
+ * The `role` of a message: the seven the SDK knows by name, or any other string (a custom message).
+ *
+ * @example
+ * ```ts
+ * const role: ChatCompletionRole = "assistant";
+ * ```
+ */
+export type ChatCompletionRole =
+  | "developer"
+  | "system"
+  | "user"
+  | "assistant"
+  | "tool"
+  | "function"
+  | "generic"
+  | (string & {});

@@ -8,25 +8,10 @@
  * @module
  */
 import * as z from "zod/mini";
-import type { Agrees, Check, SchemaOf } from "../schema-agreement.js";
+import { type Fields, looseObject, type SchemaOf } from "../shape.js";
 import { nearMisses, taggedUnion } from "../tagged-union.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 import { STRUCTURED_OUTPUTS_CONSTRAINTS, structuredOutputsConstraints } from "./structured-outputs.js";
-import type {
-  ChatCompletionDocument,
-  ChatCompletionStreamOptions,
-  EngineXargs,
-  RepetitionDetectionParams,
-  ResponseFormat,
-  ResponseFormatJSONObject,
-  ResponseFormatJSONSchema,
-  ResponseFormatStructuralTag,
-  ResponseFormatText,
-  StructuredOutputsParams,
-} from "./request-option-types.js";
-
-export type * from "./request-option-types.js";
-
 // English messages, as classic zod gave them, before the first schema below is built.
 ensureZodDefaults();
 
@@ -35,7 +20,7 @@ ensureZodDefaults();
 // since the server would silently drop it.
 function looseOption<S extends z.core.$ZodLooseShape>(shape: S) {
   const known = Object.keys(shape);
-  return z.looseObject(shape).check(
+  return looseObject(shape).check(
     z.superRefine((value, ctx) => {
       const issues: z.core.$ZodRawIssue[] = [];
       nearMisses(value, known, issues);
@@ -43,33 +28,76 @@ function looseOption<S extends z.core.$ZodLooseShape>(shape: S) {
     }),
   );
 }
+const textFormat = looseObject({
+  /** Always `"text"`. */
+  type: z.literal("text"),
+});
+/**
+ * `response_format: { type: "text" }`: plain text, the server's default.
+ *
+ * @example
+ * ```ts
+ * const format: ResponseFormatText = { type: "text" };
+ * ```
+ */
+export interface ResponseFormatText extends Fields<typeof textFormat.shape> {}
 
-const textFormat = z.looseObject({ type: z.literal("text") });
 /**
  * `response_format: {type: "text"}`: plain text (the server's default).
  * @example
  * responseFormatTextSchema.parse({ type: "text" });
  */
 export const responseFormatTextSchema: SchemaOf<ResponseFormatText> = textFormat;
+const jsonObjectFormat = looseObject({
+  /** Always `"json_object"`. */
+  type: z.literal("json_object"),
+});
+/**
+ * `response_format: { type: "json_object" }`: the reply is any JSON object.
+ *
+ * @example
+ * ```ts
+ * const format: ResponseFormatJSONObject = { type: "json_object" };
+ * ```
+ */
+export interface ResponseFormatJSONObject extends Fields<typeof jsonObjectFormat.shape> {}
 
-const jsonObjectFormat = z.looseObject({ type: z.literal("json_object") });
 /**
  * `response_format: {type: "json_object"}`: any JSON object.
  * @example
  * responseFormatJSONObjectSchema.parse({ type: "json_object" });
  */
 export const responseFormatJSONObjectSchema: SchemaOf<ResponseFormatJSONObject> = jsonObjectFormat;
-
-const jsonSchemaFormat = z.looseObject({
+const jsonSchemaFormat = looseObject({
+  /** Always `"json_schema"`. */
   type: z.literal("json_schema"),
   // vLLM names the field "schema"; without it the format adds no constraint.
-  json_schema: z.looseObject({
+  /** The schema and its name. */
+  json_schema: looseObject({
+    /** Name of the format, letters, digits, `_` and `-`. */
     name: z.string(),
+    /** What the format is for, shown to the model by some templates. */
     description: z.nullish(z.string()),
+    /** The JSON Schema the reply must match. */
     schema: z.nullish(z.record(z.string(), z.unknown())),
+    /** Hold the reply to the schema exactly (vLLM always does). */
     strict: z.nullish(z.boolean()),
   }),
 });
+/**
+ * `response_format: { type: "json_schema", json_schema }`: the reply is JSON that matches a
+ * JSON Schema. `zodResponseFormat(schema, name)` builds one from a zod schema.
+ *
+ * @example
+ * ```ts
+ * const format: ResponseFormatJSONSchema = {
+ *   type: "json_schema",
+ *   json_schema: { name: "answer", schema: { type: "object", properties: { n: { type: "integer" } } }, strict: true },
+ * };
+ * ```
+ */
+export interface ResponseFormatJSONSchema extends Fields<typeof jsonSchemaFormat.shape> {}
+
 /**
  * `response_format: {type: "json_schema", json_schema: {...}}`: output constrained by a JSON Schema.
  * @example
@@ -79,32 +107,45 @@ const jsonSchemaFormat = z.looseObject({
  * });
  */
 export const responseFormatJSONSchemaSchema: SchemaOf<ResponseFormatJSONSchema> = jsonSchemaFormat;
+const structuralTagFormat = looseObject({
+  /** Always `"structural_tag"`. */
+  type: z.literal("structural_tag"),
+  /** The structural tag specification (current form), as the backend reads it. */
+  format: z.optional(z.unknown()),
+  /** Legacy form: the tagged sections, each with its begin and end tags and an optional JSON Schema. */
+  structures: z.optional(
+    z.array(looseObject({ begin: z.string(), schema: z.nullish(z.record(z.string(), z.unknown())), end: z.string() })),
+  ),
+  /** Legacy form: the texts that start a tagged section. */
+  triggers: z.optional(z.array(z.string())),
+}).check(
+  z.superRefine((f, ctx) => {
+    const v = f as Record<string, unknown>;
+    if ("format" in v) return;
+    if (Array.isArray(v["structures"]) && Array.isArray(v["triggers"])) return;
+    ctx.addIssue({
+      code: "custom",
+      path: [],
+      message: "a structural_tag response_format needs `format`, or `structures` and `triggers` (the legacy form)",
+    });
+  }),
+);
+/**
+ * `response_format: { type: "structural_tag", ... }` (vLLM extension): constrained sections
+ * between trigger tags. vLLM takes `format` (the current form) or `structures` and `triggers`
+ * (the legacy form); a tag with neither is refused.
+ *
+ * @example
+ * ```ts
+ * const format: ResponseFormatStructuralTag = {
+ *   type: "structural_tag",
+ *   structures: [{ begin: "<answer>", schema: { type: "object" }, end: "</answer>" }],
+ *   triggers: ["<answer>"],
+ * };
+ * ```
+ */
+export interface ResponseFormatStructuralTag extends Fields<typeof structuralTagFormat.shape> {}
 
-// vLLM takes the current form ({format}) or the legacy one ({structures, triggers}); a tag
-// without either is refused (StructuralTagResponseFormat, LegacyStructuralTagResponseFormat).
-const structuralTagFormat = z
-  .looseObject({
-    type: z.literal("structural_tag"),
-    format: z.optional(z.unknown()),
-    structures: z.optional(
-      z.array(
-        z.looseObject({ begin: z.string(), schema: z.nullish(z.record(z.string(), z.unknown())), end: z.string() }),
-      ),
-    ),
-    triggers: z.optional(z.array(z.string())),
-  })
-  .check(
-    z.superRefine((f, ctx) => {
-      const v = f as Record<string, unknown>;
-      if ("format" in v) return;
-      if (Array.isArray(v["structures"]) && Array.isArray(v["triggers"])) return;
-      ctx.addIssue({
-        code: "custom",
-        path: [],
-        message: "a structural_tag response_format needs `format`, or `structures` and `triggers` (the legacy form)",
-      });
-    }),
-  );
 /**
  * `response_format: {type: "structural_tag", ...}` (vLLM extension; members kept as given).
  * @example
@@ -120,30 +161,77 @@ const responseFormat = taggedUnion("type", [textFormat, jsonObjectFormat, jsonSc
  */
 export const responseFormatSchema: SchemaOf<ResponseFormat> = responseFormat;
 
+/**
+ * Any `response_format`, told apart by `type`.
+ *
+ * @example
+ * ```ts
+ * const format: ResponseFormat = { type: "json_object" };
+ * ```
+ */
+export type ResponseFormat =
+  | ResponseFormatText
+  | ResponseFormatJSONObject
+  | ResponseFormatJSONSchema
+  | ResponseFormatStructuralTag;
 const streamOptions = looseOption({
+  /** Send a last chunk with `choices: []` and the token `usage` of the whole reply. Default false. */
   include_usage: z.nullish(z.boolean()),
+  /** With `include_usage`, every chunk also carries the usage so far. Default false. */
   continuous_usage_stats: z.nullish(z.boolean()),
+  /** Add random padding to each chunk against length side channels (OpenAI's field; vLLM accepts it). */
   include_obfuscation: z.nullish(z.boolean()),
 });
+/**
+ * `stream_options`: what a streamed reply reports besides the text. Only with `stream: true`
+ * (an empty object is accepted either way).
+ *
+ * @example
+ * ```ts
+ * const options: ChatCompletionStreamOptions = { include_usage: true };
+ * ```
+ */
+export interface ChatCompletionStreamOptions extends Fields<typeof streamOptions.shape> {}
+
 /**
  * `stream_options` (only meaningful with `stream: true`).
  * @example
  * chatCompletionStreamOptionsSchema.parse({ include_usage: true, continuous_usage_stats: false });
  */
 export const chatCompletionStreamOptionsSchema: SchemaOf<ChatCompletionStreamOptions> = streamOptions;
-
 const structuredOutputs = looseOption({
+  /** The reply is JSON matching this JSON Schema (an object, or its JSON text). */
   json: z.nullish(z.union([z.string(), z.record(z.string(), z.unknown())])),
+  /** The reply matches this regular expression. */
   regex: z.nullish(z.string()),
+  /** The reply is exactly one of these strings. */
   choice: z.nullish(z.array(z.string())),
+  /** The reply matches this context-free grammar (EBNF / GBNF, as the backend reads it). */
   grammar: z.nullish(z.string()),
+  /** `true`: the reply is any JSON object. */
   json_object: z.nullish(z.boolean()),
+  /**
+   * Fail rather than fall back to another decoding backend. Default false.
+   * @deprecated Dropped silently by current vLLM.
+   */
   disable_fallback: z.optional(z.boolean()),
+  /** Forbid whitespace between JSON tokens. Default false. */
   disable_any_whitespace: z.optional(z.boolean()),
+  /** Forbid properties the JSON Schema does not name. Default false. */
   disable_additional_properties: z.optional(z.boolean()),
+  /** Regular expression the whitespace between JSON tokens must match. */
   whitespace_pattern: z.nullish(z.string()),
+  /** A structural tag specification, as a JSON text. */
   structural_tag: z.nullish(z.string()),
+  /**
+   * Decoding backend to use.
+   * @deprecated Set by the server; dropped silently by current vLLM.
+   */
   _backend: z.nullish(z.string()),
+  /**
+   * Whether the backend was chosen automatically. Default false.
+   * @deprecated Set by the server; dropped silently by current vLLM.
+   */
   _backend_was_auto: z.optional(z.boolean()),
 }).check(
   z.superRefine((so, ctx) => {
@@ -165,6 +253,18 @@ const structuredOutputs = looseOption({
       issue("regex", "contains a NUL character, which vLLM refuses");
   }),
 );
+/**
+ * `structured_outputs` (vLLM): constrain the reply. Exactly one constraint among `json`,
+ * `regex`, `choice`, `grammar`, `json_object` and `structural_tag`; the other members tune it.
+ * It cannot be combined with a `json_schema` or `json_object` `response_format`.
+ *
+ * @example
+ * ```ts
+ * const constraint: StructuredOutputsParams = { choice: ["yes", "no"] };
+ * ```
+ */
+export interface StructuredOutputsParams extends Fields<typeof structuredOutputs.shape> {}
+
 /**
  * `structured_outputs`: exactly one constraint among json, regex, choice, grammar,
  * json_object and structural_tag (vLLM refuses none and several; a non-null value counts,
@@ -189,8 +289,11 @@ const int64 = (min?: number) =>
       });
   });
 const repetitionDetection = looseOption({
+  /** Longest pattern looked for, in tokens; at least `min_pattern_size`. */
   max_pattern_size: z.optional(int64(0)),
+  /** Shortest pattern looked for, in tokens. */
   min_pattern_size: z.optional(int64(0)),
+  /** Repetitions of a pattern that end generation; at least 2. */
   min_count: z.optional(int64()),
 }).check(
   z.superRefine((rd, ctx) => {
@@ -209,6 +312,16 @@ const repetitionDetection = looseOption({
   }),
 );
 /**
+ * `repetition_detection`: end generation early when an n-gram pattern of the output repeats.
+ *
+ * @example
+ * ```ts
+ * const detection: RepetitionDetectionParams = { min_pattern_size: 2, max_pattern_size: 16, min_count: 4 };
+ * ```
+ */
+export interface RepetitionDetectionParams extends Fields<typeof repetitionDetection.shape> {}
+
+/**
  * `repetition_detection`: stop early when an n-gram pattern repeats in the output. vLLM
  * refuses `min_count < 2` and `min_pattern_size > max_pattern_size` (absent sizes are 0).
  * @example
@@ -220,6 +333,17 @@ export const repetitionDetectionParamsSchema: SchemaOf<RepetitionDetectionParams
 const xargValue = z.union([z.string(), z.number(), z.boolean()]);
 const engineXargs = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(xargValue)]));
 /**
+ * Extension parameters (`engine_xargs`, vLLM's `vllm_xargs`): values are strings, numbers or
+ * lists of them, for server plugins that read them.
+ *
+ * @example
+ * ```ts
+ * const xargs: EngineXargs = { my_flag: 1, tags: ["a", "b"] };
+ * ```
+ */
+export type EngineXargs = Record<string, string | number | boolean | (string | number | boolean)[]>;
+
+/**
  * `engine_xargs` (the spec's name) or `vllm_xargs` (vLLM's): extension parameters; values are
  * strings, numbers or lists of them. vLLM reads only `vllm_xargs` (and ignores `engine_xargs`);
  * the SDK sends whichever name you wrote.
@@ -228,26 +352,32 @@ const engineXargs = z.record(z.string(), z.union([z.string(), z.number(), z.bool
  */
 export const engineXargsSchema: SchemaOf<EngineXargs> = engineXargs;
 
-const document = z.catchall(z.object({ title: z.optional(z.string()), text: z.optional(z.string()) }), z.string());
+const document = z.catchall(
+  z.object({
+    /** The document's title. */
+    title: z.optional(z.string()),
+    /** The document's text. */
+    text: z.optional(z.string()),
+  }),
+  z.string(),
+);
+/**
+ * A document for retrieval-augmented chat templates. It should carry `title` and `text`; other
+ * string members are passed to the template too.
+ *
+ * @example
+ * ```ts
+ * const doc: ChatCompletionDocument = { title: "Intro", text: "Paris is the capital of France." };
+ * ```
+ */
+export interface ChatCompletionDocument extends Fields<typeof document.shape> {
+  /** Further string members the template may use. */
+  [key: string]: string | undefined;
+}
+
 /**
  * A document for retrieval-augmented templates; it should carry `title` and `text`.
  * @example
  * chatCompletionDocumentSchema.parse({ title: "Intro", text: "Paris is the capital of France." });
  */
 export const chatCompletionDocumentSchema: SchemaOf<ChatCompletionDocument> = document;
-
-// Compile-time: each schema accepts exactly what its named type describes.
-type _Agreement = Check<
-  [
-    Agrees<z.input<typeof textFormat>, ResponseFormatText>,
-    Agrees<z.input<typeof jsonObjectFormat>, ResponseFormatJSONObject>,
-    Agrees<z.input<typeof jsonSchemaFormat>, ResponseFormatJSONSchema>,
-    Agrees<z.input<typeof structuralTagFormat>, ResponseFormatStructuralTag>,
-    Agrees<z.input<typeof responseFormat>, ResponseFormat>,
-    Agrees<z.input<typeof streamOptions>, ChatCompletionStreamOptions>,
-    Agrees<z.input<typeof structuredOutputs>, StructuredOutputsParams>,
-    Agrees<z.input<typeof repetitionDetection>, RepetitionDetectionParams>,
-    Agrees<z.input<typeof engineXargs>, EngineXargs>,
-    Agrees<z.input<typeof document>, ChatCompletionDocument>,
-  ]
->;

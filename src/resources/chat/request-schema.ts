@@ -25,8 +25,8 @@
  *   `continue_final_message: true` (see `prepareChatRequest`).
  * - A message key within two edits of a key its role knows (`nmae`) is refused with a "did you
  *   mean"; other unknown message keys are kept.
- * - Each schema is built under a local name and exported typed by its named interface
- *   (`*-types.ts`), with a compile-time check that the two agree (`../schema-agreement.ts`).
+ * - Each shape is written once, with a doc per field: the named type is derived from it and
+ *   the schema is exported typed by that name (see `../shape.ts`).
  *
  * @module
  */
@@ -34,12 +34,13 @@ import * as z from "zod/mini";
 import { topLevelFieldHint } from "../../core/field-hint.js";
 import { isWellFormed } from "../../core/well-formed.js";
 import { inputIssues } from "../../core/validate.js";
-import type { Agrees, Check, SchemaOf } from "../schema-agreement.js";
+import { type Fields, looseObject, type SchemaOf } from "../shape.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 import { chatCompletionMessageParamSchema, chatCompletionToolSchema } from "./message-schemas.js";
 import {
   chatCompletionDocumentSchema,
   chatCompletionStreamOptionsSchema,
+  type EngineXargs,
   engineXargsSchema,
   repetitionDetectionParamsSchema,
   responseFormatSchema,
@@ -47,14 +48,6 @@ import {
 } from "./request-option-schemas.js";
 import { structuredOutputsConstraints } from "./structured-outputs.js";
 import { vllmLimitRules } from "./vllm-limits.js";
-import type { EngineXargs } from "./request-option-types.js";
-import type {
-  ChatCompletionCreateParamsBase,
-  ChatCompletionCreateParamsNonStreaming,
-  ChatCompletionCreateParamsStreaming,
-} from "./request-types.js";
-
-export type * from "./request-types.js";
 export * from "./content-part-schemas.js";
 export * from "./message-schemas.js";
 export * from "./request-option-schemas.js";
@@ -144,83 +137,196 @@ const engineXargsOrList = z.unknown().check((ctx) => {
 }) as unknown as SchemaOf<EngineXargs | unknown[]>;
 
 const nonEmptyString = (what: string) => z.string().check(z.minLength(1, `${what} must not be empty`));
-
-// A named tool choice (ChatCompletionNamedToolChoiceParam): `type` defaults to "function".
-const namedToolChoice = z.looseObject({
+/**
+ * A `tool_choice` that names the one function the model must call.
+ *
+ * @example
+ * ```ts
+ * const choice: ChatCompletionNamedToolChoice = { type: "function", function: { name: "get_weather" } };
+ * ```
+ */
+export interface ChatCompletionNamedToolChoice extends Fields<typeof namedToolChoice.shape> {}
+const namedToolChoice = looseObject({
+  /** Always `"function"`; vLLM fills it in when absent. */
   type: z.optional(z.literal("function")),
-  function: z.looseObject({ name: nonEmptyString("tool_choice.function.name") }),
+  /** The function to call. */
+  function: looseObject({
+    /** Its name: one of the request's `tools`. */
+    name: nonEmptyString("tool_choice.function.name"),
+  }),
 });
-const toolChoiceSchema = z.union([z.enum(["none", "auto", "required"]), namedToolChoice], {
-  error: 'tool_choice must be "none", "auto", "required" or {type: "function", function: {name}}',
-});
+const toolChoiceSchema: SchemaOf<ChatCompletionToolChoiceOption> = z.union(
+  [z.enum(["none", "auto", "required"]), namedToolChoice],
+  {
+    error: 'tool_choice must be "none", "auto", "required" or {type: "function", function: {name}}',
+  },
+);
+/**
+ * vLLM's forms of `tool_choice`: `"none"` (no calls), `"auto"` (the model decides), `"required"`
+ * (at least one call) or a named function.
+ *
+ * @example
+ * ```ts
+ * const choice: ChatCompletionToolChoiceOption = "auto";
+ * ```
+ */
+export type ChatCompletionToolChoiceOption = "none" | "auto" | "required" | ChatCompletionNamedToolChoice;
 
 /** `reasoning_effort` values vLLM accepts. @example REASONING_EFFORTS.includes("none"); // true */
 export const REASONING_EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
+
+/**
+ * How much a reasoning model thinks before answering. Which values a model honours depends on
+ * its chat template; `"none"` turns reasoning off where the template allows it.
+ *
+ * @example
+ * ```ts
+ * const effort: ReasoningEffort = "low";
+ * ```
+ */
+export type ReasoningEffort = "none" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
 
 // ---------------------------------------------------------------------------
 // The request
 // ---------------------------------------------------------------------------
 
 const requestShape = {
+  /** The conversation so far, oldest first. At least one message. */
   messages: z.array(chatCompletionMessageParamSchema).check(z.minLength(1, "messages must hold at least one message")),
+  /** Model to answer, an `id` from `client.models.list()`. Absent or null: the server's only model. */
   model: z.nullish(z.string()),
+  /** Penalizes tokens by how often they already appear in the output; -2 to 2. Default 0. */
   frequency_penalty: z.nullish(ranged("frequency_penalty", (v) => v >= -2 && v <= 2, "[-2, 2]")),
+  /** Bias added to the logits of token ids (keys are token ids as strings), clamped to ±100. */
   logit_bias: z.nullish(logitBiasSchema),
+  /** Return the log-probability of each output token in `choices[].logprobs`. Default false. */
   logprobs: z.nullish(z.boolean()),
+  /**
+   * Most likely alternatives returned per output token, 0 to the server's maximum (20 by
+   * default), or -1 for all; needs `logprobs: true` when above 0. Default 0.
+   */
   top_logprobs: z.nullish(anyInt("top_logprobs", -1)),
+  /**
+   * Most tokens to generate. Default: as many as the context leaves.
+   * @deprecated Use `max_completion_tokens`, its counterpart.
+   */
   max_tokens: z.nullish(anyInt("max_tokens")),
+  /** Most tokens to generate, reasoning included. Default: as many as the context leaves. */
   max_completion_tokens: z.nullish(anyInt("max_completion_tokens")),
+  /** Replies to generate for the same messages; at least 1. With `use_beam_search`, the beam width. Default 1. */
   n: z.nullish(anyInt("n", 1)),
+  /** Penalizes tokens that already appear in the output, once each; -2 to 2. Default 0. */
   presence_penalty: z.nullish(ranged("presence_penalty", (v) => v >= -2 && v <= 2, "[-2, 2]")),
+  /** The reply's format: text, any JSON object, or JSON matching a schema (see `zodResponseFormat`). */
   response_format: z.nullish(responseFormatSchema),
+  /** Seed of the sampler, for replies that repeat; an int64 (`±9223372036854775000` at most in JS). Default random. */
   seed: z.nullish(boundedInteger("seed")),
+  /** Text (or up to several texts) that ends generation when produced; not part of the reply. Default none. */
   stop: z.nullish(z.union([nonEmptyString("a stop string"), z.array(nonEmptyString("a stop string"))])),
+  /** Stream the reply as server-sent events: `create` then resolves to a `ChatCompletionStream`. Default false. */
   stream: z.nullish(z.boolean()),
+  /** What a streamed reply reports besides the text (usage). Only with `stream: true`. */
   stream_options: z.nullish(chatCompletionStreamOptionsSchema),
+  /** Sampling temperature, 0 (greedy) to 2; higher is more random. Default: the model's, else 1. */
   temperature: z.nullish(ranged("temperature", (v) => v >= 0 && v <= 2, "[0, 2]")),
+  /** Nucleus sampling: keep the most likely tokens up to this total probability, above 0 to 1. Default 1. */
   top_p: z.nullish(ranged("top_p", (v) => v > 0 && v <= 1, "(0, 1]")),
+  /** Functions the model may call. Not empty when given. */
   tools: z.nullish(z.array(chatCompletionToolSchema).check(z.minLength(1, "is empty: leave tools out to offer none"))),
+  /**
+   * Whether and which of `tools` the model calls: `"none"`, `"auto"` (the model decides; needs a
+   * server started with `--enable-auto-tool-choice` and a tool parser), `"required"` (at least
+   * one call) or a named function. Absent with `tools`: vLLM picks `"auto"`. Anything but
+   * `"none"` needs `tools`. See docs/tool-calling.md.
+   */
   tool_choice: z.nullish(toolChoiceSchema),
-  reasoning_effort: z.nullish(z.enum(REASONING_EFFORTS)),
+  /** How much a reasoning model thinks before answering. Default: the model's. */
+  reasoning_effort: z.nullish<SchemaOf<ReasoningEffort>>(z.enum(REASONING_EFFORTS)),
+  /** Return the model's reasoning in `message.reasoning`. Default true. */
   include_reasoning: z.optional(z.boolean()),
+  /** Allow several tool calls in one reply. Default true. */
   parallel_tool_calls: z.nullish(z.boolean()),
+  /** Id of the end user (an OpenAI field; vLLM accepts it and does not use it). */
   user: z.nullish(z.string()),
+  /** Beam search instead of sampling; `n` is the beam width. Default false. */
   use_beam_search: z.optional(z.boolean()),
+  /** Sample only among the k most likely tokens; 0 or -1 for all. Default: all. */
   top_k: z.nullish(anyInt("top_k", -1)),
+  /** Drop tokens less likely than this fraction of the most likely one, 0 to 1. Default 0. */
   min_p: z.nullish(ranged("min_p", (v) => v >= 0 && v <= 1, "[0, 1]")),
+  /** Penalizes tokens already in the prompt or output; above 1 discourages repeats, 1 is none. Default 1. */
   repetition_penalty: z.nullish(ranged("repetition_penalty", (v) => v > 0 && Number.isFinite(v), "(0, ∞)")),
+  /** Beam search only: favours longer (above 1) or shorter (below 1) sequences. Default 1. */
   length_penalty: z.optional(z.number()),
+  /** Token ids that end generation, like `stop` for tokens. Default none. */
   stop_token_ids: z.nullish(z.array(anyInt("a stop token id"))),
+  /** Keep the matched `stop` text at the end of the reply. Default false. */
   include_stop_str_in_output: z.optional(z.boolean()),
+  /** Keep generating past the end-of-sequence token, up to the token limit. Default false. */
   ignore_eos: z.optional(z.boolean()),
+  /** Fewest tokens to generate before a stop is honoured; at most the token limit. Default 0. */
   min_tokens: z.optional(anyInt("min_tokens", 0)),
+  /** Leave special tokens out of the reply's text. Default true. */
   skip_special_tokens: z.optional(z.boolean()),
+  /** Put spaces between special tokens in the reply's text. Default true. */
   spaces_between_special_tokens: z.optional(z.boolean()),
+  /** Keep only the last this-many prompt tokens; -1 for the model's context length. Default: no truncation. */
   truncate_prompt_tokens: z.nullish(boundedInteger("truncate_prompt_tokens", -1)),
+  /** Log-probabilities returned per prompt token (0 or more, -1 for all); not with `stream: true`. */
   prompt_logprobs: z.nullish(anyInt("prompt_logprobs", -1)),
+  /** Generate only these token ids. Default: any. */
   allowed_token_ids: z.nullish(
     z
       .array(anyInt("a token id", 0))
       .check(z.minLength(1, "is empty: leave allowed_token_ids out to allow every token")),
   ),
+  /** Words the reply must not contain. Each not empty. */
   bad_words: z.optional(z.array(nonEmptyString("a bad word"))),
+  /** Start the reply with the last message when both have the same role. Default false. */
   echo: z.optional(z.boolean()),
+  /** Add the chat template's generation prompt (the start of an assistant turn). Default true. */
   add_generation_prompt: z.optional(z.boolean()),
+  /**
+   * Leave the final message open (no end-of-turn marker) so the model continues it: a prefilled
+   * reply. Cannot be combined with `add_generation_prompt`; alone, the SDK sends
+   * `add_generation_prompt: false` for you. Default false.
+   */
   continue_final_message: z.optional(z.boolean()),
+  /** Add special tokens (such as a start-of-sequence token) on top of the chat template's. Default false. */
   add_special_tokens: z.optional(z.boolean()),
+  /** Documents for retrieval-augmented templates, each with `title` and `text`. No effect if the template has no use for them. */
   documents: z.nullish(z.array(chatCompletionDocumentSchema)),
+  /** A chat template (Jinja) to use instead of the model's. Refused unless the server trusts request templates. */
   chat_template: z.nullish(z.string()),
+  /** Extra variables for the chat template, such as `{ enable_thinking: false }`. */
   chat_template_kwargs: z.nullish(z.record(z.string(), z.unknown())),
+  /** Extra arguments for the multimodal processor. Refused unless the server trusts them. */
   mm_processor_kwargs: z.nullish(z.record(z.string(), z.unknown())),
+  /** Constrain the reply to a JSON Schema, regex, choice or grammar (vLLM). Not with a JSON `response_format`. */
   structured_outputs: z.nullish(structuredOutputsParamsSchema),
+  /** Scheduling priority: lower is handled earlier. Anything but 0 needs a server with priority scheduling. Default 0. */
   priority: z.optional(boundedInteger("priority")),
+  /** Id of the request, used in the server's logs and in the reply's `id`. Default: a random one. */
   request_id: z.optional(z.string()),
+  /** With `logprobs`, write tokens as `token_id:<id>` strings. Default false. */
   return_tokens_as_token_ids: z.nullish(z.boolean()),
+  /** Return token ids next to the text: `prompt_token_ids`, and `token_ids` per choice (per chunk when streaming). Default false. */
   return_token_ids: z.nullish(z.boolean()),
+  /**
+   * Salt of the prefix cache, so that only requests with the same salt share cached prompts.
+   * Random and secret: up to 128 characters, without `@`, `/`, `\` (use URL-safe base64).
+   */
   cache_salt: z.nullish(cacheSaltSchema),
+  /** Parameters for disaggregated prefill/decode serving, passed to the KV connector. */
   kv_transfer_params: z.nullish(z.record(z.string(), z.unknown())),
+  /**
+   * Extension parameters for server plugins (the spec's name; vLLM itself reads `vllm_xargs`
+   * and keeps this one unread, so a list is sent as written too).
+   */
   engine_xargs: z.nullish(engineXargsOrList),
+  /** Extension parameters for server plugins, under vLLM's own name. */
   vllm_xargs: z.nullish(engineXargsSchema),
+  /** End generation early when an n-gram pattern of the output repeats. */
   repetition_detection: z.nullish(repetitionDetectionParamsSchema),
 };
 
@@ -393,6 +499,22 @@ const request = z
   .strictObject(requestShape, { error: unknownKeyMessage })
   .check(z.superRefine((p, ctx) => allRules(p, ctx)));
 /**
+ * The fields of a chat completion request, streaming or not (`stream?: boolean | null`). Use it
+ * for a request whose `stream` is only known at run time; {@link ChatCompletionCreateParamsStreaming}
+ * and {@link ChatCompletionCreateParamsNonStreaming} fix it. Only `messages` is required.
+ *
+ * @example
+ * ```ts
+ * const params: ChatCompletionCreateParamsBase = {
+ *   model: "Qwen/Qwen3-8B",
+ *   messages: [{ role: "user", content: "Hi" }],
+ *   stream: process.env.STREAM === "1",
+ * };
+ * ```
+ */
+export interface ChatCompletionCreateParamsBase extends Fields<typeof requestShape> {}
+
+/**
  * The chat completion request, streaming or not (`stream?: boolean | null`).
  * Strict at the top level; enforces the spec's ranges, enums and cross-field rules.
  * @example
@@ -412,6 +534,19 @@ const nonStreamingRequest = /* @__PURE__ */ z
   .strictObject({ ...requestShape, stream: z.nullish(z.literal(false)) }, { error: unknownKeyMessage })
   .check(/* @__PURE__ */ z.superRefine((p, ctx) => allRules(p, ctx)));
 /**
+ * A non-streaming request: `stream` absent, `false` or `null`. `create` resolves to a `ChatCompletion`.
+ *
+ * @example
+ * ```ts
+ * const params: ChatCompletionCreateParamsNonStreaming = { model: "Qwen/Qwen3-8B", messages: [{ role: "user", content: "Hi" }] };
+ * ```
+ */
+export interface ChatCompletionCreateParamsNonStreaming extends ChatCompletionCreateParamsBase {
+  /** Absent, `false` or `null`: the whole reply at once. */
+  stream?: false | null;
+}
+
+/**
  * The non-streaming request: `stream` is absent, `false` or `null`.
  * @example
  * chatCompletionCreateParamsNonStreamingSchema.parse({ messages: [{ role: "user", content: "Hi" }] });
@@ -422,6 +557,24 @@ export const chatCompletionCreateParamsNonStreamingSchema: SchemaOf<ChatCompleti
 const streamingRequest = /* @__PURE__ */ z
   .strictObject({ ...requestShape, stream: z.literal(true) }, { error: unknownKeyMessage })
   .check(/* @__PURE__ */ z.superRefine((p, ctx) => allRules(p, ctx)));
+/**
+ * A streaming request: `stream: true`. `create` resolves to a `ChatCompletionStream`.
+ *
+ * @example
+ * ```ts
+ * const params: ChatCompletionCreateParamsStreaming = {
+ *   model: "Qwen/Qwen3-8B",
+ *   messages: [{ role: "user", content: "Hi" }],
+ *   stream: true,
+ *   stream_options: { include_usage: true },
+ * };
+ * ```
+ */
+export interface ChatCompletionCreateParamsStreaming extends ChatCompletionCreateParamsBase {
+  /** Always `true`: stream the reply as server-sent events. */
+  stream: true;
+}
+
 /**
  * The streaming request: `stream` is `true`.
  * @example
@@ -434,14 +587,15 @@ const streamingRequest = /* @__PURE__ */ z
 export const chatCompletionCreateParamsStreamingSchema: SchemaOf<ChatCompletionCreateParamsStreaming> =
   streamingRequest;
 
-// Compile-time: each schema accepts exactly what its named type describes.
-type _Agreement = Check<
-  [
-    Agrees<z.input<typeof request>, ChatCompletionCreateParamsBase>,
-    Agrees<z.input<typeof nonStreamingRequest>, ChatCompletionCreateParamsNonStreaming>,
-    Agrees<z.input<typeof streamingRequest>, ChatCompletionCreateParamsStreaming>,
-  ]
->;
+/**
+ * Any chat completion request: streaming or not, told apart by `stream`.
+ *
+ * @example
+ * ```ts
+ * const params: ChatCompletionCreateParams = { messages: [{ role: "user", content: "Hi" }], max_completion_tokens: 64 };
+ * ```
+ */
+export type ChatCompletionCreateParams = ChatCompletionCreateParamsNonStreaming | ChatCompletionCreateParamsStreaming;
 
 /**
  * One problem of a request, ready for an error message: the path of the field and why.

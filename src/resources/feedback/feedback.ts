@@ -5,7 +5,7 @@ import { type OffsetList, offsetList } from "../../core/offset-list.js";
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
 import { expectObject, shapeError } from "../../core/response-shape.js";
-import type { PagedListOptions } from "../annotation-queues/request-types.js";
+import type { PagedListOptions } from "../annotation-queues/request-schema.js";
 import {
   feedbackCreateParamsSchema,
   feedbackPurgeParamsSchema,

@@ -1,17 +1,8 @@
 import * as z from "zod/mini";
-import { queryExpressionSchema } from "../calls/query-expression.js";
+import { type QueryExpression, queryExpressionSchema } from "../calls/query-expression.js";
 import { projectIdSchema } from "../project-id.js";
-import type { Agrees, Check, SchemaOf } from "../schema-agreement.js";
+import type { Fields, SchemaOf } from "../shape.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
-import type {
-  FeedbackCreateParams,
-  FeedbackPurgeParams,
-  FeedbackQueryParams,
-  FeedbackReplaceParams,
-  FeedbackSortBy,
-} from "./request-types.js";
-
-export type * from "./request-types.js";
 
 ensureZodDefaults();
 
@@ -20,21 +11,34 @@ const ref = (name: string) =>
   z.string().check(z.regex(REF, { error: `${name} must be a weave:/// ref (weave:///<entity>/<project>/...)` }));
 const optionalRef = (name: string) => z.nullish(ref(name));
 const count = z.nullish(z.int().check(z.nonnegative()));
+// Typed by the expression's named (recursive) type, so `query` reads `QueryExpression`.
+const queryExpression = queryExpressionSchema as SchemaOf<QueryExpression>;
 
 const ANNOTATION_PREFIX = "wandb.annotation";
 const RUNNABLE_PREFIX = "wandb.runnable";
 
 const createShape = {
+  /** The project, `"<entity>/<project>"`. */
   project_id: projectIdSchema,
+  /** What the feedback is about: a `weave:///` ref, for a call `weave:///<entity>/<project>/call/<id>`. */
   weave_ref: ref("weave_ref"),
+  /** `wandb.reaction.1`, `wandb.note.1`, `wandb.annotation.<name>`, or your own type. */
   feedback_type: z.string().check(z.minLength(1, { error: "feedback_type must be a non-empty string" })),
+  /** The feedback itself; its shape follows `feedback_type` (`{ emoji }`, `{ note }`, `{ value }`, any object). */
   payload: z.record(z.string(), z.unknown()),
+  /** For `wandb.annotation.<name>`: the ref of the annotation spec object `<name>` (required there, refused elsewhere). */
   annotation_ref: optionalRef("annotation_ref"),
+  /** For `wandb.runnable.<name>`: the scorer op or object. */
   runnable_ref: optionalRef("runnable_ref"),
+  /** For runnable feedback on ops: the scorer's call. */
   call_ref: optionalRef("call_ref"),
+  /** For runnable feedback: the monitor or action that triggered it. */
   trigger_ref: optionalRef("trigger_ref"),
+  /** A display name for who left it. */
   creator: z.nullish(z.string()),
+  /** The queue the feedback was left from. */
   queue_id: z.nullish(z.string()),
+  /** An id of your own for the feedback row (default: the server makes one). */
   id: z.nullish(z.string()),
 };
 
@@ -77,21 +81,86 @@ function payloadRules(ctx: { value: CreateLike; issues: unknown[] }): void {
 }
 
 const createParams = z.strictObject(createShape).check((ctx) => payloadRules(ctx as never));
+/**
+ * Body of `POST /feedback/create`: one piece of feedback on a call or an object. The payload's
+ * shape follows `feedback_type`: `wandb.reaction.1` takes `{ emoji }` (one emoji),
+ * `wandb.note.1` `{ note }`, `wandb.annotation.<name>` `{ value }` with the `annotation_ref` of
+ * the annotation spec named `<name>`; any other type takes any object.
+ *
+ * @example
+ * ```ts
+ * const params: FeedbackCreateParams = {
+ *   project_id: "acme/bot",
+ *   weave_ref: "weave:///acme/bot/call/0195a3c1-7d2e-7b41-9a0c-3f5e8d1b2a01",
+ *   feedback_type: "wandb.annotation.quality",
+ *   annotation_ref: "weave:///acme/bot/object/quality:latest",
+ *   payload: { value: 1 },
+ * };
+ * ```
+ */
+export interface FeedbackCreateParams extends Fields<typeof createParams.shape> {}
+
 const replaceParams = z
-  .strictObject({ ...createShape, feedback_id: z.string().check(z.minLength(1)) })
+  .strictObject({
+    ...createShape,
+    /** The feedback replaced. */
+    feedback_id: z.string().check(z.minLength(1)),
+  })
   .check((ctx) => payloadRules(ctx as never));
+/**
+ * Body of `POST /feedback/replace`: a new version of an existing piece of feedback.
+ *
+ * @example
+ * ```ts
+ * const params: FeedbackReplaceParams = { ...createParams, feedback_id: previous.id, payload: { value: 0 } };
+ * ```
+ */
+export interface FeedbackReplaceParams extends Fields<typeof replaceParams.shape> {}
+
 const sortBy = z.strictObject({
+  /** The field sorted on, such as `created_at`. */
   field: z.string().check(z.minLength(1)),
+  /** `"asc"` or `"desc"`; Weave requires it. */
   direction: z.enum(["asc", "desc"], { error: 'direction must be "asc" or "desc" (Weave requires it)' }),
 });
+/**
+ * One sort key of a feedback query.
+ *
+ * @example
+ * ```ts
+ * const sort: FeedbackSortBy = { field: "created_at", direction: "desc" };
+ * ```
+ */
+export interface FeedbackSortBy extends Fields<typeof sortBy.shape> {}
+const sortBySchema: SchemaOf<FeedbackSortBy> = sortBy;
+
 const queryParams = z.strictObject({
+  /** The project, `"<entity>/<project>"`. */
   project_id: projectIdSchema,
+  /** Only these fields of each row (dotted paths such as `payload.value`); default every field. */
   fields: z.nullish(z.array(z.string())),
-  query: z.nullish(queryExpressionSchema),
-  sort_by: z.nullish(z.array(sortBy)),
+  /** Which rows: a query expression (`q.where(...)`). */
+  query: z.nullish(queryExpression),
+  /** The order of the rows. */
+  sort_by: z.nullish(z.array(sortBySchema)),
+  /** Caps the total number of rows read. */
   limit: count,
+  /** Where the first page starts. */
   offset: count,
 });
+/**
+ * Body of `POST /feedback/query` (the paging members come from the list).
+ *
+ * @example
+ * ```ts
+ * import { q } from "inferloop";
+ * const params: FeedbackQueryParams = {
+ *   project_id: "acme/bot",
+ *   query: q.where(q.eq(q.field("feedback_type"), "wandb.annotation.quality")),
+ * };
+ * ```
+ */
+export interface FeedbackQueryParams extends Fields<typeof queryParams.shape> {}
 
 const PURGE_BY_ID = "Weave purges feedback only by id: the query must be id = <literal> or an $or of those";
 
@@ -104,14 +173,32 @@ function isIdEq(op: unknown): boolean {
   return (field(a) && literal(b)) || (literal(a) && field(b));
 }
 
-const purgeParams = z.strictObject({ project_id: projectIdSchema, query: queryExpressionSchema }).check((ctx) => {
-  const expr = (ctx.value.query as { $expr: unknown }).$expr;
-  const or = (expr as { $or?: unknown }).$or;
-  const ok =
-    isIdEq(expr) ||
-    (Array.isArray(or) && or.length > 0 && or.every(isIdEq) && Object.keys(expr as object).length === 1);
-  if (!ok) ctx.issues.push({ code: "custom", path: ["query"], message: PURGE_BY_ID, input: ctx.value });
-});
+const purgeParams = z
+  .strictObject({
+    /** The project, `"<entity>/<project>"`. */
+    project_id: projectIdSchema,
+    /** The feedback to delete: `id = <literal>` or an `$or` of such comparisons. */
+    query: queryExpression,
+  })
+  .check((ctx) => {
+    const expr = (ctx.value.query as { $expr: unknown }).$expr;
+    const or = (expr as { $or?: unknown }).$or;
+    const ok =
+      isIdEq(expr) ||
+      (Array.isArray(or) && or.length > 0 && or.every(isIdEq) && Object.keys(expr as object).length === 1);
+    if (!ok) ctx.issues.push({ code: "custom", path: ["query"], message: PURGE_BY_ID, input: ctx.value });
+  });
+/**
+ * Body of `POST /feedback/purge`. Weave deletes feedback only by id: the query must be
+ * `id = <literal>` or an `$or` of such comparisons.
+ *
+ * @example
+ * ```ts
+ * import { q } from "inferloop";
+ * const params: FeedbackPurgeParams = { project_id: "acme/bot", query: q.where(q.eq(q.field("id"), feedbackId)) };
+ * ```
+ */
+export interface FeedbackPurgeParams extends Fields<typeof purgeParams.shape> {}
 
 /**
  * Body of `POST /feedback/create`, with Weave's rules per `feedback_type`.
@@ -149,13 +236,3 @@ export const feedbackQueryParamsSchema: SchemaOf<FeedbackQueryParams> = queryPar
  * ```
  */
 export const feedbackPurgeParamsSchema: SchemaOf<FeedbackPurgeParams> = purgeParams;
-
-type _Agreement = Check<
-  [
-    Agrees<z.input<typeof createParams>, FeedbackCreateParams>,
-    Agrees<z.input<typeof replaceParams>, FeedbackReplaceParams>,
-    Agrees<z.input<typeof sortBy>, FeedbackSortBy>,
-    Agrees<z.input<typeof queryParams>, FeedbackQueryParams>,
-    Agrees<z.input<typeof purgeParams>, FeedbackPurgeParams>,
-  ]
->;

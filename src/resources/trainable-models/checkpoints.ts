@@ -6,7 +6,7 @@ import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
 import { expectObject } from "../../core/response-shape.js";
 import { checkpointDeleteParamsSchema, checkpointListParamsSchema } from "./request-schema.js";
-import type { CheckpointDeleteParams, CheckpointListParams } from "./request-types.js";
+import type { CheckpointDeleteParams, CheckpointListParams } from "./request-schema.js";
 import type { Checkpoint, CheckpointDeleteResponse } from "./types.js";
 
 const checkpointsList = endpoint<CheckpointListParams, never, CursorPage<Checkpoint>>({

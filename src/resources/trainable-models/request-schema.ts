@@ -1,29 +1,35 @@
 import * as z from "zod/mini";
 import { trajectoryGroupSchema } from "../training-jobs/request-schema.js";
-import type { Agrees, Check, SchemaOf } from "../schema-agreement.js";
+import { cursorAfter, cursorLimit } from "../cursor-params.js";
+import type { Fields, SchemaOf } from "../shape.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
-import type {
-  CheckpointDeleteParams,
-  CheckpointListParams,
-  TrainableModelCreateParams,
-  TrainableModelLogParams,
-  TrainingJobEventListParams,
-} from "./request-types.js";
-
-export type * from "./request-types.js";
 
 ensureZodDefaults();
 
 const required = (field: string, what: string) =>
   z.string({ error: `${field} is required: ${what}` }).check(z.minLength(1, { error: `${field} must not be empty` }));
-
 const createParams = z.strictObject({
+  /** Team or user of the API key; the server fills it in when absent or null. */
   entity: z.nullish(z.string()),
+  /** W&B project the model is stored in. */
   project: required("project", "the W&B project the model is stored in"),
+  /** Name of the model, unique within the project. */
   name: required("name", "the model's name, unique within the project"),
+  /** Base model id or Hugging Face path (see `client.trainableModels.baseModels()`). */
   base_model: required("base_model", "a base model id, see trainableModels.baseModels()"),
+  /** Return the model of the same name if there is one instead of failing (default false). */
   return_existing: z.optional(z.boolean()),
 });
+/**
+ * Body of `POST /v1/preview/models` (`client.trainableModels.create`).
+ *
+ * @example
+ * ```ts
+ * const params: TrainableModelCreateParams = { project: "rl", name: "agent", base_model: "OpenPipe/Qwen3-14B-Instruct" };
+ * ```
+ */
+export interface TrainableModelCreateParams extends Fields<typeof createParams.shape> {}
+
 /**
  * Body of `POST /v1/preview/models`: `project`, `name` and `base_model` are required.
  *
@@ -34,10 +40,31 @@ const createParams = z.strictObject({
  */
 export const trainableModelCreateParamsSchema: SchemaOf<TrainableModelCreateParams> = createParams;
 
+/**
+ * Params of `client.trainableModels.register`: create with `return_existing: true`.
+ *
+ * @example
+ * ```ts
+ * const params: TrainableModelRegisterParams = { project: "rl", name: "agent", base_model: "OpenPipe/Qwen3-14B-Instruct" };
+ * ```
+ */
+export type TrainableModelRegisterParams = Omit<TrainableModelCreateParams, "return_existing">;
 const logParams = z.strictObject({
+  /** The split the trajectories belong to, e.g. `"train"` or `"val"`. */
   split: required("split", 'e.g. "train" or "val"'),
+  /** The trajectory groups to log, in the shape `trainingJobs.create` takes. */
   trajectory_groups: z.array(trajectoryGroupSchema),
 });
+/**
+ * Body of `POST /v1/preview/models/{model_id}/log`.
+ *
+ * @example
+ * ```ts
+ * const params: TrainableModelLogParams = { split: "val", trajectory_groups: groups };
+ * ```
+ */
+export interface TrainableModelLogParams extends Fields<typeof logParams.shape> {}
+
 /**
  * Body of `POST /v1/preview/models/{model_id}/log`.
  *
@@ -47,23 +74,24 @@ const logParams = z.strictObject({
  * ```
  */
 export const trainableModelLogParamsSchema: SchemaOf<TrainableModelLogParams> = logParams;
-
-const limit = z.optional(
-  z
-    .number({ error: "limit must be an integer from 1 to 100" })
-    .check(
-      z.int({ error: "limit must be an integer from 1 to 100" }),
-      z.gte(1, { error: "limit must be at least 1" }),
-      z.lte(100, { error: "limit must be at most 100 (the server's maximum page)" }),
-    ),
-);
-const after = z.optional(z.string().check(z.minLength(1, { error: "after must be a non-empty id" })));
-
 const checkpointListParams = z.strictObject({
+  /** `asc` (the server's default: oldest step first) or `desc`. */
   order: z.optional(z.enum(["asc", "desc"], { error: 'order must be "asc" or "desc"' })),
-  limit,
-  after,
+  /** Items per page, 1-100 (server default 20). */
+  limit: cursorLimit,
+  /** Start after the checkpoint with this id. */
+  after: cursorAfter,
 });
+/**
+ * Query of `GET /v1/preview/models/{model_id}/checkpoints`.
+ *
+ * @example
+ * ```ts
+ * const params: CheckpointListParams = { order: "desc", limit: 1 };
+ * ```
+ */
+export interface CheckpointListParams extends Fields<typeof checkpointListParams.shape> {}
+
 /**
  * Query of `GET /v1/preview/models/{model_id}/checkpoints`: `limit` 1-100, `order` `asc|desc`.
  *
@@ -73,12 +101,22 @@ const checkpointListParams = z.strictObject({
  * ```
  */
 export const checkpointListParamsSchema: SchemaOf<CheckpointListParams> = checkpointListParams;
-
 const checkpointDeleteParams = z.strictObject({
+  /** The steps to delete (integers). */
   steps: z.array(
     z.number({ error: "each step must be an integer" }).check(z.int({ error: "each step must be an integer" })),
   ),
 });
+/**
+ * Body of `DELETE /v1/preview/models/{model_id}/checkpoints`.
+ *
+ * @example
+ * ```ts
+ * const params: CheckpointDeleteParams = { steps: [1, 2, 3] };
+ * ```
+ */
+export interface CheckpointDeleteParams extends Fields<typeof checkpointDeleteParams.shape> {}
+
 /**
  * Body of `DELETE /v1/preview/models/{model_id}/checkpoints`: `steps` are integers.
  *
@@ -88,25 +126,3 @@ const checkpointDeleteParams = z.strictObject({
  * ```
  */
 export const checkpointDeleteParamsSchema: SchemaOf<CheckpointDeleteParams> = checkpointDeleteParams;
-
-const eventListParams = z.strictObject({ after, limit });
-/**
- * Query of `GET /v1/preview/training-jobs/{id}/events`: `limit` 1-100.
- *
- * @example
- * ```ts
- * trainingJobEventListParamsSchema.parse({ limit: 100 });
- * ```
- */
-export const trainingJobEventListParamsSchema: SchemaOf<TrainingJobEventListParams> = eventListParams;
-
-// Compile-time: each schema accepts exactly what its named type describes.
-type _Agreement = Check<
-  [
-    Agrees<z.input<typeof createParams>, TrainableModelCreateParams>,
-    Agrees<z.input<typeof logParams>, TrainableModelLogParams>,
-    Agrees<z.input<typeof checkpointListParams>, CheckpointListParams>,
-    Agrees<z.input<typeof checkpointDeleteParams>, CheckpointDeleteParams>,
-    Agrees<z.input<typeof eventListParams>, TrainingJobEventListParams>,
-  ]
->;

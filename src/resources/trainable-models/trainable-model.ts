@@ -1,7 +1,7 @@
-import type { TrainingJobEvent } from "../../core/errors.js";
+import type { TrainingJobEvent } from "../training-jobs/types.js";
 import type { RequestOptions } from "../../core/options.js";
 import type { TrainingJobs } from "../training-jobs/training-jobs.js";
-import type { ExperimentalConfig, TrajectoryGroup } from "../training-jobs/request-types.js";
+import type { ExperimentalConfig, TrajectoryGroup } from "../training-jobs/request-schema.js";
 import type { Checkpoints } from "./checkpoints.js";
 import type { TrainableModelResponse, TrainResult } from "./types.js";
 

@@ -11,7 +11,7 @@ import type {
   TrainableModelCreateParams,
   TrainableModelLogParams,
   TrainableModelRegisterParams,
-} from "./request-types.js";
+} from "./request-schema.js";
 import { TrainableModel } from "./trainable-model.js";
 import type { TrainableModelDeleteResponse, TrainableModelResponse } from "./types.js";
 

@@ -62,21 +62,6 @@ export interface CheckpointDeleteResponse {
 }
 
 /**
- * A training job as `client.trainingJobs.retrieve` returns it: `id` and every other member the
- * server sends (such as `status`), kept as they are.
- *
- * @example
- * ```ts
- * const job: TrainingJobResponse = await client.trainingJobs.retrieve(jobId);
- * console.log(job.id, job["status"]);
- * ```
- */
-export interface TrainingJobResponse {
-  id: string;
-  [key: string]: unknown;
-}
-
-/**
  * What `model.train(...)` resolves to: the job, the step it produced, and the mean of each
  * numeric member of its `gradient_step` events.
  *

@@ -1,10 +1,10 @@
 import { type CursorList, cursorList, type CursorPage, readCursorPage } from "../../core/cursor-list.js";
 import { endpoint } from "../../core/endpoint.js";
-import type { TrainingJobEvent } from "../../core/errors.js";
+import type { TrainingJobEvent } from "./types.js";
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
-import { trainingJobEventListParamsSchema } from "../trainable-models/request-schema.js";
-import type { TrainingJobEventListParams } from "../trainable-models/request-types.js";
+import { trainingJobEventListParamsSchema } from "./request-schema.js";
+import type { TrainingJobEventListParams } from "./request-schema.js";
 
 const eventsList = endpoint<TrainingJobEventListParams, never, CursorPage<TrainingJobEvent>>({
   operation: "training_jobs.events.list",

@@ -1,11 +1,6 @@
-import {
-  APIConnectionError,
-  APIError,
-  APIUserAbortError,
-  InferloopError,
-  TrainingJobFailedError,
-  type TrainingJobEvent,
-} from "../../core/errors.js";
+import { APIConnectionError, APIError, APIUserAbortError, InferloopError } from "../../core/errors.js";
+import { TrainingJobFailedError } from "./errors.js";
+import type { TrainingJobEvent } from "./types.js";
 import type { Log } from "../../core/log.js";
 import { sleep } from "../../core/retry.js";
 import type { TrainingJobEvents } from "./events.js";

@@ -5,7 +5,7 @@ import { CompactJSONWriter } from "../../core/compact-json-text.js";
 import { SerializedJSON, toJSONValue, type SealHooks } from "../../core/json-value.js";
 import { inputIssues } from "../../core/validate.js";
 import { trainingJobCreateParamsSchema, trajectoryGroupSchema, trajectorySchema } from "./request-schema.js";
-import type { TrajectoryParams } from "./request-types.js";
+import type { TrajectoryParams } from "./request-schema.js";
 import { tokenEntryCopier } from "./token-entry-copy.js";
 import { isTokenLogprob } from "./token-logprob-check.js";
 import { TrajectoryChecks } from "./trajectory-checks.js";
