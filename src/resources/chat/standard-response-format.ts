@@ -11,6 +11,7 @@ import { PARSE_COMPLETION, type ParseableResponseFormat } from "./parse-hook.js"
 import { withStreamParsing } from "./parsed-stream.js";
 import {
   mismatchError,
+  parseableContent,
   readReplyJSON,
   withParsedChoices,
   type ContentParseIssue,
@@ -169,7 +170,7 @@ async function validateChoices(
 ): Promise<ParsedChatCompletion<unknown>> {
   const choices = await Promise.all(
     completion.choices.map(async (choice, i) => {
-      const content = original[i]!.message.content;
+      const content = parseableContent(original[i]!);
       if (content == null) return choice;
       const result = await validate(choice.message.parsed);
       if (result.issues) throw mismatchError(issuesOf(result), content, choice, name);
