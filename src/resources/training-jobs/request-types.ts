@@ -171,8 +171,12 @@ export interface TrajectoryParams {
   tools?: TrajectoryTool[] | null;
   /** Further conversations of the same rollout (sub-agents, retries), sharing its advantage. */
   additional_histories?: TrajectoryHistory[] | null;
-  /** How good the rollout was; only differences within a group matter. Default 0. */
-  reward?: number;
+  /**
+   * How good the rollout was; only differences within a group matter. Default 0. `undefined`
+   * is left out of the body, so a `Trajectory` not yet scored passes under
+   * `exactOptionalPropertyTypes` (the checks then warn that it has no reward).
+   */
+  reward?: number | undefined;
   /** Version of the policy (training step) that started the rollout. */
   initial_policy_version?: number | null;
   /** Version of the policy that finished it, when it changed during the rollout. */
