@@ -1,8 +1,13 @@
 /**
- * A warning the user sees by default, once per process: through `process.emitWarning` where
- * the runtime has it (Node prints it on stderr, `--no-warnings` silences it, `process.on("warning")`
- * receives it), else `console.warn`. For mistakes that return wrong data without an error,
- * which the logger (off by default) would hide.
+ * The one rule for findings that do not throw (an ignored `svc_*` filter, a bare op name, a
+ * training job's uniform rewards...): the user sees each kind once per process, whatever
+ * `logLevel` says, through `process.emitWarning` where the runtime has it (type
+ * `InferloopWarning`, a code per kind: Node prints it on stderr, `process.on("warning")`
+ * receives it), else `console.warn`; never both. The logger (off by default) would hide them.
+ *
+ * To silence them: `node --disable-warning=InferloopWarning` (all of them) or
+ * `--disable-warning=INFERLOOP_UNIFORM_REWARDS` (one kind), also through `NODE_OPTIONS`;
+ * `--no-warnings` silences every warning of the process.
  *
  * @module
  */

@@ -11,6 +11,7 @@ import {
   Trajectory,
   type ChatCompletionChoice,
   type Logger,
+  type TrajectoryChoice,
 } from "../../src/index.js";
 import type { FakeService } from "../../src/testing/index.js";
 import { clientFor, MODEL, MODEL_ID, useFakeService } from "./helpers.js";
@@ -26,11 +27,7 @@ const JOBS = "/v1/preview/training-jobs";
 
 const prompt = (text: string) =>
   new Trajectory({ messages_and_choices: [{ role: "user", content: text }], start_time: "2025-03-18T17:04:12Z" });
-const answer: ChatCompletionChoice = {
-  index: 0,
-  finish_reason: "stop",
-  message: { role: "assistant", content: "a" },
-} as ChatCompletionChoice;
+const answer: TrajectoryChoice = { index: 0, finish_reason: "stop", message: { role: "assistant", content: "a" } };
 const lastChoice = (t: Trajectory) => t.messages_and_choices.at(-1) as ChatCompletionChoice;
 const sentBodies = (path: string) =>
   svc.requests.filter((r) => r.path === path).map((r) => r.json as Record<string, unknown>);

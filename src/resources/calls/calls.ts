@@ -37,17 +37,18 @@ const toldOfBareOpNames = new WeakSet<Log>();
 
 /**
  * A trace server stores `op_name` as an op ref (`weave:///entity/project/op/name:digest`), so
- * a bare name in `filter.op_names` matches nothing, without an error. Said once per client at
+ * a bare name in `filter.op_names` matches nothing, without an error. Said once per process
+ * whatever the log level (`warnOnce`, code `INFERLOOP_BARE_OP_NAME`), and once per client at
  * `warn`, with the ref that matches every version of the op (`:*`).
  */
 function hintAtBareOpNames(log: Log, params: CallsQueryParams): void {
   const bare = params.filter?.op_names?.find((name) => !name.startsWith("weave:///"));
-  if (bare === undefined || toldOfBareOpNames.has(log) || !log.enabled("warn")) return;
+  if (bare === undefined) return;
+  const message = `calls.query: op_names entry "${bare}" is not an op ref (weave:///<entity>/<project>/op/<name>:<digest>) and matches no call; for every version write "weave:///${params.project_id}/op/${bare}:*"`;
+  warnOnce("INFERLOOP_BARE_OP_NAME", message);
+  if (toldOfBareOpNames.has(log) || !log.enabled("warn")) return;
   toldOfBareOpNames.add(log);
-  log.write(
-    "warn",
-    `calls.query: op_names entry "${bare}" is not an op ref (weave:///<entity>/<project>/op/<name>:<digest>) and matches no call; for every version write "weave:///${params.project_id}/op/${bare}:*"`,
-  );
+  log.write("warn", message);
 }
 
 /**

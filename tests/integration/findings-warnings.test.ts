@@ -1,0 +1,52 @@
+/**
+ * Findings that do not throw reach the user with the default log level (off): a training job
+ * whose groups teach nothing and a bare op name each say so once per process, through
+ * process.emitWarning with a code per kind, as the svc_* filter names do.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { type Inferloop, Trajectory, type TrajectoryChoice } from "../../src/index.js";
+import type { FakeService } from "../../src/testing/index.js";
+import { MODEL_ID, useFakeService } from "./helpers.js";
+
+let svc: FakeService;
+let client: Inferloop;
+useFakeService({ seedCalls: false }, (s, c) => {
+  svc = s;
+  client = c;
+});
+afterEach(() => vi.restoreAllMocks());
+
+const answer: TrajectoryChoice = { index: 0, finish_reason: "stop", message: { role: "assistant", content: "a" } };
+const scored = (reward: number) =>
+  new Trajectory({ messages_and_choices: [{ role: "user", content: "q" }, answer], reward });
+const codes = (emit: { mock: { calls: unknown[][] } }) => emit.mock.calls.map((c) => (c[1] as { code: string }).code);
+
+describe("findings at the default log level", () => {
+  it("a training job's uniform rewards: once per process, with a code, the job still sent", async () => {
+    const emit = vi.spyOn(process, "emitWarning").mockImplementation(() => {});
+    const job = { model_id: MODEL_ID, trajectory_groups: [{ trajectories: [scored(1), scored(1)] }] };
+    await client.trainingJobs.create(job);
+    await client.trainingJobs.create(job);
+    expect(codes(emit)).toEqual(["INFERLOOP_UNIFORM_REWARDS"]);
+    expect(String(emit.mock.calls[0]![0])).toMatch(
+      /all 2 trajectories of the group have reward 1: no learning signal.*trajectory_groups\.0/,
+    );
+    expect((emit.mock.calls[0]![1] as { type: string }).type).toBe("InferloopWarning");
+    expect(svc.trainingJobs).toHaveLength(2);
+    // Another kind is news: said once too.
+    await client.trainingJobs.create({
+      model_id: MODEL_ID,
+      trajectory_groups: [{ trajectories: [scored(1), new Trajectory({ messages_and_choices: [answer] })] }],
+    });
+    expect(codes(emit)).toEqual(["INFERLOOP_UNIFORM_REWARDS", "INFERLOOP_MISSING_REWARD"]);
+  });
+
+  it("a bare op name in filter.op_names: once per process, naming the ref to write", async () => {
+    const emit = vi.spyOn(process, "emitWarning").mockImplementation(() => {});
+    const bare = { project_id: "acme/bot", filter: { op_names: ["answer_ticket"] } };
+    expect(await client.calls.query(bare).toArray()).toEqual([]);
+    await client.calls.query(bare).toArray();
+    expect(codes(emit)).toEqual(["INFERLOOP_BARE_OP_NAME"]);
+    expect(String(emit.mock.calls[0]![0])).toMatch(/weave:\/\/\/acme\/bot\/op\/answer_ticket:\*/);
+  });
+});
