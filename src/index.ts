@@ -31,12 +31,21 @@ export {
 } from "./core/errors.js";
 export { MissingCredentialsError } from "./core/auth.js";
 
-export { Chat } from "./resources/chat/chat.js";
+export { Chat, Completions } from "./lib/namespaces/chat.js";
+export type { ChatCompletionParseParams, ChatCompletionParseStreamParams } from "./resources/chat/completions.js";
 export {
-  Completions,
-  type ChatCompletionParseParams,
-  type ChatCompletionParseStreamParams,
-} from "./resources/chat/completions.js";
+  tool,
+  type RunnableTool,
+  type ToolContext,
+  type ToolDefinition,
+} from "./lib/tool-runner/tool.js";
+export {
+  ToolRun,
+  ToolRunLimitError,
+  type ToolRunOptions,
+  type ToolRunParams,
+  type ToolRunResult,
+} from "./lib/tool-runner/tool-run.js";
 export { ChatCompletionStream, type StreamResponseInfo } from "./resources/chat/stream.js";
 export { ParsedChatCompletionStream, type DeepPartial } from "./resources/chat/parsed-stream.js";
 export * from "./resources/chat/index.js";

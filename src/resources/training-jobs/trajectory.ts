@@ -46,7 +46,8 @@ export interface ChatSampler {
   chat: { completions: Pick<Completions, "create"> };
 }
 
-function assistantMessage(choice: TrajectoryChoice): ChatCompletionMessageParam {
+/** @internal The request message that sends a recorded reply back as the assistant's turn. */
+export function assistantMessage(choice: TrajectoryChoice): ChatCompletionMessageParam {
   const m = choice.message as TrajectoryChoice["message"] & Partial<ChatCompletionChoice["message"]>;
   const toolCalls = m.tool_calls != null && m.tool_calls.length > 0 ? m.tool_calls : undefined;
   // The server refuses an assistant message with neither content nor a call; an empty reply
