@@ -40,6 +40,16 @@ export {
   type ToolDefinition,
 } from "./lib/tool-runner/tool.js";
 export {
+  JudgeError,
+  ruler,
+  rulerScoreGroup,
+  type JudgeClient,
+  type JudgedTrajectory,
+  type RulerOptions,
+  type RulerScore,
+  type RulerScoreGroupOptions,
+} from "./lib/rewards/ruler.js";
+export {
   ToolRun,
   ToolRunLimitError,
   type ToolRunOptions,
