@@ -101,7 +101,7 @@ function scriptedJudge(contents: string[]) {
       created: 1,
       model: "judge",
       choices: [
-        { index: 0, finish_reason: "stop", message: { role: "assistant", content: contents[sent.length - 1] } },
+        { index: 0, finish_reason: "stop", message: { role: "assistant", content: contents[sent.length - 1] ?? null } },
       ],
       usage: { prompt_tokens: 100, completion_tokens: 30, total_tokens: 130 },
     } satisfies ChatCompletion;
