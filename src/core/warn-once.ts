@@ -1,9 +1,11 @@
 /**
  * The one rule for findings that do not throw (an ignored `svc_*` filter, a bare op name, a
- * training job's uniform rewards...): the user sees each kind once per process, whatever
- * `logLevel` says, through `process.emitWarning` where the runtime has it (type
- * `InferloopWarning`, a code per kind: Node prints it on stderr, `process.on("warning")`
- * receives it), else `console.warn`; never both. The logger (off by default) would hide them.
+ * training job's uniform rewards...), {@link warnFinding}: a client whose log takes `warn`
+ * (a `logLevel` of `warn` or louder) gets each one in its logger, where its user asked for
+ * them; otherwise, at the default level too, the user sees each kind once per process
+ * through `process.emitWarning` where the runtime has it (type `InferloopWarning`, a code per
+ * kind: Node prints it on stderr, `process.on("warning")` receives it), else `console.warn`;
+ * never both.
  *
  * To silence them: `node --disable-warning=InferloopWarning` (all of them) or
  * `--disable-warning=INFERLOOP_UNIFORM_REWARDS` (one kind), also through `NODE_OPTIONS`;
@@ -11,6 +13,8 @@
  *
  * @module
  */
+
+import type { Log } from "./log.js";
 
 const warned = new Set<string>();
 
@@ -28,4 +32,18 @@ export function warnOnce(code: string, message: string): void {
   const proc = (globalThis as { process?: { emitWarning?: (m: string, o: object) => void } }).process;
   if (typeof proc?.emitWarning === "function") proc.emitWarning(message, { type: "InferloopWarning", code });
   else console.warn(`InferloopWarning: ${message}`);
+}
+
+/**
+ * A finding that does not throw: written to `log` at `warn` when the client's log takes it,
+ * else {@link warnOnce} (once per process per `code`).
+ *
+ * @example
+ * ```ts
+ * warnFinding(log, "INFERLOOP_BARE_OP_NAME", 'calls.query: op_names entry "answer" is not an op ref');
+ * ```
+ */
+export function warnFinding(log: Log, code: string, message: string): void {
+  if (log.enabled("warn")) log.write("warn", message);
+  else warnOnce(code, message);
 }

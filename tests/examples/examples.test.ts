@@ -42,6 +42,12 @@ const expected: Record<string, RegExp[]> = {
     /captured 15 sampled turns, each with logprobs and token ids/,
     /created training job [0-9a-f-]{36} from 3 groups of captured rollouts/,
   ],
+  "agent-rl.ts": [
+    /step 0: 12 rollouts judged by RULER \(mean 0\.\d\d\), 24 choices kept with logprobs/,
+    /RULER explanation: Answered; /,
+    /trained → step 1/,
+    /step {2}2 │[█░]{30} \d\.\d\d/,
+  ],
   "chat-streaming.ts": [
     /reply: Tokens arrive one by one, and each is printed right away\./,
     /finish_reason: stop/,

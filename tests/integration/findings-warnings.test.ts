@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type Inferloop, Trajectory, type TrajectoryChoice } from "../../src/index.js";
 import type { FakeService } from "../../src/testing/index.js";
-import { MODEL_ID, useFakeService } from "./helpers.js";
+import { clientFor, MODEL_ID, useFakeService } from "./helpers.js";
 
 let svc: FakeService;
 let client: Inferloop;
@@ -48,5 +48,25 @@ describe("findings at the default log level", () => {
     await client.calls.query(bare).toArray();
     expect(codes(emit)).toEqual(["INFERLOOP_BARE_OP_NAME"]);
     expect(String(emit.mock.calls[0]![0])).toMatch(/weave:\/\/\/acme\/bot\/op\/answer_ticket:\*/);
+  });
+
+  it("a client whose log takes warn gets them in its logger instead, and no process warning", async () => {
+    const emit = vi.spyOn(process, "emitWarning").mockImplementation(() => {});
+    const lines: string[] = [];
+    const ignore = () => {};
+    const logged = clientFor(svc, {
+      logLevel: "warn",
+      logger: { error: ignore, warn: (m) => lines.push(m), info: ignore, debug: ignore },
+    });
+    await logged.trainingJobs.create({
+      model_id: MODEL_ID,
+      trajectory_groups: [{ trajectories: [scored(0), scored(0)] }],
+    });
+    await logged.calls.query({ project_id: "acme/bot", filter: { svc_run_ids: ["r"] } }).toArray();
+    expect(lines).toEqual([
+      expect.stringMatching(/training job: all 2 trajectories of the group have reward 0.*uniform_rewards/),
+      expect.stringMatching(/filter\.svc_run_ids is ignored by Weave/),
+    ]);
+    expect(emit).not.toHaveBeenCalled();
   });
 });

@@ -52,8 +52,8 @@ const SHOWN_PATHS = 3;
  * and each line quotes its own findings' message (group 3's reward, not group 0's).
  */
 /**
- * Each kind of finding reaches the user once per process, whatever the log level (off by
- * default): `process.emitWarning` with code `INFERLOOP_<KIND>` (e.g. `INFERLOOP_UNIFORM_REWARDS`).
+ * Without a log at `warn` (the default), each kind of finding reaches the user once per
+ * process: `process.emitWarning` with code `INFERLOOP_<KIND>` (e.g. `INFERLOOP_UNIFORM_REWARDS`).
  */
 function warnOfFindings(warnings: TrainingWarning[]): void {
   const seen = new Set<string>();
@@ -139,9 +139,9 @@ export class TrainingJobs extends APIResource {
    *
    * Before sending, `checkTrajectoryGroups` looks for training that would be wasted (groups
    * with equal rewards, trajectories without a reward, token/logprob counts that disagree,
-   * choices without logprobs among others with them); each kind of finding is said once per
-   * process through `process.emitWarning` (code `INFERLOOP_UNIFORM_REWARDS`, ...; see `warnOnce`
-   * for how to silence them), every finding is logged at `warn`, and the job is still sent.
+   * choices without logprobs among others with them); with `logLevel: "warn"` or louder its
+   * findings are logged, otherwise each kind is said once per process through
+   * `process.emitWarning` (code `INFERLOOP_UNIFORM_REWARDS`, ...), and the job is still sent.
    *
    * Never creates a job twice: without `idempotencyKey`, a failed create is retried only when
    * the request provably never reached the server (connection refused, DNS failure). With
@@ -168,8 +168,9 @@ export class TrainingJobs extends APIResource {
     }
     const log = this._http.config.log;
     const warnings = job.checks.warnings();
-    warnOfFindings(warnings);
+    // The findings rule (warnFinding): in the client's log when it takes warn, else once per process.
     if (log.enabled("warn")) logWarnings(log, warnings);
+    else warnOfFindings(warnings);
     return new APIPromise(this._http.request(spec, options, trainingJobsCreate.read));
   }
 }
