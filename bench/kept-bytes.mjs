@@ -49,7 +49,9 @@ if (process.argv[2] === "--child") {
   globalThis.gc();
   globalThis.gc();
   const after = process.memoryUsage().heapUsed;
-  process.stdout.write(`${JSON.stringify({ kept: kept.length, bytesPerToken: (after - before) / (count * tokens) })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ kept: kept.length, bytesPerToken: (after - before) / (count * tokens) })}\n`,
+  );
   process.exit(0);
 }
 
