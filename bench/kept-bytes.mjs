@@ -1,8 +1,8 @@
 // Retained heap per kept token of a training step's batch: `count` rollout streams of `tokens`
 // tokens (logprobs with top-5 alternatives, token ids) read into trajectories and kept, the
 // way a step keeps its batch until the job is created. Each contender runs in a fresh process
-// with --expose-gc; the figure is (heap used after a full collection with the batch kept -
-// heap used before the first rollout) / kept tokens.
+// with --expose-gc; the figure is (heap and array buffers used after a full collection with the
+// batch kept - the same before the first rollout) / kept tokens.
 //
 //   npm run build && node bench/kept-bytes.mjs [--count=256] [--tokens=512] [--contenders=inferloop,floor]
 //
@@ -34,7 +34,12 @@ if (process.argv[2] === "--child") {
   for (let i = 0; i < 4; i++) await contender.rollout(params);
   globalThis.gc();
   globalThis.gc();
-  const before = process.memoryUsage().heapUsed;
+  // Typed arrays keep their data outside the JS heap: count both.
+  const used = () => {
+    const m = process.memoryUsage();
+    return m.heapUsed + m.arrayBuffers;
+  };
+  const before = used();
   const kept = [];
   let next = 0;
   const worker = async () => {
@@ -48,7 +53,7 @@ if (process.argv[2] === "--child") {
   await Promise.all(Array.from({ length: Math.min(count, 64) }, worker));
   globalThis.gc();
   globalThis.gc();
-  const after = process.memoryUsage().heapUsed;
+  const after = used();
   process.stdout.write(
     `${JSON.stringify({ kept: kept.length, bytesPerToken: (after - before) / (count * tokens) })}\n`,
   );

@@ -5,6 +5,7 @@ import type { ChatCompletionMessageParam } from "../chat/message-schemas.js";
 import type { ChatCompletionCreateParamsNonStreaming } from "../chat/request-schema.js";
 import type { ChatCompletion, ChatCompletionChoice } from "../chat/types.js";
 import type { TrajectoryChoice, TrajectoryHistory, TrajectoryParams, TrajectoryTool } from "./request-schema.js";
+import { keptChoice } from "./compact-logprobs.js";
 import { isTrajectoryChoice, type TrajectoryItem } from "./trajectory-item.js";
 
 /**
@@ -171,7 +172,7 @@ export class Trajectory {
         "trajectory record",
       );
     }
-    this.messages_and_choices.push({ ...choice, finish_reason });
+    this.messages_and_choices.push(keptChoice(choice, finish_reason));
     return this;
   }
 
