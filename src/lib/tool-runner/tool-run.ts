@@ -13,7 +13,6 @@ import type { Completions } from "../../resources/chat/completions.js";
 import type { ChatCompletionMessageParam, ChatCompletionToolMessageParam } from "../../resources/chat/message-types.js";
 import type { ChatCompletionCreateParamsBase } from "../../resources/chat/request-types.js";
 import type { ChatCompletion, ChatCompletionMessageToolCall, CompletionUsage } from "../../resources/chat/types.js";
-import { assistantMessage } from "../../resources/training-jobs/trajectory.js";
 import { isRunnableTool, type RunnableTool } from "./tool.js";
 
 /**
@@ -120,6 +119,22 @@ function resultText(result: unknown): string {
   } catch {
     return String(result);
   }
+}
+
+/**
+ * A reply sent back as the assistant's turn, as `Trajectory.messages()` sends it (content, tool
+ * calls, reasoning), written here so a chat client's bundle does not carry the trajectory code.
+ */
+function assistantTurn(m: ChatCompletion["choices"][number]["message"]): ChatCompletionMessageParam {
+  const toolCalls = m.tool_calls != null && m.tool_calls.length > 0 ? m.tool_calls : undefined;
+  const message: ChatCompletionMessageParam = {
+    role: "assistant",
+    content: m.content ?? (toolCalls === undefined ? "" : null),
+  };
+  if (toolCalls !== undefined) message.tool_calls = toolCalls;
+  const reasoning = m.reasoning ?? m.reasoning_content;
+  if (reasoning != null) message.reasoning = reasoning;
+  return message;
 }
 
 function errorText(err: unknown): string {
@@ -266,8 +281,7 @@ export class ToolRun implements AsyncIterable<ChatCompletion> {
       this.#wake();
       const choice = completion.choices[0];
       if (choice === undefined) throw new InferloopError("runTools: the reply has no choice to continue from");
-      // Only the message is read: a streamed choice's finish_reason may still be null.
-      messages.push(assistantMessage(choice as Parameters<typeof assistantMessage>[0]));
+      messages.push(assistantTurn(choice.message));
       const calls = choice.message.tool_calls ?? [];
       if (calls.length === 0) return { messages, completions: this.#completions.slice(), usage, iterations };
       const answers = await this.#answer(calls, byName, messages, params.parallel_tool_calls !== false, {
