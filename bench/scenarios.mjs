@@ -127,6 +127,13 @@ export const SCENARIOS = {
     warm: (c) => rollouts(c, 16, 512, 5, 16),
     run: (c) => rollouts(c, 256, 512, 5, 256),
   },
+  // W&B allows 2,000 requests in flight per user: a step's rollouts all at once, every one kept.
+  "rollout-2000x128": {
+    label: "rollout: 2,000 concurrent streams × 128 tokens, top_logprobs 5, token ids, into trajectories",
+    needs: "rollout",
+    warm: (c) => rollouts(c, 64, 128, 5, 64),
+    run: (c) => rollouts(c, 2000, 128, 5, 2000),
+  },
   "query-100k-1page": {
     label: "call query, 100k records, 1 page",
     needs: "query",

@@ -97,7 +97,14 @@ export async function runRlLoop(
   }
   // The rollouts' chat calls are traced (with their messages) so the review can read them.
   const tracing = startTracing(service);
-  const client = service.client.withOptions({ telemetry: { recordContent: true } });
+  // Findings about a job (a group whose rewards are all equal teaches nothing) come through this
+  // logger, in the loop's own output; without a logger each kind is a process warning, once.
+  const ignore = () => {};
+  const client = service.client.withOptions({
+    telemetry: { recordContent: true },
+    logLevel: "warn",
+    logger: { error: say, warn: (line) => say(`  ${line}`), info: ignore, debug: ignore },
+  });
 
   // 1. Register: idempotent by name, so a re-run gets the same model and its checkpoints.
   const model: TrainableModel = await client.trainableModels.register({

@@ -8,7 +8,7 @@
  * --item / INFERLOOP_ITEM_ID, --training-model / INFERLOOP_TRAINING_MODEL_ID, --model / INFERLOOP_MODEL.
  */
 import { randomUUID } from "node:crypto";
-import { APIError, q, RequestValidationError, type Logger } from "../src/index.js";
+import { APIError, q, RequestValidationError, type Logger, type TrainingJobCreateParams } from "../src/index.js";
 import { faults } from "../src/testing/index.js";
 import { runRlLoop } from "./_rl-loop.js";
 import { howToSet, runExample, type ExampleService } from "./_service.js";
@@ -130,7 +130,7 @@ async function createTrainingJob({ client, fake, trainingModelId }: ExampleServi
   heading("Training job, with an idempotency key");
   if (!trainingModelId) return skipped(`no model id (${howToSet("trainingModelId")})`);
   const idempotencyKey = randomUUID();
-  const params = {
+  const params: TrainingJobCreateParams = {
     model_id: trainingModelId,
     trajectory_groups: [
       {
@@ -138,14 +138,14 @@ async function createTrainingJob({ client, fake, trainingModelId }: ExampleServi
           {
             messages_and_choices: [
               { role: "user", content: "What is 2+2?" },
-              { role: "assistant", content: "4" },
+              { index: 0, finish_reason: "stop", message: { role: "assistant", content: "4" } },
             ],
             reward: 1,
           },
           {
             messages_and_choices: [
               { role: "user", content: "What is 2+2?" },
-              { role: "assistant", content: "5" },
+              { index: 0, finish_reason: "stop", message: { role: "assistant", content: "5" } },
             ],
             reward: 0,
           },

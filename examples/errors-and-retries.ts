@@ -81,7 +81,19 @@ await runExample(
     //    without an idempotency key...
     const job = {
       model_id: trainingModelId!,
-      trajectory_groups: [{ trajectories: [{ messages_and_choices: [], reward: 1 }] }],
+      trajectory_groups: [
+        {
+          trajectories: [
+            {
+              messages_and_choices: [
+                { role: "user" as const, content: "hi" },
+                { index: 0, finish_reason: "stop", message: { role: "assistant" as const, content: "hello" } },
+              ],
+              reward: 1,
+            },
+          ],
+        },
+      ],
     };
     fake.inject(faults.serviceUnavailable({ path: "/v1/preview/training-jobs" }));
     try {

@@ -17,7 +17,8 @@
 // Usage: node scripts/check-doc-samples.mjs [file.md ...]   (default: README.md, docs/*.md)
 // Prints `path:line:column: error TSxxxx: message` with the Markdown file and line, exit 1.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -88,11 +89,40 @@ export function extractSamples(markdown) {
 }
 
 /**
+ * The compiler options `tsc --init` writes with the project's TypeScript (7 turns on
+ * `exactOptionalPropertyTypes`, `noUncheckedIndexedAccess`, `verbatimModuleSyntax`...), read
+ * from a fresh run so the check follows whatever the installed version's defaults are.
+ */
+export function initCompilerOptions() {
+  const dir = mkdtempSync(join(tmpdir(), "inferloop-tsc-init-"));
+  try {
+    const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+    const run = spawnSync(process.execPath, [tsc, "--init"], { cwd: dir, encoding: "utf8" });
+    if (run.status !== 0) throw new Error(`tsc --init failed: ${run.stdout}${run.stderr}`);
+    const text = readFileSync(join(dir, "tsconfig.json"), "utf8");
+    // JSON with comments and trailing commas; no option value holds "//" or "/*".
+    const json = text
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .replace(/\/\/.*$/gm, "")
+      .replace(/,(\s*[}\]])/g, "$1");
+    const { compilerOptions } = JSON.parse(json);
+    // Options about emitting (source maps, declarations) mean nothing for a check.
+    for (const key of ["sourceMap", "declaration", "declarationMap", "outDir", "rootDir"]) delete compilerOptions[key];
+    return compilerOptions;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
  * Checks the samples of `pages` (paths relative to the repository) in one tsc program.
  * Returns `{ samples, errors }`, each error `{ file, line, column, message }` pointing into the
  * Markdown file.
  */
-export function checkDocSamples(pages = defaultPages(), { workDir = join(root, ".tmp", "doc-samples") } = {}) {
+export function checkDocSamples(
+  pages = defaultPages(),
+  { workDir = join(root, ".tmp", "doc-samples"), initDefaults = false, examples = [] } = {},
+) {
   rmSync(workDir, { recursive: true, force: true });
   mkdirSync(workDir, { recursive: true });
   // A module per sample; what the line numbers of the generated file mean, by file name.
@@ -111,29 +141,36 @@ export function checkDocSamples(pages = defaultPages(), { workDir = join(root, "
     }
   }
   const src = relative(workDir, join(root, "src")).split("\\").join("/");
-  const tsconfig = {
-    compilerOptions: {
-      target: "es2022",
-      module: "nodenext",
-      moduleResolution: "nodenext",
-      lib: ["es2023", "dom", "dom.iterable", "esnext.disposable"],
-      strict: true,
-      skipLibCheck: true,
-      noEmit: true,
-      types: ["node"],
-      typeRoots: [
-        relative(workDir, join(root, "node_modules", "@types"))
-          .split("\\")
-          .join("/"),
-      ],
-      paths: {
-        inferloop: [`${src}/index.ts`],
-        "inferloop/testing": [`${src}/testing/index.ts`],
-        "inferloop/testing/msw": [`${src}/testing/msw.ts`],
-        "inferloop/ai-sdk": [`${src}/ai-sdk/index.ts`],
-      },
+  const shared = {
+    noEmit: true,
+    types: ["node"],
+    typeRoots: [
+      relative(workDir, join(root, "node_modules", "@types"))
+        .split("\\")
+        .join("/"),
+    ],
+    paths: {
+      inferloop: [`${src}/index.ts`],
+      "inferloop/testing": [`${src}/testing/index.ts`],
+      "inferloop/testing/msw": [`${src}/testing/msw.ts`],
+      "inferloop/ai-sdk": [`${src}/ai-sdk/index.ts`],
     },
+  };
+  const strictOptions = {
+    target: "es2022",
+    module: "nodenext",
+    moduleResolution: "nodenext",
+    lib: ["es2023", "dom", "dom.iterable", "esnext.disposable"],
+    strict: true,
+    skipLibCheck: true,
+  };
+  const tsconfig = {
+    // A Node user's `tsc --init` project adds "node" to its `types` (the rest stays as written).
+    compilerOptions: { ...(initDefaults ? initCompilerOptions() : strictOptions), ...shared },
     include: ["*.ts"],
+    ...(examples.length > 0
+      ? { files: examples.map((file) => relative(workDir, resolve(root, file)).split("\\").join("/")) }
+      : {}),
   };
   writeFileSync(join(workDir, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
   writeFileSync(join(workDir, "prelude.d.ts"), PRELUDE);
@@ -147,7 +184,15 @@ export function checkDocSamples(pages = defaultPages(), { workDir = join(root, "
   const output = `${run.stdout}${run.stderr}`;
   const errors = [];
   let last;
+  // Under a user's flags, the SDK's own sources may not compile (its tsconfig is not theirs);
+  // a user checks its declarations with skipLibCheck, so only the samples' errors count.
+  let skipping = false;
   for (const line of output.split(/\r?\n/)) {
+    if (/^\S.*\(\d+,\d+\): error TS/.test(line)) {
+      const file = resolve(workDir, line.slice(0, line.indexOf("(")));
+      skipping = initDefaults && (file.startsWith(join(root, "src")) || file.includes(`${"node_modules"}`));
+    }
+    if (skipping) continue;
     const m = /^(.+?)\((\d+),(\d+)\): (error TS\d+: .*)$/.exec(line);
     if (m) {
       const file = m[1].split(/[\\/]/).pop();
@@ -155,7 +200,12 @@ export function checkDocSamples(pages = defaultPages(), { workDir = join(root, "
       const sampleLine = Number(m[2]) - 1;
       last = from
         ? { file: from.page, line: from.line + sampleLine - 1, column: Number(m[3]), message: m[4] }
-        : { file: m[1], line: Number(m[2]), column: Number(m[3]), message: m[4] };
+        : {
+            file: relative(root, resolve(workDir, m[1])).split("\\").join("/"),
+            line: Number(m[2]),
+            column: Number(m[3]),
+            message: m[4],
+          };
       if (from && sampleLine < 1) last.message += " (in the sample-setup comment above the fence)";
       errors.push(last);
     } else if (last && /^\s+\S/.test(line)) {
@@ -165,20 +215,43 @@ export function checkDocSamples(pages = defaultPages(), { workDir = join(root, "
       errors.push((last = { file: "tsc", line: 0, column: 0, message: line }));
     }
   }
-  if (run.status !== 0 && errors.length === 0) errors.push({ file: "tsc", line: 0, column: 0, message: output });
+  if (run.status !== 0 && errors.length === 0 && !initDefaults)
+    errors.push({ file: "tsc", line: 0, column: 0, message: output });
   errors.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
   return { samples: count, errors };
 }
 
+/** The examples (examples/*.ts), checked with the samples under `tsc --init`'s defaults. */
+function defaultExamples() {
+  return readdirSync(join(root, "examples"))
+    .filter((f) => f.endsWith(".ts"))
+    .sort()
+    .map((f) => `examples/${f}`);
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const pages = process.argv.slice(2);
-  const { samples, errors } = checkDocSamples(pages.length > 0 ? pages : undefined);
+  const args = process.argv.slice(2);
+  const pages = args.length > 0 ? args : undefined;
+  // Twice: with --strict (the project's baseline), then as a `tsc --init` project (TypeScript 7:
+  // exactOptionalPropertyTypes and more), where the examples are checked too.
+  const strict = checkDocSamples(pages);
+  const init = checkDocSamples(pages, {
+    workDir: join(root, ".tmp", "doc-samples-init"),
+    initDefaults: true,
+    examples: args.length > 0 ? [] : defaultExamples(),
+  });
+  const errors = [
+    ...strict.errors,
+    ...init.errors.map((e) => ({ ...e, message: `${e.message} (under tsc --init defaults)` })),
+  ];
   for (const e of errors) console.log(`${e.file}:${e.line}:${e.column}: ${e.message}`);
   if (errors.length > 0) {
     console.log(
-      `\n${errors.length} type error(s) in ${samples} code samples. Fix the sample (or, for a fragment never meant to compile, fence it as \`\`\`ts no-check).`,
+      `\n${errors.length} type error(s) in ${strict.samples} code samples and the examples. Fix the sample (or, for a fragment never meant to compile, fence it as \`\`\`ts no-check).`,
     );
     process.exit(1);
   }
-  console.log(`${samples} code samples in README.md and docs/*.md type-check (tsc --strict).`);
+  console.log(
+    `${strict.samples} code samples in README.md and docs/*.md type-check (tsc --strict), and with the examples under tsc --init defaults.`,
+  );
 }

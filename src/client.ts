@@ -12,7 +12,7 @@ import { FetchTransport } from "./core/transport/fetch.js";
 import type { Transport } from "./core/transport/types.js";
 import { AnnotationQueues } from "./resources/annotation-queues/annotation-queues.js";
 import { Calls } from "./lib/namespaces/calls.js";
-import { Chat } from "./resources/chat/chat.js";
+import { Chat } from "./lib/namespaces/chat.js";
 import { Feedback } from "./resources/feedback/feedback.js";
 import { Models } from "./resources/models/models.js";
 import { TrainableModels } from "./resources/trainable-models/trainable-models.js";

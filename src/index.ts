@@ -29,8 +29,30 @@ export {
 } from "./core/errors.js";
 export { MissingCredentialsError } from "./core/auth.js";
 
-export { Chat } from "./resources/chat/chat.js";
-export { Completions } from "./resources/chat/completions.js";
+export { Chat, Completions } from "./lib/namespaces/chat.js";
+export {
+  tool,
+  type RunnableTool,
+  type ToolContext,
+  type ToolDefinition,
+} from "./lib/tool-runner/tool.js";
+export {
+  JudgeError,
+  ruler,
+  rulerScoreGroup,
+  type JudgeClient,
+  type JudgedTrajectory,
+  type RulerOptions,
+  type RulerScore,
+  type RulerScoreGroupOptions,
+} from "./lib/rewards/ruler.js";
+export {
+  ToolRun,
+  ToolRunLimitError,
+  type ToolRunOptions,
+  type ToolRunParams,
+  type ToolRunResult,
+} from "./lib/tool-runner/tool-run.js";
 export { ChatCompletionStream, type StreamResponseInfo } from "./resources/chat/stream.js";
 export * from "./resources/chat/index.js";
 export * from "./lib/structured-output/index.js";

@@ -16,12 +16,15 @@
  *   `"none"` or null never calls. Arguments fill every schema property (strings: the first capitalized word
  *   of the message other than the tool name, else "example"; integers 42; numbers 3.5; booleans
  *   true; arrays []; objects {}). finish_reason is then "tool_calls".
+ * - Judge: a RULER-shaped request (a `json_schema` format asking for `scores` about
+ *   `<trajectory id="N">` blocks) is answered with a valid verdict by a fixed rule (judge.ts).
  * - Limits: reasoning, content and tool tokens all count against `max_completion_tokens` /
  *   `max_tokens` (finish_reason "length"); a `stop` string ends content with finish_reason
  *   "stop" and `stop_reason` = the string (excluded unless `include_stop_str_in_output`); a
  *   content token listed in `stop_token_ids` ends it with `stop_reason` = that id.
  */
 import type { ChatMessage, ChatParams } from "./chat-validate.js";
+import { judgeReply } from "./judge.js";
 import { hash32, seededRandom } from "./util.js";
 
 /**
@@ -306,12 +309,15 @@ export function generateChoice(params: ChatParams, index: number): GeneratedChoi
   } else {
     const echo = /^echo\s/i.exec(userText);
     const toolResult = lastToolResult(params);
+    const verdict = judgeReply(params);
     const text =
-      toolResult !== undefined
-        ? `The tool answered: ${toolResult}`
-        : echo !== null
-          ? userText.slice(echo[0].length)
-          : words(VOCAB, 6 + Math.floor(random() * 15), random);
+      verdict !== undefined
+        ? verdict
+        : toolResult !== undefined
+          ? `The tool answered: ${toolResult}`
+          : echo !== null
+            ? userText.slice(echo[0].length)
+            : words(VOCAB, 6 + Math.floor(random() * 15), random);
     for (const piece of tokenize(text)) push(piece, "content");
   }
 

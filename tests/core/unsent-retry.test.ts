@@ -2,12 +2,24 @@
 // server. A refused connection on loopback is such a case, for both transports.
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { APIConnectionError, Inferloop, type Logger } from "../../src/index.js";
+import { APIConnectionError, Inferloop, type Logger, type TrainingJobCreateParams } from "../../src/index.js";
 
 const MODEL_ID = "5f1c1a7e-8a40-4c55-9c2e-3d3a8f0e6b11";
-const job = {
+const job: TrainingJobCreateParams = {
   model_id: MODEL_ID,
-  trajectory_groups: [{ trajectories: [{ messages_and_choices: [{ role: "user", content: "hi" }], reward: 0 }] }],
+  trajectory_groups: [
+    {
+      trajectories: [
+        {
+          messages_and_choices: [
+            { role: "user", content: "hi" },
+            { index: 0, finish_reason: "stop", message: { role: "assistant", content: "hello" } },
+          ],
+          reward: 0,
+        },
+      ],
+    },
+  ],
 };
 
 /** A loopback port that nothing listens on (bound, then released). */

@@ -41,4 +41,23 @@ describe("doc sample checker", () => {
     // The hand-written query without `as const`: the operands widen to an array.
     expect(errors[1]!.message).toMatch(/\[Operand, Operand\]/);
   }, 120_000);
+
+  it("checks as a `tsc --init` project too (TypeScript 7's defaults), examples included, reporting only theirs", () => {
+    const init = "tests/fixtures/doc-samples/init-defaults.md";
+    const initLine = (text: string): number =>
+      readFileSync(join(root, init), "utf8")
+        .split("\n")
+        .findIndex((l) => l.includes(text)) + 1;
+    const strict = checkDocSamples([init], { workDir: join(root, ".tmp", "doc-samples-test-strict") }) as Found;
+    expect(strict).toEqual({ samples: 2, errors: [] });
+    const found = checkDocSamples([init], {
+      workDir: join(root, ".tmp", "doc-samples-test-init"),
+      initDefaults: true,
+      examples: ["examples/rl-loop.ts"],
+    }) as Found;
+    expect(found.errors.map((e) => `${e.file}:${e.line}`)).toEqual([
+      `${init}:${initLine("prompt_tokens_details: undefined")}`,
+    ]);
+    expect(found.errors[0]!.message).toMatch(/exactOptionalPropertyTypes/);
+  }, 120_000);
 });

@@ -50,6 +50,12 @@ const expected: Record<string, RegExp[]> = {
     /refused before sending: providerOptions\.inferloop\.top_kk: .*did you mean "top_k"/,
     /captured 3 rollouts; rewards 1, 1, 1; turns: user → choice → tool → choice/,
   ],
+  "agent-rl.ts": [
+    /step 0: 12 rollouts judged by RULER \(mean 0\.\d\d\), 24 choices kept with logprobs/,
+    /RULER explanation: Answered; /,
+    /trained → step 1/,
+    /step {2}2 │[█░]{30} \d\.\d\d/,
+  ],
   "chat-streaming.ts": [
     /reply: Tokens arrive one by one, and each is printed right away\./,
     /finish_reason: stop/,

@@ -18,6 +18,7 @@ import {
   capturingFetch,
   gatherTrajectoryGroups,
   type ChatCompletionChoice,
+  RequestValidationError,
   Trajectory,
 } from "../../src/index.js";
 import { faults } from "../../src/testing/index.js";
@@ -106,6 +107,42 @@ describe("capturingFetch with the openai client", () => {
     expect(chatBodies().every((b) => b["logprobs"] === true && b["return_token_ids"] === true)).toBe(true);
     const { id } = await fake.client.trainingJobs.create({ model_id: MODEL_ID, trajectory_groups: groups });
     expect(fake.svc.trainingJobs.find((j) => j.id === id)!.rewards).toEqual([[1, 1]]);
+  });
+
+  it("a client made without capturingFetch records no choice: train() and create() refuse, naming group and index, nothing sent", async () => {
+    const unrecorded = () => new OpenAI({ baseURL: `${fake.svc.url}/v1`, apiKey: fake.svc.apiKey, maxRetries: 0 });
+    // The forgotten fetch sits in the second group, second place, between recorded rollouts.
+    const groups = await gatherTrajectoryGroups([
+      [
+        () => captureTrajectory(() => openaiAgent(openai(), "Paris", false)),
+        () => captureTrajectory(() => openaiAgent(openai(), "Paris", true)),
+      ],
+      [
+        () => captureTrajectory(() => openaiAgent(openai(), "Rome", false)),
+        () => captureTrajectory(() => openaiAgent(unrecorded(), "Rome", false)),
+      ],
+    ]);
+    const forgotten = groups[1]!.trajectories[1]!;
+    expect(forgotten.reward).toBe(1);
+    const model = await fake.client.trainableModels.register({
+      project: "p",
+      name: "agent",
+      base_model: "OpenPipe/Qwen3-14B-Instruct",
+    });
+    const jobsBefore = fake.svc.trainingJobs.length;
+    for (const attempt of [
+      () => model.train(groups),
+      () => fake.client.trainingJobs.create({ model_id: MODEL_ID, trajectory_groups: groups }),
+    ]) {
+      const err = await caught(attempt);
+      expect(err).toBeInstanceOf(RequestValidationError);
+      const { issues, message } = err as RequestValidationError;
+      expect(issues.map((i) => [i.path, i.code])).toEqual([["trajectory_groups.1.trajectories.1", "no_choice"]]);
+      expect(message).toMatch(/group 1, trajectory 1 has no assistant choice/);
+      expect(message).toMatch(/capturingFetch\(\)/);
+    }
+    expect(fake.svc.trainingJobs).toHaveLength(jobsBefore);
+    expect(fake.svc.requests.filter((r) => r.path === "/v1/preview/training-jobs")).toHaveLength(0);
   });
 
   it("a stream that ends in an error event is a line in logs, not a choice", async () => {

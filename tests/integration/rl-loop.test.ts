@@ -10,6 +10,7 @@ import {
   Trajectory,
   type ChatCompletionChoice,
   type Logger,
+  type TrajectoryChoice,
 } from "../../src/index.js";
 import { clientFor, MODEL, MODEL_ID, useFakeService } from "./helpers.js";
 
@@ -19,6 +20,7 @@ const JOBS = "/v1/preview/training-jobs";
 
 const prompt = (text: string) =>
   new Trajectory({ messages_and_choices: [{ role: "user", content: text }], start_time: "2025-03-18T17:04:12Z" });
+const answer: TrajectoryChoice = { index: 0, finish_reason: "stop", message: { role: "assistant", content: "a" } };
 const lastChoice = (t: Trajectory) => t.messages_and_choices.at(-1) as ChatCompletionChoice;
 const sentBodies = (path: string) =>
   fake.svc.requests.filter((r) => r.path === path).map((r) => r.json as Record<string, unknown>);
@@ -142,7 +144,7 @@ describe("gathering and training", () => {
 
   it("quotes each flat group's own reward, and warns of empty groups, still creating the job", async () => {
     const scored = (reward: number) =>
-      new Trajectory({ messages_and_choices: [{ role: "user", content: "q" }], reward });
+      new Trajectory({ messages_and_choices: [{ role: "user", content: "q" }, answer], reward });
     const { logger, warnings } = collectingLogger();
     const warned = fake.client.withOptions({ logLevel: "warn", logger });
     await warned.trainingJobs.create({
@@ -171,7 +173,9 @@ describe("gathering and training", () => {
   it("says nothing when the log level is off (the default)", async () => {
     const { logger, warnings } = collectingLogger();
     const quiet = clientFor(fake.svc, { logger });
-    await quiet.trainingJobs.create({ model_id: MODEL_ID, trajectory_groups: [{ trajectories: [prompt("a")] }] });
+    const t = prompt("a");
+    t.messages_and_choices.push(answer);
+    await quiet.trainingJobs.create({ model_id: MODEL_ID, trajectory_groups: [{ trajectories: [t] }] });
     expect(warnings).toEqual([]);
     expect(fake.svc.trainingJobs).toHaveLength(1);
     expect(fake.svc.trainingJobs[0]!.rewards).toEqual([[null]]);

@@ -119,6 +119,44 @@ describe("parse({ stream: true })", () => {
   });
 });
 
+describe("parse() when the model calls a tool", () => {
+  const tools = [
+    {
+      type: "function" as const,
+      function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } },
+    },
+  ];
+  // vLLM's first delta is {"role":"assistant","content":""}: a tool-call reply accumulates to
+  // content "", which is no reply to parse (issue 32: it was parsed and rejected).
+  it("streamed: parsed is null, as the non-streamed call gives", async () => {
+    const params = {
+      model: MODEL,
+      messages: user("What is the weather in Paris? use get_weather"),
+      response_format: zodResponseFormat(Weather, "weather"),
+      tools,
+    };
+    const plain = await fake.client.chat.completions.parse(params);
+    expect(plain.choices[0]!.message.tool_calls).toHaveLength(1);
+    expect(plain.choices[0]!.message.parsed).toBeNull();
+    const stream = await fake.client.chat.completions.parse({ ...params, stream: true });
+    const completion = await stream.finalCompletion();
+    expect(completion.choices[0]!.finish_reason).toBe("tool_calls");
+    expect(completion.choices[0]!.message.tool_calls?.[0]?.function.name).toBe("get_weather");
+    expect(completion.choices[0]!.message.parsed).toBeNull();
+  });
+
+  it("streamed with a Standard Schema library's format: parsed is null too", async () => {
+    const stream = await fake.client.chat.completions.parse({
+      model: MODEL,
+      messages: user("What is the weather in Paris? use get_weather"),
+      response_format: responseFormat(type({ city: "string" }), "weather"),
+      tools,
+      stream: true,
+    });
+    expect((await stream.finalCompletion()).choices[0]!.message.parsed).toBeNull();
+  });
+});
+
 describe("create({ stream: true }) with a parseable response format", () => {
   it("gives a parsed final completion as well", async () => {
     const stream = await fake.client.chat.completions.create({

@@ -151,11 +151,16 @@ describe("with a tracer provider registered", () => {
       for (const span of spans()) named.set(span.attributes["gen_ai.operation.name"] as string, span.name);
       expect(spans().map((s) => s.attributes["gen_ai.operation.name"])).toContain(operation);
     };
+    const reply = {
+      index: 0,
+      finish_reason: "stop" as const,
+      message: { role: "assistant" as const, content: "hello" },
+    };
     const trajectory_groups = [
       {
         trajectories: [
-          { messages_and_choices: [{ role: "user" as const, content: "hi" }], reward: 1 },
-          { messages_and_choices: [{ role: "user" as const, content: "hi" }], reward: 0 },
+          { messages_and_choices: [{ role: "user" as const, content: "hi" }, reply], reward: 1 },
+          { messages_and_choices: [{ role: "user" as const, content: "hi" }, reply], reward: 0 },
         ],
       },
     ];

@@ -41,11 +41,17 @@ const usage = `
   await client.chat.completions.create({ model: "m" });
   // @ts-expect-error: \`stream\` is a boolean
   await client.chat.completions.create({ ...params, stream: "yes" });
+  // The documented RL path (issue 32): gathered groups of \`Trajectory\` objects, whose reward is
+  // undefined until scored, go to train() and trainingJobs.create() as they are.
+  const groups = await gatherTrajectoryGroups([[async () => new Trajectory({ reward: 1 }), async () => new Trajectory()]]);
+  const model = await client.trainableModels.register({ project: "p", name: "n", base_model: "b" });
+  await model.train(groups);
+  await client.trainingJobs.create({ model_id: model.id, trajectory_groups: groups });
   await svc.close();
   return [content, models.data.length] as const;
 `;
 
-const imports = `import { Inferloop, APIError, ChatCompletionStream, type ChatCompletion, type ChatCompletionChunk, type ChatCompletionCreateParams, type ModelList } from "inferloop";
+const imports = `import { Inferloop, APIError, ChatCompletionStream, Trajectory, gatherTrajectoryGroups, type ChatCompletion, type ChatCompletionChunk, type ChatCompletionCreateParams, type ModelList } from "inferloop";
 import { startFakeService, type FakeService } from "inferloop/testing";
 `;
 

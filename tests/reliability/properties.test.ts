@@ -120,27 +120,31 @@ const progress = fc.record({
   }),
 });
 
+const trajectoryChoice = fc.record({
+  finish_reason: fc.constantFrom("stop", "length"),
+  index: fc.nat({ max: 3 }),
+  logprobs: fc.option(
+    fc.record({
+      content: fc.array(
+        fc.record({ token: text, logprob: fc.double({ max: 0, noNaN: true, noDefaultInfinity: true }) }),
+        { maxLength: 2 },
+      ),
+    }),
+    { nil: null },
+  ),
+  message: fc.record({ role: fc.constant("assistant" as const), content: text }),
+});
 const trajectoryEntry = fc.oneof(
   fc.record({ role: fc.constantFrom("system", "user", "tool"), content: text }),
-  fc.record({
-    finish_reason: fc.constantFrom("stop", "length"),
-    index: fc.nat({ max: 3 }),
-    logprobs: fc.option(
-      fc.record({
-        content: fc.array(
-          fc.record({ token: text, logprob: fc.double({ max: 0, noNaN: true, noDefaultInfinity: true }) }),
-          { maxLength: 2 },
-        ),
-      }),
-      { nil: null },
-    ),
-    message: fc.record({ role: fc.constant("assistant" as const), content: text }),
-  }),
+  trajectoryChoice,
 );
 
 const trajectory = fc.record(
   {
-    messages_and_choices: fc.array(trajectoryEntry, { maxLength: 3 }),
+    // At least one choice: a trajectory without one has nothing to train on and is refused.
+    messages_and_choices: fc
+      .tuple(fc.array(trajectoryEntry, { maxLength: 2 }), trajectoryChoice)
+      .map(([entries, choice]) => [...entries, choice]),
     reward: finite,
     metrics: fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), fc.oneof(finite, fc.boolean()), { maxKeys: 2 }),
     metadata: fc.dictionary(
@@ -324,6 +328,16 @@ const progressMutations: Mutation<{ queueId: string; itemId: string; params: Rec
 const jobMutations: Mutation<Record<string, any>>[] = [
   ["non-UUID model_id", (j) => ({ ...j, model_id: `${j.model_id}x` })],
   ["model name for model_id", (j) => ({ ...j, model_id: "Qwen/Qwen3-8B" })],
+  [
+    "a trajectory without an assistant choice",
+    (j) => ({
+      ...j,
+      trajectory_groups: [
+        ...j.trajectory_groups,
+        { trajectories: [{ messages_and_choices: [{ role: "user", content: "hi" }] }] },
+      ],
+    }),
+  ],
   [
     "NaN reward",
     (j) => ({

@@ -99,13 +99,25 @@ export function mismatchError(
   );
 }
 
+/**
+ * The content a choice's `parsed` is read from, or null when there is none to read: no content,
+ * or a blank one beside tool calls (a streamed tool-call reply starts with vLLM's role delta
+ * `{"role":"assistant","content":""}`, so it accumulates to `""` where the plain reply has null).
+ */
+export function parseableContent(choice: ChatCompletionChoice): string | null {
+  const { content, tool_calls } = choice.message;
+  if (content == null) return null;
+  if (content.trim() === "" && tool_calls != null && tool_calls.length > 0) return null;
+  return content;
+}
+
 /** A shallow copy of the completion whose every message carries `parsed` (null without content). */
 export function withParsedChoices<T>(
   completion: ChatCompletion,
   parse: (content: string, choice: ChatCompletionChoice) => T,
 ): ParsedChatCompletion<T> {
   const choices = completion.choices.map((choice): ParsedChatCompletionChoice<T> => {
-    const content = choice.message.content;
+    const content = parseableContent(choice);
     const parsed = content == null ? null : parse(content, choice);
     return { ...choice, message: { ...choice.message, parsed } };
   });

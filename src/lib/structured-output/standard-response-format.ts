@@ -10,7 +10,13 @@ import { dropSafeIntegerBounds } from "./json-schema-tidy.js";
 import { PARSE_COMPLETION, type ParsedChatCompletion } from "../../resources/chat/parse-hook.js";
 import type { ParseableResponseFormat } from "./parseable-response-format.js";
 import { withStreamParsing } from "./parsed-stream.js";
-import { mismatchError, readReplyJSON, withParsedChoices, type ContentParseIssue } from "./parsed-reply.js";
+import {
+  mismatchError,
+  parseableContent,
+  readReplyJSON,
+  withParsedChoices,
+  type ContentParseIssue,
+} from "./parsed-reply.js";
 import type { ChatCompletion, ChatCompletionChoice } from "../../resources/chat/types.js";
 
 /**
@@ -164,7 +170,7 @@ async function validateChoices(
 ): Promise<ParsedChatCompletion<unknown>> {
   const choices = await Promise.all(
     completion.choices.map(async (choice, i) => {
-      const content = original[i]!.message.content;
+      const content = parseableContent(original[i]!);
       if (content == null) return choice;
       const result = await validate(choice.message.parsed);
       if (result.issues) throw mismatchError(issuesOf(result), content, choice, name);

@@ -49,6 +49,20 @@ export interface GatherOptions {
   onProgress?: (progress: GatherProgress) => void;
   /** Aborts the gather and every rollout in flight. */
   signal?: AbortSignal;
+  /**
+   * Called with each group as soon as its rollouts have all ended (while other groups still
+   * run), e.g. to score it with `rulerScoreGroup`: it returns the group to keep (a new one, or
+   * the same), null to drop it, or several groups, which take its place in order. If it throws,
+   * the gather rejects with that error.
+   */
+  afterEach?: (
+    group: GatheredTrajectoryGroup,
+    index: number,
+  ) =>
+    | GatheredTrajectoryGroup
+    | GatheredTrajectoryGroup[]
+    | null
+    | PromiseLike<GatheredTrajectoryGroup | GatheredTrajectoryGroup[] | null>;
 }
 
 /**
@@ -159,6 +173,9 @@ export function gatherTrajectoryGroups(
   // Node does not report (or crash on) an unhandled rejection; its outcome is read in turn.
   for (const { rollout } of jobs) if (typeof rollout !== "function") rollout.then(undefined, () => {});
   const results = groups.map((group) => new Array<Trajectory | undefined>(group.length));
+  const remaining = groups.map((group) => group.length);
+  const afterEach = options.afterEach;
+  const after: Array<Promise<GatheredTrajectoryGroup[]>> = [];
   const exceptions = groups.map((): RolloutException[] => []);
   const failures: unknown[] = [];
   const total = jobs.length;
@@ -175,16 +192,32 @@ export function gatherTrajectoryGroups(
       settled = true;
       userSignal?.removeEventListener("abort", onUserAbort);
       if (err === undefined) {
-        resolve(
-          results.map((trajectories, g) => ({
-            trajectories: trajectories.filter((t): t is Trajectory => t !== undefined),
-            exceptions: exceptions[g]!,
-          })),
-        );
+        if (afterEach === undefined) resolve(results.map((_, g) => gathered(g)));
+        else
+          Promise.all(after).then(
+            (lists) => resolve(lists.flat()),
+            (error: unknown) => {
+              inner.abort(error);
+              reject(error);
+            },
+          );
       } else {
         inner.abort(err);
         reject(err);
       }
+    };
+    const gathered = (g: number): GatheredTrajectoryGroup => ({
+      trajectories: results[g]!.filter((t): t is Trajectory => t !== undefined),
+      exceptions: exceptions[g]!,
+    });
+    // A group's afterEach starts when its last rollout ends; its failure ends the gather at once.
+    const groupEnded = (g: number): void => {
+      if (afterEach === undefined) return;
+      const next = Promise.resolve()
+        .then(() => afterEach(gathered(g), g))
+        .then((out) => (out == null ? [] : Array.isArray(out) ? out : [out]));
+      next.catch((error: unknown) => finish(error));
+      after[g] = next;
     };
     const onUserAbort = (): void =>
       finish(new APIUserAbortError("The gather was aborted.", { cause: userSignal?.reason }));
@@ -206,6 +239,7 @@ export function gatherTrajectoryGroups(
         return finish(err);
       }
       if (failures.length > maxExceptions) return finish(new RolloutsFailedError(failures, maxExceptions));
+      if (--remaining[g]! === 0) groupEnded(g);
       pump();
     };
     const pump = (): void => {
@@ -225,6 +259,9 @@ export function gatherTrajectoryGroups(
       }
       if (!settled && running === 0 && next >= total) finish(undefined);
     };
+    remaining.forEach((count, g) => {
+      if (count === 0) groupEnded(g);
+    });
     pump();
   });
 }

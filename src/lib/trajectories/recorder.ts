@@ -1,5 +1,6 @@
 import type { ChatCompletion, ChatCompletionChoice } from "../../resources/chat/types.js";
 import type { TrajectoryHistory, TrajectoryTool } from "../../resources/training-jobs/request-schema.js";
+import { keptChoice } from "./compact-logprobs.js";
 import type { Trajectory } from "./trajectory.js";
 import { isTrajectoryChoice, type TrajectoryItem } from "../../resources/training-jobs/trajectory-item.js";
 
@@ -122,12 +123,12 @@ export class TrajectoryRecorder {
     finished.sort((a, b) => a.index - b.index);
     const history = this.#conversationFor(messages, toolsKey(tools));
     history.messages_and_choices.push(...(messages.slice(history.messages_and_choices.length) as TrajectoryItem[]));
-    history.messages_and_choices.push({ ...finished[0]!, finish_reason: finished[0]!.finish_reason! });
+    history.messages_and_choices.push(keptChoice(finished[0]!, finished[0]!.finish_reason!));
     history.tools = tools;
     for (let i = 1; i < finished.length; i++) {
       const choice = finished[i]!;
       const extra: TrajectoryHistory = {
-        messages_and_choices: [...(messages as TrajectoryItem[]), { ...choice, finish_reason: choice.finish_reason! }],
+        messages_and_choices: [...(messages as TrajectoryItem[]), keptChoice(choice, choice.finish_reason!)],
       };
       if (tools !== null) extra.tools = tools;
       this.trajectory.additional_histories.push(extra);

@@ -10,6 +10,7 @@ import type {
   TrajectoryParams,
   TrajectoryTool,
 } from "../../resources/training-jobs/request-schema.js";
+import { keptChoice } from "./compact-logprobs.js";
 import { isTrajectoryChoice, type TrajectoryItem } from "../../resources/training-jobs/trajectory-item.js";
 
 /**
@@ -51,7 +52,8 @@ export interface ChatSampler {
   chat: { completions: Pick<Completions, "create"> };
 }
 
-function assistantMessage(choice: TrajectoryChoice): ChatCompletionMessageParam {
+/** @internal The request message that sends a recorded reply back as the assistant's turn. */
+export function assistantMessage(choice: TrajectoryChoice): ChatCompletionMessageParam {
   const m = choice.message as TrajectoryChoice["message"] & Partial<ChatCompletionChoice["message"]>;
   const toolCalls = m.tool_calls != null && m.tool_calls.length > 0 ? m.tool_calls : undefined;
   // The server refuses an assistant message with neither content nor a call; an empty reply
@@ -175,7 +177,7 @@ export class Trajectory {
         "trajectory record",
       );
     }
-    this.messages_and_choices.push({ ...choice, finish_reason });
+    this.messages_and_choices.push(keptChoice(choice, finish_reason));
     return this;
   }
 

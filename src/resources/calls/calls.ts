@@ -6,7 +6,7 @@ import { endpoint, endpointRequest } from "../../core/endpoint.js";
 import type { APIResponse } from "../../core/http-client.js";
 import type { RequestSpec } from "../../core/request-spec.js";
 import { inputIssues, validateInput } from "../../core/validate.js";
-import { warnOnce } from "../../core/warn-once.js";
+import { warnFinding, warnOnce } from "../../core/warn-once.js";
 import { CallQuery } from "./call-query.js";
 import {
   DEFAULT_CALLS_ACCEPT,
@@ -36,17 +36,18 @@ const toldOfBareOpNames = new WeakSet<Log>();
 
 /**
  * A trace server stores `op_name` as an op ref (`weave:///entity/project/op/name:digest`), so
- * a bare name in `filter.op_names` matches nothing, without an error. Said once per client at
- * `warn`, with the ref that matches every version of the op (`:*`).
+ * a bare name in `filter.op_names` matches nothing, without an error. Said by the findings
+ * rule (`warnFinding`: once per client in a log at `warn`, else once per process, code
+ * `INFERLOOP_BARE_OP_NAME`), with the ref that matches every version of the op (`:*`).
  */
 function hintAtBareOpNames(log: Log, params: CallsQueryParams): void {
   const bare = params.filter?.op_names?.find((name) => !name.startsWith("weave:///"));
-  if (bare === undefined || toldOfBareOpNames.has(log) || !log.enabled("warn")) return;
+  if (bare === undefined) return;
+  const message = `calls.query: op_names entry "${bare}" is not an op ref (weave:///<entity>/<project>/op/<name>:<digest>) and matches no call; for every version write "weave:///${params.project_id}/op/${bare}:*"`;
+  if (!log.enabled("warn")) return warnOnce("INFERLOOP_BARE_OP_NAME", message);
+  if (toldOfBareOpNames.has(log)) return;
   toldOfBareOpNames.add(log);
-  log.write(
-    "warn",
-    `calls.query: op_names entry "${bare}" is not an op ref (weave:///<entity>/<project>/op/<name>:<digest>) and matches no call; for every version write "weave:///${params.project_id}/op/${bare}:*"`,
-  );
+  warnFinding(log, "INFERLOOP_BARE_OP_NAME", message);
 }
 
 /**
@@ -85,7 +86,7 @@ export class Calls extends APIResource {
       spec = endpointRequest(callsQuery, { params, headers: { accept: options?.accept ?? DEFAULT_CALLS_ACCEPT } });
       validateInput(callsQueryOptionsSchema, options ?? {}, "call query options");
       const body = spec.body as CallsQueryParams;
-      warnSpecFilterNames(body.filter);
+      warnSpecFilterNames(this._http.config.log, body.filter);
       hintAtBareOpNames(this._http.config.log, body);
     } catch (err) {
       invalid = err as Error;
@@ -96,14 +97,15 @@ export class Calls extends APIResource {
 
 // A real Weave server ignores the spec's svc_* filter names and answers unfiltered, with every
 // user's calls and no error: say so at run time, once per process, since logging is off by default.
-function warnSpecFilterNames(filter: CallsQueryParams["filter"]): void {
+function warnSpecFilterNames(log: Log, filter: CallsQueryParams["filter"]): void {
   if (filter == null) return;
   for (const [spec, weave] of [
     ["svc_user_ids", "wb_user_ids"],
     ["svc_run_ids", "wb_run_ids"],
   ] as const) {
     if (filter[spec] != null)
-      warnOnce(
+      warnFinding(
+        log,
         `INFERLOOP_${spec.toUpperCase()}`,
         `calls.query: filter.${spec} is ignored by Weave servers, which then return every user's calls; write filter.${weave} instead (svc_* only filters on services that implement the spec).`,
       );

@@ -9,6 +9,7 @@ import type { TrajectoryParams } from "./request-schema.js";
 import { tokenEntryCopier } from "./token-entry-copy.js";
 import { isTokenLogprob } from "./token-logprob-check.js";
 import { TrajectoryChecks } from "./trajectory-checks.js";
+import { isTrajectoryChoice } from "./trajectory-item.js";
 
 const WHAT = "training job";
 
@@ -60,6 +61,23 @@ function parseTrajectory(copy: unknown) {
   }
 }
 
+const hasChoice = (t: TrajectoryParams): boolean =>
+  t.messages_and_choices.some(isTrajectoryChoice) ||
+  (t.additional_histories ?? []).some((h) => h.messages_and_choices.some(isTrajectoryChoice));
+
+/**
+ * A trajectory without an assistant choice has no token to train on, yet the server takes it
+ * (with its reward) and makes a checkpoint from nothing. Its usual cause is a rollout whose
+ * chat calls were never recorded.
+ */
+function noChoiceIssue(path: readonly (string | number)[]): ValidationIssue {
+  return {
+    path: path.join("."),
+    message: `group ${path[1]}, trajectory ${path[3]} has no assistant choice, so nothing to train on. Most likely its chat calls were not recorded: inside captureTrajectory, a client other than inferloop's (openai, the AI SDK) records only when made with \`fetch: capturingFetch()\`; a hand-built Trajectory needs \`record(completion)\` or \`sample()\` after each call`,
+    code: "no_choice",
+  };
+}
+
 /** The request body, validated, with each trajectory already written as JSON text. */
 export interface TrainingJobBody {
   body: Record<string, unknown>;
@@ -89,7 +107,9 @@ export function trainingJobBody(params: unknown): TrainingJobBody {
           issues.push({ path: [...path, ...i.path].join("."), message: i.message, code: i.code });
         return null;
       }
-      checks.add(path[1] as number, path[3] as number, copy as TrajectoryParams);
+      const trajectory = copy as TrajectoryParams;
+      if (!hasChoice(trajectory)) issues.push(noChoiceIssue(path));
+      checks.add(path[1] as number, path[3] as number, trajectory);
       return new SerializedJSON(writer.write(copy));
     },
   };

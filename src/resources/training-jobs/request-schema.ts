@@ -248,7 +248,11 @@ const trajectory = z.strictObject({
   tools,
   /** Further conversations of the same rollout (sub-agents, retries), sharing its advantage. */
   additional_histories: z.nullish(z.array(trajectoryHistorySchema)),
-  /** How good the rollout was; only differences within a group matter. Default 0. */
+  /**
+   * How good the rollout was; only differences within a group matter. Default 0. `undefined`
+   * is left out of the body, so a `Trajectory` not yet scored passes under
+   * `exactOptionalPropertyTypes` (the checks then warn that it has no reward).
+   */
   reward: z.optional(z.number()),
   /** Version of the policy (training step) that started the rollout. */
   initial_policy_version: z.nullish(z.int()),

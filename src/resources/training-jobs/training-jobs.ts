@@ -6,6 +6,7 @@ import type { Log } from "../../core/log.js";
 import type { RequestOptions } from "../../core/options.js";
 import type { RequestSpec } from "../../core/request-spec.js";
 import { APIResource } from "../../core/resource.js";
+import { warnOnce } from "../../core/warn-once.js";
 import type { TrainingJobEvent } from "./types.js";
 import type { TrainingJobResponse } from "./types.js";
 import { TrainingJobEvents } from "./events.js";
@@ -50,6 +51,21 @@ const SHOWN_PATHS = 3;
  * One line per finding worded the same, so 64 flat groups of reward 0 make one warning, not 64,
  * and each line quotes its own findings' message (group 3's reward, not group 0's).
  */
+/**
+ * Without a log at `warn` (the default), each kind of finding reaches the user once per
+ * process: `process.emitWarning` with code `INFERLOOP_<KIND>` (e.g. `INFERLOOP_UNIFORM_REWARDS`).
+ */
+function warnOfFindings(warnings: TrainingWarning[]): void {
+  const seen = new Set<string>();
+  for (const w of warnings) {
+    if (seen.has(w.code)) continue;
+    seen.add(w.code);
+    const count = warnings.filter((x) => x.code === w.code).length;
+    const more = count > 1 ? ` and ${count - 1} more` : "";
+    warnOnce(`INFERLOOP_${w.code.toUpperCase()}`, `training job: ${w.message} [${w.code} at ${w.path}${more}]`);
+  }
+}
+
 function logWarnings(log: Log, warnings: TrainingWarning[]): void {
   const byMessage = new Map<string, TrainingWarning[]>();
   for (const w of warnings) {
@@ -123,8 +139,9 @@ export class TrainingJobs extends APIResource {
    *
    * Before sending, `checkTrajectoryGroups` looks for training that would be wasted (groups
    * with equal rewards, trajectories without a reward, token/logprob counts that disagree,
-   * choices without logprobs among others with them); its findings are logged at `warn` and
-   * the job is still sent.
+   * choices without logprobs among others with them); with `logLevel: "warn"` or louder its
+   * findings are logged, otherwise each kind is said once per process through
+   * `process.emitWarning` (code `INFERLOOP_UNIFORM_REWARDS`, ...), and the job is still sent.
    *
    * Never creates a job twice: without `idempotencyKey`, a failed create is retried only when
    * the request provably never reached the server (connection refused, DNS failure). With
@@ -150,7 +167,10 @@ export class TrainingJobs extends APIResource {
       return new APIPromise(Promise.reject(err));
     }
     const log = this._http.config.log;
-    if (log.enabled("warn")) logWarnings(log, job.checks.warnings());
+    const warnings = job.checks.warnings();
+    // The findings rule (warnFinding): in the client's log when it takes warn, else once per process.
+    if (log.enabled("warn")) logWarnings(log, warnings);
+    else warnOfFindings(warnings);
     return new APIPromise(this._http.request(spec, options, trainingJobsCreate.read));
   }
 }

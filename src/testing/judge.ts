@@ -1,0 +1,74 @@
+/**
+ * The fake service as a RULER judge: a request that asks for a `scores` object (a
+ * `json_schema` response format whose schema has a `scores` property) about
+ * `<trajectory id="N">` blocks gets a valid verdict from a fixed rule, so examples and users'
+ * tests of `rulerScoreGroup` run offline and always score the same way.
+ *
+ * The rule: a trajectory that ends with an assistant answer in text scores 0.5 plus up to 0.5
+ * for being as short (in characters of JSON) as the shortest answered one of the request, so
+ * finished and direct beats finished and roundabout; one that ends elsewhere (a tool call, a
+ * tool result, a user turn) scores 0.1. A judge asked again after an unusable reply answers
+ * the same way.
+ *
+ * @module
+ */
+import type { ChatParams } from "./chat-validate.js";
+
+const BLOCK = /<trajectory id="([^"]+)">\n([\s\S]*?)\n<\/trajectory>/g;
+
+function asksForScores(params: ChatParams): boolean {
+  const format = (params as { response_format?: unknown }).response_format as
+    | { type?: unknown; json_schema?: { schema?: { properties?: Record<string, unknown> } } }
+    | null
+    | undefined;
+  return format?.type === "json_schema" && format.json_schema?.schema?.properties?.["scores"] !== undefined;
+}
+
+function judgedText(params: ChatParams): string | undefined {
+  for (let i = params.messages.length - 1; i >= 0; i--) {
+    const content = (params.messages[i] as { role?: unknown; content?: unknown }).content;
+    if (typeof content === "string" && content.includes('<trajectory id="')) return content;
+  }
+  return undefined;
+}
+
+/**
+ * The verdict's JSON text for a RULER-shaped request, or undefined for any other request.
+ *
+ * @example
+ * ```ts
+ * const text = judgeReply(params); // '{"scores":[{"trajectory_id":"1","explanation":"...","score":1}]}'
+ * ```
+ */
+export function judgeReply(params: ChatParams): string | undefined {
+  if (!asksForScores(params)) return undefined;
+  const text = judgedText(params);
+  if (text === undefined) return undefined;
+  const blocks = [...text.matchAll(BLOCK)].map(([, id, body]) => {
+    let messages: unknown = [];
+    try {
+      messages = JSON.parse(body!);
+    } catch {
+      // Not the SDK's serialization: judged as a trajectory that never answered.
+    }
+    const list = Array.isArray(messages)
+      ? (messages as Array<{ role?: unknown; content?: unknown; tool_calls?: unknown }>)
+      : [];
+    const last = list.at(-1);
+    const answered =
+      last?.role === "assistant" &&
+      typeof last.content === "string" &&
+      last.content.trim() !== "" &&
+      !(Array.isArray(last.tool_calls) && last.tool_calls.length > 0);
+    return { id: id!, answered, length: body!.length };
+  });
+  const shortest = Math.min(...blocks.filter((b) => b.answered).map((b) => b.length));
+  const scores = blocks.map((b) => {
+    const score = b.answered ? Math.round((0.5 + (0.5 * shortest) / b.length) * 1000) / 1000 : 0.1;
+    const explanation = b.answered
+      ? `Answered; ${b.length === shortest ? "the most direct attempt" : `${b.length - shortest} characters longer than the most direct attempt`}.`
+      : "Did not reach an answer.";
+    return { trajectory_id: b.id, explanation, score };
+  });
+  return JSON.stringify({ scores });
+}
