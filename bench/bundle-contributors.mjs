@@ -14,7 +14,7 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 // The swaps of tsup.config.ts's browser build (keep the two lists alike).
 const SWAPS =
   /\/transport\/default\.js$|\/telemetry\.js$|\/token-entry-copy\.js$|\/compact-json-text\.js$|\/async-scope\.js$|\/quick-accept\.js$/;
-const NAMESPACES = ["TrainableModels", "TrainingJobs", "Calls", "AnnotationQueues", "Models"];
+const NAMESPACES = ["TrainableModels", "TrainingJobs", "Calls", "AnnotationQueues", "Feedback", "Models"];
 // `TrainableModels` builds its own `TrainingJobs`: either alone leaves the jobs' code in.
 const LEAVE_OUT = [...NAMESPACES.map((ns) => [ns]), ["TrainableModels", "TrainingJobs"]];
 const PAGE = `

@@ -104,15 +104,13 @@ function writeInterface(checker, sf, st) {
 
   function member(prop, indent) {
     const optional = (prop.flags & ts.SymbolFlags.Optional) !== 0;
-    let t = checker.getTypeOfSymbol(prop);
+    const t = checker.getTypeOfSymbol(prop);
     const whole = checker.typeToString(t, undefined, PRINT);
-    // As the checker writes it where it can (`ReasoningEffort | null` keeps its alias), less the
-    // `undefined` that `?` already says.
-    if (!whole.includes("{")) {
-      const written = optional ? whole.replace(/ \| undefined$/, "").replace(/^undefined \| /, "") : whole;
-      return [...docOf(prop, indent), `${indent}${key(prop)}${optional ? "?" : ""}: ${written};`];
-    }
-    if (optional) t = withoutUndefined(t);
+    // As the checker writes it where it can (`ReasoningEffort | null` keeps its alias). An
+    // optional field keeps `| undefined`: zod's input type has it, so under
+    // `exactOptionalPropertyTypes` the shipped type accepts what the source type accepts (a
+    // `Trajectory` whose reward is not set yet is a `TrajectoryParams`).
+    if (!whole.includes("{")) return [...docOf(prop, indent), `${indent}${key(prop)}${optional ? "?" : ""}: ${whole};`];
     return [...docOf(prop, indent), `${indent}${key(prop)}${optional ? "?" : ""}: ${print(t, indent)};`];
   }
 
@@ -120,16 +118,9 @@ function writeInterface(checker, sf, st) {
     return /^[A-Za-z_$][\w$]*$/.test(prop.name) ? prop.name : JSON.stringify(prop.name);
   }
 
-  function withoutUndefined(t) {
-    if (!(t.flags & ts.TypeFlags.Union)) return t;
-    const kept = t.types.filter((m) => !(m.flags & ts.TypeFlags.Undefined));
-    return kept.length === t.types.length ? t : { union: kept };
-  }
-
   // A type as the checker writes it, except anonymous objects, which are written member by
   // member so their members keep their docs.
   function print(t, indent) {
-    if (t.union) return printUnion(t.union, indent);
     const s = checker.typeToString(t, undefined, PRINT);
     if (!s.includes("{")) return s;
     if (t.flags & ts.TypeFlags.Union) return printUnion(t.types, indent);

@@ -16,12 +16,14 @@ const app = inject("app");
  * (real-server validation, header and option checks, response-shape checks, read limits,
  * redirects, the trajectory API) and the features of issues 22-25 (trainable models and job
  * follow, the vLLM request rules) grew it; issue 26 asked for 34 KB. Neither is met: getting
- * there needs one of the decisions listed in docs/performance.md ("Browser bundle" and "after
- * issues 22-25": validators without zod's classes in the browser path, or a chat-only page),
- * which also has the measured sizes; `node bench/bundle-contributors.mjs` says where they come
- * from. Until then this budget, just over the measured size, stops further growth.
+ * there needs one of the decisions listed in docs/performance.md ("Browser bundle"), which also
+ * has the measured sizes; `node bench/bundle-contributors.mjs` says where they come from. The
+ * page creates a whole client, so every namespace's endpoints are in it: issues 31-34 added
+ * annotation queues and feedback, `calls.trajectoryGroups` (which rebuilds traced calls with
+ * the trajectory recorder), `chat.completions.runTools` and vLLM's remaining rules (chat alone
+ * is about 33.5 KB). This budget, just over the measured size, stops further growth.
  */
-const BUDGET = 40_000;
+const BUDGET = 50_000;
 
 /**
  * Gzipped, for a page that only reads a stream relayed by its own server (issue 26, item 5;
@@ -116,11 +118,10 @@ describe("browser bundle of a streaming chat call", () => {
     expect(text).not.toMatch(/undici/i);
     expect(text).not.toMatch(/startFakeService|createFakeState|FakeState/);
     // No trajectory capture: the chat call only reads its capture slot, which a running
-    // capture plugs (apps that import captureTrajectory bundle the capture). The
-    // strings are the stream watcher's, the recorder's and captureTrajectory's.
-    expect(text).not.toMatch(
-      /The stream was aborted\.|did not finish; not recorded|chat completion failed \(model|needs AsyncLocalStorage/,
-    );
+    // capture plugs (apps that import captureTrajectory bundle the capture). The strings are
+    // the stream watcher's and captureTrajectory's. (The recorder is in the page since
+    // `client.calls.trajectoryGroups` rebuilds traced calls with it.)
+    expect(text).not.toMatch(/The stream was aborted\.|needs AsyncLocalStorage/);
     // The budget.
     expect(gzipped, summary).toBeLessThanOrEqual(BUDGET);
   });
