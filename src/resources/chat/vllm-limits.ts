@@ -41,29 +41,32 @@ type Body = Record<string, unknown>;
 
 const isRecord = (v: unknown): v is Body => typeof v === "object" && v !== null && !Array.isArray(v);
 
-function exponentIssue(issue: Issue, path: Path, v: unknown): void {
-  if (typeof v === "number" && Number.isInteger(v) && Math.abs(v) >= EXPONENT_FORM)
-    issue(
-      path,
-      "is 10^21 or more, which JSON writes in exponent form (1e+21) and vLLM cannot read as an integer: use a smaller value",
-    );
-}
+const EXPONENT_MESSAGE =
+  "is 10^21 or more, which JSON writes in exponent form (1e+21) and vLLM cannot read as an integer: use a smaller value";
+
+// Every request passes through these rules: they read fields and allocate nothing (no path,
+// no closure) unless a rule is broken.
+const tooLarge = (v: unknown): boolean =>
+  typeof v === "number" && (v >= EXPONENT_FORM || v <= -EXPONENT_FORM) && Number.isInteger(v);
 
 function integerRules(p: Body, issue: Issue): void {
-  for (const f of INT_FIELDS) exponentIssue(issue, [f], p[f]);
+  for (const f of INT_FIELDS) if (tooLarge(p[f])) issue([f], EXPONENT_MESSAGE);
   for (const f of INT_LIST_FIELDS) {
     const list = p[f];
-    if (Array.isArray(list)) list.forEach((v, i) => exponentIssue(issue, [f, i], v));
+    if (Array.isArray(list))
+      for (let i = 0; i < list.length; i++) if (tooLarge(list[i])) issue([f, i], EXPONENT_MESSAGE);
   }
   const rd = p["repetition_detection"];
-  if (isRecord(rd)) for (const f of REPETITION_SIZES) exponentIssue(issue, ["repetition_detection", f], rd[f]);
+  if (isRecord(rd))
+    for (const f of REPETITION_SIZES) if (tooLarge(rd[f])) issue(["repetition_detection", f], EXPONENT_MESSAGE);
   // SamplingParams._validate_stop_token_ids: ids are column indices, so a negative one is out of vocab.
   const stopIds = p["stop_token_ids"];
   if (Array.isArray(stopIds))
-    stopIds.forEach((v, i) => {
+    for (let i = 0; i < stopIds.length; i++) {
+      const v = stopIds[i];
       if (typeof v === "number" && v < 0)
         issue(["stop_token_ids", i], "is negative: token ids start at 0 (vLLM refuses it as out of vocabulary)");
-    });
+    }
   const n = p["n"];
   if (typeof n === "number" && n > VLLM_MAX_N_SEQUENCES && n < EXPONENT_FORM)
     issue(
@@ -119,13 +122,14 @@ function isJSON(text: string): boolean {
 function messageRules(p: Body, issue: Issue): void {
   const messages = p["messages"];
   if (!Array.isArray(messages)) return;
-  messages.forEach((m, i) => {
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
     if (isRecord(m) && m["role"] === "assistant" && m["content"] === null && m["tool_calls"] === null)
       issue(
         ["messages", i, "tool_calls"],
         "is null while content is null, a form vLLM refuses: leave tool_calls out (or give content)",
       );
-  });
+  }
 }
 
 /**
