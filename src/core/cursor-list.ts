@@ -1,4 +1,4 @@
-import { type Endpoint, type EndpointCall, endpointRequest } from "./endpoint.js";
+import { type Endpoint, type EndpointCall, firstListRequest } from "./endpoint.js";
 import { type APIResponse, type HttpClient, readJSON } from "./http-client.js";
 import type { RequestOptions } from "./options.js";
 import type { RequestSpec } from "./request-spec.js";
@@ -126,13 +126,7 @@ export function cursorList<T extends { id: string }, Params extends { after?: st
   call: EndpointCall<Params>,
   options: RequestOptions | undefined,
 ): CursorList<T> {
-  let first: RequestSpec | undefined;
-  let invalid: Error | undefined;
-  try {
-    first = endpointRequest(ep, call);
-  } catch (err) {
-    invalid = err as Error;
-  }
+  const { first, invalid } = firstListRequest(ep, call);
   const fetchPage = async (after: string | undefined): Promise<CursorPage<T>> => {
     const spec = after === undefined || after === call.params?.after ? first! : withAfter(first!, after);
     return (await http.request(spec, options, ep.read)).data;

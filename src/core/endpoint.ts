@@ -144,3 +144,18 @@ export function callEndpoint<Params, Body, Result>(
   }
   return new APIPromise(http.request(spec, options, ep.read));
 }
+
+/**
+ * The first request of a list, checked when the list is made: a refusal is kept for its first
+ * iteration to throw (a list sends nothing until it is read).
+ */
+export function firstListRequest<Params>(
+  ep: Endpoint<Params, unknown, unknown>,
+  call: EndpointCall<Params>,
+): { first: RequestSpec | undefined; invalid: Error | undefined } {
+  try {
+    return { first: endpointRequest(ep, call), invalid: undefined };
+  } catch (err) {
+    return { first: undefined, invalid: err as Error };
+  }
+}

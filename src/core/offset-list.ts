@@ -1,9 +1,8 @@
-import { type Endpoint, type EndpointCall, endpointRequest } from "./endpoint.js";
+import { type Endpoint, type EndpointCall, firstListRequest } from "./endpoint.js";
 import { withEventDeadline } from "./event-deadline.js";
 import { type APIResponse, type HttpClient, readJSON } from "./http-client.js";
 import { decodeJSONLBatches } from "./jsonl.js";
 import type { RequestOptions } from "./options.js";
-import type { RequestSpec } from "./request-spec.js";
 import { isObject, shapeError } from "./response-shape.js";
 
 /** Records asked for per request when the caller gives no `pageSize`. */
@@ -144,13 +143,7 @@ export function offsetList<T, Params extends { limit?: number | null; offset?: n
   rows: RowSource,
   what: string,
 ): OffsetList<T> {
-  let first: RequestSpec | undefined;
-  let invalid: Error | undefined;
-  try {
-    first = endpointRequest(ep, call);
-  } catch (err) {
-    invalid = err as Error;
-  }
+  const { first, invalid } = firstListRequest(ep, call);
   const { pageSize, ...requestOptions } = options ?? {};
   const fetchWindow = async function* (window: Window): AsyncGenerator<T[]> {
     const spec = { ...first!, body: { ...(first!.body as object), limit: window.limit, offset: window.offset } };

@@ -7,6 +7,7 @@
  * @module
  */
 import { signalAbortError } from "../../core/abort.js";
+import { assistantTurn } from "../assistant-turn.js";
 import { InferloopError, RequestValidationError } from "../../core/errors.js";
 import type { RequestOptions } from "../../core/options.js";
 import type { Completions } from "../../resources/chat/completions.js";
@@ -122,22 +123,6 @@ function resultText(result: unknown): string {
   } catch {
     return String(result);
   }
-}
-
-/**
- * A reply sent back as the assistant's turn, as `Trajectory.messages()` sends it (content, tool
- * calls, reasoning), written here so a chat client's bundle does not carry the trajectory code.
- */
-function assistantTurn(m: ChatCompletion["choices"][number]["message"]): ChatCompletionMessageParam {
-  const toolCalls = m.tool_calls != null && m.tool_calls.length > 0 ? m.tool_calls : undefined;
-  const message: ChatCompletionMessageParam = {
-    role: "assistant",
-    content: m.content ?? (toolCalls === undefined ? "" : null),
-  };
-  if (toolCalls !== undefined) message.tool_calls = toolCalls;
-  const reasoning = m.reasoning ?? m.reasoning_content;
-  if (reasoning != null) message.reasoning = reasoning;
-  return message;
 }
 
 function errorText(err: unknown): string {

@@ -10,6 +10,7 @@ import type {
   TrajectoryParams,
   TrajectoryTool,
 } from "../../resources/training-jobs/request-schema.js";
+import { assistantTurn, type ReplyMessage } from "../assistant-turn.js";
 import { keptChoice } from "./compact-logprobs.js";
 import { isTrajectoryChoice, type TrajectoryItem } from "../../resources/training-jobs/trajectory-item.js";
 
@@ -54,18 +55,7 @@ export interface ChatSampler {
 
 /** @internal The request message that sends a recorded reply back as the assistant's turn. */
 export function assistantMessage(choice: TrajectoryChoice): ChatCompletionMessageParam {
-  const m = choice.message as TrajectoryChoice["message"] & Partial<ChatCompletionChoice["message"]>;
-  const toolCalls = m.tool_calls != null && m.tool_calls.length > 0 ? m.tool_calls : undefined;
-  // The server refuses an assistant message with neither content nor a call; an empty reply
-  // (say, cut at zero tokens) goes back as empty text rather than as a refused request.
-  const message: ChatCompletionMessageParam = {
-    role: "assistant",
-    content: m.content ?? (toolCalls === undefined ? "" : null),
-  };
-  if (toolCalls !== undefined) message.tool_calls = toolCalls;
-  const reasoning = m.reasoning ?? m.reasoning_content;
-  if (reasoning != null) message.reasoning = reasoning;
-  return message;
+  return assistantTurn(choice.message as ReplyMessage);
 }
 
 function isCompletion(source: ChatCompletion | ChatCompletionChoice): source is ChatCompletion {
