@@ -46,11 +46,12 @@ function sameBytes(bytes: unknown, expected: readonly number[]): boolean {
 const isPlain = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && Object.getPrototypeOf(v) === Object.prototype;
 
+// Exactly `keys`, in that order. A `for...in` walk allocates nothing (every kept token and
+// alternative passes here); a plain object's inherited members are never enumerable.
 function hasKeys(o: Record<string, unknown>, keys: readonly string[]): boolean {
-  const own = Object.keys(o);
-  if (own.length !== keys.length) return false;
-  for (let i = 0; i < keys.length; i++) if (own[i] !== keys[i]) return false;
-  return true;
+  let n = 0;
+  for (const k in o) if (k !== keys[n++]) return false;
+  return n === keys.length;
 }
 
 const ENTRY_KEYS = ["token", "logprob", "bytes", "top_logprobs"] as const;
