@@ -493,10 +493,15 @@ function endpointPageOfBase(decl, seen = new Set()) {
   return undefined;
 }
 
-/** The page of an export's module folder: `src/<area>/<folder>/…` → folder, `src/<area>/<file>.ts` → file. */
+/**
+ * The page of an export's module folder: `src/<area>/<folder>/…` → folder, `src/<area>/<file>.ts`
+ * → file; a namespace class of `src/lib/namespaces/<ns>.ts` → its namespace's page.
+ */
 function folderPageOf(fileName) {
   const parts = relative(srcDir, fileName).split(/[\\/]/);
   if (parts.length === 1 || parts[0] === "core") return CLIENT_PAGE;
+  if (parts[0] === "lib" && parts[1] === "namespaces" && parts.length === 3)
+    return pageSlug(parts[2].replace(/\.tsx?$/, ""));
   if (parts.length === 2) return pageSlug(parts[1].replace(/\.tsx?$/, ""));
   return pageSlug(parts[1]);
 }

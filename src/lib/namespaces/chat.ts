@@ -1,10 +1,10 @@
 /**
- * The public `client.chat` and `client.chat.completions`: the resource classes (which keep the
- * endpoint) with what lib builds on them, `runTools`.
+ * The public `client.chat` (the namespace) and `client.chat.completions` (the chat endpoint's
+ * class with what lib builds on it, `runTools`).
  *
  * @module
  */
-import { Chat as ChatResource } from "../../resources/chat/chat.js";
+import { APIResource } from "../../core/resource.js";
 import { Completions as CompletionsResource } from "../../resources/chat/completions.js";
 import { ToolRun, type ToolRunOptions, type ToolRunParams } from "../tool-runner/tool-run.js";
 
@@ -54,7 +54,7 @@ export class Completions extends CompletionsResource {
  * const reply = await client.chat.completions.create({ model, messages: [{ role: "user", content: "Hi" }] });
  * ```
  */
-export class Chat extends ChatResource {
+export class Chat extends APIResource {
   /** Chat completions, plain and streamed, and the tool runner. */
-  override readonly completions: Completions = new Completions(this._http);
+  readonly completions: Completions = new Completions(this._http);
 }
