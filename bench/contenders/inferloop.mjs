@@ -21,7 +21,8 @@ export async function createContender(url, dist = new URL("../../dist/index.js",
       const t = Trajectory
         ? new Trajectory({ messages_and_choices: [...params.messages] }).record(completion)
         : { messages_and_choices: [...params.messages, completion.choices[0]] };
-      return rolloutSummary(t, completion.choices[0]);
+      // Checked on the choice the trajectory keeps, as the floor's is.
+      return rolloutSummary(t, t.messages_and_choices.at(-1));
     },
   };
 }

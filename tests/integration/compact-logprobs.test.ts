@@ -58,6 +58,32 @@ describe("a kept choice's logprobs", () => {
     });
   }
 
+  it("a streamed reply packed as it arrived: recorded unread, the caller's completion still reads as received", async () => {
+    const stream = await fake.client.chat.completions.create({ ...params, stream: true });
+    const received: unknown[] = [];
+    for await (const chunk of stream) received.push(...(chunk.choices[0]?.logprobs?.content ?? []));
+    const completion = await stream.finalCompletion();
+    const t = new Trajectory({ messages_and_choices: [...params.messages] }).record(completion);
+    const kept = (t.messages_and_choices[1] as TrajectoryChoice).logprobs!.content!;
+    expect(received.length).toBeGreaterThanOrEqual(16);
+    expect(types.isProxy(kept)).toBe(true);
+    expect(JSON.stringify(kept)).toBe(JSON.stringify(received));
+    const own = completion.choices[0]!.logprobs!.content!;
+    expect(types.isProxy(own)).toBe(false);
+    expect(own).toStrictEqual(received);
+  });
+
+  it("what the caller changed in a streamed completion before recording it is what the trajectory keeps", async () => {
+    const stream = await fake.client.chat.completions.create({ ...params, stream: true });
+    const completion = await stream.finalCompletion();
+    const content = completion.choices[0]!.logprobs!.content!;
+    content[2]!.logprob = -42;
+    const t = new Trajectory({ messages_and_choices: [...params.messages] }).record(completion);
+    const kept = (t.messages_and_choices[1] as TrajectoryChoice).logprobs!.content!;
+    expect(kept[2]!.logprob).toBe(-42);
+    expect(JSON.stringify(kept)).toBe(JSON.stringify(content));
+  });
+
   it("inside captureTrajectory too, and the training job sent is the one a plain list would give", async () => {
     const t = await captureTrajectory(async () => {
       await fake.client.chat.completions.create(params);

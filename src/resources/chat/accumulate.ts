@@ -6,6 +6,7 @@
 import type {
   ChatCompletion,
   ChatCompletionChoice,
+  ChatCompletionChoiceLogprobs,
   ChatCompletionChunk,
   ChatCompletionChunkChoice,
   ChatCompletionFinishReason,
@@ -16,6 +17,7 @@ import type {
 } from "./types.js";
 import { assertChunkIndices } from "./chunk-indices.js";
 import { appendText, type StreamedText } from "./streamed-text.js";
+import { finishedLogprobs, LogprobListBuilder } from "./packed-logprobs.js";
 
 // Keys read by the accumulator; any other key is carried over as is (last value wins). A
 // `switch` rather than a Set: it runs for every key of every chunk, choice and delta, and V8
@@ -83,7 +85,7 @@ interface ChoiceState {
   functionName: string | undefined;
   functionArgs: string | undefined;
   tools: Map<number, ToolState> | undefined;
-  logprobs: ChatCompletionTokenLogprob[] | undefined;
+  logprobs: LogprobListBuilder | undefined;
   refusalLogprobs: ChatCompletionTokenLogprob[] | undefined;
   tokenIds: number[] | undefined;
   finishReason: ChatCompletionFinishReason | null;
@@ -221,7 +223,7 @@ export class ChatCompletionAccumulator {
     }
     const lp = c.logprobs;
     if (lp != null) {
-      s.logprobs = appendAll(s.logprobs, lp.content ?? []);
+      (s.logprobs ??= new LogprobListBuilder()).append(lp.content ?? []);
       if (lp.refusal != null) s.refusalLogprobs = appendAll(s.refusalLogprobs, lp.refusal);
     }
     if (c.token_ids != null) s.tokenIds = appendAll(s.tokenIds, c.token_ids);
@@ -295,7 +297,7 @@ function buildChoice(s: ChoiceState): ChatCompletionChoice {
     stop_reason: s.stopReason,
   };
   if (s.logprobs !== undefined || s.refusalLogprobs !== undefined) {
-    choice.logprobs = { content: s.logprobs?.slice() ?? [] };
+    choice.logprobs = finishedLogprobs(s.logprobs?.list() ?? []) as ChatCompletionChoiceLogprobs;
     if (s.refusalLogprobs !== undefined) choice.logprobs.refusal = s.refusalLogprobs.slice();
   }
   if (s.tokenIds !== undefined) choice.token_ids = s.tokenIds.slice();

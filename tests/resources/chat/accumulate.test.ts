@@ -1,3 +1,4 @@
+import { inspect, types } from "node:util";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { accumulateChatCompletion, ChatCompletionAccumulator } from "../../../src/resources/chat/accumulate.js";
@@ -6,6 +7,7 @@ import {
   type ChatCompletion,
   type ChatCompletionChunk,
   type ChatCompletionChunkChoice,
+  type ChatCompletionTokenLogprob,
 } from "../../../src/resources/chat/types.js";
 import { readTranscript, transcriptChunks } from "./sse-fixture.js";
 
@@ -381,5 +383,102 @@ describe("ChatCompletionAccumulator property", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("ChatCompletionAccumulator: long logprob lists, packed while they stream", () => {
+  const utf8 = (s: string) => [...new TextEncoder().encode(s)];
+  const entry = (token: string, logprob: number, top = 2) => ({
+    token,
+    logprob,
+    bytes: utf8(token),
+    top_logprobs: Array.from({ length: top }, (_, k) => ({
+      token: `${token}~${k}`,
+      logprob: logprob - k - 1,
+      bytes: utf8(`${token}~${k}`),
+    })),
+  });
+  // Entries the packer must keep as they came: an extra key, bytes of a partial character,
+  // `bytes: null`, alternatives in another order of keys.
+  const odd = [
+    { ...entry("x", -1), rank: 1 },
+    { token: "\ufffd", logprob: -2, bytes: [0xe2, 0x82], top_logprobs: [] },
+    { token: "y", logprob: -3, bytes: null, top_logprobs: [] },
+    { token: "z", logprob: -4, bytes: [122], top_logprobs: [{ logprob: -5, token: "w", bytes: [119] }] },
+  ];
+  const streamOf = (entries: object[], cuts: number[]) => {
+    const acc = new ChatCompletionAccumulator();
+    let from = 0;
+    for (const to of [...cuts.filter((c) => c > 0 && c < entries.length).sort((a, b) => a - b), entries.length]) {
+      acc.add(
+        chunk([
+          {
+            index: 0,
+            delta: { content: "t" },
+            logprobs: { content: entries.slice(from, to) as ChatCompletionTokenLogprob[] },
+          },
+        ]),
+      );
+      from = to;
+    }
+    return acc;
+  };
+
+  it("reads, serializes and clones exactly as received, in any chunking and with any odd entry anywhere", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 60 }),
+        fc.array(fc.integer({ min: 0, max: 60 }), { maxLength: 8 }),
+        fc.option(
+          fc.record({ at: fc.integer({ min: 0, max: 60 }), which: fc.integer({ min: 0, max: odd.length - 1 }) }),
+        ),
+        (length, cuts, oddOne) => {
+          const received = Array.from({ length }, (_, i) => entry(`tok${i % 7}é`, -(i + 1) / 3, i % 4)) as object[];
+          if (oddOne && oddOne.at < length) received[oddOne.at] = odd[oddOne.which]!;
+          const expected = JSON.parse(JSON.stringify(received)) as object[];
+          const logprobs = streamOf(received, cuts).finish().choices[0]!.logprobs!;
+          expect(JSON.stringify(logprobs)).toBe(JSON.stringify({ content: expected }));
+          expect(structuredClone(logprobs)).toStrictEqual({ content: expected });
+          const content = logprobs.content!;
+          expect(Array.isArray(content)).toBe(true);
+          expect(content).toStrictEqual(expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("is an ordinary array once read: the same entries on every read, and writes stay", () => {
+    const received = Array.from({ length: 40 }, (_, i) => entry(`t${i}`, -i));
+    const logprobs = streamOf(received, [5, 17, 30]).finish().choices[0]!.logprobs!;
+    const content = logprobs.content!;
+    expect(types.isProxy(content)).toBe(false);
+    expect(logprobs.content).toBe(content);
+    expect(content[3]).toBe(content[3]);
+    content[3]!.logprob = 0;
+    content.push(entry("more", -1));
+    expect(logprobs.content![3]!.logprob).toBe(0);
+    expect(JSON.parse(JSON.stringify(logprobs)).content).toHaveLength(41);
+    logprobs.content = [];
+    expect(logprobs.content).toEqual([]);
+  });
+
+  it("shows its entries in console.log and util.inspect before anything read them", () => {
+    const received = Array.from({ length: 20 }, (_, i) => entry(`t${i}`, -i, 0));
+    const logprobs = streamOf(received, [9]).finish().choices[0]!.logprobs!;
+    const shown = inspect(logprobs, { depth: 4 });
+    expect(shown).toContain("token: 't19'");
+    expect(shown).not.toContain("Getter");
+  });
+
+  it("a completion taken before later chunks keeps the list it had", () => {
+    const received = Array.from({ length: 50 }, (_, i) => entry(`t${i}`, -i));
+    const acc = streamOf(received.slice(0, 30), [10, 20]);
+    const early = acc.finish();
+    acc.add(chunk([{ index: 0, delta: {}, logprobs: { content: received.slice(30) } }]));
+    const late = acc.finish();
+    expect(early.choices[0]!.logprobs!.content).toHaveLength(30);
+    expect(late.choices[0]!.logprobs!.content).toStrictEqual(received);
+    expect(early.choices[0]!.logprobs!.content).toStrictEqual(received.slice(0, 30));
   });
 });
