@@ -4,8 +4,8 @@ import { defineConfig, type Options } from "tsup";
 
 // The browser build swaps the undici transport for the fetch one, so no Node module ever
 // reaches a browser bundle, and the OpenTelemetry hook, the token entry copier and the compact
-// JSON writer and the request fast path (quick-accept) for stubs (no spans there; the generic
-// copy; JSON.stringify's text; zod alone), so the bundle
+// JSON writer, the request fast path (quick-accept) and the logprob packing for stubs (no spans
+// there; the generic copy; JSON.stringify's text; zod alone; lists kept as received), so the bundle
 // budget carries none of them, and node:async_hooks for a global AsyncLocalStorage if any. The Bun build swaps the transport only.
 const swapForBrowser = (name: string, filter: RegExp) => ({
   name,
@@ -19,7 +19,7 @@ const swapForBrowser = (name: string, filter: RegExp) => ({
 });
 const browserTransport = swapForBrowser(
   "browser-transport",
-  /\/transport\/default\.js$|\/telemetry\.js$|\/token-entry-copy\.js$|\/compact-json-text\.js$|\/async-scope\.js$|\/quick-accept\.js$/,
+  /\/transport\/default\.js$|\/telemetry\.js$|\/token-entry-copy\.js$|\/compact-json-text\.js$|\/async-scope\.js$|\/quick-accept\.js$|\/packed-logprobs\.js$/,
 );
 const bunTransport = swapForBrowser("bun-transport", /\/transport\/default\.js$/);
 

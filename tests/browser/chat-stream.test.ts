@@ -185,6 +185,16 @@ describe("browser build in Chromium", () => {
       })
     ).choices[0]!.message.content;
     expect(expected).toBeTruthy();
+    // The same streamed request's logprobs as the Node build accumulates them.
+    const nodeStream = await new Inferloop({ baseURL: svc.url, apiKey: svc.apiKey }).chat.completions.create({
+      model,
+      messages: [{ role: "user", content: PROMPT }],
+      stream: true,
+      logprobs: true,
+      top_logprobs: 2,
+    });
+    const expectedLogprobs = JSON.stringify((await nodeStream.finalCompletion()).choices[0]!.logprobs);
+    expect(JSON.parse(expectedLogprobs).content.length).toBeGreaterThanOrEqual(16);
     svc.requests.length = 0;
 
     const tab = await context.newPage();
@@ -208,6 +218,7 @@ describe("browser build in Chromium", () => {
     expect(await tab.getAttribute("body", "data-state"), status ?? "").toBe("done");
     expect(shown).toBe(expected);
     expect(deltas).toBeGreaterThan(1);
+    expect(await tab.getAttribute("body", "data-logprobs")).toBe(expectedLogprobs);
 
     // The browser really made the calls: a CORS preflight, then the streamed POST from the
     // page's origin, with the Bearer key and `stream: true`.
@@ -217,7 +228,12 @@ describe("browser build in Chromium", () => {
     expect(post.headers["origin"]).toBe(pageURL.replace(/\/$/, ""));
     expect(post.headers["authorization"]).toBe(`Bearer ${svc.apiKey}`);
     expect(post.headers["user-agent"]).toMatch(/Chrome/);
-    expect(post.json).toMatchObject({ model, stream: true, messages: [{ role: "user", content: PROMPT }] });
+    expect(post.json).toMatchObject({
+      model,
+      stream: true,
+      logprobs: true,
+      messages: [{ role: "user", content: PROMPT }],
+    });
     await tab.close();
   });
 

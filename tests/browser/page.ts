@@ -1,5 +1,5 @@
 // The page script: bundled by the test with esbuild and served on loopback. It streams one chat
-// reply from the fake service into the page. The import below names the sources so that the
+// reply (with logprobs) from the fake service into the page. The import below names the sources so that the
 // type-check (which runs before any build) sees the types; the bundler swaps it for the package
 // `inferloop`, resolved like a user's bundler does (exports map, `browser` condition), which
 // gives dist/browser.js.
@@ -17,6 +17,8 @@ async function run(): Promise<void> {
     model: params.get("model")!,
     messages: [{ role: "user", content: prompt }],
     stream: true,
+    logprobs: true,
+    top_logprobs: 2,
   });
   let deltas = 0;
   for await (const text of stream.textStream()) {
@@ -24,6 +26,9 @@ async function run(): Promise<void> {
     deltas += 1;
     status.textContent = `streaming… ${deltas} deltas`;
   }
+  // The browser build keeps a streamed choice's logprobs as received (no packing there).
+  const completion = await stream.finalCompletion();
+  document.body.dataset["logprobs"] = JSON.stringify(completion.choices[0]?.logprobs ?? null);
   status.textContent = `done: ${deltas} deltas, request ${stream.requestId ?? "(no id)"}`;
   document.body.dataset["deltas"] = String(deltas);
   document.body.dataset["state"] = "done";

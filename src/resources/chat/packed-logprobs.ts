@@ -3,8 +3,9 @@
  * created, and JSON.parse's objects cost about twenty times the data (an entry, its `bytes`
  * array and five alternatives, each an object with its own array). A list of entries in vLLM's
  * exact shape is stored as interned token strings and `Float64Array` logprobs (exact for every
- * double), and read back with the same keys, order and values, so it serializes to the same
- * bytes. Any other shape (an extra key, `bytes` that are not the token's UTF-8, a partial-byte
+ * double), and read back through an array-like view whose entries are made on access with the
+ * same keys, order and values: `content[i].logprob` reads as before, and the list serializes
+ * to the same bytes. Any other shape (an extra key, `bytes` that are not the token's UTF-8, a partial-byte
  * token) is kept as it came.
  *
  * A stream packs each entry as it arrives, while JSON.parse's objects are young and in cache,
@@ -73,16 +74,16 @@ function store(o: unknown, keys: readonly string[], at: number, ids: Uint32Array
   return true;
 }
 
-/** @internal A list of logprob entries, packed: its length is `start.length - 1`. */
-export interface PackedLogprobs {
+/** A list of logprob entries, packed: its length is `start.length - 1`. */
+interface PackedLogprobs {
   /** Entry i's values are at [start[i], start[i+1]): the token first, then its alternatives. */
   readonly start: Uint32Array;
   readonly ids: Uint32Array;
   readonly values: Float64Array;
 }
 
-/** @internal Entry `i` of `p`, made now: the same keys, order and values the server sent. */
-export function packedEntry(p: PackedLogprobs, i: number): Record<string, unknown> {
+/** Entry `i` of `p`, made now: the same keys, order and values the server sent. */
+function packedEntry(p: PackedLogprobs, i: number): Record<string, unknown> {
   const from = p.start[i]!;
   const to = p.start[i + 1]!;
   const top: Record<string, unknown>[] = [];
@@ -94,6 +95,7 @@ export function packedEntry(p: PackedLogprobs, i: number): Record<string, unknow
   return { token: tokens[id], logprob: p.values[from], bytes: tokenBytes[id]!.slice(), top_logprobs: top };
 }
 
+/** Every entry of `p`, made now. */
 function unpack(p: PackedLogprobs): unknown[] {
   const n = p.start.length - 1;
   const out: unknown[] = [];
@@ -187,13 +189,64 @@ export class LogprobListBuilder {
   }
 }
 
-/** @internal `list` packed, or undefined when it is short or of another shape. */
-export function packLogprobs(list: readonly unknown[]): PackedLogprobs | undefined {
+/** `list` packed, or undefined when it is short or of another shape. */
+function pack(list: readonly unknown[]): PackedLogprobs | undefined {
   if (list.length < MIN_PACKED) return undefined;
   const builder = new LogprobListBuilder();
   builder.append(list);
   const packed = builder.list();
   return Array.isArray(packed) ? undefined : packed;
+}
+
+const INDEX = /^(?:0|[1-9]\d*)$/;
+
+/**
+ * An array (for `Array.isArray`, `length`, iteration, JSON and deep equality) whose entries are
+ * made from `p` when read. Writing an entry turns the view back into a plain array first.
+ */
+function view(p: PackedLogprobs): unknown[] {
+  const n = p.start.length - 1;
+  const target: unknown[] = [];
+  let plain: unknown[] | undefined;
+  const index = (key: string | symbol): number =>
+    typeof key === "string" && INDEX.test(key) && Number(key) < n ? Number(key) : -1;
+  const writable = (): unknown[] => (plain ??= unpack(p));
+  return new Proxy(target, {
+    get(_t, key) {
+      if (plain !== undefined) return Reflect.get(plain, key);
+      if (key === "length") return n;
+      const i = index(key);
+      if (i >= 0) return packedEntry(p, i);
+      return Reflect.get(Array.prototype, key, undefined) ?? undefined;
+    },
+    set(_t, key, value) {
+      return Reflect.set(writable(), key, value);
+    },
+    has(_t, key) {
+      if (plain !== undefined) return Reflect.has(plain, key);
+      return key === "length" || index(key) >= 0 || key in Array.prototype;
+    },
+    ownKeys() {
+      if (plain !== undefined) return Reflect.ownKeys(plain);
+      const keys: (string | symbol)[] = [];
+      for (let i = 0; i < n; i++) keys.push(String(i));
+      keys.push("length");
+      return keys;
+    },
+    getOwnPropertyDescriptor(_t, key) {
+      if (key === "length")
+        return { value: plain?.length ?? n, writable: true, enumerable: false, configurable: false };
+      if (plain !== undefined) return Reflect.getOwnPropertyDescriptor(plain, key);
+      const i = index(key);
+      return i >= 0 ? { value: packedEntry(p, i), writable: true, enumerable: true, configurable: true } : undefined;
+    },
+    defineProperty(_t, key, descriptor) {
+      return Reflect.defineProperty(writable(), key, descriptor);
+    },
+    deleteProperty(_t, key) {
+      return Reflect.deleteProperty(writable(), key);
+    },
+  });
 }
 
 // A finished choice's `logprobs` whose `content` is still packed, and that packed list.
@@ -227,7 +280,17 @@ export function finishedLogprobs(content: PackedLogprobs | unknown[]): { content
   return logprobs;
 }
 
-/** @internal The packed `content` of {@link finishedLogprobs}'s result, while nobody has read or written it. */
-export function unreadPackedContent(logprobs: object): PackedLogprobs | undefined {
-  return unread.get(logprobs);
+/**
+ * @internal What a kept copy of `logprobs` holds as its `content`: the packed list read through
+ * a view, or undefined when the list is short or of another shape (keep it as it is). A
+ * streamed choice's list nobody has read yet is taken as it was packed during the stream.
+ */
+export function keptLogprobContent(logprobs: Record<string, unknown>): unknown[] | undefined {
+  let packed = unread.get(logprobs);
+  if (packed === undefined) {
+    const content = logprobs["content"];
+    if (!Array.isArray(content) || Object.getPrototypeOf(content) !== Array.prototype) return undefined;
+    packed = pack(content);
+  }
+  return packed === undefined ? undefined : view(packed);
 }
