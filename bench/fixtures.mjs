@@ -149,6 +149,17 @@ export function rolloutSseBody(n, top) {
   return Buffer.from(parts.join(""));
 }
 
+/** The sum of every logprob of {@link rolloutSseBody}(n, top), each token's then its alternatives', in stream order. */
+export function rolloutLogprobSum(n, top) {
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    const e = logprobEntry(rolloutToken(i % ROLLOUT_TOKENS), top);
+    sum += e.logprob;
+    for (const a of e.top_logprobs) sum += a.logprob;
+  }
+  return sum;
+}
+
 /** Content characters of {@link rolloutSseBody}(n). */
 export function rolloutContentLength(n) {
   let len = 0;

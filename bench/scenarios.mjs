@@ -1,7 +1,7 @@
 // The benchmark scenarios. Each one drives a contender's three operations (chat, stream,
 // query) the same way and checks what came back, so a contender that skips work fails
 // instead of looking fast.
-import { rolloutContentLength, sseContentLength } from "./fixtures.mjs";
+import { rolloutContentLength, rolloutLogprobSum, sseContentLength } from "./fixtures.mjs";
 import { trainingJobParams } from "./training-fixture.mjs";
 
 const MESSAGES = [
@@ -59,14 +59,14 @@ async function query(c, records, pageSize) {
  * ids on every chunk), all at once up to `concurrency`, each accumulated into its final
  * completion and recorded into a trajectory. Every trajectory is kept to the end, as a rollout
  * keeps its group until it is scored and sent: peak RSS counts what they hold. */
-async function rollouts(c, count, tokens, top, concurrency) {
+async function rollouts(c, count, tokens, top, concurrency, { read = false } = {}) {
   const params = { ...streamParams(tokens), logprobs: true, top_logprobs: top, return_token_ids: true };
   const kept = [];
   let next = 0;
   const worker = async () => {
     while (next < count) {
       next++;
-      const r = await c.rollout(params);
+      const r = read ? await c.readLogprobs(params) : await c.rollout(params);
       expect(
         r.content === rolloutContentLength(tokens) &&
           r.entries === tokens &&
@@ -74,6 +74,7 @@ async function rollouts(c, count, tokens, top, concurrency) {
           (r.ids === undefined || r.ids === tokens),
         `rollout of ${tokens} tokens: got ${r.content} chars, ${r.entries} logprob entries, ${r.ids} token ids`,
       );
+      if (read) expect(r.sum === rolloutLogprobSum(tokens, top), `logprobs of ${tokens} tokens: sum ${r.sum}`);
       kept.push(r.keep);
     }
   };
@@ -133,6 +134,15 @@ export const SCENARIOS = {
     needs: "rollout",
     warm: (c) => rollouts(c, 64, 128, 5, 64),
     run: (c) => rollouts(c, 2000, 128, 5, 2000),
+  },
+  // The same streams read by a client that keeps completions, not trajectories: every logprob of
+  // each final completion is read (what a confidence score or an own rollout store does).
+  "logprobs-256x512": {
+    label:
+      "logprobs read: 256 concurrent streams × 512 tokens, top_logprobs 5; every logprob of each final completion read, completions kept",
+    needs: "rollout",
+    warm: (c) => rollouts(c, 16, 512, 5, 16, { read: true }),
+    run: (c) => rollouts(c, 256, 512, 5, 256, { read: true }),
   },
   "query-100k-1page": {
     label: "call query, 100k records, 1 page",

@@ -6,6 +6,7 @@
 // real client needs those, so the floor is a lower bound, not an alternative.
 import { createParser } from "eventsource-parser";
 import { request } from "undici";
+import { logprobSum } from "./inferloop.mjs";
 
 const AUTH_BEARER = "Bearer bench-key";
 const AUTH_BASIC = `Basic ${Buffer.from("api:bench-key").toString("base64")}`;
@@ -135,6 +136,10 @@ export async function createContender(url) {
       } finally {
         body.destroy();
       }
+    },
+    async readLogprobs(params) {
+      const r = await this.rollout(params);
+      return { ...r, sum: logprobSum(r.keep.messages_and_choices.at(-1)) };
     },
 
     async train(params) {

@@ -24,7 +24,23 @@ export async function createContender(url, dist = new URL("../../dist/index.js",
       // Checked on the choice the trajectory keeps, as the floor's is.
       return rolloutSummary(t, t.messages_and_choices.at(-1));
     },
+    async readLogprobs(params) {
+      const stream = await client.chat.completions.create({ ...params, stream: true });
+      const completion = await stream.finalCompletion();
+      const choice = completion.choices[0];
+      return { ...rolloutSummary(completion, choice), sum: logprobSum(choice) };
+    },
   };
+}
+
+/** The sum of every logprob of a choice, each token's then its alternatives', in order. */
+export function logprobSum(choice) {
+  let sum = 0;
+  for (const e of choice.logprobs.content) {
+    sum += e.logprob;
+    for (const a of e.top_logprobs) sum += a.logprob;
+  }
+  return sum;
 }
 
 /** What the rollout scenario checks, and the trajectory it keeps. */

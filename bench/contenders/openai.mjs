@@ -1,7 +1,7 @@
 // The official openai client (v7), pointed at the local server's /v1. It has no call query, so
 // `query` is absent and those scenarios are skipped for it.
 import OpenAI from "openai";
-import { rolloutSummary } from "./inferloop.mjs";
+import { logprobSum, rolloutSummary } from "./inferloop.mjs";
 
 export async function createContender(url) {
   const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: "bench-key" });
@@ -18,6 +18,11 @@ export async function createContender(url) {
       const choice = completion.choices[0];
       const keep = { messages_and_choices: [...params.messages, choice], reward: undefined };
       return { ...rolloutSummary(keep, choice), ids: undefined };
+    },
+    async readLogprobs(params) {
+      const completion = await client.chat.completions.stream(params).finalChatCompletion();
+      const choice = completion.choices[0];
+      return { ...rolloutSummary(completion, choice), ids: undefined, sum: logprobSum(choice) };
     },
   };
 }
