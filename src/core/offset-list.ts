@@ -1,28 +1,53 @@
+import { asyncDispose } from "./dispose.js";
 import { type Endpoint, type EndpointCall, firstListRequest } from "./endpoint.js";
+import { APIConnectionError, APIUserAbortError } from "./errors.js";
 import { withEventDeadline } from "./event-deadline.js";
 import { type APIResponse, type HttpClient, readJSON } from "./http-client.js";
 import { decodeJSONLBatches } from "./jsonl.js";
 import type { RequestOptions } from "./options.js";
+import { isShortPage, nextPageWindow, type PageWindow } from "./page-window.js";
+import type { RequestSpec } from "./request-spec.js";
 import { isObject, shapeError } from "./response-shape.js";
 
-/** Records asked for per request when the caller gives no `pageSize`. */
-export const DEFAULT_OFFSET_PAGE_SIZE = 1000;
+/**
+ * Where a page's rows are: a member of a JSON object (`items`, `result`), or one JSON value per
+ * line (JSONL, NDJSON), named as the deadline's message names one (`"JSONL record"`).
+ */
+export type RowSource = { member: string } | { lines: string };
 
-/** One request's `limit`/`offset` pair. */
-interface Window {
-  limit: number;
-  offset: number;
+/** One page request being read: its rows in batches, and how to close it. */
+interface OpenPage<T> {
+  rows: AsyncIterable<T[]>;
+  cancel(): void;
 }
 
-/** Fetches one window as batches of rows (a streamed body yields several, a JSON one one). */
-type WindowFetcher<T> = (window: Window) => AsyncIterable<T[]>;
+/** @internal What an {@link OffsetList} sends and reads. */
+export interface OffsetListSource {
+  http: HttpClient;
+  /** The first request, checked; `undefined` when `invalid` says why it was refused. */
+  first: RequestSpec | undefined;
+  invalid: Error | undefined;
+  /** The caller's `limit` (a cap on the total) and `offset` (the start). */
+  limit: number | null | undefined;
+  offset: number | null | undefined;
+  options: (RequestOptions & { pageSize?: number | undefined }) | undefined;
+  rows: RowSource;
+  /** What one row is called in errors: `"call record"`, `"feedback row"`. */
+  row: string;
+}
 
 /**
  * A list read page by page with `limit`/`offset`, as Weave's query routes page (calls,
- * annotation queues and their items, feedback): each page asks for `pageSize` rows from where
- * the last one ended, and the list stops at the first short page. The caller's own `limit`
- * caps the total and its `offset` is the start. Nothing is sent until iteration starts; invalid
- * input rejects the first iteration with `RequestValidationError`.
+ * annotation queues and their items, feedback): each page asks for `pageSize` rows (default
+ * 1000) from where the last one ended, and the list stops at the first short page. The
+ * caller's own `limit` caps the total and its `offset` is the start. A page of lines is
+ * streamed: a row is handed over as soon as its line is parsed, and a page cut off mid-body
+ * is asked again from the first row not yet delivered (up to `maxRetries` times), so no row is
+ * lost or repeated.
+ *
+ * Nothing is sent until iteration starts; invalid input rejects the first iteration with
+ * `RequestValidationError`. With `await using`, the page request still open is closed when the
+ * block ends.
  *
  * @example
  * ```ts
@@ -30,27 +55,18 @@ type WindowFetcher<T> = (window: Window) => AsyncIterable<T[]>;
  * const all = await client.feedback.query({ project_id: "acme/bot" }).toArray();
  * ```
  */
-export class OffsetList<T> implements AsyncIterable<T> {
-  readonly #fetch: WindowFetcher<T>;
-  readonly #limit: number | undefined;
-  readonly #offset: number;
-  readonly #pageSize: number;
-  readonly #invalid: Error | undefined;
-  readonly #what: string;
+export class OffsetList<T> implements AsyncIterable<T>, AsyncDisposable {
+  readonly #source: OffsetListSource;
+  readonly #requestOptions: RequestOptions;
+  // The page requests being read, so that disposal can close them.
+  readonly #open = new Set<OpenPage<T>>();
+  #disposed = false;
 
   /** @internal Built by the resource methods that return offset-paged lists. */
-  constructor(
-    fetch: WindowFetcher<T>,
-    plan: { limit?: number | null | undefined; offset?: number | null | undefined; pageSize?: number | undefined },
-    invalid: Error | undefined,
-    what: string,
-  ) {
-    this.#fetch = fetch;
-    this.#limit = plan.limit ?? undefined;
-    this.#offset = plan.offset ?? 0;
-    this.#pageSize = plan.pageSize ?? DEFAULT_OFFSET_PAGE_SIZE;
-    this.#invalid = invalid;
-    this.#what = what;
+  constructor(source: OffsetListSource) {
+    this.#source = source;
+    const { pageSize: _, ...requestOptions } = source.options ?? {};
+    this.#requestOptions = requestOptions;
   }
 
   /**
@@ -71,8 +87,8 @@ export class OffsetList<T> implements AsyncIterable<T> {
    *
    * @example
    * ```ts
-   * for await (const page of client.annotationQueues.items.list(queueId, { project_id: "acme/bot" }, { pageSize: 50 }).pages())
-   *   console.log(page.length);
+   * for await (const page of client.calls.query({ project_id: "acme/bot", limit: 2500 }).pages())
+   *   console.log("page of", page.length);
    * ```
    */
   async *pages(): AsyncGenerator<T[]> {
@@ -93,43 +109,110 @@ export class OffsetList<T> implements AsyncIterable<T> {
    */
   async toArray(): Promise<T[]> {
     const all: T[] = [];
-    for await (const page of this.pages()) for (const r of page) all.push(r);
+    for await (const page of this.#walk()) for await (const batch of page) for (const r of batch) all.push(r);
     return all;
   }
 
+  /**
+   * Close the page request still open when an `await using` block ends; the list cannot be
+   * read after that (a read in progress rejects with `APIUserAbortError`).
+   *
+   * @example
+   * ```ts
+   * {
+   *   await using query = client.calls.query({ project_id: "acme/bot" });
+   *   for await (const call of query) if (call.op_name.endsWith("answer")) break;
+   * } // the HTTP request is closed here
+   * ```
+   */
+  async [asyncDispose](): Promise<void> {
+    this.#disposed = true;
+    for (const page of this.#open) page.cancel();
+    this.#open.clear();
+  }
+
+  /** One async iterable of row batches per page window, in order. */
   async *#walk(): AsyncGenerator<AsyncIterable<T[]>> {
-    if (this.#invalid) throw this.#invalid;
-    if (!Number.isSafeInteger(this.#pageSize) || this.#pageSize < 1)
-      throw new RangeError(`pageSize must be an integer >= 1, got ${String(this.#pageSize)}`);
+    const { invalid, limit, offset, options } = this.#source;
+    if (invalid) throw invalid;
+    const plan = { limit, offset, pageSize: options?.pageSize };
     let received = 0;
     for (;;) {
-      const left = this.#limit === undefined ? this.#pageSize : Math.min(this.#pageSize, this.#limit - received);
-      if (left <= 0) return;
-      const window = { limit: left, offset: this.#offset + received };
+      const window = nextPageWindow(plan, received);
+      if (!window) return;
       const counted = { n: 0 };
-      yield this.#counted(window, counted);
+      yield this.#readWindow(window, counted);
       received += counted.n;
-      if (counted.n < window.limit) return;
+      if (isShortPage(window, counted.n)) return;
     }
   }
 
-  async *#counted(window: Window, counted: { n: number }): AsyncGenerator<T[]> {
-    for await (const batch of this.#fetch(window)) {
-      // A server that ignores `limit` must not defeat the caller's cap or the page size.
-      const kept = batch.length > window.limit - counted.n ? batch.slice(0, window.limit - counted.n) : batch;
-      kept.forEach((row, i) => {
-        if (!isObject(row))
-          throw shapeError(`${this.#what} row ${counted.n + i + 1} of the page`, "", row, "an object");
-      });
-      counted.n += kept.length;
-      if (kept.length) yield kept;
-      if (counted.n >= window.limit) return;
+  /** Read one page; if a streamed body is cut off, ask again for the part not yet delivered. */
+  async *#readWindow(window: PageWindow, counted: { n: number }): AsyncGenerator<T[]> {
+    const { http, rows, row } = this.#source;
+    // A JSON page is read whole inside the request, whose retries already cover a cut-off body.
+    let resumesLeft = "lines" in rows ? (this.#requestOptions.maxRetries ?? http.config.maxRetries) : 0;
+    for (;;) {
+      if (this.#disposed) throw disposedError();
+      const page = await this.#request({ limit: window.limit - counted.n, offset: window.offset + counted.n });
+      this.#open.add(page);
+      try {
+        if (this.#disposed) throw disposedError();
+        for await (const batch of page.rows) {
+          const wanted = window.limit - counted.n;
+          // A server that ignores `limit` must not defeat the caller's cap or the page size:
+          // what is past the window is dropped and the rest of the body is not read.
+          const kept = batch.length > wanted ? batch.slice(0, wanted) : batch;
+          const bad = kept.findIndex((r) => !isObject(r));
+          if (bad >= 0) {
+            // The rows before the unreadable one are delivered first, as they arrived.
+            if (bad > 0) {
+              counted.n += bad;
+              yield kept.slice(0, bad);
+            }
+            throw shapeError(`${row} ${counted.n + 1} of the page`, "", kept[bad], "an object");
+          }
+          counted.n += kept.length;
+          if (kept.length) yield kept;
+          if (counted.n >= window.limit) return;
+        }
+        return;
+      } catch (err) {
+        if (this.#disposed) throw disposedError(err);
+        if (!(err instanceof APIConnectionError) || resumesLeft-- <= 0 || counted.n >= window.limit)
+          throw http.config.redactor.error(err);
+        http.config.log.write(
+          "warn",
+          `${this.#source.first!.operation} page cut off after ${counted.n} rows; resuming`,
+        );
+      } finally {
+        this.#open.delete(page);
+        page.cancel();
+      }
     }
+  }
+
+  async #request(window: PageWindow): Promise<OpenPage<T>> {
+    const { http, first, rows, row } = this.#source;
+    // Only a list whose input was accepted is sent (`#walk` throws the refusal first).
+    const spec = { ...first!, body: { ...(first!.body as object), limit: window.limit, offset: window.offset } };
+    if ("member" in rows) {
+      const { data } = await http.request(spec, this.#requestOptions, (res) => readJSON<unknown>(res));
+      if (!isObject(data)) throw shapeError(`page of ${row}s`, "", data, "an object");
+      const list = data[rows.member];
+      if (!Array.isArray(list)) throw shapeError(`page of ${row}s`, rows.member, list, "an array");
+      return { rows: [list as T[]] as unknown as AsyncIterable<T[]>, cancel() {} };
+    }
+    const { data: res } = await http.request(spec, this.#requestOptions, (r: APIResponse) => r, "streamed");
+    const cancel = () => res.cancel();
+    const batches = decodeJSONLBatches<T>(res.body, res.limits.maxBufferBytes);
+    return { rows: withEventDeadline(batches, res.limits, cancel, rows.lines), cancel };
   }
 }
 
-/** Where a page's rows are: a member of a JSON object (`items`, `result`), or NDJSON lines. */
-export type RowSource = { member: string } | "ndjson";
+function disposedError(cause?: unknown): APIUserAbortError {
+  return new APIUserAbortError("The list was disposed.", cause === undefined ? undefined : { cause });
+}
 
 /**
  * @internal An offset-paged list over a POST endpoint whose body takes `limit` and `offset`.
@@ -141,36 +224,17 @@ export function offsetList<T, Params extends { limit?: number | null; offset?: n
   call: EndpointCall<Params>,
   options: (RequestOptions & { pageSize?: number }) | undefined,
   rows: RowSource,
-  what: string,
+  row: string,
 ): OffsetList<T> {
   const { first, invalid } = firstListRequest(ep, call);
-  const { pageSize, ...requestOptions } = options ?? {};
-  const fetchWindow = async function* (window: Window): AsyncGenerator<T[]> {
-    const spec = { ...first!, body: { ...(first!.body as object), limit: window.limit, offset: window.offset } };
-    if (rows !== "ndjson") {
-      const { data } = await http.request(spec, requestOptions, (res) => readJSON<unknown>(res));
-      if (!isObject(data)) throw shapeError(`${what} page`, "", data, "an object");
-      const list = data[rows.member];
-      if (!Array.isArray(list)) throw shapeError(`${what} page`, rows.member, list, "an array");
-      yield list as T[];
-      return;
-    }
-    const { data: res } = await http.request(spec, requestOptions, (r) => r, "streamed");
-    try {
-      yield* withEventDeadline(
-        decodeJSONLBatches<T>(res.body, res.limits.maxBufferBytes),
-        res.limits,
-        () => res.cancel(),
-        "NDJSON row",
-      );
-    } finally {
-      res.cancel();
-    }
-  };
-  return new OffsetList<T>(
-    fetchWindow,
-    { limit: call.params?.limit, offset: call.params?.offset, pageSize },
+  return new OffsetList<T>({
+    http,
+    first,
     invalid,
-    what,
-  );
+    limit: call.params?.limit,
+    offset: call.params?.offset,
+    options,
+    rows,
+    row,
+  });
 }

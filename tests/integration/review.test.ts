@@ -4,8 +4,15 @@
  * reviewer left.
  */
 import { describe, expect, it, vi } from "vitest";
-import { InferloopError, NotFoundError, q, RequestValidationError, type CallRecord } from "../../src/index.js";
-import { referenceCalls } from "../../src/testing/index.js";
+import {
+  APIUserAbortError,
+  InferloopError,
+  NotFoundError,
+  q,
+  RequestValidationError,
+  type CallRecord,
+} from "../../src/index.js";
+import { faults, referenceCalls } from "../../src/testing/index.js";
 import { caught, useFakeService } from "./helpers.js";
 
 const fake = useFakeService({ seedCalls: false, calls: referenceCalls() });
@@ -97,6 +104,38 @@ describe("annotation queues", () => {
     expect(left.map((q) => q.name)).toEqual(["Other"]);
     // Kept, as Weave keeps it: only marked deleted.
     expect(fake.svc.annotation.queues.get(id)?.deleted_at).toBe(deleted.deleted_at);
+  });
+
+  it("a queue list cut off mid-page is asked again from the first queue not delivered: none lost or repeated", async () => {
+    const project = "acme/cut-list";
+    for (const name of ["q1", "q2", "q3", "q4", "q5"])
+      await fake.client.annotationQueues.create({ project_id: project, name, scorer_refs: [] });
+    fake.svc.inject({ kind: "reset", afterChunks: 2, path: "/annotation_queues/query" });
+    const list = fake.client.annotationQueues.list({ project_id: project }, { maxRetries: 1 });
+    const names = (await list.toArray()).map((q) => q.name);
+    // Weave's default order: newest first.
+    expect(names).toEqual(["q5", "q4", "q3", "q2", "q1"]);
+    const asked = fake.svc.requests.filter((r) => r.path === "/annotation_queues/query");
+    expect(asked.map((r) => (r.json as { offset: number }).offset)).toEqual([0, 2]);
+  });
+
+  it("await using closes a queue list's open page, and the list cannot be read after", async () => {
+    const project = "acme/dispose-list";
+    for (const name of ["q1", "q2", "q3"])
+      await fake.client.annotationQueues.create({ project_id: project, name, scorer_refs: [] });
+    fake.svc.inject(faults.stall({ afterChunks: 1, path: "/annotation_queues/query" }));
+    const seen: string[] = [];
+    let list: ReturnType<typeof fake.client.annotationQueues.list> | undefined;
+    {
+      await using l = fake.client.annotationQueues.list({ project_id: project });
+      list = l;
+      for await (const q of l) {
+        seen.push(q.name);
+        break;
+      }
+    }
+    expect(seen).toEqual(["q3"]);
+    expect(await caught(() => list!.toArray())).toBeInstanceOf(APIUserAbortError);
   });
 
   it("items: duplicates counted, unknown calls skipped, pages, filters, positions and progress", async () => {

@@ -293,7 +293,7 @@ export class AnnotationQueues extends APIResource {
       queuesList,
       { params, headers: { accept: "application/x-ndjson" } },
       options,
-      "ndjson",
+      { lines: "NDJSON row" },
       "annotation queue",
     );
   }

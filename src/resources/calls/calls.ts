@@ -91,8 +91,28 @@ export class Calls extends APIResource {
     } catch (err) {
       invalid = err as Error;
     }
-    return new CallQuery(this._http, spec, options ?? {}, invalid);
+    const body = spec?.body as CallsQueryParams | undefined;
+    return new CallQuery({
+      http: this._http,
+      first: spec && { ...spec, body: withSortDirections(body!) },
+      invalid,
+      limit: body?.limit,
+      offset: body?.offset,
+      options,
+      rows: { lines: "JSONL record" },
+      row: "call record",
+    });
   }
+}
+
+/**
+ * The trace server requires `direction` on every sort item, while the spec leaves it out: an
+ * item without one is sent as ascending, instead of failing with a 422.
+ */
+function withSortDirections(params: CallsQueryParams): CallsQueryParams {
+  const sort = params.sort_by;
+  if (!Array.isArray(sort) || sort.every((s) => s.direction)) return params;
+  return { ...params, sort_by: sort.map((s) => (s.direction ? s : { ...s, direction: "asc" as const })) };
 }
 
 // A real Weave server ignores the spec's svc_* filter names and answers unfiltered, with every

@@ -195,16 +195,6 @@ export interface CallsQueryParams extends Fields<typeof queryParams.shape> {}
 export const callsQueryParamsSchema: SchemaOf<CallsQueryParams> = queryParams;
 
 /**
- * Records per request when the caller gives no `pageSize`, as the trace server's own SDK does.
- *
- * @example
- * ```ts
- * DEFAULT_CALLS_PAGE_SIZE; // 1000
- * ```
- */
-export const DEFAULT_CALLS_PAGE_SIZE = 1000;
-
-/**
  * The `accept` header sent when the caller gives none.
  *
  * @example
@@ -226,7 +216,7 @@ export interface CallsQueryOptions extends Fields<typeof callsQueryOptionsSchema
 
 /**
  * Call-query options beside the body: `pageSize` (records per request, a positive integer,
- * default {@link DEFAULT_CALLS_PAGE_SIZE}) and `accept` (the header, default
+ * default 1000, as the trace server's own SDK pages) and `accept` (the header, default
  * {@link DEFAULT_CALLS_ACCEPT}). Loose, so the shared request options (`signal`, `timeout`, ...)
  * can travel in the same object untouched.
  *

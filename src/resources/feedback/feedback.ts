@@ -130,7 +130,7 @@ export class Feedback extends APIResource {
       { params },
       options,
       { member: "result" },
-      "feedback",
+      "feedback row",
     );
   }
 

@@ -1,7 +1,8 @@
-import { DEFAULT_CALLS_PAGE_SIZE } from "./request-schema.js";
+/** Rows asked for per request when the caller gives no `pageSize`. */
+export const DEFAULT_PAGE_SIZE = 1000;
 
 /**
- * The caller's view of a paged call query: `limit` caps the total number of records (absent or
+ * The caller's view of an offset-paged list (a call query, feedback, annotation queues): `limit` caps the total number of records (absent or
  * null: no cap), `offset` is where the first page starts (absent or null: 0), `pageSize` is the
  * number of records asked for per request (default 1000).
  *
@@ -11,9 +12,9 @@ import { DEFAULT_CALLS_PAGE_SIZE } from "./request-schema.js";
  * ```
  */
 export interface PagingPlan {
-  limit?: number | null;
-  offset?: number | null;
-  pageSize?: number;
+  limit?: number | null | undefined;
+  offset?: number | null | undefined;
+  pageSize?: number | undefined;
 }
 
 /**
@@ -53,7 +54,7 @@ function assertCount(name: string, value: number, minimum: number): void {
  * ```
  */
 export function nextPageWindow(plan: PagingPlan, received: number): PageWindow | null {
-  const pageSize = plan.pageSize ?? DEFAULT_CALLS_PAGE_SIZE;
+  const pageSize = plan.pageSize ?? DEFAULT_PAGE_SIZE;
   const start = plan.offset ?? 0;
   assertCount("pageSize", pageSize, 1);
   assertCount("offset", start, 0);
