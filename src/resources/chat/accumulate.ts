@@ -237,6 +237,8 @@ export class ChatCompletionAccumulator {
   /**
    * Returns the completion built so far (callable more than once; later chunks can still be added).
    * Choices are sorted by `index`; `finish_reason` is null for a choice that never finished.
+   * A long `logprobs.content` (16 entries or more, in vLLM's shape) was packed as the chunks
+   * came, and becomes an ordinary array of the received entries on its first read.
    * @example
    * const completion = acc.finish();
    * completion.choices.map((c) => c.message.content);
