@@ -57,18 +57,19 @@ await runExample(async (service) => {
   // 1. Sample: rollouts of the trainable model, each chat call traced as its own trace.
   const model = await client.trainableModels.register({ project, name: "reviewed-agent", base_model: baseModel });
   const before = await model.latestStep();
-  for (const prompt of PROMPTS)
-    for (let seed = 0; seed < SAMPLES; seed++)
-      await client.chat.completions.create({
-        model: model.inferenceName(),
-        messages: [
-          { role: "system", content: "Answer in one short sentence." },
-          { role: "user", content: prompt },
-        ],
-        seed,
-        temperature: 1,
-        max_completion_tokens: 64,
-      });
+  // One rollout: the same request before training and after, on the given checkpoint.
+  const rollout = (prompt: string, seed: number, step?: number) =>
+    client.chat.completions.create({
+      model: model.inferenceName(step),
+      messages: [
+        { role: "system", content: "Answer in one short sentence." },
+        { role: "user", content: prompt },
+      ],
+      seed,
+      temperature: 1,
+      max_completion_tokens: 64,
+    });
+  for (const prompt of PROMPTS) for (let seed = 0; seed < SAMPLES; seed++) await rollout(prompt, seed);
   const calls = await tracing.tracedChatCalls();
   await tracing.stop();
   console.log(
@@ -160,16 +161,7 @@ await runExample(async (service) => {
   const after: number[] = [];
   for (const prompt of PROMPTS)
     for (let seed = 0; seed < SAMPLES; seed++) {
-      const completion = await client.chat.completions.create({
-        model: model.inferenceName(step),
-        messages: [
-          { role: "system", content: "Answer in one short sentence." },
-          { role: "user", content: prompt },
-        ],
-        seed,
-        temperature: 1,
-        max_completion_tokens: 64,
-      });
+      const completion = await rollout(prompt, seed, step);
       after.push(judge(completion.choices[0]?.message.content ?? ""));
     }
   console.log(

@@ -27,9 +27,6 @@ export interface OffsetListSource {
   /** The first request, checked; `undefined` when `invalid` says why it was refused. */
   first: RequestSpec | undefined;
   invalid: Error | undefined;
-  /** The caller's `limit` (a cap on the total) and `offset` (the start). */
-  limit: number | null | undefined;
-  offset: number | null | undefined;
   options: (RequestOptions & { pageSize?: number | undefined }) | undefined;
   rows: RowSource;
   /** What one row is called in errors: `"call record"`, `"feedback row"`. */
@@ -133,8 +130,10 @@ export class OffsetList<T> implements AsyncIterable<T>, AsyncDisposable {
 
   /** One async iterable of row batches per page window, in order. */
   async *#walk(): AsyncGenerator<AsyncIterable<T[]>> {
-    const { invalid, limit, offset, options } = this.#source;
+    const { invalid, first, options } = this.#source;
     if (invalid) throw invalid;
+    // The caller's `limit` caps the total and its `offset` is the start, as the checked body has them.
+    const { limit, offset } = first!.body as { limit?: number | null; offset?: number | null };
     const plan = { limit, offset, pageSize: options?.pageSize };
     let received = 0;
     for (;;) {
@@ -231,8 +230,6 @@ export function offsetList<T, Params extends { limit?: number | null; offset?: n
     http,
     first,
     invalid,
-    limit: call.params?.limit,
-    offset: call.params?.offset,
     options,
     rows,
     row,

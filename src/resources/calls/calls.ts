@@ -91,13 +91,10 @@ export class Calls extends APIResource {
     } catch (err) {
       invalid = err as Error;
     }
-    const body = spec?.body as CallsQueryParams | undefined;
     return new CallQuery({
       http: this._http,
-      first: spec && { ...spec, body: withSortDirections(body!) },
+      first: spec && { ...spec, body: withSortDirections(spec.body as CallsQueryParams) },
       invalid,
-      limit: body?.limit,
-      offset: body?.offset,
       options,
       rows: { lines: "JSONL record" },
       row: "call record",
