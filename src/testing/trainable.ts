@@ -30,9 +30,6 @@ import { bool, int, list, nullable, obj, str, validateBody } from "./validate.js
 
 /**
  * Base models of the fake when the `baseModels` option is not given.
- *
- * @example
- * DEFAULT_BASE_MODELS.includes("OpenPipe/Qwen3-14B-Instruct"); // true
  */
 export const DEFAULT_BASE_MODELS: readonly string[] = [
   "OpenPipe/Qwen3-14B-Instruct",
@@ -41,9 +38,6 @@ export const DEFAULT_BASE_MODELS: readonly string[] = [
 
 /**
  * A trainable model kept by the fake (`svc.state.trainable.models`).
- *
- * @example
- * const m = svc.state.trainable.models[0]!; m.checkpoints.map((c) => c.step);
  */
 export interface FakeTrainableModel {
   id: string;
@@ -59,9 +53,6 @@ export interface FakeTrainableModel {
 
 /**
  * One event of a fake job.
- *
- * @example
- * const e: FakeTrainingEvent = { id: "evt-1", type: "training_started", data: { num_sequences: 4 } };
  */
 export interface FakeTrainingEvent {
   id: string;
@@ -184,7 +175,10 @@ function lastUserText(params: ChatParams): string {
  * The fake's trainable models, base models and the life of its jobs.
  *
  * @example
+ * ```ts
  * const store = new TrainableStore({ stepMs: 5, entity: "acme", baseModels: DEFAULT_BASE_MODELS });
+ * svc.state.trainable.models.map((m) => m.name); // the models registered through the service
+ * ```
  */
 export class TrainableStore {
   readonly models: FakeTrainableModel[] = [];
@@ -205,7 +199,9 @@ export class TrainableStore {
    * Forgets every model and job timeline.
    *
    * @example
-   * store.clear();
+   * ```ts
+   * svc.state.trainable.clear();
+   * ```
    */
   clear(): void {
     this.models.length = 0;
@@ -214,10 +210,9 @@ export class TrainableStore {
 
   /**
    * Starts the timeline of a job just created; `failure` makes it end with `training_failed`
-   * after `afterSteps` gradient steps.
+   * after `afterSteps` gradient steps. Called by the service when a job is created.
    *
-   * @example
-   * store.startJob(job, undefined);
+   * @internal
    */
   startJob(job: TrainingJob, failure: { message: string; afterSteps: number } | undefined): void {
     const trajectories = job.rewards.reduce((n, g) => n + g.length, 0);
@@ -331,7 +326,9 @@ export class TrainableStore {
   }
 
   /**
-   * `GET /v1/preview/training-jobs/{job_id}`: the job's record and status.
+   * `GET /v1/preview/training-jobs/{job_id}`: the job's record and status. A route handler of the service (tests reach it over HTTP).
+   *
+   * @internal
    */
   retrieveJob(jobId: string): ResponsePlan {
     this.advance();
@@ -340,7 +337,9 @@ export class TrainableStore {
   }
 
   /**
-   * `GET /v1/preview/training-jobs/{job_id}/events`: a cursor page of the events emitted so far.
+   * `GET /v1/preview/training-jobs/{job_id}/events`: a cursor page of the events emitted so far. A route handler of the service (tests reach it over HTTP).
+   *
+   * @internal
    */
   listEvents(jobId: string, query: URLSearchParams): ResponsePlan {
     this.advance();
@@ -355,7 +354,9 @@ export class TrainableStore {
   }
 
   /**
-   * `GET /v1/preview/base-models`.
+   * `GET /v1/preview/base-models`. A route handler of the service (tests reach it over HTTP).
+   *
+   * @internal
    */
   listBaseModels(): ResponsePlan {
     this.advance();
@@ -363,7 +364,9 @@ export class TrainableStore {
   }
 
   /**
-   * `DELETE /v1/preview/models/{model_id}`: the model, its checkpoints and its run.
+   * `DELETE /v1/preview/models/{model_id}`: the model, its checkpoints and its run. A route handler of the service (tests reach it over HTTP).
+   *
+   * @internal
    */
   deleteModel(modelId: string): ResponsePlan {
     const model = this.current(modelId);
@@ -377,7 +380,9 @@ export class TrainableStore {
   }
 
   /**
-   * `POST /v1/preview/models/{model_id}/log`: checks the trajectories and keeps nothing.
+   * `POST /v1/preview/models/{model_id}/log`: checks the trajectories and keeps nothing. A route handler of the service (tests reach it over HTTP).
+   *
+   * @internal
    */
   logTrajectories(modelId: string, req: FakeRequest): ResponsePlan {
     const model = this.current(modelId);
@@ -389,7 +394,9 @@ export class TrainableStore {
   }
 
   /**
-   * `GET /v1/preview/models/{model_id}/checkpoints`: a cursor page, `order` asc (default) or desc.
+   * `GET /v1/preview/models/{model_id}/checkpoints`: a cursor page, `order` asc (default) or desc. A route handler of the service (tests reach it over HTTP).
+   *
+   * @internal
    */
   listCheckpoints(modelId: string, query: URLSearchParams): ResponsePlan {
     const model = this.current(modelId);
@@ -404,7 +411,9 @@ export class TrainableStore {
   }
 
   /**
-   * `DELETE /v1/preview/models/{model_id}/checkpoints` with `{ steps }`.
+   * `DELETE /v1/preview/models/{model_id}/checkpoints` with `{ steps }`. A route handler of the service (tests reach it over HTTP).
+   *
+   * @internal
    */
   deleteCheckpoints(modelId: string, req: FakeRequest): ResponsePlan {
     const model = this.current(modelId);
@@ -420,7 +429,9 @@ export class TrainableStore {
   }
 
   /**
-   * `POST /v1/preview/models`: a new model, or with `return_existing` the one of that name.
+   * `POST /v1/preview/models`: a new model, or with `return_existing` the one of that name. A route handler of the service (tests reach it over HTTP).
+   *
+   * @internal
    */
   createModel(req: FakeRequest): ResponsePlan {
     this.advance();
@@ -469,10 +480,10 @@ export class TrainableStore {
 
   /**
    * Chat on a `wandb-artifact:///` name: undefined for other names, a 404 in vLLM's envelope for
-   * an unknown model or step, else the served entry and the policy of the step.
+   * an unknown model or step, else the served entry and the policy of the step. Called by the
+   * service's chat route.
    *
-   * @example
-   * const served = store.resolveChat(req);
+   * @internal
    */
   resolveChat(
     req: FakeRequest,

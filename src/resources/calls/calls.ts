@@ -52,11 +52,6 @@ function hintAtBareOpNames(log: Log, params: CallsQueryParams): void {
 
 /**
  * The call query of the tracing store (`POST /calls/stream_query`, Basic auth, `traceBaseURL`).
- *
- * @example
- * ```ts
- * const calls = await client.calls.query({ project_id: "acme/bot", limit: 10 }).toArray();
- * ```
  */
 export class Calls extends APIResource {
   /**
