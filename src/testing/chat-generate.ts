@@ -253,9 +253,6 @@ function applyStop(
 /**
  * Learned arguments for the `ordinal`-th call (from 0) of a tool since the last user message,
  * or undefined to draw them from the schema.
- *
- * @example
- * const learned: LearnedArguments = (tool, ordinal) => (tool === "calc" && ordinal === 0 ? { op: "*" } : undefined);
  */
 export type LearnedArguments = (toolName: string, ordinal: number) => Record<string, unknown> | undefined;
 

@@ -24,9 +24,6 @@
 
 /**
  * Where a draw of arguments comes from.
- *
- * @example
- * const draw: ArgumentDraw = { text: "What is 12 * 7?", toolName: "calc", random: undefined, temperature: 1 };
  */
 export interface ArgumentDraw {
   /** The user message the call answers: the values it mentions are the likely ones. */
@@ -72,8 +69,12 @@ const round = (x: number) => Math.round(x * 100) / 100;
  * Arguments for a call of a tool with these `parameters`.
  *
  * @example
- * toolArguments({ type: "object", properties: { op: { enum: ["+", "*"] } } }, { text: "12 * 7", toolName: "calc", random: undefined, temperature: 1 });
- * // { op: "*" }
+ * ```ts
+ * const args = toolArguments(
+ *   { type: "object", properties: { op: { enum: ["+", "*"] } } },
+ *   { text: "12 * 7", toolName: "calc", random: undefined, temperature: 1 },
+ * ); // { op: "*" }
+ * ```
  */
 export function toolArguments(parameters: unknown, draw: ArgumentDraw): Record<string, unknown> {
   const root = isSchema(parameters) ? parameters : {};
