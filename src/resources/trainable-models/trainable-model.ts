@@ -3,6 +3,7 @@ import type { RequestOptions } from "../../core/options.js";
 import type { TrainingJobs } from "../training-jobs/training-jobs.js";
 import type { ExperimentalConfig, TrajectoryGroup } from "../training-jobs/request-schema.js";
 import type { Checkpoints } from "./checkpoints.js";
+import { pruneCheckpoints, type PruneCheckpointsOptions, type PruneCheckpointsResult } from "./prune-checkpoints.js";
 import type { TrainableModelResponse, TrainResult } from "./types.js";
 
 /**
@@ -93,6 +94,27 @@ export class TrainableModel implements TrainableModelResponse {
     for await (const page of this.#checkpoints.list(this.id, { order: "desc", limit: 1 }, options).pages())
       return page[0]?.step ?? 0;
     return 0;
+  }
+
+  /**
+   * Deletes the checkpoints not worth their storage, chosen from `checkpoints.list`'s metrics:
+   * keeps the `keepLatest` newest steps (default 1), the `keepBest` best by `metric` (`mode`
+   * `"max"`, the default, or `"min"`; steps without the metric are not ranked; a tie keeps the
+   * newer step) and always the latest step, and deletes the rest in one request (deleted
+   * checkpoints cannot be recovered). `dryRun` deletes nothing. Bad options reject with
+   * `RequestValidationError` before anything is sent.
+   *
+   * @example
+   * ```ts
+   * const { kept, deleted } = await model.pruneCheckpoints({ keepLatest: 2, keepBest: 1, metric: "reward" });
+   * console.log(`kept ${kept.join(", ")}; deleted ${deleted.join(", ") || "nothing"}`);
+   * ```
+   */
+  pruneCheckpoints(
+    options: PruneCheckpointsOptions = {},
+    requestOptions?: RequestOptions,
+  ): Promise<PruneCheckpointsResult> {
+    return pruneCheckpoints(this.#checkpoints, this.id, options, requestOptions);
   }
 
   /**

@@ -94,7 +94,8 @@ const baseModelsList = endpoint<undefined, never, string[]>({
 export class TrainableModels extends APIResource {
   /** The models' checkpoints. */
   readonly checkpoints: Checkpoints = new Checkpoints(this._http);
-  readonly #jobs = new TrainingJobs(this._http);
+  /** @internal The jobs `train` creates and follows. */
+  protected readonly _jobs: TrainingJobs = new TrainingJobs(this._http);
 
   /**
    * Creates a model (`POST /v1/preview/models`). Without `return_existing: true` a second model
@@ -125,11 +126,13 @@ export class TrainableModels extends APIResource {
     const withFlag = { ...(params as object), return_existing: true } as TrainableModelCreateParams;
     const promise = this.#create(withFlag, modelsRegister, options);
     return new APIPromise(
-      promise.withResponse().then(({ data, response }) => ({
-        data: new TrainableModel(data, this.#jobs, this.checkpoints),
-        response,
-      })),
+      promise.withResponse().then(({ data, response }) => ({ data: this._handle(data), response })),
     );
+  }
+
+  /** @internal The handle `register` resolves to (lib's subclass adds the training loop). */
+  protected _handle(response: TrainableModelResponse): TrainableModel {
+    return new TrainableModel(response, this._jobs, this.checkpoints);
   }
 
   #create(params: TrainableModelCreateParams, ep: typeof modelsCreate, options?: RequestOptions) {
