@@ -124,12 +124,13 @@ class LoopRun {
     const onAbort = () => this.#fail(new APIUserAbortError("The training loop was aborted.", { cause: user?.reason }));
     if (user?.aborted) return onAbort();
     user?.addEventListener("abort", onAbort, { once: true });
-    this.#track(
-      this.#run().then(
+    const run = this.#run()
+      .then(
         () => this.#emitted.then(() => this.#finish()),
         (error: unknown) => this.#fail(error),
-      ),
-    ).finally(() => user?.removeEventListener("abort", onAbort));
+      )
+      .finally(() => user?.removeEventListener("abort", onAbort));
+    void this.#track(run);
   }
 
   /** The next trained step, undefined at the end; rejects with the loop's error. */
