@@ -22,7 +22,10 @@ const svc = await startFakeService({ seedCalls: false, trainingJobMs: JOB_MS });
 const client = new Inferloop({ baseURL: svc.url, apiKey: svc.apiKey });
 const wait = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
     const onAbort = () => {
       clearTimeout(timer);
       reject(signal.reason);
