@@ -7,6 +7,7 @@
 import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { gatherTrajectoryGroups, Inferloop, Trajectory, type TrainLoopRolloutContext } from "../src/index.js";
+import { sleep } from "../src/core/retry.js";
 import { startFakeService } from "../src/testing/index.js";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -20,25 +21,12 @@ const GOAL = 0.6;
 
 const svc = await startFakeService({ seedCalls: false, trainingJobMs: JOB_MS });
 const client = new Inferloop({ baseURL: svc.url, apiKey: svc.apiKey });
-const wait = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-
 /** 2 prompts x 4 rollouts, each a wait of ROLLOUT_MS (the model thinking) and a chat call. */
 function rollouts({ step, modelName, signal, onProgress }: TrainLoopRolloutContext) {
   return gatherTrajectoryGroups(
     ["Say hi", "Say bye"].map((prompt) =>
       [0, 1, 2, 3].map((seed) => async (inner: AbortSignal) => {
-        await wait(ROLLOUT_MS, inner);
+        await sleep(ROLLOUT_MS, inner);
         const t = new Trajectory({ messages_and_choices: [{ role: "user", content: `${prompt} (${step})` }] });
         await t.sample(
           client,

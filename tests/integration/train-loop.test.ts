@@ -17,6 +17,7 @@ import {
   type TrainLoopRolloutContext,
   type TrainLoopStep,
 } from "../../src/index.js";
+import { sleep } from "../../src/core/retry.js";
 import { faults } from "../../src/testing/index.js";
 import { caught, useFakeService } from "./helpers.js";
 
@@ -25,22 +26,6 @@ const fake = useFakeService({ seedCalls: false, trainingJobMs: 60 });
 
 async function register(name = "looper"): Promise<TrainableModel> {
   return fake.client.trainableModels.register({ project: "rl", name, base_model: BASE });
-}
-
-/** Resolves after `ms`, or rejects at once when `signal` aborts (and leaves no timer behind). */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 /**

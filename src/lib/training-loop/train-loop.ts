@@ -1,10 +1,6 @@
-/**
- * The pipelined RL loop behind `model.trainLoop`: the rollouts of the next steps sample the
- * newest checkpoint while a job trains, never more than `maxStepsOffPolicy` steps behind the
- * step they train; jobs run one at a time, in step order.
- *
- * @module
- */
+// The pipelined RL loop behind `model.trainLoop`: the rollouts of the next steps sample the
+// newest checkpoint while a job trains, never more than `maxStepsOffPolicy` steps behind the
+// step they train; jobs run one at a time, in step order.
 import { APIUserAbortError, InferloopError, RequestValidationError, type ValidationIssue } from "../../core/errors.js";
 import type { RequestOptions } from "../../core/options.js";
 import type {

@@ -8,34 +8,28 @@ import type { GatherProgress } from "../trajectories/gather.js";
  *
  * @example
  * ```ts
- * const rollouts = ({ step, modelName, signal, onProgress }: TrainLoopRolloutContext) =>
- *   gatherTrajectoryGroups(groupsFor(modelName), { signal, onProgress });
+ * const rollouts = ({ modelName, signal }: TrainLoopRolloutContext) => gatherTrajectoryGroups(groupsFor(modelName), { signal });
  * ```
  */
 export interface TrainLoopRolloutContext {
-  /** The step these rollouts will train (`rollouts`), or the step to evaluate (`eval`). */
+  /** The step to train (`rollouts`) or to evaluate (`eval`). */
   step: number;
-  /** The checkpoint sampled: `modelName`'s step (0: the base model, before any checkpoint). */
+  /** `modelName`'s step (0: before any checkpoint). */
   sampledStep: number;
-  /** The chat `model` to sample: `model.inferenceName(sampledStep)`, or `inferenceName()` at step 0. */
+  /** The chat `model` to sample: `inferenceName(sampledStep)`, `inferenceName()` at step 0. */
   modelName: string;
-  /** Aborts when the loop stops (an error, an abort, a `break`): pass it to every call. */
+  /** Aborts when the loop stops: pass it to every call. */
   signal: AbortSignal;
-  /** Pass it as `gatherTrajectoryGroups`' `onProgress`: it reaches `onEvent` as `rollout_progress`. */
+  /** For `gatherTrajectoryGroups`: reaches `onEvent` as `rollout_progress`. */
   onProgress: (progress: GatherProgress) => void;
 }
 
 /**
- * What the loop reports to `onEvent`, each with the `step` it belongs to: rollouts starting,
- * progressing and ending; each event of the step's training job; the step trained; its
- * evaluation; the checkpoints pruned after it.
+ * What the loop reports to `onEvent`, each with its `step`.
  *
  * @example
  * ```ts
- * const onEvent = (e: TrainLoopEvent) => {
- *   if (e.type === "rollout_progress") console.log(`step ${e.step}: ${e.done}/${e.total} rollouts`);
- *   if (e.type === "job" && e.event.type === "gradient_step") console.log("loss", e.event.data.loss);
- * };
+ * const onEvent = (e: TrainLoopEvent) => e.type === "rollout_progress" && console.log(`${e.done}/${e.total}`);
  * ```
  */
 export type TrainLoopEvent =
@@ -47,7 +41,6 @@ export type TrainLoopEvent =
       sampledStep: number;
       groups: number;
       trajectories: number;
-      /** The mean reward of the trajectories (undefined when none has one). */
       reward: number | undefined;
       ms: number;
     }
@@ -61,67 +54,56 @@ export type TrainLoopEvent =
  *
  * @example
  * ```ts
- * const options: TrainLoopOptions = {
- *   steps: 20,
- *   maxStepsOffPolicy: 1,
- *   rollouts: ({ modelName, signal }) => gatherTrajectoryGroups(groupsFor(modelName), { signal }),
- * };
+ * const options: TrainLoopOptions = { steps: 20, maxStepsOffPolicy: 1, rollouts };
  * ```
  */
 export interface TrainLoopOptions {
-  /** The step the loop ends at (absolute: a model at step 3 trains steps 4 to `steps`). */
+  /** The step to end at (absolute: a model at step 3 trains steps 4 to `steps`). */
   steps: number;
-  /**
-   * The rollouts of one step, called once per step to train: resolves to the scored groups
-   * (`gatherTrajectoryGroups`' result). The loop sets each trajectory's policy versions.
-   */
+  /** Called once per step to train: resolves to its scored groups. */
   rollouts: (context: TrainLoopRolloutContext) => TrajectoryGroup[] | PromiseLike<TrajectoryGroup[]>;
-  /**
-   * How many steps the sampled checkpoint may lag behind the one a job trains from: 0 samples,
-   * trains, then samples the new step; k >= 1 samples the next steps while a job trains.
-   */
+  /** How many steps a sampled checkpoint may lag (0: strictly on-policy). */
   maxStepsOffPolicy: number;
   /** Loss and optimizer settings of every job. */
   experimental_config?: ExperimentalConfig | null;
-  /** Evaluate every this many trained steps (default 1 when `eval` is given). */
+  /** Evaluate every this many steps (default 1). */
   evalEvery?: number;
-  /** Evaluates a trained checkpoint; its metrics are the step's `evalMetrics`. */
+  /** Evaluates a trained checkpoint: the step's `evalMetrics`. */
   eval?: (
     context: Omit<TrainLoopRolloutContext, "onProgress">,
   ) => Record<string, number> | PromiseLike<Record<string, number>>;
-  /** Prune checkpoints after each step (`model.pruneCheckpoints`), sparing those still sampled. */
+  /** `pruneCheckpoints` after each step, sparing checkpoints still sampled. */
   retention?: Omit<PruneCheckpointsOptions, "dryRun">;
-  /** Stops the loop: rollouts aborted, no job created after it, rejects with `APIUserAbortError`. */
+  /** Stops the loop (`APIUserAbortError`). */
   signal?: AbortSignal;
-  /** Progress: rollouts, job events, evaluation and pruning, as they happen. */
+  /** Progress, as it happens. */
   onEvent?: (event: TrainLoopEvent) => void;
   /** Time between polls of a job's events, in ms (default 1000). */
   pollInterval?: number;
-  /** Give up waiting for one job after this many ms (default: no limit). */
+  /** Give up waiting for one job after this many ms. */
   jobTimeout?: number;
 }
 
 /**
- * One trained step of `model.trainLoop`, in step order.
+ * One trained step of `model.trainLoop`.
  *
  * @example
  * ```ts
- * for await (const s of model.trainLoop(options))
- *   console.log(`step ${s.step} (sampled ${s.sampledStep}) reward ${s.reward?.toFixed(2)} loss ${s.metrics.loss}`);
+ * for await (const s of model.trainLoop(options)) console.log(s.step, s.sampledStep, s.reward);
  * ```
  */
 export interface TrainLoopStep {
   /** The checkpoint this step's job made. */
   step: number;
   jobId: string;
-  /** The mean of each numeric `gradient_step` member of the job. */
+  /** The mean of each numeric `gradient_step` member. */
   metrics: Record<string, number>;
-  /** The checkpoint the step's rollouts sampled: `step - 1 - sampledStep` is 0 to `maxStepsOffPolicy`. */
+  /** The checkpoint its rollouts sampled (`step - 1 - sampledStep` <= `maxStepsOffPolicy`). */
   sampledStep: number;
-  /** `eval`'s metrics for this step, or undefined when it was not evaluated. */
+  /** `eval`'s metrics, when evaluated. */
   evalMetrics: Record<string, number> | undefined;
-  /** The mean reward of the trajectories trained on (undefined when none has one). */
+  /** The mean reward of its trajectories. */
   reward: number | undefined;
-  /** How long this step's rollouts and job took, in ms (run one after the other, they add up). */
+  /** How long its rollouts and its job took, in ms. */
   durations: { rollouts: number; training: number };
 }

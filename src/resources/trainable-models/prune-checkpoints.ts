@@ -4,9 +4,7 @@ import type { Checkpoints } from "./checkpoints.js";
 import type { Checkpoint } from "./types.js";
 
 /**
- * Which checkpoints {@link TrainableModel.pruneCheckpoints} keeps: the `keepLatest` newest
- * steps and the `keepBest` best by `metric` (a key of the checkpoints' `metrics`), the latest
- * step whatever the numbers.
+ * Which checkpoints `model.pruneCheckpoints` keeps (the latest step always).
  *
  * @example
  * ```ts
@@ -14,21 +12,20 @@ import type { Checkpoint } from "./types.js";
  * ```
  */
 export interface PruneCheckpointsOptions {
-  /** The newest steps to keep (default 1; the latest step is kept even with 0). */
+  /** The newest steps to keep (default 1). */
   keepLatest?: number;
   /** The best steps by `metric` to keep (default 1 when `metric` is given, else 0). */
   keepBest?: number;
-  /** The checkpoint metric that ranks steps (`checkpoints.list`'s `metrics`, e.g. `"reward"`). */
+  /** The checkpoint metric that ranks steps, e.g. `"reward"`. */
   metric?: string;
-  /** `"max"` (default): a higher value is better; `"min"`: a lower one (a loss). */
+  /** `"max"` (default): higher is better; `"min"`: lower (a loss). */
   mode?: "max" | "min";
   /** Only say what would be deleted; delete nothing. */
   dryRun?: boolean;
 }
 
 /**
- * What {@link TrainableModel.pruneCheckpoints} kept and deleted (or, with `dryRun`, would
- * delete), steps in ascending order.
+ * What `model.pruneCheckpoints` kept and deleted (with `dryRun`: would delete), in step order.
  *
  * @example
  * ```ts

@@ -97,12 +97,9 @@ export class TrainableModel implements TrainableModelResponse {
   }
 
   /**
-   * Deletes the checkpoints not worth their storage, chosen from `checkpoints.list`'s metrics:
-   * keeps the `keepLatest` newest steps (default 1), the `keepBest` best by `metric` (`mode`
-   * `"max"`, the default, or `"min"`; steps without the metric are not ranked; a tie keeps the
-   * newer step) and always the latest step, and deletes the rest in one request (deleted
-   * checkpoints cannot be recovered). `dryRun` deletes nothing. Bad options reject with
-   * `RequestValidationError` before anything is sent.
+   * Keeps the `keepLatest` newest steps (default 1), the `keepBest` best by a `metric` of
+   * `checkpoints.list` (ties: the newer; unranked without it) and always the latest, and deletes
+   * the rest in one request. `dryRun` deletes nothing; bad options reject before sending.
    *
    * @example
    * ```ts

@@ -91,7 +91,8 @@ const baseModelsList = endpoint<undefined, never, string[]>({
  * console.log(model.id, model.inferenceName());
  * ```
  */
-export class TrainableModels extends APIResource {
+// `Handle`: lib's subclass resolves `register` to its own handle (with the training loop).
+export class TrainableModels<Handle extends TrainableModel = TrainableModel> extends APIResource {
   /** The models' checkpoints. */
   readonly checkpoints: Checkpoints = new Checkpoints(this._http);
   /** @internal The jobs `train` creates and follows. */
@@ -122,7 +123,7 @@ export class TrainableModels extends APIResource {
    * const step = await model.latestStep();
    * ```
    */
-  register(params: TrainableModelRegisterParams, options?: RequestOptions): APIPromise<TrainableModel> {
+  register(params: TrainableModelRegisterParams, options?: RequestOptions): APIPromise<Handle> {
     const withFlag = { ...(params as object), return_existing: true } as TrainableModelCreateParams;
     const promise = this.#create(withFlag, modelsRegister, options);
     return new APIPromise(
@@ -131,8 +132,8 @@ export class TrainableModels extends APIResource {
   }
 
   /** @internal The handle `register` resolves to (lib's subclass adds the training loop). */
-  protected _handle(response: TrainableModelResponse): TrainableModel {
-    return new TrainableModel(response, this._jobs, this.checkpoints);
+  protected _handle(response: TrainableModelResponse): Handle {
+    return new TrainableModel(response, this._jobs, this.checkpoints) as Handle;
   }
 
   #create(params: TrainableModelCreateParams, ep: typeof modelsCreate, options?: RequestOptions) {
