@@ -191,6 +191,8 @@ describe("trainLoop", () => {
     let job2Started!: () => void;
     const job2 = new Promise<void>((resolve) => (job2Started = resolve));
     const rollouts = rolloutsOn(() => 20);
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+    const timersBefore = timers();
     const err = await caught(() =>
       collect(
         model.trainLoop({
@@ -212,6 +214,8 @@ describe("trainLoop", () => {
               return await rollouts(ctx);
             } catch (e) {
               if (ctx.signal.aborted) aborted.push(ctx.step);
+              // A rollout may take a moment to wind down (closing what it opened): the loop waits.
+              await new Promise((r) => setTimeout(r, 30));
               throw e;
             } finally {
               running--;
@@ -223,6 +227,7 @@ describe("trainLoop", () => {
     expect(err).toBeInstanceOf(APIUserAbortError);
     // The loop ends once everything it started has: no rollout is left running.
     expect(running).toBe(0);
+    expect(timers()).toBeLessThanOrEqual(timersBefore);
     expect(aborted).toEqual([3]);
     expect(fake.svc.state.training.list).toHaveLength(2);
     // Job 2 was training when the loop stopped: it ends on the server, and then a new loop resumes.
