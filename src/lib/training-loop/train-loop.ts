@@ -97,7 +97,7 @@ class LoopRun {
   constructor(model: LoopModel, prune: PruneWithInUse, options: TrainLoopOptions) {
     this.#model = model;
     this.#prune = prune;
-    this.#o = options;
+    this.#o = { ...options };
     this.#failed = new Promise<never>((_, reject) => {
       this.#fail = (error) => {
         if (this.#failure !== undefined || this.#ended) return;
@@ -129,12 +129,15 @@ class LoopRun {
     void this.#track(run);
   }
 
-  /** The next trained step, undefined at the end; rejects with the loop's error. */
+  /**
+   * The next trained step, undefined at the end; once the steps trained before a failure are
+   * handed out, rejects with its error.
+   */
   async next(): Promise<TrainLoopStep | undefined> {
     for (;;) {
-      if (this.#failure !== undefined) throw this.#failure.error;
       const item = this.#ready.shift();
       if (item !== undefined) return item;
+      if (this.#failure !== undefined) throw this.#failure.error;
       if (this.#ended) return undefined;
       await new Promise<void>((resolve) => {
         this.#wake = resolve;
