@@ -2,8 +2,9 @@
  * An agent trained with no reward function written: each rollout is `runTools` (the model calls
  * a `lookup` tool, reads its notes, answers) inside `captureTrajectory`, so every reply is kept
  * with its logprobs and token ids; each group is judged by RULER as soon as its rollouts end
- * (gather's `afterEach`), and the judged groups train the model, step after step, with the mean
- * reward charted. On the fake service the judge is the fake's own fixed rule (an answer after a
+ * (gather's `afterEach`), and `model.trainLoop` trains on the judged groups step after step,
+ * sampling the next step while a job trains (`maxStepsOffPolicy: 1`), with the mean reward
+ * charted. On the fake service the judge is the fake's own fixed rule (an answer after a
  * failed tool call scores less, a direct answer more), the rollouts of a city differ by their
  * seed (the fake samples tool arguments with it: some ask lookup about the wrong word), and each
  * trained step calls lookup the way that scored well more often.
@@ -13,7 +14,14 @@
  *     npx tsx examples/agent-rl.ts --training-project=rl --base-model=OpenPipe/Qwen3-14B-Instruct --model=JUDGE
  */
 import { z } from "zod";
-import { captureTrajectory, currentTrajectory, gatherTrajectoryGroups, rulerScoreGroup, tool } from "../src/index.js";
+import {
+  captureTrajectory,
+  currentTrajectory,
+  type GatheredTrajectoryGroup,
+  gatherTrajectoryGroups,
+  rulerScoreGroup,
+  tool,
+} from "../src/index.js";
 import { runExample, setting } from "./_service.js";
 
 const CITIES = ["Paris", "Lima", "Oslo"];
@@ -39,7 +47,14 @@ const lookup = tool({
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
 await runExample(async (service) => {
-  const { client, fake } = service;
+  const { fake } = service;
+  // Findings about a job (a group whose rewards are all equal teaches nothing) come through this
+  // logger, in the example's own output; without a logger each kind is a process warning, once.
+  const ignore = () => {};
+  const client = service.client.withOptions({
+    logLevel: "warn",
+    logger: { error: console.error, warn: (line) => console.log(`  ${line}`), info: ignore, debug: ignore },
+  });
   const steps = Number(process.argv.find((a) => a.startsWith("--steps="))?.slice("--steps=".length) ?? 3);
   const baseModel = setting("baseModel") ?? (fake ? "OpenPipe/Qwen3-14B-Instruct" : undefined);
   const project = setting("trainingProject") ?? (fake ? "agent-rl" : undefined);
@@ -50,75 +65,107 @@ await runExample(async (service) => {
   const model = await client.trainableModels.register({ project, name: "lookup-agent", base_model: baseModel });
   // The judge: any chat model the client reaches (the fake judges RULER requests itself).
   const judge = { client, model: service.model };
-  const means: Array<[number, number]> = [];
   const first = await model.latestStep();
+  /** What the rollouts of each step saw, printed when the step has trained. */
+  const seen = new Map<number, { judged: number[]; uniform: string[]; choices: number; log?: string }>();
 
-  for (let step = first; step < first + steps; step++) {
-    const uniform: string[] = [];
-    const judged: number[] = [];
-    const groups = await gatherTrajectoryGroups(
-      CITIES.map((city) =>
-        Array.from(
-          { length: ROLLOUTS_PER_CITY },
-          (_, i) => (signal: AbortSignal) =>
-            captureTrajectory(
-              async () => {
-                const run = client.chat.completions.runTools(
-                  {
-                    model: model.inferenceName(),
-                    messages: [
-                      { role: "system", content: "Answer questions about cities. Use lookup first." },
-                      { role: "user", content: `What does lookup say about ${city}?` },
-                    ],
-                    tools: [lookup],
-                    seed: i,
-                    temperature: 1,
-                  },
-                  { signal, maxIterations: 4 },
-                );
-                const { iterations } = await run.done();
-                currentTrajectory()!.metrics.model_calls = iterations;
-              },
-              { metadata: { city, rollout: i }, logprobs: true },
-            ),
+  const loop = model.trainLoop({
+    steps: first + steps,
+    // The rollouts of the next step run on the newest checkpoint while a job trains, at most one
+    // step behind the step they train (0 would wait for each job: strictly on-policy).
+    maxStepsOffPolicy: 1,
+    pollInterval: fake ? 20 : 2_000,
+    rollouts: async ({ step, modelName, signal, onProgress }) => {
+      const uniform: string[] = [];
+      const judged: number[] = [];
+      const alike: GatheredTrajectoryGroup[] = [];
+      const groups = await gatherTrajectoryGroups(
+        CITIES.map((city) =>
+          Array.from(
+            { length: ROLLOUTS_PER_CITY },
+            (_, i) => (signal: AbortSignal) =>
+              captureTrajectory(
+                async () => {
+                  const run = client.chat.completions.runTools(
+                    {
+                      model: modelName,
+                      messages: [
+                        { role: "system", content: "Answer questions about cities. Use lookup first." },
+                        { role: "user", content: `What does lookup say about ${city}?` },
+                      ],
+                      tools: [lookup],
+                      seed: i,
+                      temperature: 1,
+                    },
+                    { signal, maxIterations: 4 },
+                  );
+                  const { iterations } = await run.done();
+                  currentTrajectory()!.metrics.model_calls = iterations;
+                },
+                { metadata: { city, rollout: i }, logprobs: true },
+              ),
+          ),
         ),
-      ),
-      {
-        concurrency: 6,
-        // Each group is judged as soon as its own rollouts have ended; a group whose rollouts
-        // all score the same teaches nothing (every advantage is 0), so it is dropped.
-        afterEach: async (group) => {
-          const scored = await rulerScoreGroup(group, { ...judge, swallowErrors: true });
-          const rewards = scored?.trajectories.map((t) => t.reward ?? 0) ?? [];
-          judged.push(...rewards);
-          if (new Set(rewards).size <= 1) {
-            uniform.push(`${group.trajectories[0]?.metadata.city ?? "?"}`);
-            return null;
-          }
-          return scored;
+        {
+          concurrency: 6,
+          signal,
+          onProgress,
+          // Each group is judged as soon as its own rollouts have ended; a group whose rollouts
+          // all score the same teaches nothing (every advantage is 0), so it is dropped.
+          afterEach: async (group) => {
+            const scored = await rulerScoreGroup(group, { ...judge, swallowErrors: true });
+            const rewards = scored?.trajectories.map((t) => t.reward ?? 0) ?? [];
+            judged.push(...rewards);
+            if (new Set(rewards).size <= 1) {
+              uniform.push(`${group.trajectories[0]?.metadata.city ?? "?"}`);
+              if (scored) alike.push(scored);
+              return null;
+            }
+            return scored;
+          },
         },
-      },
-    );
-    means.push([step, mean(judged)]);
-    const kept = groups.flatMap((g) => g.trajectories).flatMap((t) => t.messages_and_choices);
-    const choices = kept.filter((item) => !("role" in item)).length;
+      );
+      // Every step trains: when every group scored alike, on those (the job then says that they
+      // teach nothing, through the logger).
+      const trained = groups.length > 0 ? groups : alike;
+      const kept = trained.flatMap((g) => g.trajectories).flatMap((t) => t.messages_and_choices);
+      const log = trained[0]?.trajectories[0]?.logs.at(-1);
+      seen.set(step, {
+        judged,
+        uniform,
+        choices: kept.filter((item) => !("role" in item)).length,
+        ...(log ? { log } : {}),
+      });
+      return trained;
+    },
+  });
+
+  const started = performance.now();
+  let oneAfterTheOther = 0;
+  const means: Array<[string, number]> = [];
+  for await (const s of loop) {
+    const { judged, uniform, choices, log } = seen.get(s.step)!;
+    means.push([`step ${String(s.step).padStart(2)} (sampled ${s.sampledStep})`, mean(judged)]);
+    oneAfterTheOther += s.durations.rollouts + s.durations.training;
+    const saved = (oneAfterTheOther - (performance.now() - started)) / 1000;
     console.log(
-      `step ${step}: ${judged.length} rollouts judged by RULER (mean ${mean(judged).toFixed(2)}), ${choices} choices kept with logprobs` +
-        (uniform.length > 0 ? `; dropped (all alike): ${uniform.join(", ")}` : ""),
+      `step ${s.step}: ${judged.length} rollouts of step ${s.sampledStep} judged by RULER (mean ${mean(judged).toFixed(2)}), ${choices} choices kept with logprobs` +
+        (uniform.length === 0
+          ? ""
+          : uniform.length < CITIES.length
+            ? `; dropped (all alike): ${uniform.join(", ")}`
+            : "; every group scored alike: trained on them anyway"),
     );
-    const sample = groups[0]?.trajectories[0];
-    if (sample) console.log(`  ${sample.logs.at(-1)}`);
-    if (groups.length === 0) {
-      console.log("  nothing left to learn from: every group scored alike");
-      continue;
-    }
-    const result = await model.train(groups, { pollInterval: fake ? 20 : 2_000 });
-    console.log(`  trained → step ${result.step}`);
+    if (log) console.log(`  ${log}`);
+    console.log(
+      `  trained → step ${s.step} (sampled step ${s.sampledStep}, ${s.step - 1 - s.sampledStep} behind); ` +
+        `${saved.toFixed(2)} s saved so far against the strict loop (its rollouts and jobs one after the other)`,
+    );
   }
 
   console.log("mean RULER reward per step:");
-  for (const [step, m] of means) {
+  for (const [label, m] of means) {
     const bar = Math.round(m * 30);
-    console.log(`  step ${String(step).padStart(2)} │${"█".repeat(bar)}${"░".repeat(30 - bar)} ${m.toFixed(2)}`);
+    console.log(`  ${label} │${"█".repeat(bar)}${"░".repeat(30 - bar)} ${m.toFixed(2)}`);
   }
 });

@@ -15,7 +15,7 @@ import { Calls } from "./lib/namespaces/calls.js";
 import { Chat } from "./lib/namespaces/chat.js";
 import { Feedback } from "./resources/feedback/feedback.js";
 import { Models } from "./resources/models/models.js";
-import { TrainableModels } from "./resources/trainable-models/trainable-models.js";
+import { TrainableModels } from "./lib/namespaces/trainable-models.js";
 import { TrainingJobs } from "./resources/training-jobs/training-jobs.js";
 
 const DEFAULT_TIMEOUT = 600_000;

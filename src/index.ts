@@ -86,9 +86,14 @@ export * from "./resources/training-jobs/index.js";
 export * from "./lib/trajectories/index.js";
 
 export { CursorList, type CursorPage } from "./core/cursor-list.js";
-export { TrainableModels } from "./resources/trainable-models/trainable-models.js";
+export { TrainableModel, TrainableModels } from "./lib/namespaces/trainable-models.js";
 export { Checkpoints } from "./resources/trainable-models/checkpoints.js";
-export { TrainableModel } from "./resources/trainable-models/trainable-model.js";
 export * from "./resources/trainable-models/index.js";
+export type {
+  TrainLoopEvent,
+  TrainLoopOptions,
+  TrainLoopRolloutContext,
+  TrainLoopStep,
+} from "./lib/training-loop/types.js";
 
 export * from "./lib/capture/index.js";

@@ -53,6 +53,12 @@ export interface FakeServiceOptions {
    * takes about 14 steps. Raise it to watch progress; 0 ends every job at once.
    */
   trainingStepMs?: number;
+  /**
+   * How long a training job takes from creation to its last event, in ms, whatever its size:
+   * the job's events are spread evenly over it (overrides `trainingStepMs` for the pace). Use it
+   * to give jobs a known length, e.g. to measure a loop that samples while a job trains.
+   */
+  trainingJobMs?: number;
   /** The entity trainable models get when created without one. Default `"acme"`. */
   entity?: string;
   /** Base models `GET /v1/preview/base-models` lists and model creation accepts. */

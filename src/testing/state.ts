@@ -100,6 +100,7 @@ export class FakeState {
     this.autoToolChoice = options.autoToolChoice !== false;
     this.trainable = new TrainableStore({
       stepMs: options.trainingStepMs ?? 5,
+      jobMs: options.trainingJobMs,
       entity: options.entity ?? "acme",
       baseModels: options.baseModels ?? DEFAULT_BASE_MODELS,
     });
@@ -162,6 +163,7 @@ export class FakeState {
     this.training.clear();
     this.trainable.clear();
     this.trainable.stepMs = this.options.trainingStepMs ?? 5;
+    this.trainable.jobMs = this.options.trainingJobMs;
     this.faults.clear();
     this.requests.length = 0;
     this.models = toModelEntries(this.options.models ?? DEFAULT_MODELS);

@@ -6,7 +6,9 @@
  *
  * Jobs train over time: `training_started` (`num_sequences` = the number of trajectories),
  * one `gradient_step` per sequence, then `training_ended`, one event every
- * `trainingStepMs` (option, default 5 ms). When a job ends, its model gets one new checkpoint.
+ * `trainingStepMs` (option, default 5 ms), or spread over `trainingJobMs` (option) when given.
+ * When a job ends, its model gets one new checkpoint, whose metrics (the means of the job's
+ * `gradient_step` members) differ from step to step: the loss falls as the model is trained.
  * A `faults.trainingFailed(...)` fault makes the next job end with `training_failed` instead.
  *
  * The "learning" is a simulation, not a model: after a job, the model remembers for each
@@ -68,6 +70,8 @@ export interface FakeTrainingEvent {
 interface JobTimeline {
   job: TrainingJob;
   start: number;
+  /** Time between two of its events, fixed when the job starts. */
+  stepMs: number;
   planned: FakeTrainingEvent[];
   emitted: number;
   failure: string | undefined;
@@ -201,7 +205,7 @@ function lastUserText(params: ChatParams): string {
  *
  * @example
  * ```ts
- * const store = new TrainableStore({ stepMs: 5, entity: "acme", baseModels: DEFAULT_BASE_MODELS });
+ * const store = new TrainableStore({ stepMs: 5, jobMs: undefined, entity: "acme", baseModels: DEFAULT_BASE_MODELS });
  * svc.state.trainable.models.map((m) => m.name); // the models registered through the service
  * ```
  */
@@ -211,11 +215,14 @@ export class TrainableStore {
   readonly entity: string;
   /** Time between two events of a job, in ms. */
   stepMs: number;
+  /** When set, the time from a job's creation to its last event, in ms, whatever its size. */
+  jobMs: number | undefined;
   private readonly timelines = new Map<string, JobTimeline>();
   private eventCounter = 0;
 
-  constructor(options: { stepMs: number; entity: string; baseModels: readonly string[] }) {
+  constructor(options: { stepMs: number; jobMs?: number | undefined; entity: string; baseModels: readonly string[] }) {
     this.stepMs = options.stepMs;
+    this.jobMs = options.jobMs;
     this.entity = options.entity;
     this.baseModels = [...options.baseModels];
   }
@@ -245,10 +252,14 @@ export class TrainableStore {
     const rewards = job.rewards.flat().filter((r): r is number => r !== null);
     const meanReward = rewards.length ? rewards.reduce((a, b) => a + b, 0) / rewards.length : 0;
     const next = () => `evt-${(++this.eventCounter).toString().padStart(8, "0")}`;
+    // The step this job will make (jobs of one model run one at a time in a loop): its loss
+    // falls with it, so that every checkpoint's metrics differ from the one before.
+    const modelStep = (this.models.find((m) => m.id === job.model_id)?.checkpoints.at(-1)?.step ?? 0) + 1;
     const planned: FakeTrainingEvent[] = [{ id: next(), type: "training_started", data: { num_sequences: steps } }];
     const gradientSteps = failure === undefined ? steps : Math.min(steps, failure.afterSteps);
     for (let k = 1; k <= gradientSteps; k++) {
-      const loss = Math.round((0.9 / (1 + 0.15 * k) + (hash32(`${job.id}${k}`) % 100) / 2000) * 10000) / 10000;
+      const noise = (hash32(`${job.id}${k}`) % 100) / 20000;
+      const loss = Math.round((0.9 / (1 + 0.15 * k) / (1 + 0.2 * (modelStep - 1)) + noise) * 10000) / 10000;
       planned.push({
         id: next(),
         type: "gradient_step",
@@ -270,6 +281,7 @@ export class TrainableStore {
     this.timelines.set(job.id, {
       job,
       start: Date.now(),
+      stepMs: this.jobMs === undefined ? this.stepMs : this.jobMs / Math.max(1, planned.length - 1),
       planned,
       emitted: 0,
       failure: failure?.message,
@@ -281,8 +293,8 @@ export class TrainableStore {
   private advance(now = Date.now()): void {
     for (const t of this.timelines.values()) {
       if (t.ended) continue;
-      const due = Math.min(t.planned.length, Math.floor((now - t.start) / Math.max(this.stepMs, 0.001)) + 1);
-      if (this.stepMs <= 0) t.emitted = t.planned.length;
+      const due = Math.min(t.planned.length, Math.floor((now - t.start) / Math.max(t.stepMs, 0.001)) + 1);
+      if (t.stepMs <= 0) t.emitted = t.planned.length;
       else t.emitted = Math.max(t.emitted, due);
       if (t.emitted === t.planned.length) {
         t.ended = true;
@@ -356,8 +368,8 @@ export class TrainableStore {
       model_id: t.job.model_id,
       status,
       created_at: t.job.created_at,
-      training_start: emitted.length > 0 ? isoMicros(t.start + this.stepMs) : null,
-      training_end: t.ended ? isoMicros(t.start + this.stepMs * t.planned.length) : null,
+      training_start: emitted.length > 0 ? isoMicros(t.start + t.stepMs) : null,
+      training_end: t.ended ? isoMicros(t.start + t.stepMs * t.planned.length) : null,
       error_message: t.failure !== undefined && t.ended ? t.failure : null,
     };
   }

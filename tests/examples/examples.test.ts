@@ -51,10 +51,11 @@ const expected: Record<string, RegExp[]> = {
     /captured 3 rollouts; rewards 1, 1, 1; turns: user → choice → tool → choice/,
   ],
   "agent-rl.ts": [
-    /step 0: 12 rollouts judged by RULER \(mean 0\.\d\d\), 24 choices kept with logprobs/,
+    /step 1: 12 rollouts of step 0 judged by RULER \(mean 0\.\d\d\), 24 choices kept with logprobs/,
     /RULER explanation: Answered; /,
-    /trained → step 1/,
-    /step {2}2 │[█░]{30} \d\.\d\d/,
+    /trained → step 1 \(sampled step 0, 0 behind\)/,
+    /trained → step 3 \(sampled step 1, 1 behind\); -?\d+\.\d\d s saved so far against the strict loop/,
+    /step {2}3 \(sampled 1\) │[█░]{30} \d\.\d\d/,
   ],
   "chat-streaming.ts": [
     /reply: Tokens arrive one by one, and each is printed right away\./,

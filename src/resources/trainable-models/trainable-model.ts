@@ -3,6 +3,7 @@ import type { RequestOptions } from "../../core/options.js";
 import type { TrainingJobs } from "../training-jobs/training-jobs.js";
 import type { ExperimentalConfig, TrajectoryGroup } from "../training-jobs/request-schema.js";
 import type { Checkpoints } from "./checkpoints.js";
+import { pruneCheckpoints, type PruneCheckpointsOptions, type PruneCheckpointsResult } from "./prune-checkpoints.js";
 import type { TrainableModelResponse, TrainResult } from "./types.js";
 
 /**
@@ -90,6 +91,24 @@ export class TrainableModel implements TrainableModelResponse {
     for await (const page of this.#checkpoints.list(this.id, { order: "desc", limit: 1 }, options).pages())
       return page[0]?.step ?? 0;
     return 0;
+  }
+
+  /**
+   * Keeps the `keepLatest` newest steps (default 1), the `keepBest` best by a `metric` of
+   * `checkpoints.list` (ties: the newer; unranked without it) and always the latest, and deletes
+   * the rest in one request. `dryRun` deletes nothing; bad options reject before sending.
+   *
+   * @example
+   * ```ts
+   * const { kept, deleted } = await model.pruneCheckpoints({ keepLatest: 2, keepBest: 1, metric: "reward" });
+   * console.log(`kept ${kept.join(", ")}; deleted ${deleted.join(", ") || "nothing"}`);
+   * ```
+   */
+  pruneCheckpoints(
+    options: PruneCheckpointsOptions = {},
+    requestOptions?: RequestOptions,
+  ): Promise<PruneCheckpointsResult> {
+    return pruneCheckpoints(this.#checkpoints, this.id, options, requestOptions);
   }
 
   /**

@@ -86,10 +86,12 @@ const baseModelsList = endpoint({
  * Trainable models of the training service (`/v1/preview/models`, Bearer auth): the models RL
  * jobs update, each with its checkpoints.
  */
-export class TrainableModels extends APIResource {
+// `Handle`: lib's subclass resolves `register` to its own handle (with the training loop).
+export class TrainableModels<Handle extends TrainableModel = TrainableModel> extends APIResource {
   /** The models' checkpoints. */
   readonly checkpoints: Checkpoints = new Checkpoints(this._http);
-  readonly #jobs = new TrainingJobs(this._http);
+  /** @internal The jobs `train` creates and follows. */
+  protected readonly _jobs: TrainingJobs = new TrainingJobs(this._http);
 
   /**
    * Creates a model (`POST /v1/preview/models`). Without `return_existing: true` a second model
@@ -108,7 +110,7 @@ export class TrainableModels extends APIResource {
   /**
    * Registers a model: `create` with `return_existing: true`, so the model of that name is
    * returned if it exists. Idempotent by name, hence retried like a GET. Resolves to a
-   * {@link TrainableModel} handle (`inferenceName`, `latestStep`, `train`).
+   * {@link TrainableModel} handle (`inferenceName`, `latestStep`, `train`, `trainLoop`).
    *
    * @example
    * ```ts
@@ -116,11 +118,14 @@ export class TrainableModels extends APIResource {
    * const step = await model.latestStep();
    * ```
    */
-  register(params: TrainableModelRegisterParams, options?: RequestOptions): APIPromise<TrainableModel> {
+  register(params: TrainableModelRegisterParams, options?: RequestOptions): APIPromise<Handle> {
     const withFlag = { ...(params as object), return_existing: true } as TrainableModelCreateParams;
-    return this.#create(withFlag, modelsRegister, options)._map(
-      (data) => new TrainableModel(data, this.#jobs, this.checkpoints),
-    );
+    return this.#create(withFlag, modelsRegister, options)._map((data) => this._handle(data));
+  }
+
+  /** @internal The handle `register` resolves to (lib's subclass adds the training loop). */
+  protected _handle(response: TrainableModelResponse): Handle {
+    return new TrainableModel(response, this._jobs, this.checkpoints) as Handle;
   }
 
   #create(params: TrainableModelCreateParams, ep: typeof modelsCreate, options?: RequestOptions) {

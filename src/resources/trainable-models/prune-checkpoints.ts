@@ -1,0 +1,111 @@
+import { RequestValidationError, type ValidationIssue } from "../../core/errors.js";
+import type { RequestOptions } from "../../core/options.js";
+import type { Checkpoints } from "./checkpoints.js";
+import type { Checkpoint } from "./types.js";
+
+/**
+ * Which checkpoints `model.pruneCheckpoints` keeps (the latest step always).
+ *
+ * @example
+ * ```ts
+ * const options: PruneCheckpointsOptions = { keepLatest: 2, keepBest: 1, metric: "reward", mode: "max" };
+ * ```
+ */
+export interface PruneCheckpointsOptions {
+  /** The newest steps to keep (default 1). */
+  keepLatest?: number;
+  /** The best steps by `metric` to keep (default 1 when `metric` is given, else 0). */
+  keepBest?: number;
+  /** The checkpoint metric that ranks steps, e.g. `"reward"`. */
+  metric?: string;
+  /** `"max"` (default): higher is better; `"min"`: lower (a loss). */
+  mode?: "max" | "min";
+  /** Only say what would be deleted; delete nothing. */
+  dryRun?: boolean;
+}
+
+/**
+ * What `model.pruneCheckpoints` kept and deleted (with `dryRun`: would delete), in step order.
+ *
+ * @example
+ * ```ts
+ * const { kept, deleted }: PruneCheckpointsResult = await model.pruneCheckpoints({ keepLatest: 3 });
+ * ```
+ */
+export interface PruneCheckpointsResult {
+  kept: number[];
+  deleted: number[];
+}
+
+const isCount = (n: unknown) => typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
+
+function checkOptions(options: PruneCheckpointsOptions): Required<Omit<PruneCheckpointsOptions, "metric">> & {
+  metric: string | undefined;
+} {
+  const { keepLatest = 1, metric, mode = "max", dryRun = false } = options;
+  const keepBest = options.keepBest ?? (metric === undefined ? 0 : 1);
+  const issues: ValidationIssue[] = [];
+  if (!isCount(keepLatest))
+    issues.push({ path: "keepLatest", message: `must be an integer >= 0, got ${String(keepLatest)}` });
+  if (!isCount(keepBest))
+    issues.push({ path: "keepBest", message: `must be an integer >= 0, got ${String(keepBest)}` });
+  if (metric !== undefined && (typeof metric !== "string" || metric === ""))
+    issues.push({ path: "metric", message: 'must be the name of a checkpoint metric, such as "reward"' });
+  if (metric === undefined && isCount(keepBest) && keepBest > 0)
+    issues.push({
+      path: "metric",
+      message: `keepBest: ${keepBest} needs the checkpoint metric to rank by: pass metric (e.g. "reward")`,
+    });
+  if (mode !== "max" && mode !== "min")
+    issues.push({ path: "mode", message: `must be "max" or "min", got ${JSON.stringify(mode)}` });
+  if (issues.length > 0) throw new RequestValidationError(issues, "pruneCheckpoints options");
+  return { keepLatest, keepBest, metric, mode, dryRun };
+}
+
+/**
+ * @internal The steps to keep and to delete among `checkpoints`: the newest `keepLatest`, the
+ * best `keepBest` by `metric` (ties: the newer step; steps without the metric are not ranked),
+ * the latest, and every step in `inUse` (checkpoints a running loop still samples).
+ */
+export function chooseCheckpoints(
+  checkpoints: readonly Checkpoint[],
+  options: PruneCheckpointsOptions,
+  inUse: Iterable<number> = [],
+): PruneCheckpointsResult {
+  const { keepLatest, keepBest, metric, mode } = checkOptions(options);
+  const byStep = [...checkpoints].sort((a, b) => a.step - b.step);
+  const keep = new Set<number>(inUse);
+  const latest = byStep.at(-1);
+  if (latest !== undefined) keep.add(latest.step);
+  for (const c of byStep.slice(Math.max(0, byStep.length - keepLatest))) keep.add(c.step);
+  if (metric !== undefined && keepBest > 0) {
+    const sign = mode === "max" ? 1 : -1;
+    const ranked = byStep
+      .filter((c) => typeof c.metrics?.[metric] === "number" && Number.isFinite(c.metrics[metric]))
+      .sort((a, b) => sign * (b.metrics[metric]! - a.metrics[metric]!) || b.step - a.step);
+    for (const c of ranked.slice(0, keepBest)) keep.add(c.step);
+  }
+  const steps = byStep.map((c) => c.step);
+  return { kept: steps.filter((s) => keep.has(s)), deleted: steps.filter((s) => !keep.has(s)) };
+}
+
+/**
+ * @internal `model.pruneCheckpoints`, with the steps a running loop still samples kept too.
+ * Options are checked before anything is sent.
+ */
+export async function pruneCheckpoints(
+  checkpoints: Checkpoints,
+  modelId: string,
+  options: PruneCheckpointsOptions,
+  requestOptions?: RequestOptions,
+  inUse: Iterable<number> = [],
+): Promise<PruneCheckpointsResult> {
+  const { dryRun } = checkOptions(options);
+  const all = await checkpoints.list(modelId, { limit: 100 }, requestOptions).toArray();
+  const chosen = chooseCheckpoints(all, options, inUse);
+  if (dryRun || chosen.deleted.length === 0) return chosen;
+  const { not_found_steps } = await checkpoints.delete(modelId, { steps: chosen.deleted }, requestOptions);
+  // A step another process deleted meanwhile was not deleted by this call.
+  const gone = new Set(Array.isArray(not_found_steps) ? not_found_steps : []);
+  return { kept: chosen.kept, deleted: chosen.deleted.filter((s) => !gone.has(s)) };
+}
