@@ -1,7 +1,7 @@
 import { type ClientOptions, Inferloop, InferloopError } from "../index.js";
 
 /**
- * Options of `createInferloopProvider`: a client to call through, or the options to make one
+ * Options of {@link createInferloopProvider}: a client to call through, or the options to make one
  * with (the same as `new Inferloop(options)`). With both, the client is used with those options
  * changed (`client.withOptions`), sharing its connection pool.
  *
