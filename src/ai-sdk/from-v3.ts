@@ -9,6 +9,7 @@ import type {
   LanguageModelV4ToolResultOutput,
   LanguageModelV4ToolResultPart,
 } from "@ai-sdk/provider";
+import { promptError } from "./errors.js";
 
 // A v3 call differs from a v4 call in how files are given (bytes, base64 text or a URL, where v4
 // tags each form) and in a tool result's content parts (v3 has a kind per form: `file-data`,
@@ -32,6 +33,14 @@ function file(part: LanguageModelV3FilePart): LanguageModelV4FilePart {
 type ContentV3 = Extract<LanguageModelV3ToolResultPart["output"], { type: "content" }>["value"][number];
 type ContentV4 = Extract<LanguageModelV4ToolResultOutput, { type: "content" }>["value"][number];
 
+function toolResultURL(url: string): URL {
+  try {
+    return new URL(url);
+  } catch {
+    throw promptError("prompt (tool result)", `"${url}" is not a URL: give the file's bytes or a full URL`);
+  }
+}
+
 function toolContent(item: ContentV3): ContentV4 {
   const options = item.providerOptions !== undefined ? { providerOptions: item.providerOptions } : {};
   switch (item.type) {
@@ -49,7 +58,7 @@ function toolContent(item: ContentV3): ContentV4 {
     case "image-url":
       return {
         type: "file",
-        data: { type: "url", url: new URL(item.url) },
+        data: { type: "url", url: toolResultURL(item.url) },
         mediaType: item.type === "image-url" ? "image/*" : "application/octet-stream",
         ...options,
       };

@@ -35,11 +35,12 @@ export class InferloopChatLanguageModel implements LanguageModelV3 {
     this.provider = provider;
   }
 
-  doGenerate(call: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
+  // Async, so that a call the conversion refuses rejects (as on v4) rather than throwing.
+  async doGenerate(call: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
     return generate(this.#client, this.modelId, callFromV3(call));
   }
 
-  doStream(call: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
+  async doStream(call: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
     return stream(this.#client, this.modelId, callFromV3(call));
   }
 }

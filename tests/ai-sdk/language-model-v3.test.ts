@@ -222,7 +222,7 @@ describe("a v3 call", () => {
     });
   });
 
-  it("refuses, before sending, a file given by id, or by provider reference as ai 7 hands one on", async () => {
+  it("refuses, before sending, a file given by id, by provider reference as ai 7 hands one on, or by a URL that is none", async () => {
     const { v3, sent } = both(completion({ content: "ok" }));
     const byId = await v3
       .doGenerate({
@@ -249,6 +249,25 @@ describe("a v3 call", () => {
       .doGenerate({ prompt: [{ role: "user", content: [{ type: "file", mediaType: "image/png", data: reference }] }] })
       .catch((e: unknown) => e);
     expect((byReference as RequestValidationError).issues[0]!.path).toBe("prompt.0.content.0");
+    const badURL = await v3
+      .doGenerate({
+        prompt: [
+          {
+            role: "tool",
+            content: [
+              {
+                type: "tool-result",
+                toolCallId: "c",
+                toolName: "f",
+                output: { type: "content", value: [{ type: "file-url", url: "chart.png" }] },
+              },
+            ],
+          },
+        ],
+      })
+      .catch((e: unknown) => e);
+    expect(badURL).toBeInstanceOf(RequestValidationError);
+    expect((badURL as RequestValidationError).message).toMatch(/"chart\.png" is not a URL/);
     expect(sent.v3).toHaveLength(0);
   });
 });
