@@ -4,9 +4,6 @@
  * load anything of the AI SDK (its types, from the optional peer `@ai-sdk/provider`); they take
  * the client from `inferloop` itself, so the two share one copy of the SDK.
  *
- * @example
- * import { createInferloopProvider } from "inferloop/ai-sdk";
- *
  * @module
  */
 export { createInferloopProvider, type InferloopProvider } from "./provider.js";

@@ -16,10 +16,11 @@ import { callFromV3 } from "./from-v3.js";
  *
  * @example
  * ```ts
+ * import { generateText } from "ai"; // ai@6
  * import { createInferloopProvider } from "inferloop/ai-sdk/v3";
  *
- * const model = createInferloopProvider({ client })("Qwen/Qwen3-8B");
- * const { text } = await generateText({ model, prompt: "Say hi" });
+ * const chat = createInferloopProvider({ client })("Qwen/Qwen3-8B");
+ * const { text } = await generateText({ model: chat, prompt: "Say hi" });
  * ```
  */
 export class InferloopChatLanguageModel implements LanguageModelV3 {

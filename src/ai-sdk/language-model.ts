@@ -14,8 +14,10 @@ import { generate, stream, supportedUrls } from "./chat-core.js";
  *
  * @example
  * ```ts
- * const model = createInferloopProvider({ client })("Qwen/Qwen3-8B");
- * const { text } = await generateText({ model, prompt: "Say hi" });
+ * import { generateText } from "ai";
+ *
+ * const chat = createInferloopProvider({ client })("Qwen/Qwen3-8B");
+ * const { text } = await generateText({ model: chat, prompt: "Say hi" });
  * ```
  */
 export class InferloopChatLanguageModel implements LanguageModelV4 {

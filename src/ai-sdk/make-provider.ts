@@ -4,11 +4,6 @@ import { type ClientOptions, Inferloop, InferloopError } from "../index.js";
  * Options of {@link createInferloopProvider}: a client to call through, or the options to make one
  * with (the same as `new Inferloop(options)`). With both, the client is used with those options
  * changed (`client.withOptions`), sharing its connection pool.
- *
- * @example
- * ```ts
- * const settings: InferloopProviderSettings = { client, maxRetries: 4 };
- * ```
  */
 export interface InferloopProviderSettings extends ClientOptions {
   /** The client every call goes through (its retries, timeouts, telemetry, logging). */

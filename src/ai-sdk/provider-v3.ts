@@ -5,14 +5,6 @@ import { type InferloopProviderSettings, makeProvider } from "./make-provider.js
 /**
  * An AI SDK provider of specification v3 (for `ai` 6) for vLLM through inferloop: call it with a
  * model id for a language model.
- *
- * @example
- * ```ts
- * import { createInferloopProvider, type InferloopProvider } from "inferloop/ai-sdk/v3";
- *
- * const inferloop: InferloopProvider = createInferloopProvider({ client });
- * const model = inferloop("Qwen/Qwen3-8B"); // the same as inferloop.languageModel("Qwen/Qwen3-8B")
- * ```
  */
 export interface InferloopProvider extends ProviderV3 {
   (modelId: string): InferloopChatLanguageModel;
@@ -33,7 +25,7 @@ export interface InferloopProvider extends ProviderV3 {
  * import { Inferloop } from "inferloop";
  * import { createInferloopProvider } from "inferloop/ai-sdk/v3";
  *
- * const inferloop = createInferloopProvider({ client: new Inferloop({ baseURL, apiKey }) });
+ * const inferloop = createInferloopProvider({ client: new Inferloop({ baseURL: "http://localhost:8000/v1" }) });
  * const { text, providerMetadata } = await generateText({
  *   model: inferloop("Qwen/Qwen3-8B"),
  *   prompt: "Say hi",

@@ -3,9 +3,6 @@
  * models are of specification v3 (`ai` 7 takes them too). The same `createInferloopProvider`,
  * the same behaviour and `providerMetadata.inferloop`; only the specification differs.
  *
- * @example
- * import { createInferloopProvider } from "inferloop/ai-sdk/v3";
- *
  * @module
  */
 export { createInferloopProvider, type InferloopProvider } from "./provider-v3.js";

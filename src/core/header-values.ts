@@ -12,8 +12,10 @@ const BAD_VALUE =
 /**
  * Whether `s` holds a control character a header value cannot carry: C0 but the tab, and DEL.
  * @example
+ * ```ts
  * hasControlCharacter("acme/bot\n"); // true
  * hasControlCharacter("acme/bot"); // false
+ * ```
  */
 export function hasControlCharacter(s: string): boolean {
   return CONTROL.test(s);
@@ -78,12 +80,13 @@ export function checkClientHeaders(
 export function checkRequestHeaders(
   headers: Record<string, string | null | undefined> | undefined,
   idempotencyKey: string | undefined,
+  operation: string,
 ): void {
   if (headers === undefined && idempotencyKey === undefined) return;
   const found = [...problems(headers, true, "headers."), ...problems({ idempotencyKey }, false, "")];
   if (found.length)
     throw new RequestValidationError(
       found.map(([path, message]) => ({ path: path!, message: message! })),
-      "request options",
+      `${operation} request`,
     );
 }

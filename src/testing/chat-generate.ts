@@ -13,9 +13,11 @@
  *   the tool whose function name the last user message contains (case-insensitive, first in list
  *   order), else the first tool; `"auto"` or no `tool_choice` does the same when the request ends
  *   with a user message (after a tool result the reply is text: "The tool answered: <result>");
- *   `"none"` or null never calls. Arguments fill every schema property (strings: the first capitalized word
- *   of the message other than the tool name, else "example"; integers 42; numbers 3.5; booleans
- *   true; arrays []; objects {}). finish_reason is then "tool_calls".
+ *   `"none"` or null never calls. The arguments satisfy the tool's JSON Schema and prefer what
+ *   the user message mentions (tool-arguments.ts): without a `seed` (or at `temperature` 0)
+ *   always the most likely ones, with a `seed` sampled, so rollouts of one prompt call
+ *   differently. A trained name's policy may hand over learned arguments instead (trainable.ts).
+ *   finish_reason is then "tool_calls".
  * - Judge: a RULER-shaped request (a `json_schema` format asking for `scores` about
  *   `<trajectory id="N">` blocks) is answered with a valid verdict by a fixed rule (judge.ts).
  * - Limits: reasoning, content and tool tokens all count against `max_completion_tokens` /
@@ -25,21 +27,16 @@
  */
 import type { ChatMessage, ChatParams } from "./chat-validate.js";
 import { judgeReply } from "./judge.js";
+import { toolArguments } from "./tool-arguments.js";
 import { hash32, seededRandom } from "./util.js";
 
 /**
  * Where a generated token goes in the delta.
- *
- * @example
- * const channel: Channel = "reasoning"; // streamed as delta.reasoning
  */
 export type Channel = "reasoning" | "content" | "tool_name" | "tool_args";
 
 /**
  * One generated token.
- *
- * @example
- * const t: GeneratedToken = { text: " hello", id: 4821, channel: "content", logprob: -0.3 };
  */
 export interface GeneratedToken {
   text: string;
@@ -50,10 +47,6 @@ export interface GeneratedToken {
 
 /**
  * One generated choice.
- *
- * @example
- * const c = generateChoice(params, 0);
- * c.tokens.map((t) => t.text).join(""); // reasoning + content (+ tool call arguments)
  */
 export interface GeneratedChoice {
   index: number;
@@ -124,7 +117,9 @@ const REASONING_VOCAB = [
  * Splits text into word-piece tokens whose concatenation is the text.
  *
  * @example
+ * ```ts
  * tokenize("Hello world."); // ["Hello", " world", "."]
+ * ```
  */
 export function tokenize(text: string): string[] {
   return text.match(/\s?[A-Za-z]{1,6}|\s?\d|\s?[^\sA-Za-z\d]|\s+/gu) ?? [];
@@ -134,7 +129,9 @@ export function tokenize(text: string): string[] {
  * The id of a token piece.
  *
  * @example
+ * ```ts
  * tokenId(" world"); // a stable integer >= 100
+ * ```
  */
 export function tokenId(piece: string): number {
   return 100 + (hash32(piece) % 150_000);
@@ -144,7 +141,9 @@ export function tokenId(piece: string): number {
  * Text of a message's content (string, or the text parts of a list).
  *
  * @example
+ * ```ts
  * messageText({ role: "user", content: [{ type: "text", text: "hi" }] }); // "hi"
+ * ```
  */
 export function messageText(message: ChatMessage | undefined): string {
   const content = message?.content;
@@ -156,9 +155,6 @@ export function messageText(message: ChatMessage | undefined): string {
 /**
  * Prompt token ids: a start marker and role per message, its content pieces, then the
  * generation prompt unless `add_generation_prompt` is false.
- *
- * @example
- * promptTokenIds(params).length; // what usage.prompt_tokens reports
  */
 export function promptTokenIds(params: ChatParams): number[] {
   const ids: number[] = [];
@@ -183,28 +179,6 @@ function words(vocab: readonly string[], count: number, random: () => number): s
   for (let i = 0; i < count; i++) picked.push(vocab[Math.floor(random() * vocab.length)]!);
   const text = picked.join(" ");
   return `${text.charAt(0).toUpperCase() + text.slice(1)}.`;
-}
-
-function argumentValue(schema: unknown, userText: string, toolName: string): unknown {
-  const type = typeof schema === "object" && schema !== null ? (schema as Record<string, unknown>)["type"] : undefined;
-  switch (type) {
-    case "integer":
-      return 42;
-    case "number":
-      return 3.5;
-    case "boolean":
-      return true;
-    case "array":
-      return [];
-    case "object":
-      return {};
-    default: {
-      const word = (userText.match(/\b[A-Z][a-zA-Z]+\b/g) ?? []).find(
-        (w) => w.toLowerCase() !== toolName.toLowerCase() && w !== userText.split(" ")[0],
-      );
-      return word ?? "example";
-    }
-  }
 }
 
 // Which tool the reply calls, as a server with --enable-auto-tool-choice would: a named
@@ -277,13 +251,37 @@ function applyStop(
 }
 
 /**
+ * Learned arguments for the `ordinal`-th call (from 0) of a tool since the last user message,
+ * or undefined to draw them from the schema.
+ *
+ * @example
+ * const learned: LearnedArguments = (tool, ordinal) => (tool === "calc" && ordinal === 0 ? { op: "*" } : undefined);
+ */
+export type LearnedArguments = (toolName: string, ordinal: number) => Record<string, unknown> | undefined;
+
+// How many calls of `name` the assistant made since the last user message.
+function callsSinceUser(params: ChatParams, name: string): number {
+  let count = 0;
+  for (let i = params.messages.length - 1; i >= 0; i--) {
+    const m = params.messages[i] as { role?: unknown; tool_calls?: unknown };
+    if (m.role === "user") break;
+    if (m.role === "assistant" && Array.isArray(m.tool_calls))
+      for (const call of m.tool_calls as Array<{ function?: { name?: unknown } }>)
+        if (call?.function?.name === name) count++;
+  }
+  return count;
+}
+
+/**
  * Generates choice `index` of a request.
  *
  * @example
+ * ```ts
  * const choice = generateChoice({ model: "Qwen/Qwen3-8B", messages: [{ role: "user", content: "echo hi there" }] }, 0);
  * // content "hi there", finishReason "stop"
+ * ```
  */
-export function generateChoice(params: ChatParams, index: number): GeneratedChoice {
+export function generateChoice(params: ChatParams, index: number, learned?: LearnedArguments): GeneratedChoice {
   const userText = lastUserText(params);
   const key = `${params.model}\u0000${userText}\u0000${index}\u0000${params.seed ?? ""}`;
   const random = seededRandom(hash32(key));
@@ -299,10 +297,16 @@ export function generateChoice(params: ChatParams, index: number): GeneratedChoi
   const tool = findTool(params, userText);
   let toolCall: GeneratedChoice["toolCall"];
   if (tool !== undefined) {
-    const properties = (tool.parameters as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
-    const args = Object.fromEntries(
-      Object.entries(properties).map(([name, schema]) => [name, argumentValue(schema, userText, tool.name)]),
-    );
+    const temperature = params.temperature ?? 1;
+    const sampled = params.seed != null && temperature > 0;
+    const args =
+      learned?.(tool.name, callsSinceUser(params, tool.name)) ??
+      toolArguments(tool.parameters, {
+        text: userText,
+        toolName: tool.name,
+        random: sampled ? seededRandom(hash32(`${key}\u0000${temperature}\u0000arguments`)) : undefined,
+        temperature,
+      });
     toolCall = { id: `chatcmpl-tool-${hash32(`${key}tool`).toString(16)}`, name: tool.name };
     push(tool.name, "tool_name");
     for (const piece of tokenize(JSON.stringify(args))) push(piece, "tool_args");
@@ -343,9 +347,6 @@ export function generateChoice(params: ChatParams, index: number): GeneratedChoi
 /**
  * Logprob alternatives of a token: the token itself first, then vocabulary words with lower
  * logprobs.
- *
- * @example
- * topAlternatives(token, 3).length; // 3
  */
 export function topAlternatives(token: GeneratedToken, count: number): Array<{ text: string; logprob: number }> {
   const out = [{ text: token.text, logprob: token.logprob }];

@@ -5,19 +5,14 @@
  * @module
  */
 import { APIResource } from "../../core/resource.js";
-import { Completions as CompletionsResource } from "../../resources/chat/completions.js";
+import { ChatCompletionsEndpoint } from "../../resources/chat/completions.js";
 import { ToolRun, type ToolRunOptions, type ToolRunParams } from "../tool-runner/tool-run.js";
 
 /**
  * Chat generation (`POST /v1/chat/completions`, Bearer auth): `create`, `parse`, and the agent
  * loop `runTools`.
- *
- * @example
- * ```ts
- * const stream = await client.chat.completions.create({ model, messages, stream: true });
- * ```
  */
-export class Completions extends CompletionsResource {
+export class Completions extends ChatCompletionsEndpoint {
   /**
    * Runs a tool-using agent: calls the model, runs every tool call it made (at once, unless
    * `parallel_tool_calls: false`), answers each with a `tool` message (results that are not
@@ -48,11 +43,6 @@ export class Completions extends CompletionsResource {
 
 /**
  * Chat generation: `client.chat.completions`.
- *
- * @example
- * ```ts
- * const reply = await client.chat.completions.create({ model, messages: [{ role: "user", content: "Hi" }] });
- * ```
  */
 export class Chat extends APIResource {
   /** Chat completions, plain and streamed, and the tool runner. */

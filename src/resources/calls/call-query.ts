@@ -15,10 +15,9 @@ import type { CallRecord } from "./types.js";
  * @example
  * ```ts
  * const query = client.calls.query({ project_id: "acme/support-bot", filter: { trace_roots_only: true } });
- * for await (const call of query) console.log(call.id, call.op_name);
- *
- * for await (const page of client.calls.query({ project_id: "acme/support-bot" }, { pageSize: 500 }).pages())
- *   console.log(page.length);
+ * for await (const page of query.pages()) console.log(page.length); // or for await (const call of query)
  * ```
  */
-export class CallQuery extends OffsetList<CallRecord> {}
+export type CallQuery = OffsetList<CallRecord>;
+// The name is a value too, as when it was a class: `query instanceof CallQuery` holds.
+export const CallQuery: typeof OffsetList = OffsetList;
