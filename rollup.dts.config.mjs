@@ -56,26 +56,32 @@ const mainEntryByName = {
   },
 };
 
-export default ["d.ts", "d.cts"].map((ext) => ({
-  input,
-  output: {
-    dir: "dist",
-    format: "es",
-    entryFileNames: `[name].${ext}`,
-    paths: (id) =>
-      testingModule.test(id)
-        ? ext === "d.ts"
-          ? "./testing.js"
-          : "./testing.cjs"
-        : mainEntry.test(id)
-          ? "inferloop"
-          : id,
-  },
-  plugins: [
-    dts({ tsconfig: "tsconfig.build.json" }),
-    shippedTypes,
-    mainEntryByName,
-    ...(ext === "d.cts" ? [typesFromEsm] : []),
-  ],
-  external,
-}));
+// `ai-sdk-v3` is bundled on its own, so its declarations are whole (no chunk shared with
+// `ai-sdk`) and name only what `@ai-sdk/provider` 3 has too: the v3 types, never a v4 one.
+const inputs = [input, { "ai-sdk-v3": "src/ai-sdk/v3.ts" }];
+
+export default inputs.flatMap((input) =>
+  ["d.ts", "d.cts"].map((ext) => ({
+    input,
+    output: {
+      dir: "dist",
+      format: "es",
+      entryFileNames: `[name].${ext}`,
+      paths: (id) =>
+        testingModule.test(id)
+          ? ext === "d.ts"
+            ? "./testing.js"
+            : "./testing.cjs"
+          : mainEntry.test(id)
+            ? "inferloop"
+            : id,
+    },
+    plugins: [
+      dts({ tsconfig: "tsconfig.build.json" }),
+      shippedTypes,
+      mainEntryByName,
+      ...(ext === "d.cts" ? [typesFromEsm] : []),
+    ],
+    external,
+  })),
+);

@@ -111,11 +111,16 @@ const builds: Options[] = [
     ...shared,
     // The AI SDK provider: no code of the SDK's own (see mainEntryAsPackage) and only types of
     // `@ai-sdk/provider`, so it loads without the AI SDK installed and runs on every runtime.
-    entry: { "ai-sdk": "src/ai-sdk/index.ts" },
+    // Its two entries (specification v4 and v3) share one chunk of the implementation.
+    entry: { "ai-sdk": "src/ai-sdk/index.ts", "ai-sdk-v3": "src/ai-sdk/v3.ts" },
     format: ["esm", "cjs"],
+    splitting: true,
     platform: "neutral",
     external: [...(shared.external ?? []), "inferloop", "@ai-sdk/provider"],
     esbuildPlugins: [mainEntryAsPackage as never],
+    esbuildOptions(options) {
+      options.chunkNames = "ai-sdk-[hash]";
+    },
   },
   {
     ...shared,

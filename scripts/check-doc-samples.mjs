@@ -1,7 +1,9 @@
 // Type-checks every TypeScript sample in README.md and docs/*.md, and every `@example` in the
 // TSDoc of src/**/*.ts, with `tsc --strict`, in one program, as a user would paste them:
-// `inferloop`, `inferloop/testing`, `inferloop/testing/msw` and `inferloop/ai-sdk` resolve to the
-// sources, and top-level `await` works (each sample is an ES module).
+// `inferloop`, `inferloop/testing`, `inferloop/testing/msw`, `inferloop/ai-sdk` and
+// `inferloop/ai-sdk/v3` resolve to the sources, and top-level `await` works (each sample is an ES
+// module). The second check (`initDefaults`) is a user's own project as docs/getting-started.md
+// makes it, with nothing that page does not tell the user to add.
 //
 // The pages create a client (and the fake service, a stream...) once and then use it in later
 // samples: those conventional names are declared for every sample (PRELUDE below); a sample
@@ -281,12 +283,31 @@ export function initCompilerOptions() {
       .replace(/\/\*[\s\S]*?\*\//g, "")
       .replace(/\/\/.*$/gm, "")
       .replace(/,(\s*[}\]])/g, "$1");
-    const { compilerOptions } = JSON.parse(json);
-    // Options about emitting (source maps, declarations) mean nothing for a check.
-    for (const key of ["sourceMap", "declaration", "declarationMap", "outDir", "rootDir"]) delete compilerOptions[key];
-    return compilerOptions;
+    return JSON.parse(json).compilerOptions;
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * What docs/getting-started.md ("Your project") has the reader change in the `tsconfig.json`
+ * that `tsc --init` wrote: Node's types (with `npm install -D @types/node`), for `process`.
+ */
+export const GETTING_STARTED_EDITS = { types: ["node"] };
+
+/**
+ * The reader's `package.json` as docs/getting-started.md makes it: `npm init -y`, then
+ * `"type": "module"` (top-level `await` needs an ES module). `@types/node`, `ai` and the other
+ * packages the pages install resolve from the repository's node_modules, above `dir`.
+ */
+function userProject(dir) {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_")));
+  for (const args of [
+    ["init", "-y"],
+    ["pkg", "set", "type=module"],
+  ]) {
+    const run = spawnSync("npm", args, { cwd: dir, env, encoding: "utf8" });
+    if (run.status !== 0) throw new Error(`npm ${args.join(" ")} failed: ${run.stdout}${run.stderr}`);
   }
 }
 
@@ -335,6 +356,14 @@ export function checkDocSamples(
     }
   }
   const src = relative(workDir, join(root, "src")).split("\\").join("/");
+  // Stands in for `npm install inferloop`: the package's entries resolve to the sources.
+  const paths = {
+    inferloop: [`${src}/index.ts`],
+    "inferloop/testing": [`${src}/testing/index.ts`],
+    "inferloop/testing/msw": [`${src}/testing/msw.ts`],
+    "inferloop/ai-sdk": [`${src}/ai-sdk/index.ts`],
+    "inferloop/ai-sdk/v3": [`${src}/ai-sdk/v3.ts`],
+  };
   const shared = {
     noEmit: true,
     types: ["node"],
@@ -343,12 +372,7 @@ export function checkDocSamples(
         .split("\\")
         .join("/"),
     ],
-    paths: {
-      inferloop: [`${src}/index.ts`],
-      "inferloop/testing": [`${src}/testing/index.ts`],
-      "inferloop/testing/msw": [`${src}/testing/msw.ts`],
-      "inferloop/ai-sdk": [`${src}/ai-sdk/index.ts`],
-    },
+    paths,
   };
   const strictOptions = {
     target: "es2022",
@@ -358,9 +382,14 @@ export function checkDocSamples(
     strict: true,
     skipLibCheck: true,
   };
+  if (initDefaults) userProject(workDir);
   const tsconfig = {
-    // A Node user's `tsc --init` project adds "node" to its `types` (the rest stays as written).
-    compilerOptions: { ...(initDefaults ? initCompilerOptions() : strictOptions), ...shared },
+    // Under `tsc --init` defaults, the project docs/getting-started.md has the reader make: what
+    // `tsc --init` wrote, with the edits that page asks for, and nothing else (`paths` only
+    // stands in for the installed package).
+    compilerOptions: initDefaults
+      ? { ...initCompilerOptions(), ...GETTING_STARTED_EDITS, paths }
+      : { ...strictOptions, ...shared },
     include: ["*.ts"],
     ...(examples.length > 0
       ? { files: examples.map((file) => relative(workDir, resolve(root, file)).split("\\").join("/")) }
@@ -371,7 +400,8 @@ export function checkDocSamples(
   if (count === 0) return { samples: 0, errors };
 
   const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
-  const run = spawnSync(process.execPath, [tsc, "-p", workDir, "--pretty", "false"], {
+  // `--noEmit` as getting-started runs it (the `tsc --init` project would emit beside the sources).
+  const run = spawnSync(process.execPath, [tsc, "-p", workDir, "--noEmit", "--pretty", "false"], {
     cwd: workDir,
     encoding: "utf8",
   });

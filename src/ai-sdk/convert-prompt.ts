@@ -1,15 +1,11 @@
-import type {
-  LanguageModelV4FilePart,
-  LanguageModelV4Prompt,
-  LanguageModelV4ToolResultOutput,
-  SharedV4Warning,
-} from "@ai-sdk/provider";
+import type { LanguageModelV4FilePart, LanguageModelV4Prompt, LanguageModelV4ToolResultOutput } from "@ai-sdk/provider";
 import type {
   ChatCompletionAnyContentPart,
   ChatCompletionMessageParam,
   ChatCompletionMessageToolCallParam,
 } from "../index.js";
 import { promptError } from "./errors.js";
+import type { Warning } from "./spec.js";
 
 type FileData = LanguageModelV4FilePart["data"];
 
@@ -97,10 +93,7 @@ function toolOutputText(output: LanguageModelV4ToolResultOutput): string | ChatC
  * The AI SDK's prompt as chat messages. Reasoning of earlier assistant turns goes back as
  * `reasoning` (vLLM's current name), tool calls with their arguments as JSON text.
  */
-export function convertPrompt(
-  prompt: LanguageModelV4Prompt,
-  warnings: SharedV4Warning[],
-): ChatCompletionMessageParam[] {
+export function convertPrompt(prompt: LanguageModelV4Prompt, warnings: Warning[]): ChatCompletionMessageParam[] {
   const messages: ChatCompletionMessageParam[] = [];
   prompt.forEach((message, m) => {
     switch (message.role) {

@@ -1,15 +1,13 @@
 /**
- * `inferloop/ai-sdk`: an AI SDK provider built on the inferloop client. Only this entry loads
- * anything of the AI SDK (its types, from the optional peer `@ai-sdk/provider`); it takes the
- * client from `inferloop` itself, so the two share one copy of the SDK.
+ * `inferloop/ai-sdk`: an AI SDK provider built on the inferloop client, of language model
+ * specification v4 (`ai` 7; `inferloop/ai-sdk/v3` is the same for `ai` 6). Only these entries
+ * load anything of the AI SDK (its types, from the optional peer `@ai-sdk/provider`); they take
+ * the client from `inferloop` itself, so the two share one copy of the SDK.
  *
  * @module
  */
-export {
-  createInferloopProvider,
-  type InferloopProvider,
-  type InferloopProviderSettings,
-} from "./provider.js";
+export { createInferloopProvider, type InferloopProvider } from "./provider.js";
+export type { InferloopProviderSettings } from "./make-provider.js";
 export { InferloopChatLanguageModel } from "./language-model.js";
 export type { InferloopProviderOptions } from "./request.js";
 export type { InferloopProviderMetadata } from "./metadata.js";

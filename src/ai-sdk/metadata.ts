@@ -1,5 +1,6 @@
-import type { JSONObject, JSONValue, LanguageModelV4FinishReason, LanguageModelV4Usage } from "@ai-sdk/provider";
+import type { JSONObject, JSONValue } from "@ai-sdk/provider";
 import type { ChatCompletion, ChatCompletionChoice, ChatCompletionTokenLogprob, CompletionUsage } from "../index.js";
+import type { FinishReason, Usage } from "./spec.js";
 
 /**
  * `providerMetadata.inferloop`: what vLLM sent beside the text, as it sent it. Absent fields
@@ -39,7 +40,7 @@ export interface InferloopProviderMetadata {
   [key: string]: unknown;
 }
 
-const MAPPED: Record<string, LanguageModelV4FinishReason["unified"]> = {
+const MAPPED: Record<string, FinishReason["unified"]> = {
   stop: "stop",
   length: "length",
   tool_calls: "tool-calls",
@@ -48,13 +49,13 @@ const MAPPED: Record<string, LanguageModelV4FinishReason["unified"]> = {
 };
 
 /** The AI SDK's finish reason, with vLLM's kept as `raw` (`abort`, `repetition` map to `other`). */
-export function finishReason(raw: string | null | undefined): LanguageModelV4FinishReason {
+export function finishReason(raw: string | null | undefined): FinishReason {
   if (raw === null || raw === undefined) return { unified: "other", raw: undefined };
   return { unified: MAPPED[raw] ?? "other", raw };
 }
 
 /** Token counts; a figure the server did not send stays `undefined` rather than guessed. */
-export function usage(u: CompletionUsage | null | undefined): LanguageModelV4Usage {
+export function usage(u: CompletionUsage | null | undefined): Usage {
   const cached = u?.prompt_tokens_details?.cached_tokens ?? undefined;
   const reasoning = u?.completion_tokens_details?.reasoning_tokens ?? undefined;
   return {

@@ -1,20 +1,10 @@
 import type { ProviderV4 } from "@ai-sdk/provider";
-import { type ClientOptions, Inferloop, InferloopError } from "../index.js";
 import { InferloopChatLanguageModel } from "./language-model.js";
+import { type InferloopProviderSettings, makeProvider } from "./make-provider.js";
 
 /**
- * Options of {@link createInferloopProvider}: a client to call through, or the options to make
- * one with (the same as `new Inferloop(options)`). With both, the client is used with those
- * options changed (`client.withOptions`), sharing its connection pool.
- */
-export interface InferloopProviderSettings extends ClientOptions {
-  /** The client every call goes through (its retries, timeouts, telemetry, logging). */
-  client?: Inferloop;
-}
-
-/**
- * An AI SDK provider (specification v4) for vLLM through inferloop: call it with a model id for
- * a language model.
+ * An AI SDK provider (specification v4, for `ai` 7) for vLLM through inferloop: call it with a
+ * model id for a language model.
  */
 export interface InferloopProvider extends ProviderV4 {
   (modelId: string): InferloopChatLanguageModel;
@@ -28,6 +18,8 @@ export interface InferloopProvider extends ProviderV4 {
  * request checks (a bad `providerOptions.inferloop` field rejects before anything is sent),
  * retries, timeouts, abort, typed errors, telemetry and trajectory capture all apply, and vLLM's
  * extras (logprobs, token ids, stop reason, request id) come back in `providerMetadata.inferloop`.
+ * Its models are of specification v4 (`ai` 7); `inferloop/ai-sdk/v3` has the same function for
+ * `ai` 6.
  *
  * @example
  * ```ts
@@ -45,27 +37,5 @@ export interface InferloopProvider extends ProviderV4 {
  * ```
  */
 export function createInferloopProvider(settings: InferloopProviderSettings = {}): InferloopProvider {
-  const { client: given, ...options } = settings;
-  const client =
-    given === undefined ? new Inferloop(options) : Object.keys(options).length > 0 ? given.withOptions(options) : given;
-  const languageModel = (modelId: string): InferloopChatLanguageModel => {
-    if (typeof modelId !== "string" || modelId.length === 0)
-      throw new InferloopError('An inferloop model needs its id, e.g. inferloop("Qwen/Qwen3-8B").');
-    return new InferloopChatLanguageModel(modelId, client);
-  };
-  const noSuchModel =
-    (kind: string) =>
-    (modelId: string): never => {
-      throw new InferloopError(
-        `inferloop/ai-sdk provides language (chat) models only: there is no ${kind} model "${modelId}".`,
-      );
-    };
-  const provider = (modelId: string) => languageModel(modelId);
-  return Object.assign(provider, {
-    specificationVersion: "v4" as const,
-    languageModel,
-    chatModel: languageModel,
-    embeddingModel: noSuchModel("embedding"),
-    imageModel: noSuchModel("image"),
-  });
+  return makeProvider(settings, "v4", (modelId, client) => new InferloopChatLanguageModel(modelId, client));
 }

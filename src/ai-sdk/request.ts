@@ -1,4 +1,4 @@
-import type { LanguageModelV4CallOptions, SharedV4Warning } from "@ai-sdk/provider";
+import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import type {
   ChatCompletionCreateParamsBase,
   ChatCompletionTool,
@@ -8,6 +8,7 @@ import type {
 } from "../index.js";
 import { convertPrompt } from "./convert-prompt.js";
 import { optionsError } from "./errors.js";
+import type { Warning } from "./spec.js";
 
 /**
  * What `providerOptions.inferloop` takes: the SDK's chat request fields (snake_case, as on the
@@ -35,7 +36,7 @@ export type InferloopProviderOptions = Omit<ChatCompletionCreateParamsBase, "mes
 export interface PreparedCall {
   params: ChatCompletionCreateParamsBase;
   options: RequestOptions;
-  warnings: SharedV4Warning[];
+  warnings: Warning[];
   /** Top-level keys the caller set through `providerOptions.inferloop`. */
   fromOptions: ReadonlySet<string>;
 }
@@ -79,7 +80,7 @@ function toolChoice(choice: LanguageModelV4CallOptions["toolChoice"]): ChatCompl
 
 /** The chat request, request options and warnings for one AI SDK call. */
 export function prepareCall(call: LanguageModelV4CallOptions, modelId: string, stream: boolean): PreparedCall {
-  const warnings: SharedV4Warning[] = [];
+  const warnings: Warning[] = [];
   const { fields, extraBody } = readProviderOptions(call.providerOptions?.["inferloop"]);
 
   const tools: ChatCompletionTool[] = [];

@@ -8,32 +8,10 @@ import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-
 import { describe, expect, it } from "vitest";
 import { Inferloop, RequestValidationError } from "../../src/index.js";
 import { createInferloopProvider, type InferloopProviderMetadata } from "../../src/ai-sdk/index.js";
+import { chunk, completion, parts, type StubInit, stubClient } from "./replies.js";
 
-interface Sent {
-  body: Record<string, unknown>;
-  headers: Headers;
-}
-
-function stub(reply: unknown, init: { sse?: boolean; headers?: Record<string, string> } = {}) {
-  const sent: Sent[] = [];
-  const client = new Inferloop({
-    baseURL: "http://vllm.test",
-    apiKey: "k",
-    maxRetries: 0,
-    fetch: async (_url, req) => {
-      sent.push({ body: JSON.parse(String(req?.body)) as Record<string, unknown>, headers: new Headers(req?.headers) });
-      const body = init.sse
-        ? `${(reply as unknown[]).map((c) => `data: ${JSON.stringify(c)}\n\n`).join("")}data: [DONE]\n\n`
-        : JSON.stringify(reply);
-      return new Response(body, {
-        headers: {
-          "content-type": init.sse ? "text/event-stream" : "application/json",
-          "x-request-id": "req-1",
-          ...init.headers,
-        },
-      });
-    },
-  });
+function stub(reply: unknown, init: StubInit = {}) {
+  const { client, sent } = stubClient(reply, init);
   return { model: createInferloopProvider({ client })("m"), sent };
 }
 
@@ -41,35 +19,6 @@ const call = (extra: Partial<LanguageModelV4CallOptions> = {}): LanguageModelV4C
   prompt: [{ role: "user", content: [{ type: "text", text: "Hi" }] }],
   ...extra,
 });
-
-const completion = (
-  message: Record<string, unknown>,
-  choice: Record<string, unknown> = {},
-  body: Record<string, unknown> = {},
-) => ({
-  id: "chatcmpl-1",
-  object: "chat.completion",
-  created: 1_767_000_000,
-  model: "m",
-  choices: [{ index: 0, message: { role: "assistant", ...message }, finish_reason: "stop", ...choice }],
-  usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
-  ...body,
-});
-
-const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({
-  id: "chatcmpl-2",
-  object: "chat.completion.chunk",
-  created: 1_767_000_000,
-  model: "m",
-  choices,
-  ...extra,
-});
-
-async function parts(stream: ReadableStream<LanguageModelV4StreamPart>): Promise<LanguageModelV4StreamPart[]> {
-  const out: LanguageModelV4StreamPart[] = [];
-  for await (const part of stream as unknown as AsyncIterable<LanguageModelV4StreamPart>) out.push(part);
-  return out;
-}
 
 describe("doGenerate", () => {
   it("reads reasoning_content (older vLLM) as reasoning, and keeps stop_reason and unknown extras", async () => {

@@ -7,8 +7,14 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-// @ts-expect-error: a plain .mjs script without declarations.
-import { checkDocSamples, extractExamples, extractSamples } from "../../scripts/check-doc-samples.mjs";
+import {
+  checkDocSamples,
+  extractExamples,
+  extractSamples,
+  GETTING_STARTED_EDITS,
+  initCompilerOptions,
+  // @ts-expect-error: a plain .mjs script without declarations.
+} from "../../scripts/check-doc-samples.mjs";
 
 type Found = { samples: number; errors: Array<{ file: string; line: number; column: number; message: string }> };
 const root = resolve(import.meta.dirname, "../..");
@@ -60,6 +66,24 @@ describe("doc sample checker", () => {
       `${init}:${initLine("prompt_tokens_details: undefined")}`,
     ]);
     expect(found.errors[0]!.message).toMatch(/exactOptionalPropertyTypes/);
+
+    // The project is the one docs/getting-started.md has the reader make, and nothing more: an
+    // ES module from `npm init -y`, `tsc --init`'s options with Node's types.
+    const project = join(root, ".tmp", "doc-samples-test-init");
+    expect(JSON.parse(readFileSync(join(project, "package.json"), "utf8"))).toMatchObject({ type: "module" });
+    const { paths, ...options } = JSON.parse(readFileSync(join(project, "tsconfig.json"), "utf8")).compilerOptions;
+    expect(Object.keys(paths)).toEqual(expect.arrayContaining(["inferloop", "inferloop/ai-sdk/v3"]));
+    expect(options).toEqual({ ...initCompilerOptions(), ...GETTING_STARTED_EDITS });
+    const guide = readFileSync(join(root, "docs", "getting-started.md"), "utf8");
+    for (const step of [
+      "npm init -y",
+      "npm pkg set type=module",
+      "npm install -D typescript @types/node",
+      "npx tsc --init",
+    ])
+      expect(guide).toContain(step);
+    expect(GETTING_STARTED_EDITS).toEqual({ types: ["node"] });
+    expect(guide).toContain('change `"types": []` to\n`"types": ["node"]`');
   }, 120_000);
 
   it("checks a source file's @example blocks where TSDoc readers see them, and refuses an unfenced one", () => {

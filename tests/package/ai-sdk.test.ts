@@ -9,17 +9,21 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, inject, it } from "vitest";
 import * as source from "../../src/ai-sdk/index.js";
+import * as sourceV3 from "../../src/ai-sdk/v3.js";
 
 const repo = inject("repo");
 const app = inject("app");
 const tsc = join(repo, "node_modules", "typescript", "bin", "tsc");
 const names = (m: object) => Object.keys(m).sort();
 
-it("the ESM and CommonJS builds export exactly the source's names", async () => {
-  const esm = (await import(pathToFileURL(join(app, "node_modules", "inferloop", "dist", "ai-sdk.js")).href)) as object;
-  const cjs = createRequire(join(app, "package.json"))("inferloop/ai-sdk") as object;
-  expect(names(esm)).toEqual(names(source));
-  expect(names(cjs)).toEqual(names(source));
+it.each([
+  ["inferloop/ai-sdk", "ai-sdk.js", source],
+  ["inferloop/ai-sdk/v3", "ai-sdk-v3.js", sourceV3],
+])("%s: the ESM and CommonJS builds export exactly the source's names", async (specifier, file, from) => {
+  const esm = (await import(pathToFileURL(join(app, "node_modules", "inferloop", "dist", file)).href)) as object;
+  const cjs = createRequire(join(app, "package.json"))(specifier) as object;
+  expect(names(esm)).toEqual(names(from));
+  expect(names(cjs)).toEqual(names(from));
 });
 
 const esmScript = `

@@ -20,15 +20,19 @@ declare module "vitest" {
 const repo = resolve(import.meta.dirname, "../..");
 
 /** Version of a dev dependency as installed here, so the consumer gets the same (cached) one. */
-function installedVersion(name: string): string {
+export function installedVersion(name: string): string {
   return (JSON.parse(readFileSync(join(repo, "node_modules", name, "package.json"), "utf8")) as { version: string })
     .version;
 }
 
 /** Runs npm without the `npm_*` variables of the surrounding `npm run` leaking into it. */
-function npm(args: string[], cwd: string): string {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_")));
-  return execFileSync("npm", args, { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+export function npm(args: string[], cwd: string): string {
+  return execFileSync("npm", args, { cwd, env: npmEnv(), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+}
+
+/** The environment without the `npm_*` variables of the surrounding `npm run`. */
+export function npmEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_")));
 }
 
 export default function setup(project: TestProject): () => void {
@@ -43,6 +47,9 @@ export default function setup(project: TestProject): () => void {
     "ai-sdk.js",
     "ai-sdk.cjs",
     "ai-sdk.d.ts",
+    "ai-sdk-v3.js",
+    "ai-sdk-v3.cjs",
+    "ai-sdk-v3.d.ts",
   ]) {
     if (!existsSync(join(repo, "dist", file)))
       throw new Error(`dist/${file} is missing: run \`npm run build\` first (npm run test:package does)`);

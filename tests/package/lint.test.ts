@@ -29,6 +29,7 @@ describe("package lint", () => {
     expect(Object.keys(report.analysis.entrypoints).sort()).toEqual([
       ".",
       "./ai-sdk",
+      "./ai-sdk/v3",
       "./package.json",
       "./testing",
       "./testing/msw",

@@ -1,0 +1,12 @@
+/**
+ * `inferloop/ai-sdk/v3`: the AI SDK provider of `inferloop/ai-sdk` for `ai` 6, whose language
+ * models are of specification v3 (`ai` 7 takes them too). The same `createInferloopProvider`,
+ * the same behaviour and `providerMetadata.inferloop`; only the specification differs.
+ *
+ * @module
+ */
+export { createInferloopProvider, type InferloopProvider } from "./provider-v3.js";
+export type { InferloopProviderSettings } from "./make-provider.js";
+export { InferloopChatLanguageModel } from "./language-model-v3.js";
+export type { InferloopProviderOptions } from "./request.js";
+export type { InferloopProviderMetadata } from "./metadata.js";
