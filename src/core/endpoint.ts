@@ -32,7 +32,10 @@ export interface EndpointDeclaration<Params, Body, Result> {
   method: RequestSpec["method"];
   /** Under the service's base URL; each `{name}` is filled from the call's path arguments. */
   path: string;
-  /** `inference`: `baseURL` and Bearer auth. `trace`: `traceBaseURL` and Basic auth. */
+  /**
+   * `inference`: `baseURL` and Bearer auth. `trace`: `traceBaseURL` and Basic auth. `training`:
+   * `trainingBaseURL` and Bearer auth. `wandb`: `wandbBaseURL` and Basic `api:<key>`.
+   */
   service: Service;
   retry: RetryPolicy;
   /** With `retry: "unsent-only"`: what a second attempt could create twice ("training job"). */
@@ -60,6 +63,8 @@ export interface EndpointDeclaration<Params, Body, Result> {
    * finds the server's message (of `status`, when given), `hint` is added after it.
    */
   errorHints?: readonly ErrorHint[];
+  /** Body members `extraBody` merges into member by member (see `RequestSpec`). */
+  extraBodyMerges?: readonly string[];
   /** Reads a successful response into the result. */
   read: (res: APIResponse) => Promise<Result> | Result;
 }

@@ -32,7 +32,7 @@ function params(overrides: Partial<TrainingJobCreateParams> = {}): TrainingJobCr
             messages_and_choices: [
               { role: "system", content: "You are a solver." },
               { role: "user", content: "2+2?" },
-              { finish_reason: "stop", index: 0, message: { role: "assistant", content: "4" } },
+              { finish_reason: "stop", index: 0, logprobs: { content: [{ token: "4", logprob: -0.1, bytes: null, top_logprobs: [] }] }, message: { role: "assistant", content: "4" } },
             ],
             reward: 1,
             metrics: { correct: true, steps: 1 },
@@ -41,7 +41,7 @@ function params(overrides: Partial<TrainingJobCreateParams> = {}): TrainingJobCr
           {
             messages_and_choices: [
               { role: "user", content: "2+2?" },
-              { finish_reason: "stop", index: 0, message: { role: "assistant", content: "5" } },
+              { finish_reason: "stop", index: 0, logprobs: { content: [{ token: "5", logprob: -0.1, bytes: null, top_logprobs: [] }] }, message: { role: "assistant", content: "5" } },
             ],
             reward: 0,
           },

@@ -13,7 +13,7 @@ const checkpointsList = endpoint<CheckpointListParams, never, CursorPage<Checkpo
   operation: "trainable_models.checkpoints.list",
   method: "GET",
   path: "/v1/preview/models/{modelId}/checkpoints",
-  service: "inference",
+  service: "training",
   retry: "safe",
   query: checkpointListParamsSchema,
   read: (res) => readCursorPage(res, "checkpoints"),
@@ -24,7 +24,7 @@ const checkpointsDelete = endpoint<CheckpointDeleteParams, CheckpointDeleteParam
   operation: "trainable_models.checkpoints.delete",
   method: "DELETE",
   path: "/v1/preview/models/{modelId}/checkpoints",
-  service: "inference",
+  service: "training",
   retry: "safe",
   body: checkpointDeleteParamsSchema,
   read: async (res) =>

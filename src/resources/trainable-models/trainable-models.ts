@@ -4,6 +4,8 @@ import { type APIResponse, readJSON } from "../../core/http-client.js";
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
 import { expectObject, shapeError } from "../../core/response-shape.js";
+import type { HttpClient } from "../../core/http-client.js";
+import { Completions } from "../chat/completions.js";
 import { TrainingJobs } from "../training-jobs/training-jobs.js";
 import { Checkpoints } from "./checkpoints.js";
 import { trainableModelCreateParamsSchema, trainableModelLogParamsSchema } from "./request-schema.js";
@@ -12,7 +14,7 @@ import type {
   TrainableModelLogParams,
   TrainableModelRegisterParams,
 } from "./request-schema.js";
-import { TrainableModel } from "./trainable-model.js";
+import { type ModelChat, TrainableModel } from "./trainable-model.js";
 import type { TrainableModelDeleteResponse, TrainableModelResponse } from "./types.js";
 
 const MODEL_FIELDS = ["id", "entity", "project", "name", "base_model"] as const;
@@ -28,7 +30,7 @@ function readModel(body: unknown): TrainableModelResponse {
 const createDeclaration = {
   method: "POST",
   path: "/v1/preview/models",
-  service: "inference",
+  service: "training",
   body: trainableModelCreateParamsSchema,
   read: async (res: APIResponse) => readModel(await readJSON<unknown>(res)),
 } as const;
@@ -51,7 +53,7 @@ const modelsDelete = endpoint<undefined, never, TrainableModelDeleteResponse>({
   operation: "trainable_models.delete",
   method: "DELETE",
   path: "/v1/preview/models/{modelId}",
-  service: "inference",
+  service: "training",
   retry: "safe",
   read: async (res) =>
     expectObject(await readJSON<unknown>(res), "model delete response") as TrainableModelDeleteResponse,
@@ -61,7 +63,7 @@ const modelsLog = endpoint<TrainableModelLogParams, TrainableModelLogParams, unk
   operation: "trainable_models.log",
   method: "POST",
   path: "/v1/preview/models/{modelId}/log",
-  service: "inference",
+  service: "training",
   retry: "unsent-only",
   body: trainableModelLogParamsSchema,
   read: (res) => readJSON<unknown>(res),
@@ -71,7 +73,7 @@ const baseModelsList = endpoint<undefined, never, string[]>({
   operation: "trainable_models.base_models",
   method: "GET",
   path: "/v1/preview/base-models",
-  service: "inference",
+  service: "training",
   retry: "safe",
   read: async (res) => {
     const body = await readJSON<unknown>(res);
@@ -95,6 +97,16 @@ export class TrainableModels extends APIResource {
   /** The models' checkpoints. */
   readonly checkpoints: Checkpoints = new Checkpoints(this._http);
   readonly #jobs = new TrainingJobs(this._http);
+  readonly #chat: ModelChat;
+
+  /**
+   * @internal Use `client.trainableModels`. `chat` is the chat namespace on the Training host
+   * that each model's handle carries (the client passes its own, with `runTools`).
+   */
+  constructor(http: HttpClient, chat?: ModelChat) {
+    super(http);
+    this.#chat = chat ?? { completions: new Completions(http.routedTo("training")) };
+  }
 
   /**
    * Creates a model (`POST /v1/preview/models`). Without `return_existing: true` a second model
@@ -126,7 +138,7 @@ export class TrainableModels extends APIResource {
     const promise = this.#create(withFlag, modelsRegister, options);
     return new APIPromise(
       promise.withResponse().then(({ data, response }) => ({
-        data: new TrainableModel(data, this.#jobs, this.checkpoints),
+        data: new TrainableModel(data, this.#jobs, this.checkpoints, this.#chat),
         response,
       })),
     );

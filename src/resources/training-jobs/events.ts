@@ -10,7 +10,7 @@ const eventsList = endpoint<TrainingJobEventListParams, never, CursorPage<Traini
   operation: "training_jobs.events.list",
   method: "GET",
   path: "/v1/preview/training-jobs/{jobId}/events",
-  service: "inference",
+  service: "training",
   retry: "safe",
   query: trainingJobEventListParamsSchema,
   read: (res) => readCursorPage(res, "training job events"),

@@ -12,12 +12,13 @@ import type { TrainingJobResponse } from "./types.js";
 import { TrainingJobEvents } from "./events.js";
 import { followEvents, type TrainingJobFollowOptions } from "./follow.js";
 import { trainingJobBody, type TrainingJobBody } from "./job-body.js";
+import { refuseUntrainableJob } from "./logprobs-rule.js";
 import type { TrainingJobCreateParams } from "./request-schema.js";
 import type { TrainingWarning } from "./trajectory-checks.js";
 import type { TrainingJobCreateResponse } from "./types.js";
 
 /** Without an id there is no job, whatever the status said (a proxy's page, a redirect). */
-async function readJob<T>(res: APIResponse, what: string): Promise<T> {
+export async function readJob<T>(res: APIResponse, what: string): Promise<T> {
   const body = expectObject(await readJSON<unknown>(res), what);
   if (typeof body.id !== "string" || body.id === "") throw shapeError(what, "id", body.id, "a non-empty string");
   return body as T;
@@ -27,7 +28,7 @@ const trainingJobsRetrieve = endpoint<undefined, never, TrainingJobResponse>({
   operation: "training_jobs.retrieve",
   method: "GET",
   path: "/v1/preview/training-jobs/{jobId}",
-  service: "inference",
+  service: "training",
   retry: "safe",
   read: (res) => readJob(res, "training job"),
 });
@@ -37,11 +38,13 @@ const trainingJobsCreate = endpoint<TrainingJobBody["body"], TrainingJobBody["bo
   operation: "training_jobs.create",
   method: "POST",
   path: "/v1/preview/training-jobs",
-  service: "inference",
+  service: "training",
   retry: "unsent-only",
   creates: "training job",
   body: (body) => body,
   bodyInPieces: true,
+  // A setting newer than the SDK, sent through extraBody, joins the validated ones.
+  extraBodyMerges: ["experimental_config"],
   read: (res) => readJob(res, "training job response"),
 });
 
@@ -162,6 +165,7 @@ export class TrainingJobs extends APIResource {
     try {
       // `Trajectory` objects pass as they are: the copy reads each through its toJSON().
       job = trainingJobBody(params);
+      refuseUntrainableJob(job.checks, job.body["experimental_config"], this._http.config.extraBody, options?.extraBody);
       spec = endpointRequest(trainingJobsCreate, { params: job.body });
     } catch (err) {
       return new APIPromise(Promise.reject(err));

@@ -46,6 +46,8 @@ interface ChoiceAt {
   logprobs: number | undefined;
   /** Length of `token_ids`, or undefined when it is not a list. */
   tokenIds: number | undefined;
+  /** Whether `logprobs` is there at all (not null): ART's trainer keeps only such choices. */
+  hasLogprobs: boolean;
 }
 
 function choicesOf(items: readonly TrajectoryItem[], path: string, out: ChoiceAt[]): void {
@@ -58,6 +60,7 @@ function choicesOf(items: readonly TrajectoryItem[], path: string, out: ChoiceAt
       path: `${path}.messages_and_choices.${i}`,
       logprobs: Array.isArray(content) ? content.length : undefined,
       tokenIds: Array.isArray(ids) ? ids.length : undefined,
+      hasLogprobs: item.logprobs != null,
     });
   }
 }
@@ -134,6 +137,14 @@ export class TrajectoryChecks {
     }
     this.#group = next;
     this.#rewards = [];
+  }
+
+  /**
+   * The number of choices seen, when there are some and not one of them carries logprobs (a
+   * job that, by default, trains nothing); else 0.
+   */
+  choicesWithoutAnyLogprobs(): number {
+    return this.#choices.some((c) => c.hasLogprobs) ? 0 : this.#choices.length;
   }
 
   /** The findings so far: the job's shape first, then each group's, then each choice's. */
