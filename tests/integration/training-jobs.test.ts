@@ -77,14 +77,77 @@ describe("trainingJobs.create", () => {
     expect(fake.svc.requests[1]!.json).toStrictEqual(spec);
   });
 
-  it("merges extraBody over the validated body, unvalidated, overriding", async () => {
+  it("merges extraBody.experimental_config into the validated settings, unvalidated, overriding", async () => {
     const body = params();
-    await fake.client.trainingJobs.create(body, { extraBody: { experimental_config: { kimi_k2_tau: 0.25 } } });
-    expect(fake.svc.requests[0]!.json).toStrictEqual({ ...body, experimental_config: { kimi_k2_tau: 0.25 } });
+    await fake.client.trainingJobs.create(body, {
+      extraBody: { experimental_config: { kimi_k2_tau: 0.25, ppo: false, a_setting_newer_than_the_sdk: 3 } },
+    });
+    expect(fake.svc.requests[0]!.json).toStrictEqual({
+      ...body,
+      experimental_config: { learning_rate: 1e-5, ppo: false, kimi_k2_tau: 0.25, a_setting_newer_than_the_sdk: 3 },
+    });
     // Unvalidated: the server, not the SDK, judges what extraBody carries.
-    const err = await caught(() => fake.client.trainingJobs.create(body, { extraBody: { request_id: "r-1" } }));
+    const err = await caught(() =>
+      fake.client.trainingJobs.create(body, { extraBody: { experimental_config: { loss_fn: "grpo" } } }),
+    );
     expect(err).toBeInstanceOf(UnprocessableEntityError);
     expect(fake.svc.requests).toHaveLength(2);
+  });
+
+  it("the client's default extraBody.experimental_config is merged too, under the request's", async () => {
+    const client = clientFor(fake.svc, { extraBody: { experimental_config: { plot_tensors: true, ppo: false } } });
+    await client.trainingJobs.create(params(), { extraBody: { experimental_config: { ppo: true } } });
+    expect((fake.svc.requests[0]!.json as { experimental_config: unknown }).experimental_config).toStrictEqual({
+      learning_rate: 1e-5,
+      ppo: true,
+      plot_tensors: true,
+    });
+  });
+
+  it("sends every current setting, typed, and refuses a misspelt one with a did-you-mean", async () => {
+    const every = {
+      advantage_balance: 0.1,
+      allow_training_without_logprobs: false,
+      epsilon: 0.2,
+      epsilon_high: 0.28,
+      importance_sampling_level: "geometric_average" as const,
+      kimi_k2_tau: 0.5,
+      kl_penalty_coef: 0.1,
+      kl_penalty_reference_step: 3,
+      kl_penalty_source: "sample" as const,
+      kl_penalty_step_lag: null,
+      kl_ref_adapter_path: "/tmp/ref-adapter",
+      learning_rate: 2e-5,
+      logprob_calculation_chunk_size: 512,
+      loss_fn: "ppo" as const,
+      mask_prob_ratio: false,
+      max_negative_advantage_importance_sampling_weight: 2,
+      normalize_advantages: true,
+      num_trajectories_learning_rate_multiplier_power: 0.5,
+      packed_sequence_length: 4096,
+      plot_tensors: true,
+      ppo: true,
+      precalculate_logprobs: false,
+      scale_learning_rate_by_reward_std_dev: true,
+      scale_rewards: false,
+      truncated_importance_sampling: 2,
+    };
+    expect(Object.keys(every)).toHaveLength(25);
+    const body = params({ experimental_config: every });
+    await fake.client.trainingJobs.create(body);
+    expect(fake.svc.requests[0]!.json).toStrictEqual(body);
+    const typo = await caught(() =>
+      fake.client.trainingJobs.create(params({ experimental_config: { kl_penalty_coeff: 0.1 } as never })),
+    );
+    expect(typo).toBeInstanceOf(RequestValidationError);
+    expect((typo as Error).message).toContain('experimental_config.kl_penalty_coeff: unknown field "kl_penalty_coeff"');
+    expect((typo as Error).message).toContain('did you mean "kl_penalty_coef"');
+    expect((typo as Error).message).toContain("extraBody");
+    const badEnum = await caught(() =>
+      fake.client.trainingJobs.create(params({ experimental_config: { loss_fn: "grpo" } as never })),
+    );
+    expect((badEnum as Error).message).toContain('experimental_config.loss_fn: must be one of "cispo", "ppo"');
+    expect(fake.svc.requests).toHaveLength(1);
   });
 
   const invalid: Array<[string, unknown, string]> = [
