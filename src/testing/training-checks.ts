@@ -106,3 +106,31 @@ export const createJobCheck = obj(
   },
   "allow",
 );
+
+/**
+ * The check of an SFT job's creation body (`CreateSFTTrainingJob` and `SFTTrainingConfig`:
+ * unknown members ignored; ART's `assistant_turns` is not in the schema, so it passes unchecked).
+ *
+ * @example
+ * validateBody(createSftJobCheck, { model_id, training_data_url: "wandb-artifact:///a/b/c:v0" }); // []
+ */
+export const createSftJobCheck = obj(
+  {
+    model_id: { check: uuid(), required: true },
+    training_data_url: { check: str(), required: true },
+    config: {
+      check: nullable(
+        obj(
+          {
+            batch_size: { check: nullable(oneOf(int(), literal(["auto"]))) },
+            learning_rate: { check: nullable(oneOf(num(), list(num()))) },
+            metric_logging: { check: nullable(dict()) },
+          },
+          "allow",
+        ),
+      ),
+    },
+    experimental_config: { check: nullable(dict()) },
+  },
+  "allow",
+);
