@@ -36,7 +36,8 @@ export function withExtraBody(
     const extra = toJSONValue(source, "extraBody") as ExtraBody;
     for (const [key, value] of Object.entries(extra)) {
       const before = out[key];
-      out[key] = merges.includes(key) && isPlainObject(before) && isPlainObject(value) ? { ...before, ...value } : value;
+      out[key] =
+        merges.includes(key) && isPlainObject(before) && isPlainObject(value) ? { ...before, ...value } : value;
     }
   }
   return out;

@@ -2,7 +2,21 @@
  * The training API's checks of a request body (FastAPI 422 issues): trajectories (shared by job
  * creation and a model's log) and a job's creation.
  */
-import { anything, bool, datetime, dict, int, list, literal, nullable, num, obj, oneOf, str, uuid } from "./validate.js";
+import {
+  anything,
+  bool,
+  datetime,
+  dict,
+  int,
+  list,
+  literal,
+  nullable,
+  num,
+  obj,
+  oneOf,
+  str,
+  uuid,
+} from "./validate.js";
 
 const toolCheck = obj(
   {

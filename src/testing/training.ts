@@ -49,11 +49,7 @@ export class TrainingJobStore {
    * @example
    * return jobs.handleCreate(req);
    */
-  handleCreate(
-    req: FakeRequest,
-    onCreated?: (job: TrainingJob) => void,
-    kind: "rl" | "sft" = "rl",
-  ): ResponsePlan {
+  handleCreate(req: FakeRequest, onCreated?: (job: TrainingJob) => void, kind: "rl" | "sft" = "rl"): ResponsePlan {
     const parsed = requireJsonBody(req.body, req.json);
     if (!parsed.ok) return parsed.error;
     const issues = validateBody(kind === "sft" ? createSftJobCheck : createJobCheck, parsed.value);

@@ -80,7 +80,12 @@ export const trajectoryGroups: TrainingJobCreateParams["trajectory_groups"] = [
       {
         messages_and_choices: [
           { role: "user", content: "2+2?" },
-          { finish_reason: "stop", index: 0, logprobs: { content: [{ token: "4", logprob: -0.1, bytes: null, top_logprobs: [] }] }, message: { role: "assistant", content: "4" } },
+          {
+            finish_reason: "stop",
+            index: 0,
+            logprobs: { content: [{ token: "4", logprob: -0.1, bytes: null, top_logprobs: [] }] },
+            message: { role: "assistant", content: "4" },
+          },
         ],
         reward: 1,
       },

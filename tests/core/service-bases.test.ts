@@ -6,7 +6,7 @@
  */
 import { http, HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
-import { HttpClient } from "../../src/core/http-client.js";
+import type { HttpClient } from "../../src/core/http-client.js";
 import { APIError, type TrainableModel } from "../../src/index.js";
 import { BASE, chatParams, chatReply, KEY, makeClient, MODEL_ID, trajectoryGroups, useMsw } from "./msw-setup.js";
 
@@ -163,7 +163,11 @@ describe("where each service lives", () => {
     server.use(
       http.post(
         `${TRAINING}/v1/preview/sft-training-jobs`,
-        () => new HttpResponse(null, { status: 308, headers: { location: "https://evil.test/v1/preview/sft-training-jobs" } }),
+        () =>
+          new HttpResponse(null, {
+            status: 308,
+            headers: { location: "https://evil.test/v1/preview/sft-training-jobs" },
+          }),
       ),
     );
     const err = await makeClient({ trainingBaseURL: TRAINING })
@@ -175,7 +179,11 @@ describe("where each service lives", () => {
   });
 
   it("never prints the W&B API's Basic credential, whatever the trace server's username", async () => {
-    server.use(http.post(`${BASE}/graphql`, () => HttpResponse.json({ error: { message: `bad credential ${btoa(`api:${KEY}`)}` } }, { status: 400 })));
+    server.use(
+      http.post(`${BASE}/graphql`, () =>
+        HttpResponse.json({ error: { message: `bad credential ${btoa(`api:${KEY}`)}` } }, { status: 400 }),
+      ),
+    );
     const err = await graphql(makeClient({ username: "alice", password: "pw-123456789" })).catch((e: unknown) => e);
     expect((err as Error).message).toContain("bad credential");
     expect((err as Error).message).not.toContain(btoa(`api:${KEY}`));

@@ -32,7 +32,12 @@ function params(overrides: Partial<TrainingJobCreateParams> = {}): TrainingJobCr
             messages_and_choices: [
               { role: "system", content: "You are a solver." },
               { role: "user", content: "2+2?" },
-              { finish_reason: "stop", index: 0, logprobs: { content: [{ token: "4", logprob: -0.1, bytes: null, top_logprobs: [] }] }, message: { role: "assistant", content: "4" } },
+              {
+                finish_reason: "stop",
+                index: 0,
+                logprobs: { content: [{ token: "4", logprob: -0.1, bytes: null, top_logprobs: [] }] },
+                message: { role: "assistant", content: "4" },
+              },
             ],
             reward: 1,
             metrics: { correct: true, steps: 1 },
@@ -41,7 +46,12 @@ function params(overrides: Partial<TrainingJobCreateParams> = {}): TrainingJobCr
           {
             messages_and_choices: [
               { role: "user", content: "2+2?" },
-              { finish_reason: "stop", index: 0, logprobs: { content: [{ token: "5", logprob: -0.1, bytes: null, top_logprobs: [] }] }, message: { role: "assistant", content: "5" } },
+              {
+                finish_reason: "stop",
+                index: 0,
+                logprobs: { content: [{ token: "5", logprob: -0.1, bytes: null, top_logprobs: [] }] },
+                message: { role: "assistant", content: "5" },
+              },
             ],
             reward: 0,
           },
@@ -92,6 +102,51 @@ describe("trainingJobs.create", () => {
     );
     expect(err).toBeInstanceOf(UnprocessableEntityError);
     expect(fake.svc.requests).toHaveLength(2);
+  });
+
+  describe("a job none of whose choices carries logprobs (ART's tokenizer would drop every choice)", () => {
+    const bare = (c: unknown) => {
+      const { logprobs: _dropped, ...rest } = c as Record<string, unknown>;
+      return rest;
+    };
+    const withoutLogprobs = (config?: TrainingJobCreateParams["experimental_config"]) => {
+      const p = params({ experimental_config: config ?? null });
+      for (const g of p.trajectory_groups)
+        for (const t of g.trajectories) t.messages_and_choices = t.messages_and_choices.map((m) => bare(m) as never);
+      return p;
+    };
+
+    it("is refused before sending, naming both settings", async () => {
+      for (const config of [undefined, { precalculate_logprobs: true }, { allow_training_without_logprobs: false }]) {
+        const err = await caught(() => fake.client.trainingJobs.create(withoutLogprobs(config)));
+        expect(err).toBeInstanceOf(RequestValidationError);
+        const message = (err as Error).message;
+        expect(message).toContain("none of the job's 2 choice(s) carries logprobs");
+        expect(message).toContain("allow_training_without_logprobs");
+        expect(message).toContain("precalculate_logprobs");
+        expect(message).toContain("logprobs: true");
+      }
+      expect(fake.svc.requests).toHaveLength(0);
+    });
+
+    it("is sent with allow_training_without_logprobs, in the config or through extraBody", async () => {
+      await fake.client.trainingJobs.create(withoutLogprobs({ allow_training_without_logprobs: true }));
+      await fake.client.trainingJobs.create(withoutLogprobs(), {
+        extraBody: { experimental_config: { allow_training_without_logprobs: true } },
+      });
+      await clientFor(fake.svc, {
+        extraBody: { experimental_config: { allow_training_without_logprobs: true } },
+      }).trainingJobs.create(withoutLogprobs());
+      expect(fake.svc.trainingJobs).toHaveLength(3);
+    });
+
+    it("one choice with logprobs is enough: the others are a finding, not a refusal", async () => {
+      const p = withoutLogprobs();
+      p.trajectory_groups[0]!.trajectories[0]!.messages_and_choices =
+        params().trajectory_groups[0]!.trajectories[0]!.messages_and_choices;
+      await fake.client.trainingJobs.create(p);
+      expect(fake.svc.trainingJobs).toHaveLength(1);
+    });
   });
 
   it("the client's default extraBody.experimental_config is merged too, under the request's", async () => {

@@ -121,7 +121,9 @@ describe("the training-API case table against the fake service", () => {
     // metrics is a map of string to number: any keys, numbers only.
     for (const v of Object.values(checkpoint.metrics)) expect(typeof v).toBe("number");
     expect(shapeOf({ ...checkpoint, metrics: {} })).toEqual(shapeOf({ ...S.checkpoint, metrics: {} }));
-    const deleted = await (await call("DELETE", `/v1/preview/models/${modelId}/checkpoints`, { steps: [1, 9999] })).json();
+    const deleted = await (
+      await call("DELETE", `/v1/preview/models/${modelId}/checkpoints`, { steps: [1, 9999] })
+    ).json();
     expect(shapeOf(deleted)).toEqual(shapeOf(S.deleteCheckpoints));
     expect(await (await call("GET", "/v1/preview/base-models")).json()).toEqual(S.baseModels);
     const job = (await (await call("GET", `/v1/preview/training-jobs/${jobId}`)).json()) as { id: string };

@@ -27,9 +27,7 @@ const sftTrainingConfig = z.strictObject({
     z.union([z.number(), z.array(z.number())], { error: "learning_rate must be a number or a list of numbers" }),
   ),
   /** Train on every assistant turn of a row (`"all"`, ART's default) or only on the last one. */
-  assistant_turns: z.optional(
-    z.enum(["all", "last"], { error: 'assistant_turns must be "all" or "last"' }),
-  ),
+  assistant_turns: z.optional(z.enum(["all", "last"], { error: 'assistant_turns must be "all" or "last"' })),
   /** Metric logging during the job (`{ enabled, target_training_step }` as ART sends it). */
   metric_logging: z.nullish(metricLogging),
 });
@@ -63,9 +61,9 @@ const sftTrainingJobCreateParams = z.strictObject({
    * The training data: a W&B artifact holding `train.jsonl` (one `{ messages, tools? }` row per
    * line), as `wandb-artifact:///{entity}/{project}/{name}:{version}`.
    */
-  training_data_url: z.string({ error: "training_data_url is required: the dataset artifact's URL" }).check(
-    z.minLength(1, { error: "training_data_url must not be empty" }),
-  ),
+  training_data_url: z
+    .string({ error: "training_data_url is required: the dataset artifact's URL" })
+    .check(z.minLength(1, { error: "training_data_url must not be empty" })),
   /** Batch size, learning rate, which assistant turns to train, metric logging. */
   config: z.nullish(sftTrainingConfigSchema),
   /** Further settings, passed to the trainer as they are (the server takes any object). */

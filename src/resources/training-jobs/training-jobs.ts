@@ -165,7 +165,12 @@ export class TrainingJobs extends APIResource {
     try {
       // `Trajectory` objects pass as they are: the copy reads each through its toJSON().
       job = trainingJobBody(params);
-      refuseUntrainableJob(job.checks, job.body["experimental_config"], this._http.config.extraBody, options?.extraBody);
+      refuseUntrainableJob(
+        job.checks,
+        job.body["experimental_config"],
+        this._http.config.extraBody,
+        options?.extraBody,
+      );
       spec = endpointRequest(trainingJobsCreate, { params: job.body });
     } catch (err) {
       return new APIPromise(Promise.reject(err));
