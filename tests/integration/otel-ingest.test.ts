@@ -8,8 +8,7 @@ import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BasicTracerProvider, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CallRecord } from "../../src/index.js";
-import { trajectoryFromCalls } from "../../src/lib/trajectories/from-calls.js";
+import { type CallRecord, trajectoryFromCalls } from "../../src/index.js";
 import { MODEL, useFakeService } from "./helpers.js";
 
 const fake = useFakeService({ seedCalls: false }, { telemetry: { recordContent: true } });
