@@ -78,13 +78,19 @@ describe("trainingJobs.create", () => {
     expect(fake.svc.requests[0]!.headers["idempotency-key"]).toBeUndefined();
   });
 
-  it("sends ART's kimi_k2_tau and the spec's variant_k2_tau as written", async () => {
+  it("sends ART's kimi_k2_tau and the spec's variant_k2_tau as written, saying the server ignores the latter", async () => {
+    const warned: string[] = [];
+    const logger: Logger = { debug() {}, info() {}, warn: (m: string) => warned.push(m), error() {} };
+    const client = clientFor(fake.svc, { logLevel: "warn", logger });
     const art = params({ experimental_config: { kimi_k2_tau: 0.5 } });
-    await fake.client.trainingJobs.create(art);
+    await client.trainingJobs.create(art);
+    expect(warned.filter((w) => w.includes("variant_k2_tau"))).toEqual([]);
     const spec = params({ experimental_config: { variant_k2_tau: 0.5 } });
-    await fake.client.trainingJobs.create(spec);
+    await client.trainingJobs.create(spec);
     expect(fake.svc.requests[0]!.json).toStrictEqual(art);
     expect(fake.svc.requests[1]!.json).toStrictEqual(spec);
+    expect(warned.filter((w) => w.includes("variant_k2_tau"))).toHaveLength(1);
+    expect(warned.find((w) => w.includes("variant_k2_tau"))).toContain("write kimi_k2_tau");
   });
 
   it("merges extraBody.experimental_config into the validated settings, unvalidated, overriding", async () => {

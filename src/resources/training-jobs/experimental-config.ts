@@ -3,6 +3,8 @@
 // `src/art/serverless/client.py`, which sends them), typed, with ART's meaning of each.
 import * as z from "zod/mini";
 import { memberFieldHint } from "../../core/field-hint.js";
+import type { Log } from "../../core/log.js";
+import { warnFinding } from "../../core/warn-once.js";
 import type { Fields, SchemaOf } from "../shape.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 
@@ -106,3 +108,18 @@ export const EXPERIMENTAL_CONFIG_KEYS: readonly string[] = Object.keys(experimen
 
 /** The "did you mean" and the `extraBody` way for an unknown `experimental_config` member. */
 export const experimentalConfigKeyHint = memberFieldHint("experimental_config", EXPERIMENTAL_CONFIG_KEYS);
+
+/**
+ * A finding for `variant_k2_tau` (the spec's name, sent as written): W&B Training's schema and
+ * ART know only `kimi_k2_tau`, and the server ignores a member it does not know, so the setting
+ * has no effect there.
+ */
+export function warnOfIgnoredSettings(log: Log, config: unknown): void {
+  if (typeof config !== "object" || config === null || (config as Record<string, unknown>)["variant_k2_tau"] == null)
+    return;
+  warnFinding(
+    log,
+    "INFERLOOP_VARIANT_K2_TAU",
+    "training job: experimental_config.variant_k2_tau is sent as written, but W&B Training and ART read kimi_k2_tau and ignore variant_k2_tau; write kimi_k2_tau for the setting to take effect",
+  );
+}

@@ -12,6 +12,7 @@ import type { TrainingJobResponse } from "./types.js";
 import { TrainingJobEvents } from "./events.js";
 import { followEvents, type TrainingJobFollowOptions } from "./follow.js";
 import { trainingJobBody, type TrainingJobBody } from "./job-body.js";
+import { warnOfIgnoredSettings } from "./experimental-config.js";
 import { refuseUntrainableJob } from "./logprobs-rule.js";
 import type { TrainingJobCreateParams } from "./request-schema.js";
 import type { TrainingWarning } from "./trajectory-checks.js";
