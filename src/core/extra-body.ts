@@ -23,11 +23,15 @@ export function withExtraBody(
   body: unknown,
   clientDefault: unknown,
   perRequest: unknown,
+  operation: string,
   merges: readonly string[] = [],
 ): unknown {
   if (clientDefault === undefined && perRequest === undefined) return body;
   if (![clientDefault, perRequest].every((e) => e === undefined || isPlainObject(e)))
-    throw new RequestValidationError([{ path: "extraBody", message: "must be an object of body fields" }], "options");
+    throw new RequestValidationError(
+      [{ path: "extraBody", message: "must be an object of body fields" }],
+      `${operation} request`,
+    );
   if (!isPlainObject(body)) return body;
   // Unvalidated, but still plain JSON: a cycle, a BigInt or NaN is refused, never sent as null.
   const out: ExtraBody = { ...body };

@@ -7,7 +7,8 @@ import { APIResource } from "../../core/resource.js";
 import { inputIssues } from "../../core/validate.js";
 import type { TrainingJobEvents } from "../training-jobs/events.js";
 import type { TrainingJobFollowOptions } from "../training-jobs/follow.js";
-import { readJob, TrainingJobs } from "../training-jobs/training-jobs.js";
+import { readWithId } from "../../core/read-body.js";
+import { TrainingJobs } from "../training-jobs/training-jobs.js";
 import type { TrainingJobCreateResponse, TrainingJobEvent, TrainingJobResponse } from "../training-jobs/types.js";
 import {
   SFT_CONFIG_KEYS,
@@ -20,7 +21,7 @@ const jobKeyHint = topLevelFieldHint(SFT_JOB_KEYS);
 const configKeyHint = memberFieldHint("config", SFT_CONFIG_KEYS);
 
 // A create is not idempotent (a second attempt makes a second job): only retried when unsent.
-const sftJobsCreate = endpoint<SFTTrainingJobCreateParams, SFTTrainingJobCreateParams, TrainingJobCreateResponse>({
+const sftJobsCreate = endpoint({
   operation: "sft_training_jobs.create",
   method: "POST",
   path: "/v1/preview/sft-training-jobs",
@@ -32,7 +33,7 @@ const sftJobsCreate = endpoint<SFTTrainingJobCreateParams, SFTTrainingJobCreateP
     inputIssues(issues, (key, path) => jobKeyHint(key, path) || configKeyHint(key, path)),
   // Settings newer than the SDK, sent through extraBody, join the validated ones.
   extraBodyMerges: ["config", "experimental_config"],
-  read: (res) => readJob(res, "SFT training job response"),
+  read: readWithId<TrainingJobCreateResponse>,
 });
 
 /**

@@ -1,4 +1,4 @@
-import type { Completions } from "../chat/completions.js";
+import type { ChatCompletionsEndpoint } from "../chat/completions.js";
 import type { TrainingJobEvent } from "../training-jobs/types.js";
 import type { RequestOptions } from "../../core/options.js";
 import type { TrainingJobs } from "../training-jobs/training-jobs.js";
@@ -40,7 +40,7 @@ export interface TrainOptions {
  * ```
  */
 export interface ModelChat {
-  readonly completions: Completions;
+  readonly completions: ChatCompletionsEndpoint;
 }
 
 const inferenceBase = (m: TrainableModelResponse) => `wandb-artifact:///${m.entity}/${m.project}/${m.name}`;

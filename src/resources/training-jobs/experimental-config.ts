@@ -3,10 +3,9 @@
 // `src/art/serverless/client.py`, which sends them), typed, with ART's meaning of each.
 import * as z from "zod/mini";
 import { memberFieldHint } from "../../core/field-hint.js";
-import type { Log } from "../../core/log.js";
-import { warnFinding } from "../../core/warn-once.js";
 import type { Fields, SchemaOf } from "../shape.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
+import type { TrainingWarning } from "./trajectory-checks.js";
 
 ensureZodDefaults();
 
@@ -114,12 +113,15 @@ export const experimentalConfigKeyHint = memberFieldHint("experimental_config", 
  * ART know only `kimi_k2_tau`, and the server ignores a member it does not know, so the setting
  * has no effect there.
  */
-export function warnOfIgnoredSettings(log: Log, config: unknown): void {
+export function ignoredSettings(config: unknown): TrainingWarning[] {
   if (typeof config !== "object" || config === null || (config as Record<string, unknown>)["variant_k2_tau"] == null)
-    return;
-  warnFinding(
-    log,
-    "INFERLOOP_VARIANT_K2_TAU",
-    "training job: experimental_config.variant_k2_tau is sent as written, but W&B Training and ART read kimi_k2_tau and ignore variant_k2_tau; write kimi_k2_tau for the setting to take effect",
-  );
+    return [];
+  return [
+    {
+      code: "ignored_setting",
+      path: "experimental_config.variant_k2_tau",
+      message:
+        "variant_k2_tau is sent as written, but W&B Training and ART read kimi_k2_tau and ignore variant_k2_tau; write kimi_k2_tau for the setting to take effect",
+    },
+  ];
 }

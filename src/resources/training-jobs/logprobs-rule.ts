@@ -4,17 +4,19 @@ import type { TrajectoryChecks } from "./trajectory-checks.js";
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
- * The `experimental_config` the server will get: the request's, with the client's default
- * `extraBody.experimental_config` and then the request's merged in (as the pipeline merges them).
+ * Whether the client's default `extraBody` and then the call's, merged into
+ * `experimental_config` as the pipeline merges them, leave `allow_training_without_logprobs`
+ * true.
  */
-function effectiveConfig(config: unknown, ...extraBodies: unknown[]): Record<string, unknown> {
-  let out: Record<string, unknown> = isObject(config) ? config : {};
+export function allowsTrainingWithoutLogprobs(...extraBodies: unknown[]): boolean {
+  let allowed = false;
   for (const extra of extraBodies) {
-    const more = isObject(extra) ? extra["experimental_config"] : undefined;
-    if (isObject(more)) out = { ...out, ...more };
-    else if (isObject(extra) && "experimental_config" in extra) out = {};
+    if (!isObject(extra) || !("experimental_config" in extra)) continue;
+    const config = extra["experimental_config"];
+    if (!isObject(config)) allowed = false;
+    else if ("allow_training_without_logprobs" in config) allowed = config["allow_training_without_logprobs"] === true;
   }
-  return out;
+  return allowed;
 }
 
 /**
@@ -23,17 +25,12 @@ function effectiveConfig(config: unknown, ...extraBodies: unknown[]): Record<str
  * choice trainable only when its `logprobs` is not null or that setting is true; a trajectory
  * without one is dropped whole. Such a job would be accepted and train nothing.
  * `precalculate_logprobs` does not rescue it: it recomputes the logprobs of the tokens packing
- * kept (ART's `unsloth/train.py`), after the choices without logprobs are gone.
+ * kept (ART's unsloth `train.py`), after the choices without logprobs are gone.
  */
-export function refuseUntrainableJob(
-  checks: TrajectoryChecks,
-  config: unknown,
-  clientExtraBody: unknown,
-  requestExtraBody: unknown,
-): void {
+export function refuseUntrainableJob(checks: TrajectoryChecks, config: unknown, what: string): void {
   const choices = checks.choicesWithoutAnyLogprobs();
   if (choices === 0) return;
-  if (effectiveConfig(config, clientExtraBody, requestExtraBody)["allow_training_without_logprobs"] === true) return;
+  if (isObject(config) && config["allow_training_without_logprobs"] === true) return;
   throw new RequestValidationError(
     [
       {
@@ -47,6 +44,6 @@ export function refuseUntrainableJob(
           "experimental_config.allow_training_without_logprobs: true (with precalculate_logprobs: true to have the trainer compute them)",
       },
     ],
-    "training job",
+    what,
   );
 }

@@ -10,7 +10,9 @@ import { isTrajectoryChoice, type TrajectoryItem } from "./trajectory-item.js";
  *   the trainer cannot pair each token with its logprob;
  * - `missing_logprobs`: a choice was recorded without logprobs while others have them;
  * - `no_trajectories`: the job has no trajectory groups, or a group has no trajectories, so
- *   there is nothing to train on (the server takes such a job all the same).
+ *   there is nothing to train on (the server takes such a job all the same);
+ * - `ignored_setting`: an `experimental_config` member the server ignores (the spec's
+ *   `variant_k2_tau`, which W&B Training and ART read as `kimi_k2_tau`).
  *
  * @example
  * ```ts
@@ -22,7 +24,8 @@ export type TrainingWarningCode =
   | "missing_reward"
   | "token_count_mismatch"
   | "missing_logprobs"
-  | "no_trajectories";
+  | "no_trajectories"
+  | "ignored_setting";
 
 /**
  * One problem that would waste training without making the request invalid. `path` is dotted,
