@@ -138,14 +138,24 @@ async function createTrainingJob({ client, fake, trainingModelId }: ExampleServi
           {
             messages_and_choices: [
               { role: "user", content: "What is 2+2?" },
-              { index: 0, finish_reason: "stop", message: { role: "assistant", content: "4" } },
+              {
+                index: 0,
+                finish_reason: "stop",
+                logprobs: { content: [{ token: "4", logprob: -0.1, bytes: null, top_logprobs: [] }] },
+                message: { role: "assistant", content: "4" },
+              },
             ],
             reward: 1,
           },
           {
             messages_and_choices: [
               { role: "user", content: "What is 2+2?" },
-              { index: 0, finish_reason: "stop", message: { role: "assistant", content: "5" } },
+              {
+                index: 0,
+                finish_reason: "stop",
+                logprobs: { content: [{ token: "5", logprob: -0.1, bytes: null, top_logprobs: [] }] },
+                message: { role: "assistant", content: "5" },
+              },
             ],
             reward: 0,
           },

@@ -87,7 +87,12 @@ await runExample(
             {
               messages_and_choices: [
                 { role: "user" as const, content: "hi" },
-                { index: 0, finish_reason: "stop", message: { role: "assistant" as const, content: "hello" } },
+                {
+                  index: 0,
+                  finish_reason: "stop",
+                  logprobs: { content: [{ token: "hello", logprob: -0.1, bytes: null, top_logprobs: [] }] },
+                  message: { role: "assistant" as const, content: "hello" },
+                },
               ],
               reward: 1,
             },

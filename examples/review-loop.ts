@@ -68,6 +68,9 @@ await runExample(async (service) => {
       seed,
       temperature: 1,
       max_completion_tokens: 64,
+      // Kept on the spans with the reply, so the reviewed rollouts train like captured ones.
+      logprobs: true,
+      return_token_ids: true,
     });
   for (const prompt of PROMPTS) for (let seed = 0; seed < SAMPLES; seed++) await rollout(prompt, seed);
   const calls = await tracing.tracedChatCalls();

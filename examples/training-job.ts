@@ -13,7 +13,13 @@ function rollout(answer: string, reward: number): TrajectoryParams {
     messages_and_choices: [
       { role: "system", content: "Answer with a number only." },
       { role: "user", content: "What is 6 * 7?" },
-      { finish_reason: "stop", index: 0, logprobs: null, message: { role: "assistant", content: answer } },
+      {
+        finish_reason: "stop",
+        index: 0,
+        // The trainer trains a choice only with the logprobs it was sampled with: sample with `logprobs: true`.
+        logprobs: { content: [{ token: answer, logprob: -0.3, bytes: null, top_logprobs: [] }] },
+        message: { role: "assistant", content: answer },
+      },
     ],
     reward,
     metrics: { correct: reward === 1 },

@@ -1,4 +1,5 @@
 import { base64, resolveCredentials } from "./core/auth.js";
+import { resolveBaseURLs } from "./core/base-urls.js";
 import { readEnv } from "./core/env.js";
 import { InferloopError } from "./core/errors.js";
 import { checkClientHeaders } from "./core/header-values.js";
@@ -16,6 +17,7 @@ import { Chat } from "./lib/namespaces/chat.js";
 import { Feedback } from "./resources/feedback/feedback.js";
 import { Models } from "./resources/models/models.js";
 import { TrainableModels } from "./lib/namespaces/trainable-models.js";
+import { SFTTrainingJobs } from "./resources/sft-training-jobs/sft-training-jobs.js";
 import { TrainingJobs } from "./resources/training-jobs/training-jobs.js";
 
 const DEFAULT_TIMEOUT = 600_000;
@@ -48,7 +50,10 @@ function resolveLogLevel(option: LogLevel | undefined): LogLevel {
 
 /**
  * The client for the whole service: chat generation, the model list, the call query of the
- * tracing store, annotation-queue progress, RL training jobs and the trainable models they update.
+ * tracing store, annotation-queue progress, RL and SFT training jobs and the trainable models
+ * they update. Each service has its own base URL (`baseURL`, `traceBaseURL`, `trainingBaseURL`,
+ * `wandbBaseURL`); a `baseURL` alone serves them all, and with none at all each goes to W&B's
+ * host.
  *
  * @example
  * ```ts
@@ -75,11 +80,19 @@ export class Inferloop {
   readonly feedback: Feedback;
   /** Reinforcement-learning training jobs. */
   readonly trainingJobs: TrainingJobs;
+  /** Supervised fine-tuning jobs. */
+  readonly sftTrainingJobs: SFTTrainingJobs;
   /** Trainable models and their checkpoints (the models RL jobs update). */
   readonly trainableModels: TrainableModels;
 
+  /** Inference's base URL (chat, models). */
   readonly baseURL: string;
+  /** The trace server's base URL (calls, annotation queues, feedback). */
   readonly traceBaseURL: string;
+  /** W&B Training's base URL (trainable models, training and SFT jobs, chat on checkpoints). */
+  readonly trainingBaseURL: string;
+  /** W&B's own API (GraphQL: artifacts). */
+  readonly wandbBaseURL: string;
   readonly project: string | undefined;
   readonly timeout: number;
   readonly idleTimeout: number;
@@ -96,17 +109,15 @@ export class Inferloop {
     // The same check as every request's options: a value refused here is refused there.
     checkOptions(options, "client options");
     this.#options = { ...options };
-    const baseURL = options.baseURL ?? readEnv("INFERLOOP_BASE_URL");
-    if (!baseURL)
-      throw new InferloopError(
-        "No base URL: pass `baseURL` to new Inferloop({...}) or set the INFERLOOP_BASE_URL environment variable.",
-      );
+    const bases = resolveBaseURLs(options);
     const credentials = resolveCredentials(options);
     const { apiKey, username, password } = credentials;
     const logLevel = resolveLogLevel(options.logLevel);
 
-    this.baseURL = baseURL;
-    this.traceBaseURL = options.traceBaseURL ?? baseURL;
+    this.baseURL = bases.inference.url;
+    this.traceBaseURL = bases.trace.url;
+    this.trainingBaseURL = bases.training.url;
+    this.wandbBaseURL = bases.wandb.url;
     this.project = options.project;
     this.timeout = options.timeout ?? DEFAULT_TIMEOUT;
     this.idleTimeout = options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT;
@@ -120,10 +131,18 @@ export class Inferloop {
     this.#transport =
       inherited ??
       (options.fetch ? new FetchTransport(options.fetch) : createDefaultTransport({ dispatcher: options.dispatcher }));
-    const redactor = new Redactor([apiKey, password, ...(password ? [base64(`${username}:${password}`)] : [])]);
+    const redactor = new Redactor([
+      apiKey,
+      password,
+      ...(password ? [base64(`${username}:${password}`)] : []),
+      // The `wandb` service's Basic credential: as secret as the key it encodes.
+      ...(apiKey ? [base64(`api:${apiKey}`)] : []),
+    ]);
     const http = new HttpClient({
-      api: parseBase(this.baseURL, "baseURL"),
-      trace: parseBase(this.traceBaseURL, options.traceBaseURL ? "traceBaseURL" : "baseURL"),
+      api: parseBase(bases.inference.url, bases.inference.source),
+      trace: parseBase(bases.trace.url, bases.trace.source),
+      training: parseBase(bases.training.url, bases.training.source),
+      wandb: parseBase(bases.wandb.url, bases.wandb.source),
       credentials,
       project: options.project,
       timeout: this.timeout,
@@ -145,7 +164,9 @@ export class Inferloop {
     this.annotationQueues = new AnnotationQueues(http);
     this.feedback = new Feedback(http);
     this.trainingJobs = new TrainingJobs(http);
-    this.trainableModels = new TrainableModels(http);
+    this.sftTrainingJobs = new SFTTrainingJobs(http);
+    // Trained checkpoints are served on the Training host: a model's `chat` goes there.
+    this.trainableModels = new TrainableModels(http, new Chat(http.routedTo("training")));
   }
 
   /**

@@ -83,11 +83,14 @@ export { TrainingJobFailedError } from "./resources/training-jobs/errors.js";
 export { TrainingJobEvents } from "./resources/training-jobs/events.js";
 export type { TrainingJobFollowOptions } from "./resources/training-jobs/follow.js";
 export * from "./resources/training-jobs/index.js";
+export { SFTTrainingJobs } from "./resources/sft-training-jobs/sft-training-jobs.js";
+export * from "./resources/sft-training-jobs/index.js";
 export * from "./lib/trajectories/index.js";
 
 export { CursorList, type CursorPage } from "./core/cursor-list.js";
 export { TrainableModel, TrainableModels } from "./lib/namespaces/trainable-models.js";
 export { Checkpoints } from "./resources/trainable-models/checkpoints.js";
+export type { ModelChat } from "./resources/trainable-models/trainable-model.js";
 export * from "./resources/trainable-models/index.js";
 export type {
   TrainLoopEvent,

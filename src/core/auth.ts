@@ -1,8 +1,12 @@
 import { readEnv } from "./env.js";
 import { InferloopError } from "./errors.js";
 
-/** Which credential an operation needs: Bearer for `/v1/...`, Basic for the trace server. */
-export type AuthScheme = "bearer" | "basic";
+/**
+ * Which credential an operation needs: Bearer for Inference and Training, Basic with the
+ * client's username and password for the trace server, Basic `api:<apiKey>` for W&B's own API
+ * (as W&B's clients send it to its GraphQL endpoint).
+ */
+export type AuthScheme = "bearer" | "basic" | "api-key-basic";
 
 /** The credentials the client was built with (never printed; see `Redactor`). */
 export interface Credentials {
@@ -53,9 +57,9 @@ export function authFailureHint(scheme: AuthScheme, creds: Credentials, callerHe
   const src = creds.sources;
   if (callerHeader) return " (sent: your own Authorization header)";
   if (src === undefined) return "";
-  return scheme === "bearer"
-    ? ` (sent: Bearer \`apiKey\` from ${src.apiKey})`
-    : ` (sent: Basic \`username\` from ${src.username}, \`password\` from ${src.password})`;
+  if (scheme === "bearer") return ` (sent: Bearer \`apiKey\` from ${src.apiKey})`;
+  if (scheme === "api-key-basic") return ` (sent: Basic api:\`apiKey\` from ${src.apiKey})`;
+  return ` (sent: Basic \`username\` from ${src.username}, \`password\` from ${src.password})`;
 }
 
 /** Thrown when an operation needs a credential the client does not have. */
@@ -74,12 +78,12 @@ export function base64(text: string): string {
 /** The `Authorization` header value for a scheme, or a clear error naming the option and
  * the environment variable to set. */
 export function authorizationHeader(scheme: AuthScheme, creds: Credentials): string {
-  if (scheme === "bearer") {
+  if (scheme === "bearer" || scheme === "api-key-basic") {
     if (!creds.apiKey)
       throw new MissingCredentialsError(
         "This operation needs an API key: pass `apiKey` to new Inferloop({...}) or set INFERLOOP_API_KEY (or WANDB_API_KEY).",
       );
-    return `Bearer ${creds.apiKey}`;
+    return scheme === "bearer" ? `Bearer ${creds.apiKey}` : `Basic ${base64(`api:${creds.apiKey}`)}`;
   }
   if (!creds.password)
     throw new MissingCredentialsError(

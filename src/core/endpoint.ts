@@ -75,7 +75,10 @@ export interface EndpointDeclaration<Path extends string, Params, Checked, Body,
   method: RequestSpec["method"];
   /** Under the service's base URL; each `{name}` is filled from the call's path arguments. */
   path: Path;
-  /** Which base URL and auth: `inference` (`baseURL`, Bearer), `trace` (`traceBaseURL`, Basic). */
+  /**
+   * Which base URL and auth: `inference` (`baseURL`, Bearer), `trace` (`traceBaseURL`, Basic),
+   * `training` (`trainingBaseURL`, Bearer), `wandb` (`wandbBaseURL`, Basic `api:<key>`).
+   */
   service: Service;
   retry: RetryPolicy;
   /** With `retry: "unsent-only"`: what a second attempt could create twice ("training job"). */
@@ -113,6 +116,8 @@ export interface EndpointDeclaration<Path extends string, Params, Checked, Body,
    * finds the server's message (of `status`, when given), `hint` is added after it.
    */
   errorHints?: readonly ErrorHint[];
+  /** Body members `extraBody` merges into member by member (see `RequestSpec`). */
+  extraBodyMerges?: readonly string[];
   /** Reads a successful JSON answer (any endpoint without `page`). */
   read?: Reader<Result>;
   /** Reads the answer when the body asks for a stream instead. */

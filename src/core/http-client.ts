@@ -14,7 +14,7 @@ import { withExtraBody } from "./extra-body.js";
 import { checkRequestHeaders } from "./header-values.js";
 import type { Log } from "./log.js";
 import { checkOptions } from "./option-checks.js";
-import type { ErrorHint, ReadMode, RequestSpec } from "./request-spec.js";
+import type { ErrorHint, ReadMode, RequestSpec, Service } from "./request-spec.js";
 import type { RequestOptions } from "./options.js";
 import { signalAbortError } from "./abort.js";
 import { backoffMs, isRetryableStatus, MAX_RETRY_AFTER_MS, retryAfterMs, serverRetryHint, sleep } from "./retry.js";
@@ -62,8 +62,11 @@ function doubledV1Hint(status: number, base: Base, path: string): string {
 
 /** Everything the pipeline needs, resolved once by the client. */
 export interface HttpConfig {
+  /** The `inference` service's base (`baseURL`). */
   api: Base;
   trace: Base;
+  training: Base;
+  wandb: Base;
   credentials: Credentials;
   /** `"<team>/<project>"` for the `Client-Project` header, when set. */
   project: string | undefined;
@@ -125,6 +128,26 @@ export class HttpClient {
     return this.#config;
   }
 
+  /** The base URL a service's requests go to. */
+  baseOf(service: Service): Base {
+    const cfg = this.#config;
+    return service === "inference" ? cfg.api : cfg[service];
+  }
+
+  /**
+   * The same pipeline (transport, credentials, options) with the `inference` service's
+   * requests sent to `service`'s base URL instead: W&B serves chat on trained checkpoints on
+   * the Training host, so a trainable model's `chat` is the chat namespace over this.
+   *
+   * @example
+   * ```ts
+   * const chatOnTraining = new Chat(http.routedTo("training"));
+   * ```
+   */
+  routedTo(service: Service): HttpClient {
+    return new HttpClient({ ...this.#config, api: this.baseOf(service) });
+  }
+
   /** Send `spec` with retries and hand the successful response to `read`. */
   request<T>(
     spec: RequestSpec,
@@ -141,7 +164,7 @@ export class HttpClient {
     } catch (err) {
       return Promise.reject(err);
     }
-    const base = spec.service === "trace" ? this.config.trace : this.config.api;
+    const base = this.baseOf(spec.service);
     return traced(spec, base.origin, this.config.telemetry, mode, (span) =>
       this.#send(spec, options, read, mode, span),
     );
@@ -155,7 +178,7 @@ export class HttpClient {
     span: OperationSpan | undefined,
   ): Promise<WithResponse<T>> {
     const cfg = this.config;
-    const base = spec.service === "trace" ? cfg.trace : cfg.api;
+    const base = this.baseOf(spec.service);
     const maxRetries = options?.maxRetries ?? cfg.maxRetries;
     const timeout = options?.timeout ?? cfg.timeout;
     const idleTimeout = options?.idleTimeout ?? cfg.idleTimeout;
@@ -165,7 +188,9 @@ export class HttpClient {
     checkRequestHeaders(options?.headers, options?.idempotencyKey, spec.operation);
     const { headers, callerAuth } = this.#headers(spec, options);
     const value =
-      spec.body === undefined ? undefined : withExtraBody(spec.body, cfg.extraBody, options?.extraBody, spec.operation);
+      spec.body === undefined
+        ? undefined
+        : withExtraBody(spec.body, cfg.extraBody, options?.extraBody, spec.operation, spec.extraBodyMerges);
     const body: TransportRequest["body"] =
       value === undefined ? undefined : spec.bodyInPieces ? { pieces: () => jsonPieces(value) } : JSON.stringify(value);
     const path = base.prefix + spec.path;
@@ -312,9 +337,14 @@ export class HttpClient {
   }
 }
 
-/** The inference service takes the API key as a Bearer token; the trace server, Basic auth. */
+/**
+ * Inference and Training take the API key as a Bearer token; the trace server, Basic auth with
+ * the client's username and password; W&B's own API, Basic `api:<key>`.
+ */
 function authOf(spec: RequestSpec): AuthScheme {
-  return spec.service === "trace" ? "basic" : "bearer";
+  if (spec.service === "trace") return "basic";
+  if (spec.service === "wandb") return "api-key-basic";
+  return "bearer";
 }
 
 /** Header names are case-insensitive: store lower-case; `null` deletes. */

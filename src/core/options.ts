@@ -6,19 +6,40 @@ import type { FetchLike } from "./transport/fetch.js";
 /**
  * Options of `new Inferloop(options)`. Every field is optional; environment variables fill the
  * gaps (`INFERLOOP_API_KEY` or `WANDB_API_KEY`, `INFERLOOP_USERNAME`, `INFERLOOP_PASSWORD`, `INFERLOOP_BASE_URL`,
- * `INFERLOOP_LOG`).
+ * `INFERLOOP_TRACE_BASE_URL`, `INFERLOOP_TRAINING_BASE_URL`, `INFERLOOP_WANDB_BASE_URL`,
+ * `INFERLOOP_LOG`). With no base URL at all, each service goes to W&B's host.
  */
 export interface ClientOptions {
-  /** Bearer token for chat, models and training jobs. Default: env `INFERLOOP_API_KEY`, else `WANDB_API_KEY`. */
+  /**
+   * Bearer token for chat, models, trainable models and training jobs (and Basic `api:<key>`
+   * for W&B's own API). Default: env `INFERLOOP_API_KEY`, else `WANDB_API_KEY`.
+   */
   apiKey?: string | undefined;
   /** Basic-auth user for calls and annotation queues. Default: env `INFERLOOP_USERNAME`, else `"api"`. */
   username?: string | undefined;
   /** Basic-auth password. Default: env `INFERLOOP_PASSWORD`, else the API key. */
   password?: string | undefined;
-  /** The service's base URL. Default: env `INFERLOOP_BASE_URL`; required one way or the other. */
+  /**
+   * Inference's base URL (chat, models), without `/v1`; alone, it serves every service (a
+   * vLLM, the fake). Default: env `INFERLOOP_BASE_URL`, else `https://api.inference.wandb.ai`.
+   */
   baseURL?: string | undefined;
-  /** Another base URL for calls and annotation queues (a separate trace server). Default: `baseURL`. */
+  /**
+   * The trace server's base URL (calls, annotation queues, feedback). Default: `baseURL`, else
+   * env `INFERLOOP_TRACE_BASE_URL`, else `INFERLOOP_BASE_URL`, else `https://trace.wandb.ai`.
+   */
   traceBaseURL?: string | undefined;
+  /**
+   * W&B Training's base URL (trainable models, training and SFT jobs, and chat on trained
+   * checkpoints through a model's `chat`). Default: `baseURL`, else env
+   * `INFERLOOP_TRAINING_BASE_URL`, else `INFERLOOP_BASE_URL`, else `https://api.training.wandb.ai`.
+   */
+  trainingBaseURL?: string | undefined;
+  /**
+   * W&B's own API (GraphQL, for artifacts), with Basic `api:<apiKey>`. Default: `baseURL`, else
+   * env `INFERLOOP_WANDB_BASE_URL`, else `INFERLOOP_BASE_URL`, else `https://api.wandb.ai`.
+   */
+  wandbBaseURL?: string | undefined;
   /** `"<team>/<project>"`, sent as the `Client-Project` and `OpenAI-Project` headers (same value) on `models.list`. */
   project?: string | undefined;
   /** ms to wait for response headers. Default 600 000. */

@@ -9,10 +9,12 @@
 export type RetryPolicy = "safe" | "unsent-only";
 
 /**
- * Which server answers: `inference` is `baseURL` with Bearer auth (chat, models, training);
- * `trace` is `traceBaseURL` with Basic auth (calls, annotation queues, feedback).
+ * Which server answers: `inference` is `baseURL` with Bearer auth (chat, models); `trace` is
+ * `traceBaseURL` with Basic auth (calls, annotation queues, feedback); `training` is
+ * `trainingBaseURL` with Bearer auth (trainable models, training jobs, SFT jobs); `wandb` is
+ * `wandbBaseURL` with Basic `api:<key>` (W&B's own API: GraphQL).
  */
-export type Service = "inference" | "trace";
+export type Service = "inference" | "trace" | "training" | "wandb";
 
 /** A hint added to an error answer whose message `match` finds (see `Endpoint.errorHints`). */
 export interface ErrorHint {
@@ -44,6 +46,11 @@ export interface RequestSpec {
   stream?: boolean;
   /** Hints added to error answers the endpoint's server words in a known way. */
   errorHints?: readonly ErrorHint[];
+  /**
+   * Body members that `extraBody` merges into member by member instead of replacing
+   * (`experimental_config`: a setting newer than the SDK joins the validated ones).
+   */
+  extraBodyMerges?: readonly string[];
 }
 
 /**

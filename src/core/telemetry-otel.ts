@@ -56,6 +56,11 @@ class ResponseFacts {
   inputTokens: number | undefined;
   outputTokens: number | undefined;
   readonly output: string[] = [];
+  // With recordContent, each choice's token logprobs and token ids when the call asked for
+  // them: a traced rollout then trains like a captured one (Weave's openai integration keeps
+  // the whole ChatCompletion, logprobs included, as the call's output).
+  readonly logprobs: unknown[][] = [];
+  readonly tokenIds: unknown[][] = [];
 
   take(result: unknown, recordContent: boolean): void {
     if (!isObject(result)) return;
@@ -79,6 +84,9 @@ class ResponseFacts {
           ? choice["delta"]
           : undefined;
       if (typeof part?.["content"] === "string") this.output[index] = (this.output[index] ?? "") + part["content"];
+      const logprobs = isObject(choice["logprobs"]) ? choice["logprobs"]["content"] : undefined;
+      if (isListLike(logprobs)) appendTo(this.logprobs, index, logprobs);
+      if (isListLike(choice["token_ids"])) appendTo(this.tokenIds, index, choice["token_ids"]);
     }
   }
 
@@ -90,12 +98,28 @@ class ResponseFacts {
     if (reasons.length) out["gen_ai.response.finish_reasons"] = reasons;
     if (this.inputTokens !== undefined) out["gen_ai.usage.input_tokens"] = this.inputTokens;
     if (this.outputTokens !== undefined) out["gen_ai.usage.output_tokens"] = this.outputTokens;
-    if (this.output.length)
+    const replies = Math.max(this.output.length, this.logprobs.length, this.tokenIds.length);
+    if (replies > 0)
       out["gen_ai.output.messages"] = JSON.stringify(
-        this.output.map((content) => ({ role: "assistant", content: content ?? "" })),
+        Array.from({ length: replies }, (_, i) => ({
+          role: "assistant",
+          content: this.output[i] ?? "",
+          ...(this.logprobs[i] ? { logprobs: { content: this.logprobs[i] } } : {}),
+          ...(this.tokenIds[i] ? { token_ids: this.tokenIds[i] } : {}),
+        })),
       );
     return out;
   }
+}
+
+/** An array, or the array-like view a long `logprobs.content` is packed into. */
+function isListLike(v: unknown): v is ArrayLike<unknown> {
+  return Array.isArray(v) || (isObject(v) && typeof v["length"] === "number");
+}
+
+function appendTo(lists: unknown[][], index: number, items: ArrayLike<unknown>): void {
+  const list = (lists[index] ??= []);
+  for (let i = 0; i < items.length; i++) list.push(items[i]);
 }
 
 /** Whether a chunk carries generated output: text, reasoning or a tool call (the first chunk

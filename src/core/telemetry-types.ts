@@ -8,7 +8,9 @@ import type { RequestSpec } from "./request-spec.js";
 export interface TelemetryOptions {
   /**
    * Record request messages and reply content on spans (`gen_ai.input.messages`,
-   * `gen_ai.output.messages`). Default false: prompts and replies often hold personal data.
+   * `gen_ai.output.messages`, each reply with its `logprobs` and `token_ids` when the call asked
+   * for them, so a traced rollout read back by `calls.trajectoryGroups` is trainable). Default
+   * false: prompts and replies often hold personal data.
    */
   recordContent?: boolean | undefined;
 }

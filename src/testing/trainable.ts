@@ -242,13 +242,18 @@ export class TrainableStore {
 
   /**
    * Starts the timeline of a job just created; `failure` makes it end with `training_failed`
-   * after `afterSteps` gradient steps. Called by the service when a job is created.
+   * after `afterSteps` gradient steps. `gradientStepCount` (an SFT job's batches) replaces the
+   * default of one step per trajectory. Called by the service when a job is created.
    *
    * @internal
    */
-  startJob(job: TrainingJob, failure: { message: string; afterSteps: number } | undefined): void {
+  startJob(
+    job: TrainingJob,
+    failure: { message: string; afterSteps: number } | undefined,
+    gradientStepCount?: number,
+  ): void {
     const trajectories = job.rewards.reduce((n, g) => n + g.length, 0);
-    const steps = Math.max(1, trajectories);
+    const steps = gradientStepCount ?? Math.max(1, trajectories);
     const rewards = job.rewards.flat().filter((r): r is number => r !== null);
     const meanReward = rewards.length ? rewards.reduce((a, b) => a + b, 0) / rewards.length : 0;
     const next = () => `evt-${(++this.eventCounter).toString().padStart(8, "0")}`;

@@ -2,7 +2,21 @@
  * The training API's checks of a request body (FastAPI 422 issues): trajectories (shared by job
  * creation and a model's log) and a job's creation.
  */
-import { anything, bool, datetime, dict, int, list, nullable, num, obj, oneOf, str, uuid } from "./validate.js";
+import {
+  anything,
+  bool,
+  datetime,
+  dict,
+  int,
+  list,
+  literal,
+  nullable,
+  num,
+  obj,
+  oneOf,
+  str,
+  uuid,
+} from "./validate.js";
 
 const toolCheck = obj(
   {
@@ -48,26 +62,50 @@ export const trajectoryCheck = obj(
 );
 
 const numberOrNull = { check: nullable(num()) };
+const intOrNull = { check: nullable(int()) };
 const boolOrNull = { check: nullable(bool()) };
+const choice = (values: readonly string[]) => ({ check: nullable(literal(values)) });
 
-const experimentalConfigCheck = obj(
+/**
+ * `ExperimentalTrainingConfig` of W&B Training's OpenAPI ("Serverless Training" v1.0.0): 25
+ * nullable members, no `additionalProperties: false`, so pydantic ignores a member it does not
+ * know (ART's `variant_k2_tau` spelling included) rather than refusing it.
+ *
+ * @example
+ * validateBody(experimentalConfigCheck, { loss_fn: "ppo" }); // []
+ */
+export const experimentalConfigCheck = obj(
   {
     advantage_balance: numberOrNull,
+    allow_training_without_logprobs: boolOrNull,
     epsilon: numberOrNull,
     epsilon_high: numberOrNull,
-    variant_k2_tau: numberOrNull,
+    importance_sampling_level: choice(["token", "sequence", "average", "geometric_average"]),
     kimi_k2_tau: numberOrNull,
+    kl_penalty_coef: numberOrNull,
+    kl_penalty_reference_step: intOrNull,
+    kl_penalty_source: choice(["current_learner", "sample"]),
+    kl_penalty_step_lag: intOrNull,
+    kl_ref_adapter_path: { check: nullable(str()) },
     learning_rate: numberOrNull,
-    max_negative_advantage_importance_sampling_weight: numberOrNull,
+    logprob_calculation_chunk_size: intOrNull,
+    loss_fn: choice(["cispo", "ppo"]),
     mask_prob_ratio: boolOrNull,
+    max_negative_advantage_importance_sampling_weight: numberOrNull,
+    normalize_advantages: boolOrNull,
+    num_trajectories_learning_rate_multiplier_power: numberOrNull,
+    packed_sequence_length: intOrNull,
+    plot_tensors: boolOrNull,
     ppo: boolOrNull,
     precalculate_logprobs: boolOrNull,
+    scale_learning_rate_by_reward_std_dev: boolOrNull,
     scale_rewards: boolOrNull,
+    truncated_importance_sampling: numberOrNull,
   },
-  "forbid",
+  "allow",
 );
 
-/** The check of a job's creation body. */
+/** The check of a job's creation body (`CreateTrainingJob`: unknown members are ignored). */
 export const createJobCheck = obj(
   {
     model_id: { check: uuid(), required: true },
@@ -77,5 +115,33 @@ export const createJobCheck = obj(
     },
     experimental_config: { check: nullable(experimentalConfigCheck) },
   },
-  "forbid",
+  "allow",
+);
+
+/**
+ * The check of an SFT job's creation body (`CreateSFTTrainingJob` and `SFTTrainingConfig`:
+ * unknown members ignored; ART's `assistant_turns` is not in the schema, so it passes unchecked).
+ *
+ * @example
+ * validateBody(createSftJobCheck, { model_id, training_data_url: "wandb-artifact:///a/b/c:v0" }); // []
+ */
+export const createSftJobCheck = obj(
+  {
+    model_id: { check: uuid(), required: true },
+    training_data_url: { check: str(), required: true },
+    config: {
+      check: nullable(
+        obj(
+          {
+            batch_size: { check: nullable(oneOf(int(), literal(["auto"]))) },
+            learning_rate: { check: nullable(oneOf(num(), list(num()))) },
+            metric_logging: { check: nullable(dict()) },
+          },
+          "allow",
+        ),
+      ),
+    },
+    experimental_config: { check: nullable(dict()) },
+  },
+  "allow",
 );

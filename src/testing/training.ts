@@ -1,6 +1,6 @@
 /**
- * Training jobs. `POST /v1/preview/training-jobs` validates the body like the training API
- * (FastAPI 422), creates a job `{id}` and remembers it; an `Idempotency-Key` already seen returns
+ * Training jobs. `POST /v1/preview/training-jobs` (RL) and `POST /v1/preview/sft-training-jobs`
+ * (SFT) validate the body like the training API (FastAPI 422), create a job `{id}` and remember it; an `Idempotency-Key` already seen returns
  * the same job without creating another (and 422 when the same key comes with a different body).
  * The job's life (its status and events) is the training service's (`trainable.ts`), which
  * ends it with a new checkpoint of its model.
@@ -9,14 +9,15 @@ import { detailError, jsonResponse, requireJsonBody } from "./responses.js";
 import { route } from "./route.js";
 import type { Route } from "./route.js";
 import type { TrainableStore } from "./trainable.js";
-import { createJobCheck } from "./training-checks.js";
+import { createJobCheck, createSftJobCheck } from "./training-checks.js";
 import type { FakeRequest, ResponsePlan, TrainingJob } from "./types.js";
 import { isoMicros, randomUuid } from "./util.js";
 import { validateBody } from "./validate.js";
 
-// Called after validation, so every group has a `trajectories` list of objects.
+// Called after validation, so every group has a `trajectories` list of objects (an SFT job
+// has no groups).
 function rewardsOf(body: Record<string, unknown>): (number | null)[][] {
-  const groups = body["trajectory_groups"] as Array<{ trajectories: Array<{ reward?: unknown }> }>;
+  const groups = (body["trajectory_groups"] ?? []) as Array<{ trajectories: Array<{ reward?: unknown }> }>;
   return groups.map((g) => g.trajectories.map((t) => (typeof t.reward === "number" ? t.reward : null)));
 }
 
@@ -38,10 +39,10 @@ export class TrainingJobStore {
   /**
    * Handles the create route (auth already checked).
    */
-  handleCreate(req: FakeRequest, onCreated?: (job: TrainingJob) => void): ResponsePlan {
+  handleCreate(req: FakeRequest, onCreated?: (job: TrainingJob) => void, kind: "rl" | "sft" = "rl"): ResponsePlan {
     const parsed = requireJsonBody(req.body, req.json);
     if (!parsed.ok) return parsed.error;
-    const issues = validateBody(createJobCheck, parsed.value);
+    const issues = validateBody(kind === "sft" ? createSftJobCheck : createJobCheck, parsed.value);
     if (issues.length > 0) return detailError(issues);
     const body = parsed.value as Record<string, unknown> & { model_id: string };
     const key = req.headers["idempotency-key"];
@@ -63,6 +64,7 @@ export class TrainingJobStore {
     }
     const job: TrainingJob = {
       id: randomUuid(),
+      kind,
       model_id: body.model_id,
       idempotency_key: key === undefined || key === "" ? null : key,
       request: body,
@@ -76,7 +78,10 @@ export class TrainingJobStore {
   }
 }
 
-/** The training jobs' routes. */
+/** Gradient steps of a fake SFT job (the fake does not read the dataset artifact). */
+const SFT_STEPS = 3;
+
+/** The training jobs' routes (RL and SFT). */
 export const TRAINING_JOB_ROUTES: ReadonlyArray<Route<{ training: TrainingJobStore; trainable: TrainableStore }>> = [
   route({
     method: "POST",
@@ -86,6 +91,18 @@ export const TRAINING_JOB_ROUTES: ReadonlyArray<Route<{ training: TrainingJobSto
       const failure =
         fault?.kind === "trainingFailed" ? { message: fault.message, afterSteps: fault.afterSteps ?? 1 } : undefined;
       return state.training.handleCreate(req, (job) => state.trainable.startJob(job, failure));
+    },
+  }),
+  // An SFT job is a training job of the same service: the events and record routes below
+  // serve it too (W&B's API has no SFT-specific route for either).
+  route({
+    method: "POST",
+    path: "/v1/preview/sft-training-jobs",
+    auth: "bearer",
+    handle: ({ req, state, fault }) => {
+      const failure =
+        fault?.kind === "trainingFailed" ? { message: fault.message, afterSteps: fault.afterSteps ?? 1 } : undefined;
+      return state.training.handleCreate(req, (job) => state.trainable.startJob(job, failure, SFT_STEPS), "sft");
     },
   }),
   route({

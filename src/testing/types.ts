@@ -58,6 +58,8 @@ export interface CallRecord {
  */
 export interface TrainingJob {
   id: string;
+  /** `sft` for a job of `POST /v1/preview/sft-training-jobs`; RL jobs have `rl`. */
+  kind?: "rl" | "sft";
   model_id: string;
   idempotency_key: string | null;
   /** The request body as received (parsed). */

@@ -11,14 +11,33 @@
  */
 
 /** The operation a case exercises. */
-export type TrainingOperation = "createModel" | "listCheckpoints" | "deleteCheckpoints" | "listEvents" | "log";
+export type TrainingOperation =
+  | "createModel"
+  | "listCheckpoints"
+  | "deleteCheckpoints"
+  | "listEvents"
+  | "log"
+  | "createJob"
+  | "createSftJob";
 
 export interface TrainingApiCase {
   name: string;
   operation: TrainingOperation;
-  /** The body (createModel, deleteCheckpoints, log) or the query parameters (lists). */
+  /**
+   * The body (createModel, deleteCheckpoints, log), the query parameters (lists), the
+   * `experimental_config` (createJob: sent with {@link JOB_GROUPS}), or the SFT job's body
+   * without `model_id` (createSftJob).
+   */
   request: Record<string, unknown>;
   real: "accepted" | "refused";
+  /**
+   * `refuses`: the server takes it, but the SDK refuses it on purpose, before sending (the
+   * server ignores a member it does not know, so a misspelt setting would train with the
+   * default; a job without logprobs would train nothing).
+   */
+  sdk?: "refuses";
+  /** createJob: sent with {@link GROUPS_WITHOUT_LOGPROBS} instead of {@link JOB_GROUPS}. */
+  noLogprobs?: true;
   why: string;
 }
 
@@ -28,7 +47,86 @@ const c = (
   name: string,
   request: Record<string, unknown>,
   why: string,
-): TrainingApiCase => ({ operation, real, name, request, why });
+  sdk?: "refuses",
+): TrainingApiCase => ({ operation, real, name, request, why, ...(sdk ? { sdk } : {}) });
+
+/** The trajectory groups of a createJob case: one choice with logprobs, one without. */
+export const JOB_GROUPS = [
+  {
+    trajectories: [
+      {
+        messages_and_choices: [
+          { role: "user", content: "2+2?" },
+          {
+            finish_reason: "stop",
+            index: 0,
+            logprobs: { content: [{ token: "4", logprob: -0.1, bytes: [52], top_logprobs: [] }] },
+            message: { role: "assistant", content: "4" },
+          },
+        ],
+        reward: 1,
+      },
+      {
+        messages_and_choices: [
+          { role: "user", content: "2+2?" },
+          { finish_reason: "stop", index: 0, message: { role: "assistant", content: "5" } },
+        ],
+        reward: 0,
+      },
+    ],
+  },
+];
+
+/** Trajectory groups none of whose choices carries logprobs. */
+export const GROUPS_WITHOUT_LOGPROBS = [
+  {
+    trajectories: [
+      {
+        messages_and_choices: [
+          { role: "user", content: "2+2?" },
+          { finish_reason: "stop", index: 0, message: { role: "assistant", content: "4" } },
+        ],
+        reward: 1,
+      },
+    ],
+  },
+];
+
+// Sources: ECFG = `ExperimentalTrainingConfig` and SFT = `CreateSFTTrainingJob` /
+// `SFTTrainingConfig` of W&B's OpenAPI ("Serverless Training" v1.0.0, wandb/docs
+// serverless-training/api-reference/openapi.json @ 0a8cf77c): members nullable, enums as
+// listed, no `additionalProperties: false` (pydantic ignores unknown members). ART =
+// OpenPipe/ART src/art/serverless/client.py @ 029b7a28 (what ART sends); TOK = ART
+// src/art/preprocessing/tokenize.py (a choice is trained only with logprobs unless
+// allow_training_without_logprobs).
+const EVERY_SETTING = {
+  advantage_balance: 0.1,
+  allow_training_without_logprobs: false,
+  epsilon: 0.2,
+  epsilon_high: 0.28,
+  importance_sampling_level: "sequence",
+  kimi_k2_tau: 0.5,
+  kl_penalty_coef: 0.1,
+  kl_penalty_reference_step: 2,
+  kl_penalty_source: "sample",
+  kl_penalty_step_lag: null,
+  kl_ref_adapter_path: "/tmp/ref-adapter",
+  learning_rate: 2e-5,
+  logprob_calculation_chunk_size: 512,
+  loss_fn: "ppo",
+  mask_prob_ratio: false,
+  max_negative_advantage_importance_sampling_weight: 2,
+  normalize_advantages: false,
+  num_trajectories_learning_rate_multiplier_power: 0.5,
+  packed_sequence_length: 4096,
+  plot_tensors: true,
+  ppo: true,
+  precalculate_logprobs: false,
+  scale_learning_rate_by_reward_std_dev: true,
+  scale_rewards: false,
+  truncated_importance_sampling: 2,
+};
+const DATA = "wandb-artifact:///acme/rl/agent-data:v0";
 
 const model = { project: "rl", name: "agent", base_model: "OpenPipe/Qwen3-14B-Instruct" };
 
@@ -60,6 +158,164 @@ export const TRAINING_API_CASES: TrainingApiCase[] = [
   c("log", "accepted", "split and groups", { split: "val", trajectory_groups: [] }, "LogRequest"),
   c("log", "refused", "no split", { trajectory_groups: [] }, "split is required"),
   c("log", "refused", "no trajectory_groups", { split: "val" }, "trajectory_groups is required"),
+  c("createJob", "accepted", "every current setting", EVERY_SETTING, "ECFG's 25 members, as ART sends them"),
+  c(
+    "createJob",
+    "accepted",
+    "every member null",
+    { learning_rate: null, loss_fn: null, kl_penalty_source: null },
+    "ECFG: all nullable",
+  ),
+  ...["token", "sequence", "average", "geometric_average"].map((level) =>
+    c("createJob", "accepted", `importance_sampling_level ${level}`, { importance_sampling_level: level }, "ECFG enum"),
+  ),
+  c(
+    "createJob",
+    "accepted",
+    "kl_penalty_source current_learner",
+    { kl_penalty_source: "current_learner" },
+    "ECFG enum",
+  ),
+  c(
+    "createJob",
+    "accepted",
+    "the spec's variant_k2_tau",
+    { variant_k2_tau: 0.5 },
+    "ignored by the server, sent as written",
+  ),
+  c("createJob", "refused", "loss_fn grpo", { loss_fn: "grpo" }, "ECFG: loss_fn is cispo | ppo"),
+  c("createJob", "refused", "importance_sampling_level tokens", { importance_sampling_level: "tokens" }, "ECFG enum"),
+  c("createJob", "refused", "kl_penalty_source reference", { kl_penalty_source: "reference" }, "ECFG enum"),
+  c("createJob", "refused", "a fractional packed_sequence_length", { packed_sequence_length: 4096.5 }, "ECFG: integer"),
+  c("createJob", "refused", "a fractional kl_penalty_step_lag", { kl_penalty_step_lag: 1.5 }, "ECFG: integer"),
+  c("createJob", "refused", "ppo 2", { ppo: 2 }, "ECFG: boolean (pydantic takes 0 and 1 only)"),
+  c("createJob", "refused", "kl_ref_adapter_path a number", { kl_ref_adapter_path: 5 }, "ECFG: string"),
+  c(
+    "createJob",
+    "accepted",
+    "a misspelt setting (kl_penalty_coeff)",
+    { kl_penalty_coeff: 0.1 },
+    "ECFG has no additionalProperties: false, so the server ignores it and trains with the default",
+    "refuses",
+  ),
+  {
+    ...c(
+      "createJob",
+      "accepted",
+      "no choice carries logprobs",
+      {},
+      "TOK: every choice is dropped, nothing trains",
+      "refuses",
+    ),
+    noLogprobs: true,
+  },
+  {
+    ...c(
+      "createJob",
+      "accepted",
+      "no choice carries logprobs, precalculate_logprobs alone",
+      { precalculate_logprobs: true },
+      "TOK drops them before the trainer recomputes logprobs (ART unsloth/train.py): nothing trains",
+      "refuses",
+    ),
+    noLogprobs: true,
+  },
+  {
+    ...c(
+      "createJob",
+      "accepted",
+      "no choice carries logprobs, allow_training_without_logprobs",
+      { allow_training_without_logprobs: true },
+      "TOK: the choices are trained, with NaN logprobs",
+    ),
+    noLogprobs: true,
+  },
+  c("createSftJob", "accepted", "the required fields", { training_data_url: DATA }, "SFT: model_id, training_data_url"),
+  c("createSftJob", "accepted", "config null", { training_data_url: DATA, config: null }, "SFT: config nullable"),
+  c(
+    "createSftJob",
+    "accepted",
+    "every config member",
+    {
+      training_data_url: DATA,
+      config: {
+        batch_size: 8,
+        learning_rate: [1e-4, 5e-5],
+        assistant_turns: "last",
+        metric_logging: { enabled: true, target_training_step: 3 },
+      },
+      experimental_config: { anything: 1 },
+    },
+    "SFT + ART's assistant_turns and SFTMetricLoggingConfig",
+  ),
+  c(
+    "createSftJob",
+    "accepted",
+    'batch_size "auto"',
+    { training_data_url: DATA, config: { batch_size: "auto" } },
+    'SFT: int | "auto"',
+  ),
+  c(
+    "createSftJob",
+    "accepted",
+    "one learning_rate",
+    { training_data_url: DATA, config: { learning_rate: 5e-5 } },
+    "SFT",
+  ),
+  c("createSftJob", "refused", "no training_data_url", {}, "SFT: training_data_url is required"),
+  c("createSftJob", "refused", "training_data_url a number", { training_data_url: 7 }, "SFT: string"),
+  c("createSftJob", "refused", 'batch_size "big"', { training_data_url: DATA, config: { batch_size: "big" } }, "SFT"),
+  c(
+    "createSftJob",
+    "refused",
+    "a fractional batch_size",
+    { training_data_url: DATA, config: { batch_size: 2.5 } },
+    "SFT",
+  ),
+  c(
+    "createSftJob",
+    "refused",
+    'learning_rate "fast"',
+    { training_data_url: DATA, config: { learning_rate: "fast" } },
+    "SFT",
+  ),
+  c(
+    "createSftJob",
+    "refused",
+    "learning_rate [true]",
+    { training_data_url: DATA, config: { learning_rate: [true] } },
+    "SFT",
+  ),
+  c(
+    "createSftJob",
+    "refused",
+    "metric_logging a string",
+    { training_data_url: DATA, config: { metric_logging: "on" } },
+    "SFT",
+  ),
+  c(
+    "createSftJob",
+    "refused",
+    "experimental_config a list",
+    { training_data_url: DATA, experimental_config: [] },
+    "SFT: object",
+  ),
+  c(
+    "createSftJob",
+    "accepted",
+    'assistant_turns "first"',
+    { training_data_url: DATA, config: { assistant_turns: "first" } },
+    "SFT has no assistant_turns (ignored); ART's is all | last",
+    "refuses",
+  ),
+  c(
+    "createSftJob",
+    "accepted",
+    "a misspelt config member (batchsize)",
+    { training_data_url: DATA, config: { batchsize: 8 } },
+    "SFTTrainingConfig ignores it: the job would run with the default batch size",
+    "refuses",
+  ),
 ];
 
 /** Example responses in the spec's shapes (ids are UUIDs or opaque strings). */

@@ -157,9 +157,10 @@ describe("environment defaults", () => {
     );
   });
 
-  it("without any base URL, throws a clear error naming INFERLOOP_BASE_URL", () => {
-    expect(() => makeClient({ baseURL: undefined })).toThrow(/INFERLOOP_BASE_URL/);
-    expect(() => makeClient({ baseURL: undefined })).toThrow(InferloopError);
+  it("without any base URL, each service goes to W&B's host (tests/core/service-bases.test.ts)", () => {
+    const client = makeClient({ baseURL: undefined });
+    expect(client.baseURL).toBe("https://api.inference.wandb.ai");
+    expect(client.traceBaseURL).toBe("https://trace.wandb.ai");
   });
 });
 

@@ -23,6 +23,9 @@ export const ENV_VARS = [
   "INFERLOOP_USERNAME",
   "INFERLOOP_PASSWORD",
   "INFERLOOP_BASE_URL",
+  "INFERLOOP_TRACE_BASE_URL",
+  "INFERLOOP_TRAINING_BASE_URL",
+  "INFERLOOP_WANDB_BASE_URL",
   "INFERLOOP_LOG",
 ];
 
@@ -77,7 +80,12 @@ export const trajectoryGroups: TrainingJobCreateParams["trajectory_groups"] = [
       {
         messages_and_choices: [
           { role: "user", content: "2+2?" },
-          { finish_reason: "stop", index: 0, message: { role: "assistant", content: "4" } },
+          {
+            finish_reason: "stop",
+            index: 0,
+            logprobs: { content: [{ token: "4", logprob: -0.1, bytes: null, top_logprobs: [] }] },
+            message: { role: "assistant", content: "4" },
+          },
         ],
         reward: 1,
       },

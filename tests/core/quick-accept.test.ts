@@ -27,8 +27,12 @@ import {
   trainingJobCreateParamsSchema,
   trainingJobEventListParamsSchema,
 } from "../../src/resources/training-jobs/request-schema.js";
+import { sftTrainingJobCreateParamsSchema } from "../../src/resources/sft-training-jobs/request-schema.js";
+import { experimentalConfigSchema } from "../../src/resources/training-jobs/experimental-config.js";
 import { REAL_SERVER_CASES } from "../cases/real-server-cases.js";
 import { TRAINING_API_CASES, type TrainingOperation } from "../cases/training-api-cases.js";
+
+const MODEL_ID = "3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b";
 
 /** What quickAccepts and zod say of `value`; `quick` must never be true where zod is false. */
 function verdicts(schema: $ZodType, value: unknown): { zod: boolean; quick: boolean } {
@@ -77,9 +81,12 @@ describe("quickAccepts agrees with zod", () => {
       deleteCheckpoints: checkpointDeleteParamsSchema,
       listEvents: trainingJobEventListParamsSchema,
       log: trainableModelLogParamsSchema,
+      createJob: experimentalConfigSchema,
+      createSftJob: sftTrainingJobCreateParamsSchema,
     };
     for (const c of TRAINING_API_CASES) {
-      const { zod, quick } = verdicts(schemas[c.operation], c.request);
+      const request = c.operation === "createSftJob" ? { model_id: MODEL_ID, ...c.request } : c.request;
+      const { zod, quick } = verdicts(schemas[c.operation], request);
       expect({ case: c.name, quick }).toEqual({ case: c.name, quick: zod });
     }
   });

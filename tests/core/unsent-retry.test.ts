@@ -13,7 +13,12 @@ const job: TrainingJobCreateParams = {
         {
           messages_and_choices: [
             { role: "user", content: "hi" },
-            { index: 0, finish_reason: "stop", message: { role: "assistant", content: "hello" } },
+            {
+              index: 0,
+              finish_reason: "stop",
+              logprobs: { content: [{ token: "hello", logprob: -0.1, bytes: null, top_logprobs: [] }] },
+              message: { role: "assistant", content: "hello" },
+            },
           ],
           reward: 0,
         },

@@ -210,15 +210,22 @@ describe("capturingFetch with the AI SDK", () => {
     const groups = await gatherTrajectoryGroups([
       [
         () =>
-          captureTrajectory(async () => {
-            const result = await generateText({ model: provider().chatModel(MODEL), ...options });
-            return result.text.length > 0 ? 1 : 0;
-          }),
+          captureTrajectory(
+            async () => {
+              const result = await generateText({ model: provider().chatModel(MODEL), ...options });
+              return result.text.length > 0 ? 1 : 0;
+            },
+            // A job trains only choices that carry logprobs.
+            { logprobs: true },
+          ),
         () =>
-          captureTrajectory(async () => {
-            const result = streamText({ model: provider().chatModel(MODEL), ...options });
-            return (await result.text).length > 0 ? 0.5 : 0;
-          }),
+          captureTrajectory(
+            async () => {
+              const result = streamText({ model: provider().chatModel(MODEL), ...options });
+              return (await result.text).length > 0 ? 0.5 : 0;
+            },
+            { logprobs: true },
+          ),
       ],
     ]);
     const [generated, streamed] = groups[0]!.trajectories;

@@ -10,7 +10,12 @@ import { clientFor, MODEL_ID, useFakeService } from "./helpers.js";
 const fake = useFakeService({ seedCalls: false });
 afterEach(() => vi.restoreAllMocks());
 
-const answer: TrajectoryChoice = { index: 0, finish_reason: "stop", message: { role: "assistant", content: "a" } };
+const answer: TrajectoryChoice = {
+  index: 0,
+  finish_reason: "stop",
+  logprobs: { content: [{ token: "a", logprob: -0.1, bytes: null, top_logprobs: [] }] },
+  message: { role: "assistant", content: "a" },
+};
 const scored = (reward: number) =>
   new Trajectory({ messages_and_choices: [{ role: "user", content: "q" }, answer], reward });
 const codes = (emit: { mock: { calls: unknown[][] } }) => emit.mock.calls.map((c) => (c[1] as { code: string }).code);

@@ -8,7 +8,7 @@ import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BasicTracerProvider, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CallRecord } from "../../src/index.js";
+import { type CallRecord, trajectoryFromCalls } from "../../src/index.js";
 import { MODEL, useFakeService } from "./helpers.js";
 
 const fake = useFakeService({ seedCalls: false }, { telemetry: { recordContent: true } });
@@ -81,6 +81,39 @@ describe("spans exported with OTLP protobuf", () => {
       weave: { status: "success" },
     });
     expect(Date.parse(call!["ended_at"] as string)).toBeGreaterThanOrEqual(Date.parse(call!.started_at));
+  });
+
+  it("keeps each choice's logprobs and token ids when the call asked for them: the trace trains like a capture", async () => {
+    const messages = [{ role: "user" as const, content: "echo logprobs kept" }];
+    const completion = await fake.client.chat.completions.create({
+      model: MODEL,
+      messages,
+      logprobs: true,
+      return_token_ids: true,
+    });
+    const streamed = await fake.client.chat.completions.create({
+      model: MODEL,
+      messages,
+      logprobs: true,
+      return_token_ids: true,
+      stream: true,
+    });
+    const fromStream = await streamed.finalCompletion();
+    const calls = await exported();
+    expect(calls).toHaveLength(2);
+    for (const [call, reply] of [
+      [calls[0]!, completion],
+      [calls[1]!, fromStream],
+    ] as const) {
+      const choice = trajectoryFromCalls([call]).toJSON().messages_and_choices.at(-1) as Record<string, unknown>;
+      const expected = JSON.parse(JSON.stringify(reply.choices[0])) as Record<string, unknown>;
+      expect((expected["logprobs"] as { content: unknown[] }).content.length).toBeGreaterThan(0);
+      expect((choice["logprobs"] as { content: unknown }).content).toEqual(
+        (expected["logprobs"] as { content: unknown }).content,
+      );
+      expect(choice["token_ids"]).toEqual(expected["token_ids"]);
+      expect(choice["message"]).toEqual({ role: "assistant", content: reply.choices[0]!.message.content });
+    }
   });
 
   it("a streamed call and a failed one are traced too; the failure carries its exception", async () => {

@@ -20,7 +20,12 @@ const JOBS = "/v1/preview/training-jobs";
 
 const prompt = (text: string) =>
   new Trajectory({ messages_and_choices: [{ role: "user", content: text }], start_time: "2025-03-18T17:04:12Z" });
-const answer: TrajectoryChoice = { index: 0, finish_reason: "stop", message: { role: "assistant", content: "a" } };
+const answer: TrajectoryChoice = {
+  index: 0,
+  finish_reason: "stop",
+  logprobs: { content: [{ token: "a", logprob: -0.1, bytes: null, top_logprobs: [] }] },
+  message: { role: "assistant", content: "a" },
+};
 const lastChoice = (t: Trajectory) => t.messages_and_choices.at(-1) as ChatCompletionChoice;
 const sentBodies = (path: string) =>
   fake.svc.requests.filter((r) => r.path === path).map((r) => r.json as Record<string, unknown>);

@@ -154,6 +154,7 @@ describe("with a tracer provider registered", () => {
     const reply = {
       index: 0,
       finish_reason: "stop" as const,
+      logprobs: { content: [{ token: "hello", logprob: -0.1, bytes: null, top_logprobs: [] }] },
       message: { role: "assistant" as const, content: "hello" },
     };
     const trajectory_groups = [
@@ -232,6 +233,9 @@ describe("with a tracer provider registered", () => {
     });
     await record("training_jobs.retrieve", () => fake.client.trainingJobs.retrieve(jobId));
     await record("training_jobs.events.list", () => fake.client.trainingJobs.events.list(jobId).toArray());
+    await record("sft_training_jobs.create", () =>
+      fake.client.sftTrainingJobs.create({ model_id: model.id, training_data_url: "wandb-artifact:///a/rl/d:v0" }),
+    );
     await record("trainable_models.checkpoints.list", () =>
       fake.client.trainableModels.checkpoints.list(model.id).toArray(),
     );

@@ -28,7 +28,12 @@ function groups(prompt = "Say hi", replies = ["hi there", "hello"], rewards = [1
       trajectories: replies.map((reply, i) => ({
         messages_and_choices: [
           { role: "user", content: prompt },
-          { finish_reason: "stop", index: 0, message: { role: "assistant", content: reply } },
+          {
+            finish_reason: "stop",
+            index: 0,
+            logprobs: { content: [] },
+            message: { role: "assistant", content: reply },
+          },
         ],
         reward: rewards[i]!,
       })),

@@ -32,7 +32,12 @@ function params(overrides: Partial<TrainingJobCreateParams> = {}): TrainingJobCr
             messages_and_choices: [
               { role: "system", content: "You are a solver." },
               { role: "user", content: "2+2?" },
-              { finish_reason: "stop", index: 0, message: { role: "assistant", content: "4" } },
+              {
+                finish_reason: "stop",
+                index: 0,
+                logprobs: { content: [{ token: "4", logprob: -0.1, bytes: null, top_logprobs: [] }] },
+                message: { role: "assistant", content: "4" },
+              },
             ],
             reward: 1,
             metrics: { correct: true, steps: 1 },
@@ -41,7 +46,12 @@ function params(overrides: Partial<TrainingJobCreateParams> = {}): TrainingJobCr
           {
             messages_and_choices: [
               { role: "user", content: "2+2?" },
-              { finish_reason: "stop", index: 0, message: { role: "assistant", content: "5" } },
+              {
+                finish_reason: "stop",
+                index: 0,
+                logprobs: { content: [{ token: "5", logprob: -0.1, bytes: null, top_logprobs: [] }] },
+                message: { role: "assistant", content: "5" },
+              },
             ],
             reward: 0,
           },
@@ -68,23 +78,137 @@ describe("trainingJobs.create", () => {
     expect(fake.svc.requests[0]!.headers["idempotency-key"]).toBeUndefined();
   });
 
-  it("sends ART's kimi_k2_tau and the spec's variant_k2_tau as written", async () => {
+  it("sends ART's kimi_k2_tau and the spec's variant_k2_tau as written, saying the server ignores the latter", async () => {
+    const warned: string[] = [];
+    const logger: Logger = { debug() {}, info() {}, warn: (m: string) => warned.push(m), error() {} };
+    const client = clientFor(fake.svc, { logLevel: "warn", logger });
     const art = params({ experimental_config: { kimi_k2_tau: 0.5 } });
-    await fake.client.trainingJobs.create(art);
+    await client.trainingJobs.create(art);
+    expect(warned.filter((w) => w.includes("variant_k2_tau"))).toEqual([]);
     const spec = params({ experimental_config: { variant_k2_tau: 0.5 } });
-    await fake.client.trainingJobs.create(spec);
+    await client.trainingJobs.create(spec);
     expect(fake.svc.requests[0]!.json).toStrictEqual(art);
     expect(fake.svc.requests[1]!.json).toStrictEqual(spec);
+    expect(warned.filter((w) => w.includes("variant_k2_tau"))).toHaveLength(1);
+    expect(warned.find((w) => w.includes("variant_k2_tau"))).toContain("write kimi_k2_tau");
   });
 
-  it("merges extraBody over the validated body, unvalidated, overriding", async () => {
+  it("merges extraBody.experimental_config into the validated settings, unvalidated, overriding", async () => {
     const body = params();
-    await fake.client.trainingJobs.create(body, { extraBody: { experimental_config: { kimi_k2_tau: 0.25 } } });
-    expect(fake.svc.requests[0]!.json).toStrictEqual({ ...body, experimental_config: { kimi_k2_tau: 0.25 } });
+    await fake.client.trainingJobs.create(body, {
+      extraBody: { experimental_config: { kimi_k2_tau: 0.25, ppo: false, a_setting_newer_than_the_sdk: 3 } },
+    });
+    expect(fake.svc.requests[0]!.json).toStrictEqual({
+      ...body,
+      experimental_config: { learning_rate: 1e-5, ppo: false, kimi_k2_tau: 0.25, a_setting_newer_than_the_sdk: 3 },
+    });
     // Unvalidated: the server, not the SDK, judges what extraBody carries.
-    const err = await caught(() => fake.client.trainingJobs.create(body, { extraBody: { request_id: "r-1" } }));
+    const err = await caught(() =>
+      fake.client.trainingJobs.create(body, { extraBody: { experimental_config: { loss_fn: "grpo" } } }),
+    );
     expect(err).toBeInstanceOf(UnprocessableEntityError);
     expect(fake.svc.requests).toHaveLength(2);
+  });
+
+  describe("a job none of whose choices carries logprobs (ART's tokenizer would drop every choice)", () => {
+    const bare = (c: unknown) => {
+      const { logprobs: _dropped, ...rest } = c as Record<string, unknown>;
+      return rest;
+    };
+    const withoutLogprobs = (config?: TrainingJobCreateParams["experimental_config"]) => {
+      const p = params({ experimental_config: config ?? null });
+      for (const g of p.trajectory_groups)
+        for (const t of g.trajectories) t.messages_and_choices = t.messages_and_choices.map((m) => bare(m) as never);
+      return p;
+    };
+
+    it("is refused before sending, naming both settings", async () => {
+      for (const config of [undefined, { precalculate_logprobs: true }, { allow_training_without_logprobs: false }]) {
+        const err = await caught(() => fake.client.trainingJobs.create(withoutLogprobs(config)));
+        expect(err).toBeInstanceOf(RequestValidationError);
+        const message = (err as Error).message;
+        expect(message).toContain("none of the job's 2 choice(s) carries logprobs");
+        expect(message).toContain("allow_training_without_logprobs");
+        expect(message).toContain("precalculate_logprobs");
+        expect(message).toContain("logprobs: true");
+      }
+      expect(fake.svc.requests).toHaveLength(0);
+    });
+
+    it("is sent with allow_training_without_logprobs, in the config or through extraBody", async () => {
+      await fake.client.trainingJobs.create(withoutLogprobs({ allow_training_without_logprobs: true }));
+      await fake.client.trainingJobs.create(withoutLogprobs(), {
+        extraBody: { experimental_config: { allow_training_without_logprobs: true } },
+      });
+      await clientFor(fake.svc, {
+        extraBody: { experimental_config: { allow_training_without_logprobs: true } },
+      }).trainingJobs.create(withoutLogprobs());
+      expect(fake.svc.trainingJobs).toHaveLength(3);
+    });
+
+    it("one choice with logprobs is enough: the others are a finding, not a refusal", async () => {
+      const p = withoutLogprobs();
+      p.trajectory_groups[0]!.trajectories[0]!.messages_and_choices =
+        params().trajectory_groups[0]!.trajectories[0]!.messages_and_choices;
+      await fake.client.trainingJobs.create(p);
+      expect(fake.svc.trainingJobs).toHaveLength(1);
+    });
+  });
+
+  it("the client's default extraBody.experimental_config is merged too, under the request's", async () => {
+    const client = clientFor(fake.svc, { extraBody: { experimental_config: { plot_tensors: true, ppo: false } } });
+    await client.trainingJobs.create(params(), { extraBody: { experimental_config: { ppo: true } } });
+    expect((fake.svc.requests[0]!.json as { experimental_config: unknown }).experimental_config).toStrictEqual({
+      learning_rate: 1e-5,
+      ppo: true,
+      plot_tensors: true,
+    });
+  });
+
+  it("sends every current setting, typed, and refuses a misspelt one with a did-you-mean", async () => {
+    const every = {
+      advantage_balance: 0.1,
+      allow_training_without_logprobs: false,
+      epsilon: 0.2,
+      epsilon_high: 0.28,
+      importance_sampling_level: "geometric_average" as const,
+      kimi_k2_tau: 0.5,
+      kl_penalty_coef: 0.1,
+      kl_penalty_reference_step: 3,
+      kl_penalty_source: "sample" as const,
+      kl_penalty_step_lag: null,
+      kl_ref_adapter_path: "/tmp/ref-adapter",
+      learning_rate: 2e-5,
+      logprob_calculation_chunk_size: 512,
+      loss_fn: "ppo" as const,
+      mask_prob_ratio: false,
+      max_negative_advantage_importance_sampling_weight: 2,
+      normalize_advantages: true,
+      num_trajectories_learning_rate_multiplier_power: 0.5,
+      packed_sequence_length: 4096,
+      plot_tensors: true,
+      ppo: true,
+      precalculate_logprobs: false,
+      scale_learning_rate_by_reward_std_dev: true,
+      scale_rewards: false,
+      truncated_importance_sampling: 2,
+    };
+    expect(Object.keys(every)).toHaveLength(25);
+    const body = params({ experimental_config: every });
+    await fake.client.trainingJobs.create(body);
+    expect(fake.svc.requests[0]!.json).toStrictEqual(body);
+    const typo = await caught(() =>
+      fake.client.trainingJobs.create(params({ experimental_config: { kl_penalty_coeff: 0.1 } as never })),
+    );
+    expect(typo).toBeInstanceOf(RequestValidationError);
+    expect((typo as Error).message).toContain('experimental_config.kl_penalty_coeff: unknown field "kl_penalty_coeff"');
+    expect((typo as Error).message).toContain('did you mean "kl_penalty_coef"');
+    expect((typo as Error).message).toContain("extraBody");
+    const badEnum = await caught(() =>
+      fake.client.trainingJobs.create(params({ experimental_config: { loss_fn: "grpo" } as never })),
+    );
+    expect((badEnum as Error).message).toContain('experimental_config.loss_fn: must be one of "cispo", "ppo"');
+    expect(fake.svc.requests).toHaveLength(1);
   });
 
   const invalid: Array<[string, unknown, string]> = [

@@ -36,7 +36,12 @@ export const trainingJob = {
         {
           messages_and_choices: [
             { role: "user", content: "2+2?" },
-            { finish_reason: "stop", index: 0, logprobs: null, message: { role: "assistant" as const, content: "4" } },
+            {
+              finish_reason: "stop",
+              index: 0,
+              logprobs: { content: [{ token: "4", logprob: -0.1, bytes: [52], top_logprobs: [] }] },
+              message: { role: "assistant" as const, content: "4" },
+            },
           ],
           reward: 1,
         },

@@ -141,10 +141,11 @@ const trajectoryEntry = fc.oneof(
 
 const trajectory = fc.record(
   {
-    // At least one choice: a trajectory without one has nothing to train on and is refused.
+    // At least one choice, with logprobs: a trajectory without a choice has nothing to train on
+    // and is refused, and so is a job none of whose choices carries logprobs.
     messages_and_choices: fc
       .tuple(fc.array(trajectoryEntry, { maxLength: 2 }), trajectoryChoice)
-      .map(([entries, choice]) => [...entries, choice]),
+      .map(([entries, choice]) => [...entries, { ...choice, logprobs: choice.logprobs ?? { content: [] } }]),
     reward: finite,
     metrics: fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), fc.oneof(finite, fc.boolean()), { maxKeys: 2 }),
     metadata: fc.dictionary(

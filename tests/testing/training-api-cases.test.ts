@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeService, type FakeService } from "../../src/testing/index.js";
 import {
+  GROUPS_WITHOUT_LOGPROBS,
+  JOB_GROUPS,
   shapeOf,
   TRAINING_API_CASES,
   TRAINING_API_SHAPES as S,
@@ -58,6 +60,14 @@ function send(c: TrainingApiCase): Promise<Response> {
       return call("DELETE", `/v1/preview/models/${modelId}/checkpoints`, c.request);
     case "log":
       return call("POST", `/v1/preview/models/${modelId}/log`, c.request);
+    case "createJob":
+      return call("POST", "/v1/preview/training-jobs", {
+        model_id: modelId,
+        trajectory_groups: c.noLogprobs ? GROUPS_WITHOUT_LOGPROBS : JOB_GROUPS,
+        experimental_config: c.request,
+      });
+    case "createSftJob":
+      return call("POST", "/v1/preview/sft-training-jobs", { model_id: modelId, ...c.request });
   }
 }
 
@@ -111,7 +121,9 @@ describe("the training-API case table against the fake service", () => {
     // metrics is a map of string to number: any keys, numbers only.
     for (const v of Object.values(checkpoint.metrics)) expect(typeof v).toBe("number");
     expect(shapeOf({ ...checkpoint, metrics: {} })).toEqual(shapeOf({ ...S.checkpoint, metrics: {} }));
-    const deleted = await (await call("DELETE", `/v1/preview/models/${modelId}/checkpoints`, { steps: [1, 9] })).json();
+    const deleted = await (
+      await call("DELETE", `/v1/preview/models/${modelId}/checkpoints`, { steps: [1, 9999] })
+    ).json();
     expect(shapeOf(deleted)).toEqual(shapeOf(S.deleteCheckpoints));
     expect(await (await call("GET", "/v1/preview/base-models")).json()).toEqual(S.baseModels);
     const job = (await (await call("GET", `/v1/preview/training-jobs/${jobId}`)).json()) as { id: string };

@@ -100,10 +100,22 @@ describe("training jobs", () => {
       "bool_type",
     ],
     [
-      "an unknown experimental_config member (k2_tau)",
-      { ...valid, experimental_config: { k2_tau: 0.1 } },
-      ["body", "experimental_config", "k2_tau"],
-      "extra_forbidden",
+      "a loss_fn that is not cispo or ppo",
+      { ...valid, experimental_config: { loss_fn: "grpo" } },
+      ["body", "experimental_config", "loss_fn"],
+      "literal_error",
+    ],
+    [
+      "an importance_sampling_level it does not know",
+      { ...valid, experimental_config: { importance_sampling_level: "tokens" } },
+      ["body", "experimental_config", "importance_sampling_level"],
+      "literal_error",
+    ],
+    [
+      "a fractional packed_sequence_length",
+      { ...valid, experimental_config: { packed_sequence_length: 4096.5 } },
+      ["body", "experimental_config", "packed_sequence_length"],
+      "int_type",
     ],
   ];
   it.each(invalid)("refuses %s with 422 detail and creates nothing", async (_name, body, loc, type) => {
@@ -112,6 +124,12 @@ describe("training jobs", () => {
     const { detail } = (await res.json()) as { detail: Array<{ loc: unknown[]; msg: string; type: string }> };
     expect(detail).toContainEqual({ loc, msg: expect.any(String), type });
     expect(svc.trainingJobs).toHaveLength(0);
+  });
+
+  it("ignores members it does not know, in the body and in experimental_config, as pydantic does", async () => {
+    const res = await create({ ...valid, request_id: "r-1", experimental_config: { k2_tau: 0.1, variant_k2_tau: 1 } });
+    expect(res.status).toBe(200);
+    expect(svc.trainingJobs).toHaveLength(1);
   });
 
   it("requires the Bearer key", async () => {

@@ -2,7 +2,10 @@
 // with what lib builds on them, the pipelined training loop (`trainLoop`).
 import type { Checkpoints } from "../../resources/trainable-models/checkpoints.js";
 import { pruneCheckpoints } from "../../resources/trainable-models/prune-checkpoints.js";
-import { TrainableModel as TrainableModelResource } from "../../resources/trainable-models/trainable-model.js";
+import {
+  type ModelChat,
+  TrainableModel as TrainableModelResource,
+} from "../../resources/trainable-models/trainable-model.js";
 import { TrainableModels as TrainableModelsResource } from "../../resources/trainable-models/trainable-models.js";
 import type { TrainableModelResponse } from "../../resources/trainable-models/types.js";
 import type { TrainingJobs } from "../../resources/training-jobs/training-jobs.js";
@@ -23,8 +26,8 @@ export class TrainableModel extends TrainableModelResource {
   readonly #checkpoints: Checkpoints;
 
   /** @internal Use `client.trainableModels.register()`. */
-  constructor(response: TrainableModelResponse, jobs: TrainingJobs, checkpoints: Checkpoints) {
-    super(response, jobs, checkpoints);
+  constructor(response: TrainableModelResponse, jobs: TrainingJobs, checkpoints: Checkpoints, chat: ModelChat) {
+    super(response, jobs, checkpoints, chat);
     this.#checkpoints = checkpoints;
   }
 
@@ -70,6 +73,6 @@ export class TrainableModel extends TrainableModelResource {
 export class TrainableModels extends TrainableModelsResource<TrainableModel> {
   /** @internal */
   protected override _handle(response: TrainableModelResponse): TrainableModel {
-    return new TrainableModel(response, this._jobs, this.checkpoints);
+    return new TrainableModel(response, this._jobs, this.checkpoints, this._chat);
   }
 }

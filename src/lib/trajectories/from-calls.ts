@@ -83,7 +83,16 @@ export function readChatCall(call: CallRecord): ChatCall | undefined {
       (typeof reasons?.[index] === "string" ? reasons[index] : undefined) ??
       // An ended span recorded a finished reply; the convention does not always carry why.
       (call.ended_at != null && call.exception == null ? "stop" : null);
-    return { index, message: { role: "assistant", ...(isObject(message) ? message : {}) }, finish_reason: reason };
+    // inferloop's spans keep a reply's logprobs and token ids beside its text (when the call
+    // asked for them): they belong to the choice, as in a ChatCompletion, not to the message.
+    const { logprobs, token_ids, ...said } = isObject(message) ? message : {};
+    return {
+      index,
+      message: { role: "assistant", ...said },
+      finish_reason: reason,
+      ...(logprobs !== undefined ? { logprobs } : {}),
+      ...(token_ids !== undefined ? { token_ids } : {}),
+    };
   });
   return {
     messages: messages.map(chatMessage),

@@ -1,3 +1,4 @@
+import type { ChatCompletionsEndpoint } from "../chat/completions.js";
 import type { TrainingJobEvent } from "../training-jobs/types.js";
 import type { RequestOptions } from "../../core/options.js";
 import type { TrainingJobs } from "../training-jobs/training-jobs.js";
@@ -24,6 +25,20 @@ export interface TrainOptions {
   timeout?: number;
 }
 
+/**
+ * The chat namespace a model's handle carries: `completions` (`create`, `parse`) sent to the
+ * Training host (`trainingBaseURL`), which serves every trained checkpoint.
+ *
+ * @example
+ * ```ts
+ * const chat: ModelChat = model.chat;
+ * await chat.completions.create({ model: model.inferenceName(), messages });
+ * ```
+ */
+export interface ModelChat {
+  readonly completions: ChatCompletionsEndpoint;
+}
+
 const inferenceBase = (m: TrainableModelResponse) => `wandb-artifact:///${m.entity}/${m.project}/${m.name}`;
 
 /**
@@ -47,10 +62,14 @@ export class TrainableModel implements TrainableModelResponse {
   [key: string]: unknown;
   readonly #jobs: TrainingJobs;
   readonly #checkpoints: Checkpoints;
+  readonly #chat: ModelChat;
 
   /** @internal Use `client.trainableModels.register()`. */
-  constructor(response: TrainableModelResponse, jobs: TrainingJobs, checkpoints: Checkpoints) {
-    Object.assign(this, response);
+  constructor(response: TrainableModelResponse, jobs: TrainingJobs, checkpoints: Checkpoints, chat: ModelChat) {
+    // Every member the server sends is kept, except one that would shadow the handle's own
+    // (a `chat` or `train` member would hide the method, or throw on the getter).
+    for (const [key, value] of Object.entries(response))
+      if (!(key in TrainableModel.prototype)) (this as Record<string, unknown>)[key] = value;
     this.id = response.id;
     this.entity = response.entity;
     this.project = response.project;
@@ -58,6 +77,24 @@ export class TrainableModel implements TrainableModelResponse {
     this.base_model = response.base_model;
     this.#jobs = jobs;
     this.#checkpoints = checkpoints;
+    this.#chat = chat;
+  }
+
+  /**
+   * Chat on the Training host (`trainingBaseURL`), where W&B serves every trained checkpoint:
+   * sampling what was just trained needs no second client. Name the checkpoint with
+   * {@link inferenceName}.
+   *
+   * @example
+   * ```ts
+   * const reply = await model.chat.completions.create({
+   *   model: model.inferenceName(await model.latestStep()),
+   *   messages: [{ role: "user", content: "Hi" }],
+   * });
+   * ```
+   */
+  get chat(): ModelChat {
+    return this.#chat;
   }
 
   /**

@@ -6,6 +6,8 @@ import type { RequestSpec } from "../../core/request-spec.js";
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
 import { shapeError } from "../../core/response-shape.js";
+import type { HttpClient } from "../../core/http-client.js";
+import { ChatCompletionsEndpoint } from "../chat/completions.js";
 import { TrainingJobs } from "../training-jobs/training-jobs.js";
 import { Checkpoints } from "./checkpoints.js";
 import { trainableModelCreateParamsSchema, trainableModelLogParamsSchema } from "./request-schema.js";
@@ -14,7 +16,7 @@ import type {
   TrainableModelLogParams,
   TrainableModelRegisterParams,
 } from "./request-schema.js";
-import { TrainableModel } from "./trainable-model.js";
+import { type ModelChat, TrainableModel } from "./trainable-model.js";
 import type { TrainableModelDeleteResponse, TrainableModelResponse } from "./types.js";
 
 const MODEL_FIELDS = ["id", "entity", "project", "name", "base_model"] as const;
@@ -30,7 +32,7 @@ async function readModel(res: APIResponse, spec: RequestSpec): Promise<Trainable
 const createDeclaration = {
   method: "POST",
   path: "/v1/preview/models",
-  service: "inference",
+  service: "training",
   body: trainableModelCreateParamsSchema,
   read: readModel,
 } as const;
@@ -53,7 +55,7 @@ const modelsDelete = endpoint({
   operation: "trainable_models.delete",
   method: "DELETE",
   path: "/v1/preview/models/{modelId}",
-  service: "inference",
+  service: "training",
   retry: "safe",
   read: readObject<TrainableModelDeleteResponse>,
 });
@@ -62,7 +64,7 @@ const modelsLog = endpoint({
   operation: "trainable_models.log",
   method: "POST",
   path: "/v1/preview/models/{modelId}/log",
-  service: "inference",
+  service: "training",
   retry: "unsent-only",
   body: trainableModelLogParamsSchema,
   read: (res) => readJSON<unknown>(res),
@@ -72,7 +74,7 @@ const baseModelsList = endpoint({
   operation: "trainable_models.base_models",
   method: "GET",
   path: "/v1/preview/base-models",
-  service: "inference",
+  service: "training",
   retry: "safe",
   read: async (res, spec) => {
     const body = await readJSON<unknown>(res);
@@ -92,6 +94,17 @@ export class TrainableModels<Handle extends TrainableModel = TrainableModel> ext
   readonly checkpoints: Checkpoints = new Checkpoints(this._http);
   /** @internal The jobs `train` creates and follows. */
   protected readonly _jobs: TrainingJobs = new TrainingJobs(this._http);
+  /** @internal The chat namespace on the Training host each handle carries. */
+  protected readonly _chat: ModelChat;
+
+  /**
+   * @internal Use `client.trainableModels`. `chat` is the chat namespace on the Training host
+   * that each model's handle carries (the client passes its own, with `runTools`).
+   */
+  constructor(http: HttpClient, chat?: ModelChat) {
+    super(http);
+    this._chat = chat ?? { completions: new ChatCompletionsEndpoint(http.routedTo("training")) };
+  }
 
   /**
    * Creates a model (`POST /v1/preview/models`). Without `return_existing: true` a second model
@@ -125,7 +138,7 @@ export class TrainableModels<Handle extends TrainableModel = TrainableModel> ext
 
   /** @internal The handle `register` resolves to (lib's subclass adds the training loop). */
   protected _handle(response: TrainableModelResponse): Handle {
-    return new TrainableModel(response, this._jobs, this.checkpoints) as Handle;
+    return new TrainableModel(response, this._jobs, this.checkpoints, this._chat) as Handle;
   }
 
   #create(params: TrainableModelCreateParams, ep: typeof modelsCreate, options?: RequestOptions) {

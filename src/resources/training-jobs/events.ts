@@ -11,7 +11,7 @@ const eventsList = endpoint({
   operation: "training_jobs.events.list",
   method: "GET",
   path: "/v1/preview/training-jobs/{jobId}/events",
-  service: "inference",
+  service: "training",
   retry: "safe",
   query: trainingJobEventListParamsSchema,
   page: cursorPages<TrainingJobEvent>("training job event"),

@@ -4,6 +4,7 @@ import { RequestValidationError, type ValidationIssue } from "../../core/errors.
 import { CompactJSONWriter } from "../../core/compact-json-text.js";
 import { SerializedJSON, toJSONValue, type SealHooks } from "../../core/json-value.js";
 import { inputIssues } from "../../core/validate.js";
+import { experimentalConfigKeyHint } from "./experimental-config.js";
 import { trainingJobCreateParamsSchema, trajectoryGroupSchema, trajectorySchema } from "./request-schema.js";
 import type { TrajectoryParams } from "./request-schema.js";
 import { tokenEntryCopier } from "./token-entry-copy.js";
@@ -114,7 +115,7 @@ export function trainingJobBody(params: unknown, what: string): TrainingJobBody 
   const body = toJSONValue(params, what, hooks);
   const rest = safeParse(jobAroundTrajectories, body);
   if (!rest.success)
-    for (const i of inputIssues(rest.error.issues))
+    for (const i of inputIssues(rest.error.issues, experimentalConfigKeyHint))
       issues.push({ path: i.path.join("."), message: i.message, code: i.code });
   if (issues.length > 0) throw new RequestValidationError(ordered(issues), what);
   // Validated: a list of groups, each with a list of trajectories.

@@ -1,14 +1,15 @@
 import * as z from "zod/mini";
 import { cursorAfter, cursorLimit } from "../cursor-params.js";
+import { modelIdSchema } from "../model-id.js";
 import type { Fields, SchemaOf } from "../shape.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
+import { experimentalConfigSchema } from "./experimental-config.js";
 import { isTokenLogprob } from "./token-logprob-check.js";
 
 ensureZodDefaults();
 
-// Own patterns rather than z.guid() / z.iso.datetime(): those pull zod's whole table of
-// format regexes into browser bundles. GUID: the 8-4-4-4-12 hex shape, any version digit.
-const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+// An own pattern rather than z.iso.datetime(): that pulls zod's whole table of format regexes
+// into browser bundles.
 // ISO 8601 date-time with seconds optional fraction, and `Z` or an offset (as z.iso.datetime({offset:true})).
 const ISO_DATETIME =
   /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)$/;
@@ -245,54 +246,11 @@ export interface TrajectoryGroup extends Fields<typeof trajectoryGroup.shape> {
  */
 export const trajectoryGroupSchema: SchemaOf<TrajectoryGroup> = trajectoryGroup;
 
-const tuning = z.nullish(z.number());
-const switchable = z.nullish(z.boolean());
-const experimentalConfig = z.strictObject({
-  /**
-   * Tilts advantages, -1 to 1: above 0 shrinks negative advantages by `1 - b`, below 0 shrinks
-   * positive ones by `1 + b`; they are then renormalized. Default 0.
-   */
-  advantage_balance: tuning,
-  /** Lower clip bound of the importance ratio, `1 - epsilon`. Default 0.2 with PPO, else 1. */
-  epsilon: tuning,
-  /** Upper clip bound of the importance ratio, `1 + epsilon_high`. Default `epsilon` with PPO, else 4. */
-  epsilon_high: tuning,
-  /** Kimi-K2-style correction `A -= tau·(logπ_new - logπ_old)`, under the spec's name. Default off. */
-  variant_k2_tau: tuning,
-  /** Kimi-K2-style correction `A -= tau·(logπ_new - logπ_old)`, under ART's name. Default off. */
-  kimi_k2_tau: tuning,
-  /** Learning rate of the LoRA optimizer. Default 5e-6. */
-  learning_rate: tuning,
-  /** Cap on the importance ratio (named for negative advantages). Default off. */
-  max_negative_advantage_importance_sampling_weight: tuning,
-  /** Zero the ratio outside the clip window. Default false. */
-  mask_prob_ratio: switchable,
-  /** PPO's clipped objective; false uses CISPO/REINFORCE. Default false. */
-  ppo: switchable,
-  /** Recompute the old logprobs with the trainer instead of using the sampled ones. Default false. */
-  precalculate_logprobs: switchable,
-  /** Divide advantages by the group's reward standard deviation. Default true. */
-  scale_rewards: switchable,
-});
-/**
- * Loss and optimizer settings of a training job. Each member absent or null means the server's
- * default; each is sent under the name written (`variant_k2_tau` is the spec's name for ART's
- * `kimi_k2_tau`).
- */
-export interface ExperimentalConfig extends Fields<typeof experimentalConfig.shape> {}
-
-/**
- * Loss and optimizer settings; each member null or absent means the server's default. Strict:
- * a misspelt setting would otherwise be ignored without notice. The spec's `variant_k2_tau` is
- * ART's `kimi_k2_tau`: both names are accepted and sent as written (an ART server reads
- * `kimi_k2_tau`).
- */
-export const experimentalConfigSchema: SchemaOf<ExperimentalConfig> = experimentalConfig;
+// Every current member of ExperimentalTrainingConfig, in its own file (also SFT's reference).
+export { type ExperimentalConfig, experimentalConfigSchema } from "./experimental-config.js";
 const trainingJobCreateParams = z.strictObject({
-  // z.guid() checks the 8-4-4-4-12 hex shape without the RFC version and variant digits, so
-  // every id the server could have issued passes.
   /** UUID of the trainable model the job updates. */
-  model_id: z.string().check(z.regex(GUID, { error: "model_id must be a UUID" })),
+  model_id: modelIdSchema,
   /** The rollouts to train on, grouped by prompt. */
   trajectory_groups: z.array(trajectoryGroupSchema),
   /** Loss and optimizer settings; absent or null for the server's defaults. */

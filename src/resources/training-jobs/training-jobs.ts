@@ -6,6 +6,8 @@ import { APIResource } from "../../core/resource.js";
 import { TrainingJobEvents } from "./events.js";
 import { followEvents, type TrainingJobFollowOptions } from "./follow.js";
 import { type TrainingJobBody, trainingJobBody } from "./job-body.js";
+import { ignoredSettings } from "./experimental-config.js";
+import { allowsTrainingWithoutLogprobs, refuseUntrainableJob } from "./logprobs-rule.js";
 import { type TrainingJobCreateParams, trainingJobCreateParamsSchema } from "./request-schema.js";
 import type { TrainingJobCreateResponse, TrainingJobEvent, TrainingJobResponse } from "./types.js";
 
@@ -13,7 +15,7 @@ const trainingJobsRetrieve = endpoint({
   operation: "training_jobs.retrieve",
   method: "GET",
   path: "/v1/preview/training-jobs/{jobId}",
-  service: "inference",
+  service: "training",
   retry: "safe",
   read: readWithId<TrainingJobResponse>,
 });
@@ -24,17 +26,30 @@ const trainingJobsCreate = endpoint({
   operation: "training_jobs.create",
   method: "POST",
   path: "/v1/preview/training-jobs",
-  service: "inference",
+  service: "training",
   retry: "unsent-only",
   creates: "training job",
   body: {
     schema: trainingJobCreateParamsSchema,
-    check: trainingJobBody,
+    check: (params: unknown, what: string) => {
+      const job = trainingJobBody(params, what);
+      refuseUntrainableJob(job.checks, job.body["experimental_config"], what);
+      return job;
+    },
     prepare: (job: TrainingJobBody) => job.body,
   },
-  findings: (job: TrainingJobBody) => job.checks.warnings(),
+  findings: (job: TrainingJobBody) => [...job.checks.warnings(), ...ignoredSettings(job.body["experimental_config"])],
   bodyInPieces: true,
+  // A setting newer than the SDK, sent through extraBody, joins the validated ones.
+  extraBodyMerges: ["experimental_config"],
   read: readWithId<TrainingJobCreateResponse>,
+});
+
+// The same create for a call whose `extraBody` (its own or the client's) sets
+// `experimental_config.allow_training_without_logprobs`, which the body's check cannot see.
+const trainingJobsCreateWithoutLogprobs = endpoint({
+  ...trainingJobsCreate,
+  body: { schema: trainingJobCreateParamsSchema, check: trainingJobBody, prepare: (job: TrainingJobBody) => job.body },
 });
 
 /**
@@ -110,6 +125,12 @@ export class TrainingJobs extends APIResource {
    */
   create(params: TrainingJobCreateParams, options?: RequestOptions): APIPromise<TrainingJobCreateResponse> {
     // `Trajectory` objects pass as they are: the copy reads each through its toJSON().
-    return callEndpoint(this._http, trainingJobsCreate, { params }, options);
+    const allowed = allowsTrainingWithoutLogprobs(this._http.config.extraBody, options?.extraBody);
+    return callEndpoint(
+      this._http,
+      allowed ? trainingJobsCreateWithoutLogprobs : trainingJobsCreate,
+      { params },
+      options,
+    );
   }
 }

@@ -10,14 +10,17 @@ import { isTrajectoryChoice, type TrajectoryItem } from "./trajectory-item.js";
  *   the trainer cannot pair each token with its logprob;
  * - `missing_logprobs`: a choice was recorded without logprobs while others have them;
  * - `no_trajectories`: the job has no trajectory groups, or a group has no trajectories, so
- *   there is nothing to train on (the server takes such a job all the same).
+ *   there is nothing to train on (the server takes such a job all the same);
+ * - `ignored_setting`: an `experimental_config` member the server ignores (the spec's
+ *   `variant_k2_tau`, which W&B Training and ART read as `kimi_k2_tau`).
  */
 export type TrainingWarningCode =
   | "uniform_rewards"
   | "missing_reward"
   | "token_count_mismatch"
   | "missing_logprobs"
-  | "no_trajectories";
+  | "no_trajectories"
+  | "ignored_setting";
 
 /**
  * One problem that would waste training without making the request invalid. `path` is dotted,
@@ -36,6 +39,8 @@ interface ChoiceAt {
   logprobs: number | undefined;
   /** Length of `token_ids`, or undefined when it is not a list. */
   tokenIds: number | undefined;
+  /** Whether `logprobs` is there at all (not null): ART's trainer keeps only such choices. */
+  hasLogprobs: boolean;
 }
 
 function choicesOf(items: readonly TrajectoryItem[], path: string, out: ChoiceAt[]): void {
@@ -48,6 +53,7 @@ function choicesOf(items: readonly TrajectoryItem[], path: string, out: ChoiceAt
       path: `${path}.messages_and_choices.${i}`,
       logprobs: Array.isArray(content) ? content.length : undefined,
       tokenIds: Array.isArray(ids) ? ids.length : undefined,
+      hasLogprobs: item.logprobs != null,
     });
   }
 }
@@ -117,6 +123,14 @@ export class TrajectoryChecks {
     }
     this.#group = next;
     this.#rewards = [];
+  }
+
+  /**
+   * The number of choices seen, when there are some and not one of them carries logprobs (a
+   * job that, by default, trains nothing); else 0.
+   */
+  choicesWithoutAnyLogprobs(): number {
+    return this.#choices.some((c) => c.hasLogprobs) ? 0 : this.#choices.length;
   }
 
   /** The findings so far: the job's shape first, then each group's, then each choice's. */

@@ -462,13 +462,18 @@ export const faults = {
 
   /**
    * The next training job fails after `afterSteps` gradient steps (default 1) with `message`.
+   * `path: "/v1/preview/sft-training-jobs"` makes it the next SFT job instead.
    *
    * @example
    * ```ts
    * faults.trainingFailed("CUDA out of memory", { afterSteps: 2 });
+   * faults.trainingFailed("bad dataset", { path: "/v1/preview/sft-training-jobs" });
    * ```
    */
-  trainingFailed(message: string, init: { afterSteps?: number; times?: number } = {}): TrainingFailedFault {
+  trainingFailed(
+    message: string,
+    init: { afterSteps?: number; times?: number; path?: string } = {},
+  ): TrainingFailedFault {
     return { kind: "trainingFailed", message, method: "POST", path: "/v1/preview/training-jobs", ...init };
   },
 };
