@@ -11,6 +11,7 @@ import { createDefaultTransport } from "./core/transport/default.js";
 import { FetchTransport } from "./core/transport/fetch.js";
 import type { Transport } from "./core/transport/types.js";
 import { AnnotationQueues } from "./resources/annotation-queues/annotation-queues.js";
+import { Artifacts } from "./resources/artifacts/artifacts.js";
 import { Calls } from "./lib/namespaces/calls.js";
 import { Chat } from "./lib/namespaces/chat.js";
 import { Feedback } from "./resources/feedback/feedback.js";
@@ -77,9 +78,12 @@ export class Inferloop {
   readonly trainingJobs: TrainingJobs;
   /** Trainable models and their checkpoints (the models RL jobs update). */
   readonly trainableModels: TrainableModels;
+  /** W&B Artifacts: SFT datasets up, trained LoRA checkpoints down. */
+  readonly artifacts: Artifacts;
 
   readonly baseURL: string;
   readonly traceBaseURL: string;
+  readonly wandbBaseURL: string;
   readonly project: string | undefined;
   readonly timeout: number;
   readonly idleTimeout: number;
@@ -107,6 +111,7 @@ export class Inferloop {
 
     this.baseURL = baseURL;
     this.traceBaseURL = options.traceBaseURL ?? baseURL;
+    this.wandbBaseURL = options.wandbBaseURL ?? baseURL;
     this.project = options.project;
     this.timeout = options.timeout ?? DEFAULT_TIMEOUT;
     this.idleTimeout = options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT;
@@ -120,10 +125,16 @@ export class Inferloop {
     this.#transport =
       inherited ??
       (options.fetch ? new FetchTransport(options.fetch) : createDefaultTransport({ dispatcher: options.dispatcher }));
-    const redactor = new Redactor([apiKey, password, ...(password ? [base64(`${username}:${password}`)] : [])]);
+    const redactor = new Redactor([
+      apiKey,
+      password,
+      ...(password ? [base64(`${username}:${password}`)] : []),
+      ...(apiKey ? [base64(`api:${apiKey}`)] : []),
+    ]);
     const http = new HttpClient({
       api: parseBase(this.baseURL, "baseURL"),
       trace: parseBase(this.traceBaseURL, options.traceBaseURL ? "traceBaseURL" : "baseURL"),
+      wandb: parseBase(this.wandbBaseURL, options.wandbBaseURL ? "wandbBaseURL" : "baseURL"),
       credentials,
       project: options.project,
       timeout: this.timeout,
@@ -145,6 +156,7 @@ export class Inferloop {
     this.annotationQueues = new AnnotationQueues(http);
     this.feedback = new Feedback(http);
     this.trainingJobs = new TrainingJobs(http);
+    this.artifacts = new Artifacts(http);
     this.trainableModels = new TrainableModels(http);
   }
 

@@ -1,8 +1,9 @@
 import { readEnv } from "./env.js";
 import { InferloopError } from "./errors.js";
 
-/** Which credential an operation needs: Bearer for `/v1/...`, Basic for the trace server. */
-export type AuthScheme = "bearer" | "basic";
+/** Which credential an operation needs: Bearer for `/v1/...`, Basic for the trace server,
+ * and for W&B's own API Basic with the user `api` and the API key as password. */
+export type AuthScheme = "bearer" | "basic" | "wandb";
 
 /** The credentials the client was built with (never printed; see `Redactor`). */
 export interface Credentials {
@@ -53,6 +54,7 @@ export function authFailureHint(scheme: AuthScheme, creds: Credentials, callerHe
   const src = creds.sources;
   if (callerHeader) return " (sent: your own Authorization header)";
   if (src === undefined) return "";
+  if (scheme === "wandb") return ` (sent: Basic api:\`apiKey\` from ${src.apiKey})`;
   return scheme === "bearer"
     ? ` (sent: Bearer \`apiKey\` from ${src.apiKey})`
     : ` (sent: Basic \`username\` from ${src.username}, \`password\` from ${src.password})`;
@@ -86,6 +88,14 @@ export function authorizationHeader(scheme: AuthScheme, creds: Credentials): str
         "This operation needs an API key: pass `apiKey` to new Inferloop({...}) or set INFERLOOP_API_KEY (or WANDB_API_KEY).",
       );
     return `Bearer ${creds.apiKey}`;
+  }
+  if (scheme === "wandb") {
+    // W&B's own clients send the key as the password of the user "api" (research/artifacts.md §1).
+    if (!creds.apiKey)
+      throw new MissingCredentialsError(
+        "W&B's API needs an API key: pass `apiKey` to new Inferloop({...}) or set WANDB_API_KEY (or INFERLOOP_API_KEY).",
+      );
+    return `Basic ${base64(`api:${creds.apiKey}`)}`;
   }
   if (!creds.password)
     throw new MissingCredentialsError(

@@ -64,6 +64,8 @@ function doubledV1Hint(status: number, base: Base, path: string): string {
 export interface HttpConfig {
   api: Base;
   trace: Base;
+  /** W&B's own API (GraphQL); the `api` base when absent. */
+  wandb?: Base;
   credentials: Credentials;
   /** `"<team>/<project>"` for the `Client-Project` header, when set. */
   project: string | undefined;
@@ -141,7 +143,7 @@ export class HttpClient {
     } catch (err) {
       return Promise.reject(err);
     }
-    const base = spec.service === "trace" ? this.config.trace : this.config.api;
+    const base = baseOf(spec, this.config);
     return traced(spec, base.origin, this.config.telemetry, mode, (span) =>
       this.#send(spec, options, read, mode, span),
     );
@@ -155,7 +157,7 @@ export class HttpClient {
     span: OperationSpan | undefined,
   ): Promise<WithResponse<T>> {
     const cfg = this.config;
-    const base = spec.service === "trace" ? cfg.trace : cfg.api;
+    const base = baseOf(spec, cfg);
     const maxRetries = options?.maxRetries ?? cfg.maxRetries;
     const timeout = options?.timeout ?? cfg.timeout;
     const idleTimeout = options?.idleTimeout ?? cfg.idleTimeout;
@@ -311,9 +313,17 @@ export class HttpClient {
   }
 }
 
-/** The inference service takes the API key as a Bearer token; the trace server, Basic auth. */
+/** The base URL of the service that answers `spec`. */
+function baseOf(spec: RequestSpec, cfg: HttpConfig): Base {
+  if (spec.service === "trace") return cfg.trace;
+  if (spec.service === "wandb") return cfg.wandb ?? cfg.api;
+  return cfg.api;
+}
+
+/** The inference service takes the API key as a Bearer token; the trace server, Basic auth;
+ * W&B's API, Basic `api:<apiKey>`. */
 function authOf(spec: RequestSpec): AuthScheme {
-  return spec.service === "trace" ? "basic" : "bearer";
+  return spec.service === "trace" ? "basic" : spec.service === "wandb" ? "wandb" : "bearer";
 }
 
 /** Header names are case-insensitive: store lower-case; `null` deletes. */

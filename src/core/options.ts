@@ -30,6 +30,8 @@ export interface ClientOptions {
   baseURL?: string | undefined;
   /** Another base URL for calls and annotation queues (a separate trace server). Default: `baseURL`. */
   traceBaseURL?: string | undefined;
+  /** W&B's own API (GraphQL: artifacts), with Basic `api:<apiKey>`. Default: `baseURL`. */
+  wandbBaseURL?: string | undefined;
   /** `"<team>/<project>"`, sent as the `Client-Project` and `OpenAI-Project` headers (same value) on `models.list`. */
   project?: string | undefined;
   /** ms to wait for response headers. Default 600 000. */

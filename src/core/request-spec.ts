@@ -10,9 +10,10 @@ export type RetryPolicy = "safe" | "unsent-only";
 
 /**
  * Which server answers: `inference` is `baseURL` with Bearer auth (chat, models, training);
- * `trace` is `traceBaseURL` with Basic auth (calls, annotation queues, feedback).
+ * `trace` is `traceBaseURL` with Basic auth (calls, annotation queues, feedback); `wandb` is
+ * `wandbBaseURL` with Basic `api:<apiKey>` (W&B's GraphQL API: artifacts).
  */
-export type Service = "inference" | "trace";
+export type Service = "inference" | "trace" | "wandb";
 
 /** A hint added to an error answer whose message `match` finds (see `Endpoint.errorHints`). */
 export interface ErrorHint {
