@@ -3,6 +3,7 @@
  * its manifest (the files' digests), list the files' signed URLs, then GET each with no
  * credentials and check its MD5. A URL that expired is asked for again once.
  */
+import { RequestValidationError } from "../../core/errors.js";
 import type { HttpClient } from "../../core/http-client.js";
 import type { RequestOptions } from "../../core/options.js";
 import { runGraphQL } from "../graphql.js";
@@ -163,9 +164,18 @@ export async function downloadArtifact(
   refText: string,
   dir: string,
   options: RequestOptions | undefined,
+  /** Refuse a version of another type (W&B's clients check the type on their side). */
+  expectType?: string,
 ): Promise<ArtifactDownload> {
   if (!hasFileSystem) pathUnder(dir, "");
+  if (typeof dir !== "string" || dir === "")
+    throw new RequestValidationError(
+      [{ path: "dir", message: "dir must be a directory path", code: "custom" }],
+      "artifacts.download request",
+    );
   const r = await resolve(http, refText, "artifacts.download", options);
+  if (expectType !== undefined && r.membership.type !== expectType)
+    throw new ArtifactNotFoundError(refText, ` of type ${expectType} (it is a ${r.membership.type} artifact)`);
   const targets = r.files.map((entry) => {
     if (unsafePathReason(entry.name) !== undefined) throw new UnsafeArtifactPathError(entry.name);
     const target = pathUnder(dir, entry.name);

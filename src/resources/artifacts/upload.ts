@@ -57,6 +57,9 @@ export async function uploadArtifact(
   http: HttpClient,
   params: ArtifactUploadParams,
   options: RequestOptions | undefined,
+  /** Metadata known only once the files were read (an SFT dataset's row count): called after
+   * every file is held, before anything is sent. */
+  lateMetadata?: () => Record<string, unknown>,
 ): Promise<ArtifactUploadResult> {
   checkUploadParams(params);
   const { entity, project, name, type, runId } = params;
@@ -84,7 +87,8 @@ export async function uploadArtifact(
       sequenceClientID: clientId(),
     };
     if (runId !== undefined) input.runName = runId;
-    if (params.metadata !== undefined) input.metadata = JSON.stringify(params.metadata);
+    const metadata = lateMetadata ? { ...params.metadata, ...lateMetadata() } : params.metadata;
+    if (metadata !== undefined) input.metadata = JSON.stringify(metadata);
     if (params.description !== undefined) input.description = params.description;
 
     const created = await runGraphQL(http, createArtifact, { input }, options);

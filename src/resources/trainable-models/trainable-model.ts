@@ -1,3 +1,7 @@
+import type { HttpClient } from "../../core/http-client.js";
+import type { ArtifactDownload } from "../artifacts/download.js";
+import { downloadCheckpoint } from "./download-checkpoint.js";
+import { type SFTRow, type TrainSFTOptions, type TrainSFTResult, trainSFT } from "./train-sft.js";
 import type { TrainingJobEvent } from "../training-jobs/types.js";
 import type { RequestOptions } from "../../core/options.js";
 import type { TrainingJobs } from "../training-jobs/training-jobs.js";
@@ -51,9 +55,11 @@ export class TrainableModel implements TrainableModelResponse {
   [key: string]: unknown;
   readonly #jobs: TrainingJobs;
   readonly #checkpoints: Checkpoints;
+  // The pipeline, for W&B's API (the dataset artifact, checkpoint downloads) and SFT jobs.
+  readonly #http: HttpClient;
 
   /** @internal Use `client.trainableModels.register()`. */
-  constructor(response: TrainableModelResponse, jobs: TrainingJobs, checkpoints: Checkpoints) {
+  constructor(response: TrainableModelResponse, jobs: TrainingJobs, checkpoints: Checkpoints, http: HttpClient) {
     Object.assign(this, response);
     this.id = response.id;
     this.entity = response.entity;
@@ -62,6 +68,7 @@ export class TrainableModel implements TrainableModelResponse {
     this.base_model = response.base_model;
     this.#jobs = jobs;
     this.#checkpoints = checkpoints;
+    this.#http = http;
   }
 
   /**
@@ -136,5 +143,41 @@ export class TrainableModel implements TrainableModelResponse {
     const metrics: Record<string, number> = {};
     for (const [key, { sum, n }] of sums) metrics[key] = sum / n;
     return { jobId, step: await this.latestStep(signal ? { signal } : undefined), metrics };
+  }
+
+  /**
+   * Supervised fine-tuning: streams the rows (an (async) iterable of `{ messages, tools? }`, or
+   * a JSONL file path in Node) as `train.jsonl` into a new `dataset` artifact of the model's
+   * project, logged to the model's W&B run, as ART writes it; then creates the SFT job with the
+   * version W&B assigned and follows it until `training_ended`. Each row is checked as it is
+   * read, before anything is sent; the rows are read once (spooled to a temp file while
+   * hashed), so memory stays constant. Resolves like {@link train}, with the dataset's URL.
+   *
+   * @example
+   * ```ts
+   * const { step, metrics, trainingDataUrl } = await model.trainSFT(
+   *   [{ messages: [{ role: "user", content: "2+2?" }, { role: "assistant", content: "4" }] }],
+   *   { config: { learning_rate: 5e-5 }, onEvent: (e) => console.log(e.type) },
+   * );
+   * ```
+   */
+  trainSFT(
+    rows: string | Iterable<SFTRow> | AsyncIterable<SFTRow>,
+    options: TrainSFTOptions = {},
+  ): Promise<TrainSFTResult> {
+    return trainSFT(this.#http, this.#jobs, this, rows, options);
+  }
+
+  /**
+   * Downloads the trained LoRA of a step (the `lora` artifact
+   * `{entity}/{project}/{name}:step{N}`) into `dir`, each file checked against its digest.
+   *
+   * @example
+   * ```ts
+   * const { files } = await model.downloadCheckpoint(await model.latestStep(), { dir: "./lora" });
+   * ```
+   */
+  downloadCheckpoint(step: number, params: { dir: string }, options?: RequestOptions): Promise<ArtifactDownload> {
+    return downloadCheckpoint(this.#http, this, step, params, options);
   }
 }

@@ -126,7 +126,7 @@ export class TrainableModels extends APIResource {
     const promise = this.#create(withFlag, modelsRegister, options);
     return new APIPromise(
       promise.withResponse().then(({ data, response }) => ({
-        data: new TrainableModel(data, this.#jobs, this.checkpoints),
+        data: new TrainableModel(data, this.#jobs, this.checkpoints, this._http),
         response,
       })),
     );
