@@ -11,7 +11,14 @@ import type { HttpClient } from "../../core/http-client.js";
 import { backoffMs, sleep } from "../../core/retry.js";
 import type { StreamedBody, TransportResponse } from "../../core/transport/types.js";
 
-/** A storage request that failed; `status` when storage answered (403: the URL expired). */
+/**
+ * A request to a signed storage URL failed; `status` when storage answered (403: the URL expired).
+ *
+ * @example
+ * ```ts
+ * catch (e) { if (e instanceof StorageRequestError) console.log(e.status, e.message) }
+ * ```
+ */
 export class StorageRequestError extends InferloopError {
   override name = "StorageRequestError";
   readonly status: number | undefined;

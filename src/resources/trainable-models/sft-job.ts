@@ -6,7 +6,14 @@ import type { HttpClient } from "../../core/http-client.js";
 import type { RequestOptions } from "../../core/options.js";
 import { expectObject, shapeError } from "../../core/response-shape.js";
 
-/** `POST /v1/preview/sft-training-jobs` as trainSFT sends it. */
+/**
+ * `POST /v1/preview/sft-training-jobs` as `model.trainSFT` sends it.
+ *
+ * @example
+ * ```ts
+ * const params: SftJobParams = { model_id: model.id, training_data_url: "wandb-artifact:///acme/sft/data:v0" };
+ * ```
+ */
 export interface SftJobParams {
   model_id: string;
   training_data_url: string;

@@ -55,8 +55,15 @@ export interface TrainSFTOptions {
   timeout?: number;
 }
 
-/** What `trainSFT` resolves to: the job, the model's new latest step, the mean metrics, and the
- * dataset artifact it trained on. */
+/**
+ * What `trainSFT` resolves to: the job, the model's new latest step, the mean metrics, and the
+ * dataset artifact it trained on.
+ *
+ * @example
+ * ```ts
+ * const { jobId, step, metrics, trainingDataUrl }: TrainSFTResult = await model.trainSFT(rows);
+ * ```
+ */
 export interface TrainSFTResult extends TrainResult {
   /** `wandb-artifact:///{entity}/{project}/{name}:v{N}`: the dataset the job was given. */
   trainingDataUrl: string;
