@@ -14,11 +14,12 @@ import { runExample, setting } from "./_service.js";
 
 /** Rows as ART writes them: a conversation whose assistant turns are what is learned. */
 async function* tutorRows(): AsyncGenerator<SFTRow> {
-  for (const [a, b] of [
+  const pairs: [number, number][] = [
     [2, 3],
     [7, 6],
     [12, 12],
-  ])
+  ];
+  for (const [a, b] of pairs)
     yield {
       messages: [
         { role: "system", content: "Answer with the number only." },
