@@ -26,6 +26,32 @@ export async function spool(chunks: AsyncIterable<Uint8Array>): Promise<HeldByte
   // read once is written to a temp file while it is hashed: memory stays constant.
   const dir = await mkdtemp(join(tmpdir(), "inferloop-upload-"));
   const path = join(dir, "data");
+  let written: { digest: string; size: number };
+  try {
+    written = await writeHashed(path, chunks);
+  } catch (err) {
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
+  const { size, digest } = written;
+  return {
+    size,
+    digest,
+    body: fileBody(path, size),
+    dispose: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+function fileBody(path: string, length: number): StreamedBody {
+  return {
+    length,
+    stream: () => createReadStream(path, { highWaterMark: 256 * 1024 }),
+    blob: () => openAsBlob(path),
+  };
+}
+
+/** Writes chunks to a file, waiting on the disk, while hashing them. */
+async function writeHashed(path: string, chunks: AsyncIterable<Uint8Array>): Promise<{ digest: string; size: number }> {
   const hash = createMd5();
   let size = 0;
   const out = createWriteStream(path);
@@ -38,23 +64,9 @@ export async function spool(chunks: AsyncIterable<Uint8Array>): Promise<HeldByte
     await new Promise<void>((res, rej) => out.end((err?: Error | null) => (err ? rej(err) : res())));
   } catch (err) {
     out.destroy();
-    await rm(dir, { recursive: true, force: true });
     throw err;
   }
-  return {
-    size,
-    digest: base64Bytes(hash.digest()),
-    body: fileBody(path, size),
-    dispose: () => rm(dir, { recursive: true, force: true }),
-  };
-}
-
-function fileBody(path: string, length: number): StreamedBody {
-  return {
-    length,
-    stream: () => createReadStream(path, { highWaterMark: 256 * 1024 }),
-    blob: () => openAsBlob(path),
-  };
+  return { digest: base64Bytes(hash.digest()), size };
 }
 
 /** The lines of a text file, read as they are needed. */
@@ -88,20 +100,11 @@ export async function writeChecked(
 ): Promise<void> {
   await mkdir(dirname(target), { recursive: true });
   const partial = `${target}.partial-${Math.random().toString(36).slice(2, 10)}`;
-  const hash = createMd5();
-  let size = 0;
-  const out = createWriteStream(partial);
   try {
-    for await (const chunk of chunks) {
-      hash.update(chunk);
-      size += chunk.byteLength;
-      if (!out.write(chunk)) await new Promise<void>((r) => out.once("drain", r));
-    }
-    await new Promise<void>((res, rej) => out.end((err?: Error | null) => (err ? rej(err) : res())));
-    accept(base64Bytes(hash.digest()), size);
+    const { digest, size } = await writeHashed(partial, chunks);
+    accept(digest, size);
     await rename(partial, target);
   } catch (err) {
-    out.destroy();
     await rm(partial, { force: true });
     throw err;
   }

@@ -13,6 +13,7 @@ import { fileLines } from "../artifacts/local-files.js";
 import { uploadArtifact } from "../artifacts/upload.js";
 import type { TrainingJobs } from "../training-jobs/training-jobs.js";
 import type { TrainingJobEvent } from "../training-jobs/types.js";
+import { meanGradientMetrics } from "./job-metrics.js";
 import { createSftJob } from "./sft-job.js";
 import type { TrainResult } from "./types.js";
 
@@ -163,19 +164,6 @@ export async function trainSFT(
     { model_id: model.id, training_data_url: dataset.ref, ...(config !== undefined ? { config } : {}) },
     idempotencyKey !== undefined ? { ...request, idempotencyKey } : request,
   );
-  const sums = new Map<string, { sum: number; n: number }>();
-  for await (const event of jobs.follow(jobId, { pollInterval, timeout, signal })) {
-    if (event.type === "gradient_step")
-      for (const [key, value] of Object.entries(event.data ?? {})) {
-        if (typeof value !== "number" || !Number.isFinite(value)) continue;
-        const s = sums.get(key) ?? { sum: 0, n: 0 };
-        s.sum += value;
-        s.n++;
-        sums.set(key, s);
-      }
-    onEvent?.(event);
-  }
-  const metrics: Record<string, number> = {};
-  for (const [key, { sum, n }] of sums) metrics[key] = sum / n;
+  const metrics = await meanGradientMetrics(jobs.follow(jobId, { pollInterval, timeout, signal }), onEvent);
   return { jobId, step: await model.latestStep(request), metrics, trainingDataUrl: dataset.ref };
 }

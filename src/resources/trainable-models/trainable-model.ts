@@ -1,6 +1,7 @@
 import type { HttpClient } from "../../core/http-client.js";
 import type { ArtifactDownload } from "../artifacts/download.js";
 import { downloadCheckpoint } from "./download-checkpoint.js";
+import { meanGradientMetrics } from "./job-metrics.js";
 import { type SFTRow, type TrainSFTOptions, type TrainSFTResult, trainSFT } from "./train-sft.js";
 import type { TrainingJobEvent } from "../training-jobs/types.js";
 import type { RequestOptions } from "../../core/options.js";
@@ -128,20 +129,7 @@ export class TrainableModel implements TrainableModelResponse {
       },
       request,
     );
-    const sums = new Map<string, { sum: number; n: number }>();
-    for await (const event of this.#jobs.follow(jobId, { pollInterval, timeout, signal })) {
-      if (event.type === "gradient_step")
-        for (const [key, value] of Object.entries(event.data ?? {})) {
-          if (typeof value !== "number" || !Number.isFinite(value)) continue;
-          const s = sums.get(key) ?? { sum: 0, n: 0 };
-          s.sum += value;
-          s.n++;
-          sums.set(key, s);
-        }
-      onEvent?.(event);
-    }
-    const metrics: Record<string, number> = {};
-    for (const [key, { sum, n }] of sums) metrics[key] = sum / n;
+    const metrics = await meanGradientMetrics(this.#jobs.follow(jobId, { pollInterval, timeout, signal }), onEvent);
     return { jobId, step: await this.latestStep(signal ? { signal } : undefined), metrics };
   }
 
