@@ -6,7 +6,8 @@ import { defineConfig, type Options } from "tsup";
 // reaches a browser bundle, and the OpenTelemetry hook, the token entry copier and the compact
 // JSON writer, the request fast path (quick-accept) and the logprob packing for stubs (no spans
 // there; the generic copy; JSON.stringify's text; zod alone; lists kept as received), so the bundle
-// budget carries none of them, and node:async_hooks for a global AsyncLocalStorage if any. The Bun build swaps the transport only.
+// budget carries none of them, and node:async_hooks for a global AsyncLocalStorage if any; the
+// artifacts' MD5 and file system (no node:crypto, no node:fs there). The Bun build swaps the transport only.
 const swapForBrowser = (name: string, filter: RegExp) => ({
   name,
   setup(build: {
@@ -19,7 +20,7 @@ const swapForBrowser = (name: string, filter: RegExp) => ({
 });
 const browserTransport = swapForBrowser(
   "browser-transport",
-  /\/transport\/default\.js$|\/telemetry\.js$|\/token-entry-copy\.js$|\/compact-json-text\.js$|\/async-scope\.js$|\/quick-accept\.js$|\/packed-logprobs\.js$/,
+  /\/transport\/default\.js$|\/telemetry\.js$|\/token-entry-copy\.js$|\/compact-json-text\.js$|\/async-scope\.js$|\/quick-accept\.js$|\/packed-logprobs\.js$|\/artifacts\/md5\.js$|\/artifacts\/local-files\.js$/,
 );
 const bunTransport = swapForBrowser("bun-transport", /\/transport\/default\.js$/);
 

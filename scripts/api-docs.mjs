@@ -436,16 +436,18 @@ function collectEndpoints() {
     const visit = (node) => {
       if (ts.isCallExpression(node)) {
         const callee = ts.isPropertyAccessExpression(node.expression) ? node.expression.name : node.expression;
-        if (ts.isIdentifier(callee) && callee.text === "endpoint" && node.arguments.length === 1) {
+        // A GraphQL operation (`graphqlEndpoint`, W&B's API) is a POST to /graphql on `wandb`.
+        const graphql = ts.isIdentifier(callee) && callee.text === "graphqlEndpoint";
+        if (ts.isIdentifier(callee) && (callee.text === "endpoint" || graphql) && node.arguments.length === 1) {
           const props = literalProps(node.arguments[0]);
           const operation = props.get("operation");
           if (operation) {
             const ep = {
               operation,
               page: pageSlug(operation.split(".")[0]),
-              method: props.get("method"),
-              path: props.get("path"),
-              service: props.get("service"),
+              method: graphql ? "POST" : props.get("method"),
+              path: graphql ? `/graphql ${props.get("operationName") ?? ""}`.trim() : props.get("path"),
+              service: graphql ? "wandb" : props.get("service"),
               file: sf.fileName,
             };
             all.push(ep);

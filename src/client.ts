@@ -12,6 +12,7 @@ import { createDefaultTransport } from "./core/transport/default.js";
 import { FetchTransport } from "./core/transport/fetch.js";
 import type { Transport } from "./core/transport/types.js";
 import { AnnotationQueues } from "./resources/annotation-queues/annotation-queues.js";
+import { Artifacts } from "./resources/artifacts/artifacts.js";
 import { Calls } from "./lib/namespaces/calls.js";
 import { Chat } from "./lib/namespaces/chat.js";
 import { Feedback } from "./resources/feedback/feedback.js";
@@ -84,6 +85,8 @@ export class Inferloop {
   readonly sftTrainingJobs: SFTTrainingJobs;
   /** Trainable models and their checkpoints (the models RL jobs update). */
   readonly trainableModels: TrainableModels;
+  /** W&B Artifacts: SFT datasets up, trained LoRA checkpoints down. */
+  readonly artifacts: Artifacts;
 
   /** Inference's base URL (chat, models). */
   readonly baseURL: string;
@@ -165,6 +168,7 @@ export class Inferloop {
     this.feedback = new Feedback(http);
     this.trainingJobs = new TrainingJobs(http);
     this.sftTrainingJobs = new SFTTrainingJobs(http);
+    this.artifacts = new Artifacts(http);
     // Trained checkpoints are served on the Training host: a model's `chat` goes there.
     this.trainableModels = new TrainableModels(http, new Chat(http.routedTo("training")));
   }

@@ -75,6 +75,9 @@ export * from "./resources/annotation-queues/index.js";
 export { OffsetList } from "./core/offset-list.js";
 export type { PagedListOptions } from "./core/paging.js";
 
+export { Artifacts } from "./resources/artifacts/artifacts.js";
+export * from "./resources/artifacts/index.js";
+export { GraphQLError } from "./resources/graphql.js";
 export { Feedback } from "./resources/feedback/feedback.js";
 export * from "./resources/feedback/index.js";
 

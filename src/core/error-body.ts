@@ -64,6 +64,7 @@ export function describeErrorPayload(
     const message =
       str(src.message) ??
       (typeof payload.error === "string" ? payload.error : undefined) ??
+      graphqlMessages(payload.errors) ??
       (detail ? describeDetail(detail) : undefined) ??
       str(payload.detail) ??
       str(payload.reason) ??
@@ -77,6 +78,19 @@ export function describeErrorPayload(
     };
   }
   return { message: `${status} ${fallback(status)}` };
+}
+
+/**
+ * The messages of a GraphQL `errors` list (`[{message, path}]`, or plain strings as some W&B
+ * servers send), joined; W&B's GraphQL API answers a refusal so, often with status 400.
+ */
+export function graphqlMessages(errors: unknown): string | undefined {
+  if (!Array.isArray(errors)) return undefined;
+  const messages = errors
+    .slice(0, 5)
+    .map((e) => (typeof e === "string" ? e : isObject(e) ? str(e.message) : undefined))
+    .filter((m): m is string => m !== undefined);
+  return messages.length > 0 ? messages.join("; ") : undefined;
 }
 
 function fallback(status: number): string {

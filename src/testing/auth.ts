@@ -65,6 +65,12 @@ export function checkBasic(
   };
 }
 
+function basicUser(headers: Record<string, string>): string {
+  const match = /^Basic\s+(\S+)$/i.exec(headers["authorization"]?.trim() ?? "");
+  const decoded = match?.[1] !== undefined ? decodeBase64Utf8(match[1]) : undefined;
+  return decoded?.slice(0, Math.max(0, decoded.indexOf(":"))) ?? "";
+}
+
 /**
  * Checks a request against the auth its route declares; returns a 401 plan when it fails.
  */
@@ -75,6 +81,11 @@ export function authorize(
 ): ResponsePlan | undefined {
   if (route.auth === "none") return undefined;
   if (route.auth === "bearer") return checkBearer(headers, creds);
+  // W&B's API reads the API key from the Basic password; the user name is not checked.
+  if (route.auth === "wandb") {
+    const auth = checkBasic(headers, { ...creds, username: basicUser(headers), password: creds.apiKey });
+    return "denied" in auth ? auth.denied : undefined;
+  }
   const apiKey = route.apiKeyHeader === undefined ? undefined : headers[route.apiKeyHeader];
   if (apiKey !== undefined && apiKey === creds.password) return undefined;
   const auth = checkBasic(headers, creds);

@@ -9,9 +9,10 @@ import type { FakeRequest, ResponsePlan } from "./types.js";
 
 /**
  * Who may call a route: Bearer (`apiKey`) as the inference and training APIs take it, Basic
- * (`username`, `password`) as the trace server takes it, or anyone.
+ * (`username`, `password`) as the trace server takes it, Basic with the API key as password as
+ * W&B's own API takes it (`wandb`), or anyone (signed storage URLs carry their own signature).
  */
-export type RouteAuth = "bearer" | "basic" | "none";
+export type RouteAuth = "bearer" | "basic" | "wandb" | "none";
 
 /** What a handler gets: the request, the part of the state its area uses, the path's `{name}`s. */
 export interface RouteContext<State, Params = Readonly<Record<string, string>>> {

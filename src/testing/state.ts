@@ -3,6 +3,7 @@
  * credentials, models, calls, annotation queues, training jobs, faults, recorded requests.
  */
 import { AnnotationStore } from "./annotation.js";
+import { ArtifactStore } from "./artifact-store.js";
 import { userIdFor } from "./auth.js";
 import type { Credentials } from "./auth.js";
 import { CallStore } from "./calls-store.js";
@@ -82,6 +83,8 @@ export class FakeState {
   /** Feedback created through `/feedback/create`; call queries with `include_feedback` return it. */
   readonly feedback = new FeedbackStore();
   readonly training = new TrainingJobStore();
+  /** W&B artifacts (GraphQL) and the objects of their signed storage. */
+  readonly artifacts = new ArtifactStore();
   /** Trainable models, base models, checkpoints and the events of jobs. */
   readonly trainable: TrainableStore;
   readonly faults = new FaultQueue();
@@ -161,6 +164,7 @@ export class FakeState {
     this.annotation.queues.clear();
     this.feedback.clear();
     this.training.clear();
+    this.artifacts.clear();
     this.trainable.clear();
     this.trainable.stepMs = this.options.trainingStepMs ?? 5;
     this.trainable.jobMs = this.options.trainingJobMs;

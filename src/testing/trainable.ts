@@ -381,6 +381,18 @@ export class TrainableStore {
 
   // Every route first releases the events whose time has come, so what it reads is current.
 
+  /**
+   * The model of a name, once due events are released: W&B serves its checkpoints as `lora`
+   * artifacts of that name.
+   *
+   * @example
+   * store.findByName("acme", "rl", "agent")?.checkpoints.at(-1)?.step;
+   */
+  findByName(entity: string, project: string, name: string): FakeTrainableModel | undefined {
+    this.advance();
+    return this.models.find((m) => m.entity === entity && m.project === project && m.name === name);
+  }
+
   /** The model a route names, once due events are released (an ended job adds its checkpoint). */
   private current(modelId: string): FakeTrainableModel | undefined {
     this.advance();

@@ -83,6 +83,13 @@ const expected: Record<string, RegExp[]> = {
     /reviewed rollout \S+ \(".*"\): feedback wandb\.annotation\.quality = ([\d.]+) → reward \1 in training job [0-9a-f-]{36} \(group \d, trajectory \d\)/,
     /6\. step 1 sampled: the reviewer's mean score 0\.\d\d → [01]\.\d\d/,
   ],
+  "sft.ts": [
+    /dataset wandb-artifact:\/\/\/acme\/sft-demo\/tutor-sft-data-[0-9a-f]{12}:v0/,
+    /SFT job [0-9a-f-]{36} → step 2, mean loss \d\.\d{4}/,
+    /step 2 says: \S+/,
+    /downloaded step 2 \(v1\): adapter_config\.json, adapter_model\.safetensors/,
+    /pruned steps 1; kept 2/,
+  ],
   "training-job.ts": [
     /created training job [0-9a-f-]{36}/,
     /same job, nothing duplicated/,

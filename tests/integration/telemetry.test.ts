@@ -242,6 +242,32 @@ describe("with a tracer provider registered", () => {
     await record("trainable_models.checkpoints.delete", () =>
       fake.client.trainableModels.checkpoints.delete(model.id, { steps: [1] }),
     );
+    // An upload is five GraphQL operations, a read three; storage requests are not operations.
+    await record("artifacts.create", () =>
+      fake.client.artifacts.upload({
+        entity: "acme",
+        project: "rl",
+        name: "spans",
+        type: "dataset",
+        files: [{ name: "f", data: "x" }],
+      }),
+    );
+    await record("artifacts.file_urls", async () => {
+      for await (const file of fake.client.artifacts.files("acme/rl/spans:v0")) await file.body.cancel();
+    });
+    await record("sft_training_jobs.create", () =>
+      model.trainSFT(
+        [
+          {
+            messages: [
+              { role: "user", content: "hi" },
+              { role: "assistant", content: "yo" },
+            ],
+          },
+        ],
+        { pollInterval: 5 },
+      ),
+    );
     await record("trainable_models.delete", () => fake.client.trainableModels.delete(model.id));
 
     // Every operation an endpoint declares is covered above: a new endpoint fails here until it is.

@@ -2,6 +2,7 @@ import { signalAbortError } from "../abort.js";
 import { APIConnectionTimeoutError, APIUserAbortError, InferloopError } from "../errors.js";
 import {
   connectionError,
+  isStreamedBody,
   joinPieces,
   readCapped,
   type Transport,
@@ -43,6 +44,13 @@ export class FetchTransport implements Transport {
   }
 
   async send(request: TransportRequest): Promise<TransportResponse> {
+    // Streamed request bodies need `duplex: "half"`, which not every fetch supports: a body in
+    // pieces is joined, and a streamed one sent as a Blob (a browser may keep a large one on disk).
+    const body = isStreamedBody(request.body)
+      ? await (request.body.blob?.() ?? gatherBlob(request.body.stream()))
+      : typeof request.body === "object"
+        ? joinPieces(request.body)
+        : (request.body ?? null);
     const controller = new AbortController();
     const userSignal = request.signal;
     let reason: string | undefined;
@@ -84,9 +92,7 @@ export class FetchTransport implements Transport {
     const pending = this.#fetch(request.origin + request.path, {
       method: request.method,
       headers: request.headers,
-      // Streamed request bodies need `duplex: "half"`, which not every fetch supports: a body
-      // in pieces is joined here.
-      body: typeof request.body === "object" ? joinPieces(request.body) : (request.body ?? null),
+      body,
       signal: controller.signal,
       redirect: "manual",
     });
@@ -187,4 +193,10 @@ export class FetchTransport implements Transport {
       cancel,
     };
   }
+}
+
+async function gatherBlob(stream: AsyncIterable<Uint8Array>): Promise<Blob> {
+  const parts: Uint8Array<ArrayBuffer>[] = [];
+  for await (const chunk of stream) parts.push(chunk as Uint8Array<ArrayBuffer>);
+  return new Blob(parts);
 }

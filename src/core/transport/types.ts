@@ -17,7 +17,7 @@ export interface TransportRequest {
   /** Path and query, starting with `/`. */
   path: string;
   headers: Record<string, string>;
-  body: string | PiecewiseBody | undefined;
+  body: string | PiecewiseBody | StreamedBody | undefined;
   signal: AbortSignal | undefined;
   /** ms until the response headers arrive. */
   timeout: number;
@@ -38,6 +38,23 @@ export interface TransportRequest {
  */
 export interface PiecewiseBody {
   pieces(): Iterable<string | Uint8Array>;
+}
+
+/**
+ * A byte body of known length read from a source as it is sent (an upload to a signed storage
+ * URL): the bytes are never all in memory. `stream()` starts over for each attempt; `blob()`,
+ * when the source can give one, is what a `fetch` transport sends (a streamed fetch body needs
+ * `duplex: "half"`, which not every runtime has), else it gathers the stream into a Blob.
+ */
+export interface StreamedBody {
+  length: number;
+  stream(): AsyncIterable<Uint8Array>;
+  blob?(): Promise<Blob>;
+}
+
+/** Whether a request body is a {@link StreamedBody}. */
+export function isStreamedBody(body: TransportRequest["body"]): body is StreamedBody {
+  return typeof body === "object" && "stream" in body;
 }
 
 /** The whole text of a {@link PiecewiseBody}, for a transport that sends strings. */

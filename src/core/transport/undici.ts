@@ -5,6 +5,7 @@ import { APIConnectionTimeoutError, InferloopError } from "../errors.js";
 import { acceptEncoding, decode, decodeError, decoderFor } from "./decompress.js";
 import {
   connectionError,
+  isStreamedBody,
   type PiecewiseBody,
   readCapped,
   type Transport,
@@ -101,7 +102,12 @@ export class UndiciTransport implements Transport {
       headers = { ...headers, "accept-encoding": acceptEncoding() };
     // The length up front: a body in pieces then goes out like any other, not chunked, which
     // some proxies and servers refuse.
-    if (typeof request.body === "object") headers = { ...headers, "content-length": String(byteLength(request.body)) };
+    const streamed = isStreamedBody(request.body) ? request.body : undefined;
+    if (typeof request.body === "object")
+      headers = {
+        ...headers,
+        "content-length": String(streamed ? streamed.length : byteLength(request.body as PiecewiseBody)),
+      };
     let res: Dispatcher.ResponseData;
     try {
       res = await dispatcher.request({
@@ -111,9 +117,10 @@ export class UndiciTransport implements Transport {
         headers,
         // In object mode, which hands each piece to undici as it is (a byte stream would make
         // a Buffer of each string).
-        body:
-          typeof request.body === "object"
-            ? Readable.from(gatheredPieces(request.body), { objectMode: true })
+        body: streamed
+          ? Readable.from(streamed.stream(), { objectMode: false })
+          : typeof request.body === "object"
+            ? Readable.from(gatheredPieces(request.body as PiecewiseBody), { objectMode: true })
             : (request.body ?? null),
         signal: request.signal ?? null,
         headersTimeout: request.timeout,

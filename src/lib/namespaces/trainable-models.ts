@@ -1,5 +1,6 @@
 // The public `client.trainableModels` and its `TrainableModel` handle: the endpoints' classes
 // with what lib builds on them, the pipelined training loop (`trainLoop`).
+import type { HttpClient } from "../../core/http-client.js";
 import type { Checkpoints } from "../../resources/trainable-models/checkpoints.js";
 import { pruneCheckpoints } from "../../resources/trainable-models/prune-checkpoints.js";
 import {
@@ -26,8 +27,14 @@ export class TrainableModel extends TrainableModelResource {
   readonly #checkpoints: Checkpoints;
 
   /** @internal Use `client.trainableModels.register()`. */
-  constructor(response: TrainableModelResponse, jobs: TrainingJobs, checkpoints: Checkpoints, chat: ModelChat) {
-    super(response, jobs, checkpoints, chat);
+  constructor(
+    response: TrainableModelResponse,
+    jobs: TrainingJobs,
+    checkpoints: Checkpoints,
+    chat: ModelChat,
+    http: HttpClient,
+  ) {
+    super(response, jobs, checkpoints, chat, http);
     this.#checkpoints = checkpoints;
   }
 
@@ -73,6 +80,6 @@ export class TrainableModel extends TrainableModelResource {
 export class TrainableModels extends TrainableModelsResource<TrainableModel> {
   /** @internal */
   protected override _handle(response: TrainableModelResponse): TrainableModel {
-    return new TrainableModel(response, this._jobs, this.checkpoints, this._chat);
+    return new TrainableModel(response, this._jobs, this.checkpoints, this._chat, this._http);
   }
 }

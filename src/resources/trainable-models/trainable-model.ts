@@ -1,4 +1,9 @@
 import type { ChatCompletionsEndpoint } from "../chat/completions.js";
+import type { HttpClient } from "../../core/http-client.js";
+import type { ArtifactDownload } from "../artifacts/download.js";
+import { downloadCheckpoint } from "./download-checkpoint.js";
+import { meanGradientMetrics } from "./job-metrics.js";
+import { type SFTRow, type TrainSFTOptions, type TrainSFTResult, trainSFT } from "./train-sft.js";
 import type { TrainingJobEvent } from "../training-jobs/types.js";
 import type { RequestOptions } from "../../core/options.js";
 import type { TrainingJobs } from "../training-jobs/training-jobs.js";
@@ -63,9 +68,17 @@ export class TrainableModel implements TrainableModelResponse {
   readonly #jobs: TrainingJobs;
   readonly #checkpoints: Checkpoints;
   readonly #chat: ModelChat;
+  // The pipeline, for W&B's API (the dataset artifact, checkpoint downloads) and SFT jobs.
+  readonly #http: HttpClient;
 
   /** @internal Use `client.trainableModels.register()`. */
-  constructor(response: TrainableModelResponse, jobs: TrainingJobs, checkpoints: Checkpoints, chat: ModelChat) {
+  constructor(
+    response: TrainableModelResponse,
+    jobs: TrainingJobs,
+    checkpoints: Checkpoints,
+    chat: ModelChat,
+    http: HttpClient,
+  ) {
     // Every member the server sends is kept, except one that would shadow the handle's own
     // (a `chat` or `train` member would hide the method, or throw on the getter).
     for (const [key, value] of Object.entries(response))
@@ -78,6 +91,7 @@ export class TrainableModel implements TrainableModelResponse {
     this.#jobs = jobs;
     this.#checkpoints = checkpoints;
     this.#chat = chat;
+    this.#http = http;
   }
 
   /**
@@ -174,20 +188,43 @@ export class TrainableModel implements TrainableModelResponse {
       },
       request,
     );
-    const sums = new Map<string, { sum: number; n: number }>();
-    for await (const event of this.#jobs.follow(jobId, { pollInterval, timeout, signal })) {
-      if (event.type === "gradient_step")
-        for (const [key, value] of Object.entries(event.data ?? {})) {
-          if (typeof value !== "number" || !Number.isFinite(value)) continue;
-          const s = sums.get(key) ?? { sum: 0, n: 0 };
-          s.sum += value;
-          s.n++;
-          sums.set(key, s);
-        }
-      onEvent?.(event);
-    }
-    const metrics: Record<string, number> = {};
-    for (const [key, { sum, n }] of sums) metrics[key] = sum / n;
+    const metrics = await meanGradientMetrics(this.#jobs.follow(jobId, { pollInterval, timeout, signal }), onEvent);
     return { jobId, step: await this.latestStep(signal ? { signal } : undefined), metrics };
+  }
+
+  /**
+   * Supervised fine-tuning: streams the rows (an (async) iterable of `{ messages, tools? }`, or
+   * a JSONL file path in Node) as `train.jsonl` into a new `dataset` artifact of the model's
+   * project, logged to the model's W&B run, as ART writes it; then creates the SFT job with the
+   * version W&B assigned and follows it until `training_ended`. Each row is checked as it is
+   * read, before anything is sent; the rows are read once (spooled to a temp file while
+   * hashed), so memory stays constant. Resolves like {@link train}, with the dataset's URL.
+   *
+   * @example
+   * ```ts
+   * const { step, metrics, trainingDataUrl } = await model.trainSFT(
+   *   [{ messages: [{ role: "user", content: "2+2?" }, { role: "assistant", content: "4" }] }],
+   *   { config: { learning_rate: 5e-5 }, onEvent: (e) => console.log(e.type) },
+   * );
+   * ```
+   */
+  trainSFT(
+    rows: string | Iterable<SFTRow> | AsyncIterable<SFTRow>,
+    options: TrainSFTOptions = {},
+  ): Promise<TrainSFTResult> {
+    return trainSFT(this.#http, this.#jobs, this, rows, options);
+  }
+
+  /**
+   * Downloads the trained LoRA of a step (the `lora` artifact
+   * `{entity}/{project}/{name}:step{N}`) into `dir`, each file checked against its digest.
+   *
+   * @example
+   * ```ts
+   * const { files } = await model.downloadCheckpoint(await model.latestStep(), { dir: "./lora" });
+   * ```
+   */
+  downloadCheckpoint(step: number, params: { dir: string }, options?: RequestOptions): Promise<ArtifactDownload> {
+    return downloadCheckpoint(this.#http, this, step, params, options);
   }
 }

@@ -138,7 +138,7 @@ export class TrainableModels<Handle extends TrainableModel = TrainableModel> ext
 
   /** @internal The handle `register` resolves to (lib's subclass adds the training loop). */
   protected _handle(response: TrainableModelResponse): Handle {
-    return new TrainableModel(response, this._jobs, this.checkpoints, this._chat) as Handle;
+    return new TrainableModel(response, this._jobs, this.checkpoints, this._chat, this._http) as Handle;
   }
 
   #create(params: TrainableModelCreateParams, ep: typeof modelsCreate, options?: RequestOptions) {

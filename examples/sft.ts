@@ -1,0 +1,74 @@
+/**
+ * Supervised fine-tuning, end to end: rows → a `dataset` artifact (train.jsonl) → an SFT job →
+ * sample the new checkpoint → download its LoRA → prune the checkpoints that are not needed.
+ *
+ *   npx tsx examples/sft.ts
+ *   INFERLOOP_BASE_URL=https://api.training.wandb.ai INFERLOOP_API_KEY=$WANDB_API_KEY \
+ *     npx tsx examples/sft.ts --training-project=sft --base-model=OpenPipe/Qwen3-14B-Instruct
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { SFTRow } from "../src/index.js";
+import { runExample, setting } from "./_service.js";
+
+/** Rows as ART writes them: a conversation whose assistant turns are what is learned. */
+async function* tutorRows(): AsyncGenerator<SFTRow> {
+  const pairs: [number, number][] = [
+    [2, 3],
+    [7, 6],
+    [12, 12],
+  ];
+  for (const [a, b] of pairs)
+    yield {
+      messages: [
+        { role: "system", content: "Answer with the number only." },
+        { role: "user", content: `What is ${a} * ${b}?` },
+        { role: "assistant", content: String(a * b) },
+      ],
+    };
+}
+
+await runExample(async ({ client, fake }) => {
+  const project = setting("trainingProject") ?? (fake ? "sft-demo" : undefined);
+  const baseModel = setting("baseModel") ?? (fake ? "OpenPipe/Qwen3-14B-Instruct" : undefined);
+  if (!project || !baseModel) {
+    console.log("skipped: pass --training-project=... and --base-model=... (see trainableModels.baseModels())");
+    return;
+  }
+  const model = await client.trainableModels.register({ project, name: "tutor", base_model: baseModel });
+
+  // 1-2. The rows become train.jsonl in a dataset artifact logged to the model's run; the job
+  // trains on the version W&B assigned to it.
+  for (let round = 1; round <= 2; round++) {
+    const { jobId, step, metrics, trainingDataUrl } = await model.trainSFT(tutorRows(), {
+      config: { learning_rate: 5e-5 },
+      pollInterval: fake ? 5 : 2_000,
+    });
+    console.log(`dataset ${trainingDataUrl}`);
+    console.log(`SFT job ${jobId} → step ${step}, mean loss ${metrics.loss?.toFixed(4) ?? "n/a"}`);
+  }
+
+  // 3. Sample the new checkpoint by its name.
+  const step = await model.latestStep();
+  const reply = await client.chat.completions.create({
+    model: model.inferenceName(step),
+    messages: [{ role: "user", content: "What is 7 * 6?" }],
+  });
+  console.log(`step ${step} says: ${reply.choices[0]?.message.content ?? ""}`);
+
+  // 4. Take the trained LoRA out: each file checked against W&B's digest.
+  const dir = await mkdtemp(join(tmpdir(), "sft-lora-"));
+  try {
+    const { files, version } = await model.downloadCheckpoint(step, { dir });
+    console.log(`downloaded step ${step} (${version}): ${files.join(", ")}`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+
+  // 5. Keep only the latest checkpoint (W&B's free storage holds about 30 LoRAs).
+  const all = await client.trainableModels.checkpoints.list(model.id).toArray();
+  const old = all.map((c) => c.step).filter((s) => s !== step);
+  if (old.length > 0) await client.trainableModels.checkpoints.delete(model.id, { steps: old });
+  console.log(`pruned steps ${old.join(", ") || "none"}; kept ${step}`);
+});

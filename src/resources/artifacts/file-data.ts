@@ -1,0 +1,65 @@
+/**
+ * A file's data made ready to send: its size and MD5 known up front (W&B asks for the MD5
+ * before it hands out the upload URL), and a body that can be sent again on a retry. Bytes and
+ * Blobs are hashed where they are; data that can be read only once is spooled while hashed.
+ */
+import { RequestValidationError } from "../../core/errors.js";
+import { base64Bytes, streamChunks } from "./bytes.js";
+import { type HeldBytes, spool } from "./local-files.js";
+import { createMd5 } from "./md5.js";
+import type { ArtifactFileInput } from "./types.js";
+
+const SLICE = 1024 * 1024;
+
+function bytesHeld(bytes: Uint8Array): HeldBytes {
+  const h = createMd5();
+  h.update(bytes);
+  return {
+    size: bytes.byteLength,
+    digest: base64Bytes(h.digest()),
+    body: {
+      length: bytes.byteLength,
+      async *stream() {
+        for (let i = 0; i < bytes.byteLength; i += SLICE) yield bytes.subarray(i, i + SLICE);
+      },
+      blob: async () => new Blob([bytes as Uint8Array<ArrayBuffer>]),
+    },
+    dispose: async () => {},
+  };
+}
+
+async function blobHeld(blob: Blob): Promise<HeldBytes> {
+  const h = createMd5();
+  for await (const chunk of streamChunks(blob.stream())) h.update(chunk);
+  return {
+    size: blob.size,
+    digest: base64Bytes(h.digest()),
+    body: { length: blob.size, stream: () => streamChunks(blob.stream()), blob: async () => blob },
+    dispose: async () => {},
+  };
+}
+
+/** Each chunk checked to be bytes, so a wrong iterable is refused naming the file. */
+async function* checkedChunks(
+  source: Iterable<unknown> | AsyncIterable<unknown>,
+  field: string,
+): AsyncGenerator<Uint8Array> {
+  let i = 0;
+  for await (const chunk of source) {
+    if (!(chunk instanceof Uint8Array))
+      throw new RequestValidationError(
+        [{ path: field, message: `chunk ${i} is not a Uint8Array: encode text with TextEncoder`, code: "custom" }],
+        "artifacts.upload request",
+      );
+    i++;
+    yield chunk;
+  }
+}
+
+/** Makes one file's data ready to send; `field` names it in a refusal (`files.0.data`). */
+export async function holdData(data: ArtifactFileInput["data"], field: string): Promise<HeldBytes> {
+  if (typeof data === "string") return bytesHeld(new TextEncoder().encode(data));
+  if (data instanceof Uint8Array) return bytesHeld(data);
+  if (typeof Blob !== "undefined" && data instanceof Blob) return blobHeld(data);
+  return spool(checkedChunks(data as Iterable<unknown> | AsyncIterable<unknown>, field));
+}

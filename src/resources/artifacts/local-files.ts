@@ -1,0 +1,114 @@
+// What the artifacts need of the machine's file system in Node: a spool for data that must be
+// hashed before it is sent, file-backed bodies, and safe writes under a download directory. The
+// browser build takes local-files.browser.ts.
+import { createReadStream, createWriteStream, openAsBlob } from "node:fs";
+import { mkdir, mkdtemp, rename, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { createInterface } from "node:readline";
+import type { StreamedBody } from "../../core/transport/types.js";
+import { base64Bytes } from "./bytes.js";
+import { createMd5 } from "./md5.js";
+
+/** Bytes kept somewhere with their size and digest, sendable any number of times. */
+export interface HeldBytes {
+  size: number;
+  /** Base64 MD5 (W&B's file digest). */
+  digest: string;
+  body: StreamedBody;
+  /** Removes what was kept (a temp file); safe to call twice. */
+  dispose(): Promise<void>;
+}
+
+/** Where chunks go as they are spooled: a hash beside them, so the digest is known at the end. */
+export async function spool(chunks: AsyncIterable<Uint8Array>): Promise<HeldBytes> {
+  // W&B asks for every file's MD5 before it hands out an upload URL, so data that can only be
+  // read once is written to a temp file while it is hashed: memory stays constant.
+  const dir = await mkdtemp(join(tmpdir(), "inferloop-upload-"));
+  const path = join(dir, "data");
+  let written: { digest: string; size: number };
+  try {
+    written = await writeHashed(path, chunks);
+  } catch (err) {
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
+  const { size, digest } = written;
+  return {
+    size,
+    digest,
+    body: fileBody(path, size),
+    dispose: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+function fileBody(path: string, length: number): StreamedBody {
+  return {
+    length,
+    stream: () => createReadStream(path, { highWaterMark: 256 * 1024 }),
+    blob: () => openAsBlob(path),
+  };
+}
+
+/** Writes chunks to a file, waiting on the disk, while hashing them. */
+async function writeHashed(path: string, chunks: AsyncIterable<Uint8Array>): Promise<{ digest: string; size: number }> {
+  const hash = createMd5();
+  let size = 0;
+  const out = createWriteStream(path);
+  try {
+    for await (const chunk of chunks) {
+      hash.update(chunk);
+      size += chunk.byteLength;
+      if (!out.write(chunk)) await new Promise<void>((r) => out.once("drain", r));
+    }
+    await new Promise<void>((res, rej) => out.end((err?: Error | null) => (err ? rej(err) : res())));
+  } catch (err) {
+    out.destroy();
+    throw err;
+  }
+  return { digest: base64Bytes(hash.digest()), size };
+}
+
+/** The lines of a text file, read as they are needed. */
+export async function* fileLines(path: string): AsyncGenerator<string> {
+  const lines = createInterface({ input: createReadStream(path, { encoding: "utf8" }), crlfDelay: Infinity });
+  try {
+    for await (const line of lines) yield line;
+  } finally {
+    lines.close();
+  }
+}
+
+/** `name` (already checked to be relative and free of `..`) resolved under `dir`, or undefined
+ * when it would still land outside (a last guard against a platform's own path rules). */
+export function pathUnder(dir: string, name: string): string | undefined {
+  const root = resolve(dir);
+  const target = resolve(root, ...name.split("/"));
+  const rel = relative(root, target);
+  if (rel === "" || rel.startsWith(`..${sep}`) || rel === ".." || isAbsolute(rel)) return undefined;
+  return target;
+}
+
+/**
+ * Writes a stream to `target` through a temp file beside it, hashing as it goes; the file takes
+ * its name only when `accept(digest, size)` returns true, else the temp file is removed.
+ */
+export async function writeChecked(
+  target: string,
+  chunks: AsyncIterable<Uint8Array>,
+  accept: (digest: string, size: number) => void,
+): Promise<void> {
+  await mkdir(dirname(target), { recursive: true });
+  const partial = `${target}.partial-${Math.random().toString(36).slice(2, 10)}`;
+  try {
+    const { digest, size } = await writeHashed(partial, chunks);
+    accept(digest, size);
+    await rename(partial, target);
+  } catch (err) {
+    await rm(partial, { force: true });
+    throw err;
+  }
+}
+
+/** Whether this runtime can write downloads to a directory. */
+export const hasFileSystem = true;

@@ -1,0 +1,115 @@
+/**
+ * One file of an upload: its path inside the artifact and its content. An (async) iterable is
+ * read once: it is hashed into a temp file (Node) or a Blob (browsers) before anything is sent,
+ * since W&B asks for every file's MD5 before it hands out the upload URL.
+ *
+ * @example
+ * ```ts
+ * const file: ArtifactFileInput = { name: "train.jsonl", data: '{"messages":[]}\n' };
+ * ```
+ */
+export interface ArtifactFileInput {
+  /** The path inside the artifact (`train.jsonl`, `adapter/config.json`): relative, no `..`. */
+  name: string;
+  data: string | Uint8Array | Blob | Iterable<Uint8Array> | AsyncIterable<Uint8Array>;
+}
+
+/**
+ * The parameters of `client.artifacts.upload`.
+ *
+ * @example
+ * ```ts
+ * const params: ArtifactUploadParams = { entity: "acme", project: "rl", name: "agent-sft-data", type: "dataset", files: [{ name: "train.jsonl", data: rows }] };
+ * ```
+ */
+export interface ArtifactUploadParams {
+  entity: string;
+  project: string;
+  /** The artifact's (collection's) name: at most 128 characters, no `/`. */
+  name: string;
+  /** `dataset`, `lora`, `model`...: no `/` or `:`, not starting with `wandb-` (reserved). */
+  type: string;
+  files: ArtifactFileInput[];
+  /** The id of the W&B run that logs the artifact (its output). */
+  runId?: string;
+  /** Aliases besides `latest` (always added, as W&B's clients do) and the `vN` W&B assigns. */
+  aliases?: string[];
+  /** JSON metadata shown with the artifact. */
+  metadata?: Record<string, unknown>;
+  description?: string;
+}
+
+/**
+ * What `client.artifacts.upload` resolves to: the committed version W&B assigned.
+ *
+ * @example
+ * ```ts
+ * const { ref, version } = await client.artifacts.upload(params); // ref: "wandb-artifact:///acme/rl/data:v0"
+ * ```
+ */
+export interface ArtifactUploadResult {
+  id: string;
+  /** `v0`, `v1`, ...: the version W&B assigned, read back after the commit. */
+  version: string;
+  /** The artifact's digest (hex MD5 over its files' digests). */
+  digest: string;
+  /** `wandb-artifact:///{entity}/{project}/{name}:{version}`, as Training takes it. */
+  ref: string;
+  /** True when W&B already had this exact content as the collection's latest version: no new
+   * version was made and nothing was uploaded. */
+  existing: boolean;
+}
+
+/**
+ * One file of a stored artifact, as its manifest lists it.
+ *
+ * @example
+ * ```ts
+ * for (const f of artifact.files) console.log(f.name, f.size, f.digest);
+ * ```
+ */
+export interface ArtifactFileEntry {
+  name: string;
+  size: number;
+  /** Base64 MD5 of the content. */
+  digest: string;
+}
+
+/**
+ * What `client.artifacts.retrieve` resolves to.
+ *
+ * @example
+ * ```ts
+ * const a = await client.artifacts.retrieve("acme/rl/agent:step3");
+ * console.log(a.version, a.type, a.aliases, a.files.length);
+ * ```
+ */
+export interface Artifact {
+  id: string;
+  entity: string;
+  project: string;
+  name: string;
+  version: string;
+  digest: string;
+  type: string;
+  aliases: string[];
+  state: string;
+  metadata: Record<string, unknown> | null;
+  files: ArtifactFileEntry[];
+}
+
+/**
+ * A file as `client.artifacts.files` yields it: read `body` before asking for the next one.
+ *
+ * @example
+ * ```ts
+ * for await (const f of client.artifacts.files("acme/rl/agent:latest")) console.log(f.name, await new Response(f.body).text());
+ * ```
+ */
+export interface ArtifactFile {
+  name: string;
+  size: number;
+  digest: string;
+  /** The content; its digest is checked as it is read (a mismatch errors the stream). */
+  body: ReadableStream<Uint8Array>;
+}

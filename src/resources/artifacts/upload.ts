@@ -1,0 +1,232 @@
+/**
+ * An upload as W&B's own clients make it (research/artifacts.md §2; wandb Go `ArtifactSaver.Save`):
+ * create the artifact with its digest, create its manifest, ask for the files' upload URLs,
+ * PUT each file, write the manifest with its digest and PUT it, commit, then read back the
+ * version W&B assigned. Nothing is committed unless every file was uploaded, so a failed upload
+ * leaves only an uncommitted (invisible) artifact.
+ */
+import { InferloopError } from "../../core/errors.js";
+import type { HttpClient } from "../../core/http-client.js";
+import type { RequestOptions } from "../../core/options.js";
+import { sleep } from "../../core/retry.js";
+import { runGraphQL } from "../graphql.js";
+import { base64Bytes } from "./bytes.js";
+import { checkUploadParams } from "./checks.js";
+import { manifestDigest } from "./digest.js";
+import { ArtifactUploadError } from "./errors.js";
+import { holdData } from "./file-data.js";
+import type { HeldBytes } from "./local-files.js";
+import { type ManifestEntryOut, manifestBytes } from "./manifest.js";
+import { createMd5 } from "./md5.js";
+import {
+  artifactById,
+  commitArtifact,
+  createArtifact,
+  createFiles,
+  createManifest,
+  type FileSlot,
+} from "./operations.js";
+import { putToStorage, StorageRequestError } from "./storage.js";
+import type { ArtifactUploadParams, ArtifactUploadResult } from "./types.js";
+
+/** Files uploaded at once. */
+const CONCURRENCY = 4;
+/** Rounds of fresh upload URLs for files whose upload failed (a signed URL may expire). */
+const URL_ROUNDS = 3;
+
+/** W&B's clients send a random 128-character `[a-z0-9]` id per artifact (and per sequence);
+ * a retried `createArtifact` resends the same one. */
+function clientId(): string {
+  const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
+  const bytes = crypto.getRandomValues(new Uint8Array(128));
+  let out = "";
+  for (const b of bytes) out += alphabet[b % 36];
+  return out;
+}
+
+async function inPool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const runners = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  });
+  await Promise.all(runners);
+}
+
+/** Runs the whole upload; see the module comment. */
+export async function uploadArtifact(
+  http: HttpClient,
+  params: ArtifactUploadParams,
+  options: RequestOptions | undefined,
+  /** Metadata known only once the files were read (an SFT dataset's row count): called after
+   * every file is held, before anything is sent. */
+  lateMetadata?: () => Record<string, unknown>,
+): Promise<ArtifactUploadResult> {
+  checkUploadParams(params);
+  const { entity, project, name, type, runId } = params;
+  const held: HeldBytes[] = [];
+  try {
+    for (const [i, file] of params.files.entries()) held.push(await holdData(file.data, `files.${i}.data`));
+    const entries: ManifestEntryOut[] = params.files.map((f, i) => ({
+      name: f.name,
+      digest: held[i]!.digest,
+      size: held[i]!.size,
+      birthArtifactId: "",
+    }));
+    const digest = manifestDigest(entries);
+    const aliases = [...new Set(["latest", ...(params.aliases ?? [])])];
+    const input: Record<string, unknown> = {
+      entityName: entity,
+      projectName: project,
+      artifactTypeName: type,
+      artifactCollectionName: name,
+      digest,
+      digestAlgorithm: "MANIFEST_MD5",
+      aliases: aliases.map((alias) => ({ artifactCollectionName: name, alias })),
+      enableDigestDeduplication: true,
+      clientID: clientId(),
+      sequenceClientID: clientId(),
+    };
+    if (runId !== undefined) input.runName = runId;
+    const metadata = lateMetadata ? { ...params.metadata, ...lateMetadata() } : params.metadata;
+    if (metadata !== undefined) input.metadata = JSON.stringify(metadata);
+    if (params.description !== undefined) input.description = params.description;
+
+    const created = await runGraphQL(http, createArtifact, { input }, options);
+    const ref = (version: string) => `wandb-artifact:///${entity}/${project}/${name}:${version}`;
+    if (created.state === "COMMITTED") {
+      // W&B already has this content as the collection's latest version: no new version.
+      const version = await readVersion(http, created.id, options);
+      return { id: created.id, version, digest, ref: ref(version), existing: true };
+    }
+    const manifestVars = {
+      artifactID: created.id,
+      baseArtifactID: created.latestArtifactId,
+      name: "wandb_manifest.json",
+      entityName: entity,
+      projectName: project,
+      runName: runId ?? "",
+      manifestType: "FULL",
+    };
+    const first = await runGraphQL(
+      http,
+      createManifest,
+      { ...manifestVars, digest: "", includeUpload: false },
+      options,
+    );
+
+    await uploadFiles(http, created.id, first.id, entries, held, options);
+
+    const bytes = manifestBytes(entries);
+    const h = createMd5();
+    h.update(bytes);
+    const upsert = await runGraphQL(
+      http,
+      createManifest,
+      { ...manifestVars, digest: base64Bytes(h.digest()), includeUpload: true },
+      options,
+    );
+    if (upsert.uploadUrl === null)
+      throw new ArtifactUploadError(
+        "wandb_manifest.json",
+        "W&B gave no upload URL for the artifact's manifest; nothing was committed.",
+      );
+    try {
+      await putToStorage(http, upsert.uploadUrl, upsert.uploadHeaders, bytesBody(bytes), options?.signal);
+    } catch (err) {
+      throw uploadFailure("wandb_manifest.json", err);
+    }
+    await runGraphQL(http, commitArtifact, { artifactID: created.id }, options);
+    const version = await readVersion(http, created.id, options);
+    return { id: created.id, version, digest, ref: ref(version), existing: false };
+  } finally {
+    await Promise.all(held.map((h) => h.dispose().catch(() => undefined)));
+  }
+}
+
+function bytesBody(bytes: Uint8Array) {
+  return {
+    length: bytes.byteLength,
+    async *stream() {
+      yield bytes;
+    },
+    blob: async () => new Blob([bytes as Uint8Array<ArrayBuffer>]),
+  };
+}
+
+function uploadFailure(file: string, err: unknown): unknown {
+  if (!(err instanceof StorageRequestError)) return err;
+  return new ArtifactUploadError(file, `${file}: ${err.message} Nothing was committed.`, err);
+}
+
+/** Asks for upload URLs and PUTs every file W&B does not have yet; files that fail get fresh
+ * URLs (a signed URL may expire before its upload starts) for a few rounds. */
+async function uploadFiles(
+  http: HttpClient,
+  artifactId: string,
+  manifestId: string,
+  entries: ManifestEntryOut[],
+  held: HeldBytes[],
+  options: RequestOptions | undefined,
+): Promise<void> {
+  let pending = entries.map((_, i) => i);
+  let lastError: unknown;
+  for (let round = 0; round < URL_ROUNDS && pending.length > 0; round++) {
+    const slots = await runGraphQL(
+      http,
+      createFiles,
+      {
+        artifactFiles: pending.map((i) => ({
+          artifactID: artifactId,
+          artifactManifestID: manifestId,
+          name: entries[i]!.name,
+          md5: entries[i]!.digest,
+        })),
+        storageLayout: "V2",
+      },
+      options,
+    );
+    // W&B's Go client matches the answers to the request by position.
+    if (slots.length !== pending.length)
+      throw new InferloopError(
+        `W&B answered createArtifactFiles with ${slots.length} upload slots for ${pending.length} files; nothing was committed.`,
+      );
+    const failed: number[] = [];
+    await inPool(
+      pending.map((index, k) => ({ index, slot: slots[k]! as FileSlot })),
+      CONCURRENCY,
+      async ({ index, slot }) => {
+        entries[index]!.birthArtifactId = slot.birthArtifactId;
+        if (slot.uploadUrl === null) return; // W&B already stores this content.
+        try {
+          await putToStorage(http, slot.uploadUrl, slot.uploadHeaders, held[index]!.body, options?.signal);
+        } catch (err) {
+          if (!(err instanceof StorageRequestError)) throw err;
+          lastError = err;
+          failed.push(index);
+        }
+      },
+    );
+    pending = failed.sort((a, b) => a - b);
+    if (pending.length > 0 && http.config.log.enabled("warn"))
+      http.config.log.write(
+        "warn",
+        `artifacts.upload: ${pending.length} file(s) failed to upload; asking W&B for fresh URLs`,
+      );
+  }
+  if (pending.length > 0) throw uploadFailure(entries[pending[0]!]!.name, lastError);
+}
+
+/** The version W&B assigned, read back after the commit. W&B may not serve a just-committed
+ * artifact by id at once (ART tolerates "Unable to fetch artifact with id" there), so a few
+ * short waits are allowed. */
+async function readVersion(http: HttpClient, id: string, options: RequestOptions | undefined): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    const found = await runGraphQL(http, artifactById, { id }, options);
+    if (found?.versionIndex != null) return `v${found.versionIndex}`;
+    if (attempt >= 5)
+      throw new InferloopError(
+        `The artifact ${id} was committed, but W&B did not report its version; retrieve it by name later.`,
+      );
+    await sleep(250 * 2 ** attempt, options?.signal);
+  }
+}

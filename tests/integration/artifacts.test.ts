@@ -1,0 +1,226 @@
+// client.artifacts end to end: real HTTP on loopback to the fake's GraphQL and signed storage.
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  ArtifactDigestError,
+  ArtifactNotFoundError,
+  ArtifactUploadError,
+  BadRequestError,
+  RequestValidationError,
+  UnsafeArtifactPathError,
+} from "../../src/index.js";
+import { faults } from "../../src/testing/index.js";
+import { caught, useFakeService } from "./helpers.js";
+
+const fake = useFakeService({ seedCalls: false }, { maxRetries: 1 });
+const base = { entity: "acme", project: "rl", type: "dataset" } as const;
+const enc = new TextEncoder();
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "inferloop-artifacts-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function* chunks(...parts: string[]) {
+  for (const p of parts) yield enc.encode(p);
+}
+
+const storageRequests = () => fake.svc.requests.filter((r) => r.path.startsWith("/storage/"));
+
+describe("client.artifacts over W&B's GraphQL and signed storage", () => {
+  it("uploads every kind of data, reads back the version W&B assigned, and versions the next upload", async () => {
+    const first = await fake.client.artifacts.upload({
+      ...base,
+      name: "data",
+      files: [
+        { name: "train.jsonl", data: chunks('{"messages":[]}\n', '{"messages":[]}\n') },
+        { name: "notes/readme.txt", data: "hello" },
+        { name: "bytes.bin", data: new Uint8Array([1, 2, 3]) },
+        { name: "blob.txt", data: new Blob(["from a blob"]) },
+      ],
+      metadata: { format: "jsonl", num_trajectories: 2 },
+    });
+    expect(first).toMatchObject({ version: "v0", ref: "wandb-artifact:///acme/rl/data:v0", existing: false });
+    const second = await fake.client.artifacts.upload({
+      ...base,
+      name: "data",
+      files: [{ name: "train.jsonl", data: "x" }],
+    });
+    expect(second.version).toBe("v1");
+
+    const got = await fake.client.artifacts.retrieve("acme/rl/data:v0");
+    expect(got).toMatchObject({ version: "v0", type: "dataset", metadata: { format: "jsonl", num_trajectories: 2 } });
+    expect(got.files.map((f) => [f.name, f.size])).toEqual([
+      ["blob.txt", 11],
+      ["bytes.bin", 3],
+      ["notes/readme.txt", 5],
+      ["train.jsonl", 32],
+    ]);
+    expect((await fake.client.artifacts.retrieve("acme/rl/data")).version).toBe("v1");
+
+    const { files } = await fake.client.artifacts.download("wandb-artifact:///acme/rl/data:v0", { dir });
+    expect(files).toHaveLength(4);
+    expect(await readFile(join(dir, "notes/readme.txt"), "utf8")).toBe("hello");
+    expect(await readFile(join(dir, "train.jsonl"), "utf8")).toBe('{"messages":[]}\n{"messages":[]}\n');
+    expect([...(await readFile(join(dir, "bytes.bin")))]).toEqual([1, 2, 3]);
+  });
+
+  it("never sends the W&B key or any credential to the signed storage URLs", async () => {
+    await fake.client.artifacts.upload({ ...base, name: "secret-check", files: [{ name: "a.txt", data: "a" }] });
+    for await (const f of fake.client.artifacts.files("acme/rl/secret-check:latest")) await new Response(f.body).text();
+    const storage = storageRequests();
+    expect(storage.map((r) => r.method).sort()).toEqual(["GET", "GET", "PUT", "PUT"]);
+    for (const r of storage) {
+      expect(r.headers.authorization).toBeUndefined();
+      expect(JSON.stringify(r.headers)).not.toContain(fake.svc.apiKey);
+    }
+    // The GraphQL calls themselves carry Basic api:<key>.
+    const gql = fake.svc.requests.find((r) => r.path === "/graphql")!;
+    expect(gql.headers.authorization).toBe(`Basic ${btoa(`api:${fake.svc.apiKey}`)}`);
+  });
+
+  it("the same content again makes no new version: W&B's dedup answer is returned as it is", async () => {
+    const a = await fake.client.artifacts.upload({ ...base, name: "same", files: [{ name: "f", data: "1" }] });
+    const b = await fake.client.artifacts.upload({ ...base, name: "same", files: [{ name: "f", data: "1" }] });
+    expect(b).toMatchObject({ id: a.id, version: "v0", existing: true });
+  });
+
+  it("asks for fresh upload URLs when storage says one expired", async () => {
+    fake.svc.inject(
+      faults.status(403, {
+        method: "PUT",
+        path: /^\/storage\//,
+        body: "<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>",
+      }),
+    );
+    const r = await fake.client.artifacts.upload({
+      ...base,
+      name: "expiring",
+      files: [{ name: "f", data: chunks("x") }],
+    });
+    expect(r.version).toBe("v0");
+    expect(
+      fake.svc.requests.filter((q) => q.json && JSON.stringify(q.json).includes("CreateArtifactFiles")),
+    ).toHaveLength(2);
+  });
+
+  it("a failed upload leaves no committed artifact and says which file failed", async () => {
+    fake.svc.inject(faults.status(403, { method: "PUT", path: /^\/storage\//, times: 20 }));
+    const err = await caught(() =>
+      fake.client.artifacts.upload({
+        ...base,
+        name: "doomed",
+        files: [{ name: "train.jsonl", data: chunks("a", "b") }],
+      }),
+    );
+    expect(err).toBeInstanceOf(ArtifactUploadError);
+    expect((err as ArtifactUploadError).file).toBe("train.jsonl");
+    expect((err as Error).message).toContain("Nothing was committed");
+    expect(fake.svc.state.artifacts.list().every((a) => a.state === "PENDING")).toBe(true);
+    expect(fake.svc.requests.some((q) => JSON.stringify(q.json ?? "").includes("CommitArtifact"))).toBe(false);
+    expect(await caught(() => fake.client.artifacts.retrieve("acme/rl/doomed:latest"))).toBeInstanceOf(
+      ArtifactNotFoundError,
+    );
+  });
+
+  it("refuses bad input before sending anything, naming the field", async () => {
+    const err = await caught(() =>
+      fake.client.artifacts.upload({ ...base, name: "a/b", type: "wandb-x", files: [{ name: "../up", data: "x" }] }),
+    );
+    expect(err).toBeInstanceOf(RequestValidationError);
+    const paths = (err as RequestValidationError).issues.map((i) => i.path);
+    expect(paths).toEqual(["name", "type", "files.0.name"]);
+    const notBytes = await caught(() =>
+      fake.client.artifacts.upload({
+        ...base,
+        name: "ok",
+        files: [{ name: "f", data: ["text" as unknown as Uint8Array] }],
+      }),
+    );
+    expect((notBytes as RequestValidationError).issues[0]?.path).toBe("files.0.data");
+    expect(await caught(() => fake.client.artifacts.retrieve("just-a-name"))).toBeInstanceOf(RequestValidationError);
+    expect(fake.svc.requests).toHaveLength(0);
+  });
+
+  it("a GraphQL refusal (status 400 with `errors`) becomes a BadRequestError with W&B's message", async () => {
+    fake.svc.inject(
+      faults.status(400, {
+        path: "/graphql",
+        body: {
+          data: { createArtifact: null },
+          errors: [{ message: "Invalid Client ID digest", path: ["createArtifact"] }],
+        },
+      }),
+    );
+    const err = await caught(() =>
+      fake.client.artifacts.upload({ ...base, name: "x", files: [{ name: "f", data: "1" }] }),
+    );
+    expect(err).toBeInstanceOf(BadRequestError);
+    expect((err as Error).message).toContain("Invalid Client ID digest");
+  });
+
+  it("downloads a trained checkpoint as the `lora` artifact {entity}/{project}/{model}:step{N}", async () => {
+    const model = await fake.client.trainableModels.register({
+      project: "rl",
+      name: "agent",
+      base_model: "OpenPipe/Qwen3-14B-Instruct",
+    });
+    expect(await caught(() => fake.client.artifacts.retrieve("acme/rl/agent:step1"))).toBeInstanceOf(
+      ArtifactNotFoundError,
+    );
+    await model.train(
+      [
+        {
+          trajectories: [
+            {
+              messages_and_choices: [
+                { role: "user", content: "hi" },
+                { index: 0, finish_reason: "stop", message: { role: "assistant", content: "yo" } },
+              ],
+              reward: 1,
+            },
+          ],
+        },
+      ],
+      { pollInterval: 5 },
+    );
+    const lora = await fake.client.artifacts.retrieve("acme/rl/agent:step1");
+    expect(lora).toMatchObject({ type: "lora", aliases: expect.arrayContaining(["step1", "latest"]) });
+    await fake.client.artifacts.download("acme/rl/agent:step1", { dir });
+    expect((await readdir(dir)).sort()).toEqual(["adapter_config.json", "adapter_model.safetensors"]);
+  });
+
+  it("refuses a manifest path outside the directory before writing anything", async () => {
+    await fake.client.artifacts.upload({ ...base, name: "evil", files: [{ name: "ok.txt", data: "fine" }] });
+    // W&B's server stores such paths (research/artifacts.md §3); make the stored manifest name one.
+    const artifact = fake.svc.state.artifacts.list().find((a) => a.collection === "evil")!;
+    const key = artifact.manifests.get("wandb_manifest.json")!.key;
+    const manifest = JSON.parse(new TextDecoder().decode(fake.svc.state.artifacts.object(key)!.bytes));
+    manifest.contents["../escape.txt"] = manifest.contents["ok.txt"];
+    fake.svc.state.artifacts.put(key, enc.encode(JSON.stringify(manifest)), artifact.id);
+    const err = await caught(() => fake.client.artifacts.download("acme/rl/evil:v0", { dir: join(dir, "inner") }));
+    expect(err).toBeInstanceOf(UnsafeArtifactPathError);
+    expect((err as UnsafeArtifactPathError).path).toBe("../escape.txt");
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it("a file whose content does not match its digest is refused and not kept", async () => {
+    await fake.client.artifacts.upload({ ...base, name: "tampered", files: [{ name: "a.txt", data: "original" }] });
+    const artifact = fake.svc.state.artifacts.list().find((a) => a.collection === "tampered")!;
+    const key = artifact.files.get("a.txt")!.key;
+    fake.svc.state.artifacts.put(key, enc.encode("tampered"), artifact.id);
+    const err = await caught(() => fake.client.artifacts.download("acme/rl/tampered:v0", { dir }));
+    expect(err).toBeInstanceOf(ArtifactDigestError);
+    expect(await readdir(dir)).toEqual([]);
+    // Through files() the body stream errors with the same error.
+    const read = await caught(async () => {
+      for await (const f of fake.client.artifacts.files("acme/rl/tampered:v0")) await new Response(f.body).text();
+    });
+    expect(read).toBeInstanceOf(ArtifactDigestError);
+  });
+});
