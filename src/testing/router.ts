@@ -8,7 +8,6 @@
 import { ANNOTATION_ROUTES } from "./annotation.js";
 import { ANNOTATION_QUEUE_ROUTES } from "./annotation-queues.js";
 import { ARTIFACT_ROUTES } from "./artifacts.js";
-import { SFT_DATASET_ROUTES } from "./sft-dataset.js";
 import { authorize } from "./auth.js";
 import { CALL_ROUTES } from "./calls.js";
 import { CHAT_ROUTES } from "./chat.js";
@@ -42,7 +41,6 @@ export const ROUTES: ReadonlyArray<Route<FakeState>> = [
   ...ANNOTATION_QUEUE_ROUTES,
   ...FEEDBACK_ROUTES,
   ...ARTIFACT_ROUTES,
-  ...SFT_DATASET_ROUTES,
   ...HEALTH_ROUTES,
   ...OTLP_ROUTES,
 ];

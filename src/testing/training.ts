@@ -8,10 +8,12 @@
 import { detailError, jsonResponse, requireJsonBody } from "./responses.js";
 import { route } from "./route.js";
 import type { Route } from "./route.js";
+import type { ArtifactStore } from "./artifact-store.js";
+import { sftDatasetProblem } from "./sft-dataset.js";
 import type { TrainableStore } from "./trainable.js";
 import { createJobCheck, createSftJobCheck } from "./training-checks.js";
 import type { FakeRequest, ResponsePlan, TrainingJob } from "./types.js";
-import { isoMicros, randomUuid } from "./util.js";
+import { isoMicros, isRecord, randomUuid } from "./util.js";
 import { validateBody } from "./validate.js";
 
 // Called after validation, so every group has a `trajectories` list of objects (an SFT job
@@ -78,11 +80,10 @@ export class TrainingJobStore {
   }
 }
 
-/** Gradient steps of a fake SFT job (the fake does not read the dataset artifact). */
-const SFT_STEPS = 3;
-
 /** The training jobs' routes (RL and SFT). */
-export const TRAINING_JOB_ROUTES: ReadonlyArray<Route<{ training: TrainingJobStore; trainable: TrainableStore }>> = [
+export const TRAINING_JOB_ROUTES: ReadonlyArray<
+  Route<{ training: TrainingJobStore; trainable: TrainableStore; artifacts: ArtifactStore }>
+> = [
   route({
     method: "POST",
     path: "/v1/preview/training-jobs",
@@ -100,9 +101,14 @@ export const TRAINING_JOB_ROUTES: ReadonlyArray<Route<{ training: TrainingJobSto
     path: "/v1/preview/sft-training-jobs",
     auth: "bearer",
     handle: ({ req, state, fault }) => {
+      // W&B Training refuses a dataset it cannot read (a 400); a usable one trains a step per row.
+      const url = isRecord(req.json) ? req.json["training_data_url"] : undefined;
+      const found = typeof url === "string" ? sftDatasetProblem(state.artifacts, url) : undefined;
+      if (found !== undefined && "problem" in found) return jsonResponse(400, { detail: found.problem });
+      const steps = found === undefined ? 1 : Math.max(1, found.rows);
       const failure =
         fault?.kind === "trainingFailed" ? { message: fault.message, afterSteps: fault.afterSteps ?? 1 } : undefined;
-      return state.training.handleCreate(req, (job) => state.trainable.startJob(job, failure, SFT_STEPS), "sft");
+      return state.training.handleCreate(req, (job) => state.trainable.startJob(job, failure, steps), "sft");
     },
   }),
   route({

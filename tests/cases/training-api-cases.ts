@@ -126,7 +126,9 @@ const EVERY_SETTING = {
   scale_rewards: false,
   truncated_importance_sampling: 2,
 };
-const DATA = "wandb-artifact:///acme/rl/agent-data:v0";
+/** The dataset SFT rows name: the fake refuses an SFT job whose dataset artifact it does not hold. */
+export const SFT_DATA = "wandb-artifact:///acme/rl/agent-data:v0";
+const DATA = SFT_DATA;
 
 const model = { project: "rl", name: "agent", base_model: "OpenPipe/Qwen3-14B-Instruct" };
 

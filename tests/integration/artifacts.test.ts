@@ -187,7 +187,8 @@ describe("client.artifacts over W&B's GraphQL and signed storage", () => {
           ],
         },
       ],
-      { pollInterval: 5 },
+      // A hand-built choice has no logprobs: the trainer is told to train it anyway.
+      { pollInterval: 5, experimental_config: { allow_training_without_logprobs: true } },
     );
     const lora = await fake.client.artifacts.retrieve("acme/rl/agent:step1");
     expect(lora).toMatchObject({ type: "lora", aliases: expect.arrayContaining(["step1", "latest"]) });

@@ -103,3 +103,26 @@ export async function closedPort(): Promise<number> {
 export const MODEL = "Qwen/Qwen3-8B";
 /** A model id as training jobs take it (a UUID). */
 export const MODEL_ID = "5f1c1a7e-8a40-4c55-9c2e-3d3a8f0e6b11";
+
+/**
+ * Uploads a one-row SFT dataset (`train.jsonl`) where `ref` (`wandb-artifact:///e/p/name:v0`)
+ * points, as `model.trainSFT` would: W&B Training refuses an SFT job whose dataset it cannot read.
+ */
+export async function seedDataset(client: Inferloop, ref: string): Promise<void> {
+  const [, entity, project, name] = /^wandb-artifact:\/\/\/([^/]+)\/([^/]+)\/([^/:]+):/.exec(
+    ref,
+  ) as unknown as string[];
+  const row = {
+    messages: [
+      { role: "user", content: "hi" },
+      { role: "assistant", content: "hello" },
+    ],
+  };
+  await client.artifacts.upload({
+    entity: entity!,
+    project: project!,
+    name: name!,
+    type: "dataset",
+    files: [{ name: "train.jsonl", data: `${JSON.stringify(row)}\n` }],
+  });
+}

@@ -30,7 +30,9 @@ async function trained(rewards: number[]): Promise<TrainableModel> {
     name: "pruned",
     base_model: "OpenPipe/Qwen3-14B-Instruct",
   });
-  for (const r of rewards) await model.train(groupWithMean(r), { pollInterval: 1 });
+  // Hand-built choices carry no logprobs: the trainer is told to train them anyway.
+  const experimental_config = { allow_training_without_logprobs: true };
+  for (const r of rewards) await model.train(groupWithMean(r), { pollInterval: 1, experimental_config });
   return model;
 }
 

@@ -3,7 +3,7 @@
  * the training jobs' events route until the model has a new checkpoint, read back through the
  * training jobs' record route, and refused before sending when the body is wrong.
  */
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import {
   APIConnectionError,
   InternalServerError,
@@ -13,12 +13,13 @@ import {
   type TrainableModel,
 } from "../../src/index.js";
 import { faults } from "../../src/testing/index.js";
-import { caught, clientFor, useFakeService } from "./helpers.js";
+import { caught, clientFor, seedDataset, useFakeService } from "./helpers.js";
 
 const SFT = "/v1/preview/sft-training-jobs";
 const DATA = "wandb-artifact:///acme/sft/agent-data:v0";
 
 const fake = useFakeService({ seedCalls: false, trainingStepMs: 2 });
+beforeEach(() => seedDataset(fake.client, DATA));
 
 async function model(name = "agent"): Promise<TrainableModel> {
   return fake.client.trainableModels.register({ project: "sft", name, base_model: "OpenPipe/Qwen3-14B-Instruct" });
@@ -81,7 +82,7 @@ describe("sftTrainingJobs", () => {
       expect.arrayContaining(["model_id", "training_data_url", "training_data_uri"]),
     );
     expect((top as Error).message).toContain('did you mean "training_data_url"');
-    expect(fake.svc.requests).toHaveLength(0);
+    expect(fake.svc.requests.filter((r) => r.path === SFT)).toHaveLength(0);
   });
 
   it("merges extraBody.config into the validated config for a setting newer than the SDK", async () => {

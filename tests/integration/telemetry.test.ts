@@ -15,7 +15,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { readdirSync, readFileSync } from "node:fs";
 import { RateLimitError, type TrainableModel } from "../../src/index.js";
 import { faults, SEED_ITEM_IDS, SEED_PROJECT_ID, SEED_QUEUE_ID } from "../../src/testing/index.js";
-import { caught, clientFor, MODEL, useFakeService } from "./helpers.js";
+import { caught, clientFor, MODEL, seedDataset, useFakeService } from "./helpers.js";
 
 const fake = useFakeService();
 
@@ -233,6 +233,7 @@ describe("with a tracer provider registered", () => {
     });
     await record("training_jobs.retrieve", () => fake.client.trainingJobs.retrieve(jobId));
     await record("training_jobs.events.list", () => fake.client.trainingJobs.events.list(jobId).toArray());
+    await seedDataset(fake.client, "wandb-artifact:///a/rl/d:v0");
     await record("sft_training_jobs.create", () =>
       fake.client.sftTrainingJobs.create({ model_id: model.id, training_data_url: "wandb-artifact:///a/rl/d:v0" }),
     );

@@ -7,11 +7,13 @@ import { startFakeService, type FakeService } from "../../src/testing/index.js";
 import {
   GROUPS_WITHOUT_LOGPROBS,
   JOB_GROUPS,
+  SFT_DATA,
   shapeOf,
   TRAINING_API_CASES,
   TRAINING_API_SHAPES as S,
   type TrainingApiCase,
 } from "../cases/training-api-cases.js";
+import { clientFor, seedDataset } from "../integration/helpers.js";
 
 let svc: FakeService;
 let modelId: string;
@@ -42,6 +44,7 @@ beforeAll(async () => {
     trajectory_groups: [{ trajectories: [trajectory] }],
   });
   jobId = ((await job.json()) as { id: string }).id;
+  await seedDataset(clientFor(svc), SFT_DATA);
 });
 afterAll(() => svc.close());
 
