@@ -109,19 +109,27 @@ export class NodeBodyChunks implements AsyncIterator<Uint8Array> {
       return;
     }
     // Still in paused mode: the rest is read and dropped as it comes, the end included.
-    // Unref'd, so it never keeps a process alive (a runtime whose timers are numbers has no unref).
-    const timer = setTimeout(this.#release, FINISH_MS);
-    (timer as { unref?: () => void }).unref?.();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let settled = false;
     const drop = (): void => {
       while (body.read() !== null);
     };
-    const settled = (): void => {
-      clearTimeout(timer);
+    const settle = (): void => {
+      settled = true;
+      if (timer !== undefined) clearTimeout(timer);
       body.off("readable", drop);
     };
-    body.once("end", settled);
-    body.once("close", settled);
+    body.once("end", settle);
+    body.once("close", settle);
     body.on("readable", drop);
     drop();
+    // A body whose end had already arrived emits 'end' in the tick the read above scheduled,
+    // before this one: only a body still open gets a timer.
+    process.nextTick(() => {
+      if (settled) return;
+      timer = setTimeout(this.#release, FINISH_MS);
+      // Unref'd, so it never keeps a process alive (a runtime whose timers are numbers has no unref).
+      (timer as { unref?: () => void }).unref?.();
+    });
   }
 }
