@@ -5,43 +5,20 @@
  * "Not retried on purpose" exactly when the decision's reason is `may-duplicate`.
  */
 import { describe, expect, it } from "vitest";
-import { APIConnectionError, APIError, type TrainingJobCreateParams } from "../../src/index.js";
+import { APIConnectionError, APIError } from "../../src/index.js";
 import type { Fault } from "../../src/testing/index.js";
 import { RETRY_CASES, type RetryCase } from "../cases/retry-cases.js";
-import { caught, clientFor, MODEL_ID, useFakeService } from "./helpers.js";
+import { trainingJob } from "../reliability/harness.js";
+import { caught, clientFor, useFakeService } from "./helpers.js";
 
 const fake = useFakeService({ seedCalls: false });
-
-const job: TrainingJobCreateParams = {
-  model_id: MODEL_ID,
-  trajectory_groups: [
-    {
-      trajectories: [
-        {
-          messages_and_choices: [
-            { role: "user", content: "2+2?" },
-            { finish_reason: "stop", index: 0, message: { role: "assistant", content: "4" } },
-          ],
-          reward: 1,
-        },
-        {
-          messages_and_choices: [
-            { role: "user", content: "2+2?" },
-            { finish_reason: "stop", index: 0, message: { role: "assistant", content: "5" } },
-          ],
-          reward: 0,
-        },
-      ],
-    },
-  ],
-};
 
 /** The row's endpoint: models.list for a safe request, trainingJobs.create for one that creates. */
 function operation(c: RetryCase): { path: string; call: () => Promise<unknown> } {
   const client = clientFor(fake.svc, { maxRetries: c.terms.maxRetries });
   if (c.terms.policy === "safe") return { path: "/v1/models", call: () => client.models.list() };
   const options = c.terms.idempotencyKey ? { idempotencyKey: `retry-case-${c.name}` } : {};
-  return { path: "/v1/preview/training-jobs", call: () => client.trainingJobs.create(job, options) };
+  return { path: "/v1/preview/training-jobs", call: () => client.trainingJobs.create(trainingJob, options) };
 }
 
 function faultFor(c: RetryCase, path: string): Fault {
