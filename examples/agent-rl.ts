@@ -3,8 +3,10 @@
  * a `lookup` tool, reads its notes, answers) inside `captureTrajectory`, so every reply is kept
  * with its logprobs and token ids; each group is judged by RULER as soon as its rollouts end
  * (gather's `afterEach`), and the judged groups train the model, step after step, with the mean
- * reward charted. On the fake service the judge is the fake's own fixed rule (an answer scores
- * more the more direct it is) and the notes vary from rollout to rollout, as a real search would.
+ * reward charted. On the fake service the judge is the fake's own fixed rule (an answer after a
+ * failed tool call scores less, a direct answer more), the rollouts of a city differ by their
+ * seed (the fake samples tool arguments with it: some ask lookup about the wrong word), and each
+ * trained step calls lookup the way that scored well more often.
  *
  *   npx tsx examples/agent-rl.ts [--steps=3]
  *   INFERLOOP_BASE_URL=https://api.training.wandb.ai INFERLOOP_API_KEY=$WANDB_API_KEY \
@@ -16,23 +18,23 @@ import { runExample, setting } from "./_service.js";
 
 const CITIES = ["Paris", "Lima", "Oslo"];
 const ROLLOUTS_PER_CITY = 4;
-const NOTES = [
-  "it is a capital",
-  "it has a river",
-  "it has many museums",
-  "its old town is walkable",
-  "it hosts a yearly festival",
-];
+const NOTES: Record<string, string[]> = {
+  Paris: ["it is a capital", "it has a river"],
+  Lima: ["it is a capital", "it is on the coast"],
+  Oslo: ["it is a capital", "it has a fjord"],
+};
 
-/** A small search: how many notes come back varies from call to call, as real results do. */
-function lookupTool(seed: number) {
-  return tool({
-    name: "lookup",
-    description: "Notes about a city",
-    parameters: z.object({ city: z.string() }),
-    run: ({ city }) => ({ city, notes: NOTES.slice(0, 1 + ((seed * 7 + city.length) % NOTES.length)) }),
-  });
-}
+/** A small search that knows three cities and says so when asked about anything else. */
+const lookup = tool({
+  name: "lookup",
+  description: "Notes about a city",
+  parameters: z.object({ city: z.string() }),
+  run: ({ city }) => {
+    const notes = NOTES[city];
+    if (notes === undefined) throw new Error(`no notes about ${city}; ask about ${CITIES.join(", ")}`);
+    return { city, notes };
+  },
+});
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
@@ -68,7 +70,8 @@ await runExample(async (service) => {
                       { role: "system", content: "Answer questions about cities. Use lookup first." },
                       { role: "user", content: `What does lookup say about ${city}?` },
                     ],
-                    tools: [lookupTool(step * 31 + i)],
+                    tools: [lookup],
+                    seed: i,
                     temperature: 1,
                   },
                   { signal, maxIterations: 4 },

@@ -73,6 +73,7 @@ export * from "./lib/query-builder.js";
 export { AnnotationQueues, AnnotationQueueItems } from "./resources/annotation-queues/annotation-queues.js";
 export * from "./resources/annotation-queues/index.js";
 export { OffsetList } from "./core/offset-list.js";
+export type { PagedListOptions } from "./core/paging.js";
 
 export { Feedback } from "./resources/feedback/feedback.js";
 export * from "./resources/feedback/index.js";

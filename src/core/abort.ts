@@ -33,3 +33,33 @@ export function signalAbortError(
 ): APIUserAbortError | APIConnectionTimeoutError {
   return abortError(signal?.reason, fallbackCause);
 }
+
+/** An inner controller tied to a caller's signal; see {@link linkedAbort}. */
+export interface LinkedAbort {
+  readonly controller: AbortController;
+  /** Stops listening to the caller's signal: call it when the work ends. */
+  unlink(): void;
+}
+
+const noop = () => {};
+
+/**
+ * A controller for work that also stops on its own (a deadline, a failed sibling, a finished
+ * run) and must stop when the caller's signal aborts: it aborts with the caller's reason (or
+ * with what `reason` makes of it), at once when that signal is already aborted. `unlink()`
+ * removes the listener, so a long-lived caller's signal collects none.
+ */
+export function linkedAbort(
+  outer: AbortSignal | null | undefined,
+  reason: (outerReason: unknown) => unknown = (r) => r,
+): LinkedAbort {
+  const controller = new AbortController();
+  if (outer == null) return { controller, unlink: noop };
+  if (outer.aborted) {
+    controller.abort(reason(outer.reason));
+    return { controller, unlink: noop };
+  }
+  const onAbort = () => controller.abort(reason(outer.reason));
+  outer.addEventListener("abort", onAbort, { once: true });
+  return { controller, unlink: () => outer.removeEventListener("abort", onAbort) };
+}

@@ -61,6 +61,19 @@ export class APIPromise<T> extends Promise<T> {
     return this.#result;
   }
 
+  /**
+   * @internal The same call's result made into another (a handle around a created model, a
+   * parsed reply), keeping its response: a failure nobody awaits stays as harmless as before.
+   */
+  _map<U>(transform: (data: T) => U | Promise<U>): APIPromise<U> {
+    return new APIPromise(this.#result.then(async ({ data, response }) => ({ data: await transform(data), response })));
+  }
+
+  /** @internal A call refused before sending: rejects with `err`, sends nothing. */
+  static _refused(err: unknown): APIPromise<never> {
+    return new APIPromise(Promise.reject(err));
+  }
+
   // biome-ignore lint/suspicious/noThenProperty: an APIPromise is a Promise; then() is how it stays lazy
   override then<R1 = T, R2 = never>(
     onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,

@@ -1,8 +1,10 @@
 import { type Endpoint, type EndpointCall, firstListRequest } from "./endpoint.js";
-import { type APIResponse, type HttpClient, readJSON } from "./http-client.js";
+import type { APIResponse, HttpClient } from "./http-client.js";
 import type { RequestOptions } from "./options.js";
+import type { CursorPaging } from "./paging.js";
 import type { RequestSpec } from "./request-spec.js";
-import { expectObject, shapeError } from "./response-shape.js";
+import { readObject } from "./read-body.js";
+import { shapeError } from "./response-shape.js";
 
 /**
  * One page of a cursor list, as the W&B Training API sends it (`PaginatedResponse`): `data` and
@@ -100,36 +102,41 @@ export class CursorList<T extends { id: string }> implements AsyncIterable<T> {
 }
 
 /**
- * Reads a `PaginatedResponse` body: an object with a `data` array and a boolean `has_more`. The
- * reader of every cursor-list endpoint's declaration.
+ * Reads a `PaginatedResponse` body: an object with a `data` array and a boolean `has_more`,
+ * each item with the string `id` the next page's cursor is made of.
  */
-export async function readCursorPage<T>(res: APIResponse, what: string): Promise<CursorPage<T>> {
-  const page = expectObject(await readJSON<unknown>(res), `${what} page`);
-  if (!Array.isArray(page.data)) throw shapeError(`${what} page`, "data", page.data, "an array");
-  if (typeof page.has_more !== "boolean") throw shapeError(`${what} page`, "has_more", page.has_more, "a boolean");
-  // Each item carries the string `id` the next page's cursor is made of.
+async function readCursorPage<T>(res: APIResponse, spec: RequestSpec): Promise<CursorPage<T>> {
+  const what = `${spec.operation} response`;
+  const page = await readObject(res, spec);
+  if (!Array.isArray(page.data)) throw shapeError(what, "data", page.data, "an array");
+  if (typeof page.has_more !== "boolean") throw shapeError(what, "has_more", page.has_more, "a boolean");
   page.data.forEach((item: unknown, i: number) => {
     const id = typeof item === "object" && item !== null ? (item as { id?: unknown }).id : undefined;
-    if (typeof id !== "string" || id === "") throw shapeError(`${what} page`, `data.${i}.id`, id, "a non-empty string");
+    if (typeof id !== "string" || id === "") throw shapeError(what, `data.${i}.id`, id, "a non-empty string");
   });
   return page as unknown as CursorPage<T>;
 }
 
 /**
- * @internal A cursor list over a GET endpoint whose query takes `after`: the first page starts
- * at the caller's `after`, each next one after the last item received. The parameters are
- * checked here; a refusal rejects the first iteration and nothing is sent.
+ * @internal The list of an endpoint declaring cursor pages, over a GET whose query takes
+ * `after`: the first page starts at the caller's `after`, each next one after the last item
+ * received. The parameters are checked here; a refusal rejects the first iteration and nothing
+ * is sent.
  */
-export function cursorList<T extends { id: string }, Params extends { after?: string | undefined }>(
+export function cursorList<
+  Path extends string,
+  Params extends { after?: string | undefined },
+  Row extends { id: string },
+>(
   http: HttpClient,
-  ep: Endpoint<Params, unknown, CursorPage<T>>,
-  call: EndpointCall<Params>,
+  ep: Endpoint<Path, Params, Row> & { page: CursorPaging<Row> },
+  call: EndpointCall<Path, NoInfer<Params>>,
   options: RequestOptions | undefined,
-): CursorList<T> {
-  const { first, invalid } = firstListRequest(ep, call);
-  const fetchPage = async (after: string | undefined): Promise<CursorPage<T>> => {
+): CursorList<Row> {
+  const { first, invalid } = firstListRequest(http, ep, call);
+  const fetchPage = async (after: string | undefined): Promise<CursorPage<Row>> => {
     const spec = after === undefined || after === call.params?.after ? first! : withAfter(first!, after);
-    return (await http.request(spec, options, ep.read)).data;
+    return (await http.request(spec, options, readCursorPage<Row>)).data;
   };
   return new CursorList(fetchPage, call.params?.after, invalid);
 }

@@ -16,10 +16,13 @@ const isPlainObject = (value: unknown): value is ExtraBody =>
  * over its top level (a later source wins). Returns `body` itself when there is nothing to
  * merge or it is not a JSON object. An `extraBody` that is not an object is refused.
  */
-export function withExtraBody(body: unknown, clientDefault: unknown, perRequest: unknown): unknown {
+export function withExtraBody(body: unknown, clientDefault: unknown, perRequest: unknown, operation: string): unknown {
   if (clientDefault === undefined && perRequest === undefined) return body;
   if (![clientDefault, perRequest].every((e) => e === undefined || isPlainObject(e)))
-    throw new RequestValidationError([{ path: "extraBody", message: "must be an object of body fields" }], "options");
+    throw new RequestValidationError(
+      [{ path: "extraBody", message: "must be an object of body fields" }],
+      `${operation} request`,
+    );
   if (!isPlainObject(body)) return body;
   // Unvalidated, but still plain JSON: a cycle, a BigInt or NaN is refused, never sent as null.
   const extra = { ...(clientDefault as object), ...(perRequest as object) };

@@ -78,12 +78,13 @@ export function checkClientHeaders(
 export function checkRequestHeaders(
   headers: Record<string, string | null | undefined> | undefined,
   idempotencyKey: string | undefined,
+  operation: string,
 ): void {
   if (headers === undefined && idempotencyKey === undefined) return;
   const found = [...problems(headers, true, "headers."), ...problems({ idempotencyKey }, false, "")];
   if (found.length)
     throw new RequestValidationError(
       found.map(([path, message]) => ({ path: path!, message: message! })),
-      "request options",
+      `${operation} request`,
     );
 }

@@ -129,7 +129,7 @@ export class HttpClient {
   request<T>(
     spec: RequestSpec,
     options: RequestOptions | undefined,
-    read: (res: APIResponse) => Promise<T> | T,
+    read: (res: APIResponse, spec: RequestSpec) => Promise<T> | T,
     mode: ReadMode = "buffered",
   ): Promise<WithResponse<T>> {
     // Not an async function: the pipeline's promise is returned as it is (an async wrapper
@@ -137,7 +137,7 @@ export class HttpClient {
     try {
       // Checked exactly as the constructor checks its options, before anything is sent: a NaN
       // maxRetries would retry forever, a string timeout fail only after a retry.
-      checkOptions(options, "request options");
+      checkOptions(options, `${spec.operation} request`);
     } catch (err) {
       return Promise.reject(err);
     }
@@ -150,7 +150,7 @@ export class HttpClient {
   async #send<T>(
     spec: RequestSpec,
     options: RequestOptions | undefined,
-    read: (res: APIResponse) => Promise<T> | T,
+    read: (res: APIResponse, spec: RequestSpec) => Promise<T> | T,
     mode: ReadMode,
     span: OperationSpan | undefined,
   ): Promise<WithResponse<T>> {
@@ -162,9 +162,10 @@ export class HttpClient {
     const eventTimeout = options?.eventTimeout ?? cfg.eventTimeout;
     const maxBufferBytes = options?.maxBufferBytes ?? cfg.maxBufferBytes;
     const signal = options?.signal;
-    checkRequestHeaders(options?.headers, options?.idempotencyKey);
+    checkRequestHeaders(options?.headers, options?.idempotencyKey, spec.operation);
     const { headers, callerAuth } = this.#headers(spec, options);
-    const value = spec.body === undefined ? undefined : withExtraBody(spec.body, cfg.extraBody, options?.extraBody);
+    const value =
+      spec.body === undefined ? undefined : withExtraBody(spec.body, cfg.extraBody, options?.extraBody, spec.operation);
     const body: TransportRequest["body"] =
       value === undefined ? undefined : spec.bodyInPieces ? { pieces: () => jsonPieces(value) } : JSON.stringify(value);
     const path = base.prefix + spec.path;
@@ -205,9 +206,9 @@ export class HttpClient {
         if (res.status >= 200 && res.status < 300) {
           if (span && mode === "streamed") res = Object.assign(endSpanWithBody(res, span), { span });
           const response = withInfo(res, { eventTimeout, maxBufferBytes, since: Date.now() });
-          if (mode === "streamed") return withResponse(await read(response), response);
+          if (mode === "streamed") return withResponse(await read(response, spec), response);
           try {
-            return withResponse(await read(response), response);
+            return withResponse(await read(response, spec), response);
           } catch (err) {
             response.cancel();
             failure = asSdkError(err);

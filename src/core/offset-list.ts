@@ -6,14 +6,10 @@ import { type APIResponse, type HttpClient, readJSON } from "./http-client.js";
 import { decodeJSONLBatches } from "./jsonl.js";
 import type { RequestOptions } from "./options.js";
 import { isShortPage, nextPageWindow, type PageWindow } from "./page-window.js";
+import type { OffsetPaging, PagedListOptions } from "./paging.js";
 import type { RequestSpec } from "./request-spec.js";
 import { isObject, shapeError } from "./response-shape.js";
-
-/**
- * Where a page's rows are: a member of a JSON object (`items`, `result`), or one JSON value per
- * line (JSONL, NDJSON), named as the deadline's message names one (`"JSONL record"`).
- */
-export type RowSource = { member: string } | { lines: string };
+import { validateInput } from "./validate.js";
 
 /** One page request being read: its rows in batches, and how to close it. */
 interface OpenPage<T> {
@@ -27,10 +23,8 @@ export interface OffsetListSource {
   /** The first request, checked; `undefined` when `invalid` says why it was refused. */
   first: RequestSpec | undefined;
   invalid: Error | undefined;
-  options: (RequestOptions & { pageSize?: number | undefined }) | undefined;
-  rows: RowSource;
-  /** What one row is called in errors: `"call record"`, `"feedback row"`. */
-  row: string;
+  options: (RequestOptions & PagedListOptions) | undefined;
+  paging: OffsetPaging<unknown>;
 }
 
 /**
@@ -148,7 +142,8 @@ export class OffsetList<T> implements AsyncIterable<T>, AsyncDisposable {
 
   /** Read one page; if a streamed body is cut off, ask again for the part not yet delivered. */
   async *#readWindow(window: PageWindow, counted: { n: number }): AsyncGenerator<T[]> {
-    const { http, rows, row } = this.#source;
+    const { http, paging } = this.#source;
+    const { rows, row } = paging;
     // A JSON page is read whole inside the request, whose retries already cover a cut-off body.
     let resumesLeft = "lines" in rows ? (this.#requestOptions.maxRetries ?? http.config.maxRetries) : 0;
     for (;;) {
@@ -192,7 +187,8 @@ export class OffsetList<T> implements AsyncIterable<T>, AsyncDisposable {
   }
 
   async #request(window: PageWindow): Promise<OpenPage<T>> {
-    const { http, first, rows, row } = this.#source;
+    const { http, first, paging } = this.#source;
+    const { rows, row } = paging;
     // Only a list whose input was accepted is sent (`#walk` throws the refusal first).
     const spec = { ...first!, body: { ...(first!.body as object), limit: window.limit, offset: window.offset } };
     if ("member" in rows) {
@@ -214,24 +210,21 @@ function disposedError(cause?: unknown): APIUserAbortError {
 }
 
 /**
- * @internal An offset-paged list over a POST endpoint whose body takes `limit` and `offset`.
- * The parameters are checked here; a refusal rejects the first iteration and nothing is sent.
+ * @internal The list of an endpoint declaring offset pages, over a POST whose body takes
+ * `limit` and `offset`. The parameters and the list's options are checked here; a refusal
+ * rejects the first iteration and nothing is sent.
  */
-export function offsetList<T, Params extends { limit?: number | null; offset?: number | null }>(
+export function offsetList<Path extends string, Params extends { limit?: number | null; offset?: number | null }, Row>(
   http: HttpClient,
-  ep: Endpoint<Params, unknown, APIResponse>,
-  call: EndpointCall<Params>,
-  options: (RequestOptions & { pageSize?: number }) | undefined,
-  rows: RowSource,
-  row: string,
-): OffsetList<T> {
-  const { first, invalid } = firstListRequest(ep, call);
-  return new OffsetList<T>({
-    http,
-    first,
-    invalid,
-    options,
-    rows,
-    row,
-  });
+  ep: Endpoint<Path, Params, Row> & { page: OffsetPaging<Row> },
+  call: EndpointCall<Path, NoInfer<Params>>,
+  options: (RequestOptions & PagedListOptions) | undefined,
+): OffsetList<Row> {
+  let { first, invalid } = firstListRequest(http, ep, call);
+  try {
+    if (options !== undefined) validateInput(ep.page.options, options, `${ep.operation} request`);
+  } catch (err) {
+    invalid ??= err as Error;
+  }
+  return new OffsetList<Row>({ http, first, invalid, options, paging: ep.page as OffsetPaging<unknown> });
 }

@@ -9,16 +9,13 @@ const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
  * lone surrogate). Anything else is a {@link RequestValidationError} naming `name`, so a bad id
  * can never reach another route.
  */
-export function pathSegment(value: unknown, name: string): string {
+export function pathSegment(value: unknown, name: string, what = "path parameter"): string {
   if (typeof value !== "string" || value.length === 0 || value === "." || value === "..")
-    throw new RequestValidationError(
-      [{ path: name, message: "must be a non-empty id (not '.' or '..')" }],
-      "path parameter",
-    );
+    throw new RequestValidationError([{ path: name, message: "must be a non-empty id (not '.' or '..')" }], what);
   if (LONE_SURROGATE.test(value))
     throw new RequestValidationError(
       [{ path: name, message: "is not well-formed Unicode (it holds a lone surrogate, e.g. half of an emoji)" }],
-      "path parameter",
+      what,
     );
   return encodeURIComponent(value);
 }
@@ -32,11 +29,11 @@ const NOT_PLAIN = /[/\\?#%\s\p{Cc}]/u;
  * job ids): {@link pathSegment}'s rules, and no `/`, `\`, `?`, `#`, `%`, white space or control
  * character. Such an id is refused rather than encoded, since no id the server issues has one.
  */
-export function plainPathSegment(value: unknown, name: string): string {
+export function plainPathSegment(value: unknown, name: string, what = "path parameter"): string {
   if (typeof value === "string" && NOT_PLAIN.test(value))
     throw new RequestValidationError(
       [{ path: name, message: "must be a plain id (no '/', '\\', '?', '#', '%', spaces or control characters)" }],
-      "path parameter",
+      what,
     );
-  return pathSegment(value, name);
+  return pathSegment(value, name, what);
 }

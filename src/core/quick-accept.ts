@@ -13,8 +13,11 @@ import type { $ZodType } from "zod/v4/core";
  * The answer is zod's: each present field is checked by the field's own schema, an unknown key
  * is checked by the object's catch-all (a strict object's refuses everything), a missing
  * required field fails, and the object's own checks (cross-field rules) then run on the value.
- * Reads zod's schema definition (`_zod.def`, `_zod.optin`, a check's `_zod.check`): the
- * agreement with `safeParse` is tested over every request case the SDK knows.
+ * Reads zod's schema definition (`_zod.def`, documented for library authors) and runs its
+ * internals (`_zod.optin`, `_zod.run`, a check's `_zod.check`), which zod does not promise to
+ * keep across minor versions: so only for the zod minor this agreement with `safeParse` was
+ * tested on ({@link ZOD_TESTED}, over every request case the SDK knows). Under any other zod
+ * every request goes to `safeParse`, slower but exact.
  */
 export function quickAccepts(schema: $ZodType, value: object): boolean {
   let accepts = checkers.get(schema);
@@ -47,7 +50,12 @@ interface Payload {
 type FieldSchema = { _zod: { optin?: string; run(payload: Payload, ctx: { async: false }): unknown } };
 const SYNC = { async: false } as const;
 
+/** The zod version whose internals the fast path was tested against (major, minor). */
+export const ZOD_TESTED = { major: 4, minor: 6 } as const;
+
 function sparseChecker(schema: $ZodType): Checker | null {
+  const version = schema._zod.version;
+  if (version?.major !== ZOD_TESTED.major || version.minor !== ZOD_TESTED.minor) return null;
   const def = schema._zod.def as unknown as ObjectDef;
   const shape = def.shape;
   if (def.type !== "object" || shape === undefined) return null;

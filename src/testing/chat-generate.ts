@@ -13,9 +13,11 @@
  *   the tool whose function name the last user message contains (case-insensitive, first in list
  *   order), else the first tool; `"auto"` or no `tool_choice` does the same when the request ends
  *   with a user message (after a tool result the reply is text: "The tool answered: <result>");
- *   `"none"` or null never calls. Arguments fill every schema property (strings: the first capitalized word
- *   of the message other than the tool name, else "example"; integers 42; numbers 3.5; booleans
- *   true; arrays []; objects {}). finish_reason is then "tool_calls".
+ *   `"none"` or null never calls. The arguments satisfy the tool's JSON Schema and prefer what
+ *   the user message mentions (tool-arguments.ts): without a `seed` (or at `temperature` 0)
+ *   always the most likely ones, with a `seed` sampled, so rollouts of one prompt call
+ *   differently. A trained name's policy may hand over learned arguments instead (trainable.ts).
+ *   finish_reason is then "tool_calls".
  * - Judge: a RULER-shaped request (a `json_schema` format asking for `scores` about
  *   `<trajectory id="N">` blocks) is answered with a valid verdict by a fixed rule (judge.ts).
  * - Limits: reasoning, content and tool tokens all count against `max_completion_tokens` /
@@ -25,6 +27,7 @@
  */
 import type { ChatMessage, ChatParams } from "./chat-validate.js";
 import { judgeReply } from "./judge.js";
+import { toolArguments } from "./tool-arguments.js";
 import { hash32, seededRandom } from "./util.js";
 
 /**
@@ -185,28 +188,6 @@ function words(vocab: readonly string[], count: number, random: () => number): s
   return `${text.charAt(0).toUpperCase() + text.slice(1)}.`;
 }
 
-function argumentValue(schema: unknown, userText: string, toolName: string): unknown {
-  const type = typeof schema === "object" && schema !== null ? (schema as Record<string, unknown>)["type"] : undefined;
-  switch (type) {
-    case "integer":
-      return 42;
-    case "number":
-      return 3.5;
-    case "boolean":
-      return true;
-    case "array":
-      return [];
-    case "object":
-      return {};
-    default: {
-      const word = (userText.match(/\b[A-Z][a-zA-Z]+\b/g) ?? []).find(
-        (w) => w.toLowerCase() !== toolName.toLowerCase() && w !== userText.split(" ")[0],
-      );
-      return word ?? "example";
-    }
-  }
-}
-
 // Which tool the reply calls, as a server with --enable-auto-tool-choice would: a named
 // tool_choice calls that tool; "required" calls the tool the last user message names, else the
 // first; "auto" (or tool_choice absent, which vLLM reads as "auto") does the same, but only in
@@ -277,13 +258,35 @@ function applyStop(
 }
 
 /**
+ * Learned arguments for the `ordinal`-th call (from 0) of a tool since the last user message,
+ * or undefined to draw them from the schema.
+ *
+ * @example
+ * const learned: LearnedArguments = (tool, ordinal) => (tool === "calc" && ordinal === 0 ? { op: "*" } : undefined);
+ */
+export type LearnedArguments = (toolName: string, ordinal: number) => Record<string, unknown> | undefined;
+
+// How many calls of `name` the assistant made since the last user message.
+function callsSinceUser(params: ChatParams, name: string): number {
+  let count = 0;
+  for (let i = params.messages.length - 1; i >= 0; i--) {
+    const m = params.messages[i] as { role?: unknown; tool_calls?: unknown };
+    if (m.role === "user") break;
+    if (m.role === "assistant" && Array.isArray(m.tool_calls))
+      for (const call of m.tool_calls as Array<{ function?: { name?: unknown } }>)
+        if (call?.function?.name === name) count++;
+  }
+  return count;
+}
+
+/**
  * Generates choice `index` of a request.
  *
  * @example
  * const choice = generateChoice({ model: "Qwen/Qwen3-8B", messages: [{ role: "user", content: "echo hi there" }] }, 0);
  * // content "hi there", finishReason "stop"
  */
-export function generateChoice(params: ChatParams, index: number): GeneratedChoice {
+export function generateChoice(params: ChatParams, index: number, learned?: LearnedArguments): GeneratedChoice {
   const userText = lastUserText(params);
   const key = `${params.model}\u0000${userText}\u0000${index}\u0000${params.seed ?? ""}`;
   const random = seededRandom(hash32(key));
@@ -299,10 +302,16 @@ export function generateChoice(params: ChatParams, index: number): GeneratedChoi
   const tool = findTool(params, userText);
   let toolCall: GeneratedChoice["toolCall"];
   if (tool !== undefined) {
-    const properties = (tool.parameters as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
-    const args = Object.fromEntries(
-      Object.entries(properties).map(([name, schema]) => [name, argumentValue(schema, userText, tool.name)]),
-    );
+    const temperature = params.temperature ?? 1;
+    const sampled = params.seed != null && temperature > 0;
+    const args =
+      learned?.(tool.name, callsSinceUser(params, tool.name)) ??
+      toolArguments(tool.parameters, {
+        text: userText,
+        toolName: tool.name,
+        random: sampled ? seededRandom(hash32(`${key}\u0000${temperature}\u0000arguments`)) : undefined,
+        temperature,
+      });
     toolCall = { id: `chatcmpl-tool-${hash32(`${key}tool`).toString(16)}`, name: tool.name };
     push(tool.name, "tool_name");
     for (const piece of tokenize(JSON.stringify(args))) push(piece, "tool_args");

@@ -57,6 +57,7 @@ export interface ChatParams {
   }> | null;
   tool_choice?: string | { type?: string; function?: { name?: string } } | null;
   seed?: number | null;
+  temperature?: number | null;
   echo?: boolean;
   add_generation_prompt?: boolean;
   continue_final_message?: boolean;

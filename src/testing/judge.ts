@@ -4,11 +4,13 @@
  * `<trajectory id="N">` blocks gets a valid verdict from a fixed rule, so examples and users'
  * tests of `rulerScoreGroup` run offline and always score the same way.
  *
- * The rule: a trajectory that ends with an assistant answer in text scores 0.5 plus up to 0.5
- * for being as short (in characters of JSON) as the shortest answered one of the request, so
- * finished and direct beats finished and roundabout; one that ends elsewhere (a tool call, a
- * tool result, a user turn) scores 0.1. A judge asked again after an unusable reply answers
- * the same way.
+ * The rule: a trajectory that ends with an assistant answer in text, every tool call on the way
+ * answered without error, scores 0.5 plus up to 0.5 for being as short (in characters of JSON)
+ * as the shortest such one of the request, so finished and direct beats finished and
+ * roundabout; one that answers after a tool call failed (a `tool` message starting with
+ * `Error`, as runTools answers a call it could not run) scores 0.3; one that ends elsewhere (a
+ * tool call, a tool result, a user turn) scores 0.1. A judge asked again after an unusable
+ * reply answers the same way.
  *
  * @module
  */
@@ -22,6 +24,15 @@ function asksForScores(params: ChatParams): boolean {
     | null
     | undefined;
   return format?.type === "json_schema" && format.json_schema?.schema?.properties?.["scores"] !== undefined;
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content))
+    return content
+      .map((p) => (typeof p === "object" && p !== null && typeof p.text === "string" ? p.text : ""))
+      .join("");
+  return "";
 }
 
 function judgedText(params: ChatParams): string | undefined {
@@ -60,14 +71,20 @@ export function judgeReply(params: ChatParams): string | undefined {
       typeof last.content === "string" &&
       last.content.trim() !== "" &&
       !(Array.isArray(last.tool_calls) && last.tool_calls.length > 0);
-    return { id: id!, answered, length: body!.length };
+    const failed = list.filter((m) => m?.role === "tool" && /^\s*Error\b/.test(textOf(m.content))).length;
+    return { id: id!, answered, failed, length: body!.length };
   });
-  const shortest = Math.min(...blocks.filter((b) => b.answered).map((b) => b.length));
+  const shortest = Math.min(...blocks.filter((b) => b.answered && b.failed === 0).map((b) => b.length));
   const scores = blocks.map((b) => {
-    const score = b.answered ? Math.round((0.5 + (0.5 * shortest) / b.length) * 1000) / 1000 : 0.1;
-    const explanation = b.answered
-      ? `Answered; ${b.length === shortest ? "the most direct attempt" : `${b.length - shortest} characters longer than the most direct attempt`}.`
-      : "Did not reach an answer.";
+    if (!b.answered) return { trajectory_id: b.id, explanation: "Did not reach an answer.", score: 0.1 };
+    if (b.failed > 0)
+      return {
+        trajectory_id: b.id,
+        explanation: `Answered, but ${b.failed === 1 ? "a tool call" : `${b.failed} tool calls`} failed on the way.`,
+        score: 0.3,
+      };
+    const score = Math.round((0.5 + (0.5 * shortest) / b.length) * 1000) / 1000;
+    const explanation = `Answered; ${b.length === shortest ? "the most direct attempt" : `${b.length - shortest} characters longer than the most direct attempt`}.`;
     return { trajectory_id: b.id, explanation, score };
   });
   return JSON.stringify({ scores });

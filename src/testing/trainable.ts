@@ -10,15 +10,18 @@
  * A `faults.trainingFailed(...)` fault makes the next job end with `training_failed` instead.
  *
  * The "learning" is a simulation, not a model: after a job, the model remembers for each
- * prompt (the last user message) the best-rewarded reply among the trajectories it trained on.
- * A chat on a trained name then answers that prompt with the remembered reply for a share of
- * its samples that grows with the step (1/2 after one step, 3/4 after two, ...; a sample that
- * leans once leans at every later step), and with the base model's deterministic reply
- * otherwise. Rewards that favoured a reply thus rise step by step, which is all a test or a demo
- * of the loop needs to see.
+ * prompt (the last user message) the best-rewarded reply among the trajectories it trained on
+ * that called no tool, and for each prompt and tool call (the tool's name and its ordinal since
+ * the prompt) the arguments of the best-rewarded trajectory among those that beat their
+ * group's mean reward. A chat on a trained name then answers that prompt with the remembered
+ * reply, or calls the tool with the remembered arguments, for a share of its samples that
+ * grows with the step (1/2 after one step, 3/4 after two, ...; a sample that leans once leans
+ * at every later step), and as the base model does otherwise. Rewards that favoured a reply or
+ * a way of calling a tool thus rise step by step, which is all a test or a demo of the loop
+ * needs to see.
  */
 import type { GeneratedChoice } from "./chat-generate.js";
-import { tokenId, tokenize } from "./chat-generate.js";
+import { generateChoice, tokenId, tokenize } from "./chat-generate.js";
 import type { ChatParams } from "./chat-validate.js";
 import { detailError, jsonResponse, openAiError, requireJsonBody } from "./responses.js";
 import { route } from "./route.js";
@@ -55,6 +58,8 @@ export interface FakeTrainableModel {
   checkpoints: Array<{ id: string; step: number; metrics: Record<string, number> }>;
   /** Per prompt, the best reply seen in training so far and its reward. */
   policy: Map<string, { reply: string; reward: number }>;
+  /** Per prompt, tool name and ordinal of the call, the best-rewarded arguments that beat their group. */
+  toolPolicy: Map<string, { arguments: Record<string, unknown>; reward: number }>;
 }
 
 /**
@@ -157,19 +162,39 @@ function textOf(content: unknown): string {
   return "";
 }
 
-/** The prompt (last user message before the first reply) and the reply (the last one) of a trajectory. */
-function promptAndReply(trajectory: Record<string, unknown>): { prompt: string; reply: string } | undefined {
+/**
+ * The prompt (last user message before the first reply), the reply (the last one) and the tool
+ * calls (name and parsed arguments, in order) of a trajectory.
+ */
+function promptAndReply(
+  trajectory: Record<string, unknown>,
+): { prompt: string; reply: string; calls: Array<{ name: string; arguments: unknown }> } | undefined {
   const items = Array.isArray(trajectory["messages_and_choices"]) ? trajectory["messages_and_choices"] : [];
   let prompt: string | undefined;
   let reply: string | undefined;
+  const calls: Array<{ name: string; arguments: unknown }> = [];
   for (const item of items) {
     if (!isRecord(item)) continue;
     const message = isRecord(item["message"]) ? item["message"] : item;
     if (message["role"] === "user" && reply === undefined) prompt = textOf(message["content"]);
-    if (message["role"] === "assistant") reply = textOf(message["content"]);
+    if (message["role"] !== "assistant") continue;
+    reply = textOf(message["content"]);
+    for (const call of Array.isArray(message["tool_calls"]) ? message["tool_calls"] : []) {
+      const fn = isRecord(call) && isRecord(call["function"]) ? call["function"] : {};
+      if (typeof fn["name"] !== "string") continue;
+      let args: unknown;
+      try {
+        args = JSON.parse(typeof fn["arguments"] === "string" ? fn["arguments"] : "");
+      } catch {
+        args = undefined;
+      }
+      calls.push({ name: fn["name"], arguments: args });
+    }
   }
-  return prompt === undefined || reply === undefined ? undefined : { prompt, reply };
+  return prompt === undefined || reply === undefined ? undefined : { prompt, reply, calls };
 }
+
+const toolKey = (prompt: string, tool: string, ordinal: number) => `${prompt}\u0000${tool}\u0000${ordinal}`;
 
 /** The last user message of a chat request, as the policy keys prompts. */
 function lastUserText(params: ChatParams): string {
@@ -276,14 +301,34 @@ export class TrainableStore {
     if (model === undefined) return;
     const groups = Array.isArray(t.job.request["trajectory_groups"]) ? t.job.request["trajectory_groups"] : [];
     for (const group of groups) {
-      const trajectories = isRecord(group) && Array.isArray(group["trajectories"]) ? group["trajectories"] : [];
+      const trajectories = (
+        isRecord(group) && Array.isArray(group["trajectories"]) ? group["trajectories"] : []
+      ).filter(
+        (t): t is Record<string, unknown> & { reward: number } => isRecord(t) && typeof t["reward"] === "number",
+      );
+      const mean = trajectories.reduce((sum, t) => sum + t.reward, 0) / Math.max(1, trajectories.length);
       for (const trajectory of trajectories) {
-        if (!isRecord(trajectory) || typeof trajectory["reward"] !== "number") continue;
-        const pair = promptAndReply(trajectory);
-        if (pair === undefined) continue;
-        const known = model.policy.get(pair.prompt);
-        if (known === undefined || trajectory["reward"] > known.reward)
-          model.policy.set(pair.prompt, { reply: pair.reply, reward: trajectory["reward"] });
+        const reward = trajectory.reward;
+        const seen = promptAndReply(trajectory);
+        if (seen === undefined) continue;
+        if (seen.calls.length === 0) {
+          const known = model.policy.get(seen.prompt);
+          if (known === undefined || reward > known.reward)
+            model.policy.set(seen.prompt, { reply: seen.reply, reward });
+          continue;
+        }
+        // A way of calling is learned from the trajectories that did better than their group.
+        if (reward <= mean) continue;
+        const ordinals = new Map<string, number>();
+        for (const call of seen.calls) {
+          const ordinal = ordinals.get(call.name) ?? 0;
+          ordinals.set(call.name, ordinal + 1);
+          if (!isRecord(call.arguments)) continue;
+          const key = toolKey(seen.prompt, call.name, ordinal);
+          const known = model.toolPolicy.get(key);
+          if (known === undefined || reward > known.reward)
+            model.toolPolicy.set(key, { arguments: call.arguments, reward });
+        }
       }
     }
     const sums = new Map<string, { sum: number; n: number }>();
@@ -458,6 +503,7 @@ export class TrainableStore {
       run_id: `run-${randomUuid().slice(0, 8)}`,
       checkpoints: [],
       policy: new Map(),
+      toolPolicy: new Map(),
     };
     this.models.push(model);
     return jsonResponse(200, this.view(model));
@@ -493,14 +539,26 @@ export class TrainableStore {
     return {
       entry,
       policy: (params, index) => {
+        if (step === 0) return undefined;
         const prompt = lastUserText(params);
-        const learned = model.policy.get(prompt);
-        if (learned === undefined || step === 0) return undefined;
         // The same draw at every step for a given sample: a sample that leaned at step N leans at
-        // every later step, so the mean reward of a fixed set of rollouts never falls.
-        const u = seededRandom(hash32(`${model.id}\u0000${prompt}\u0000${index}\u0000${params.seed ?? ""}`))();
-        if (u >= share) return undefined;
-        return learnedChoice(learned.reply, params, index);
+        // every later step, so the mean reward of a fixed set of rollouts never falls. Keyed by
+        // the model's name, not its random id, so a run repeats exactly.
+        const leans = (what: string) =>
+          seededRandom(
+            hash32(
+              `${model.entity}/${model.project}/${model.name}\u0000${prompt}\u0000${index}\u0000${params.seed ?? ""}${what}`,
+            ),
+          )() < share;
+        const learned = model.policy.get(prompt);
+        if (learned !== undefined && leans("")) return learnedChoice(learned.reply, params, index);
+        if (model.toolPolicy.size === 0) return undefined;
+        return generateChoice(params, index, (tool, ordinal) => {
+          const known = model.toolPolicy.get(toolKey(prompt, tool, ordinal));
+          return known !== undefined && leans(`\u0000${tool}\u0000${ordinal}`)
+            ? structuredClone(known.arguments)
+            : undefined;
+        });
       },
     };
   }

@@ -8,7 +8,7 @@ import * as z from "zod/mini";
 import { safeParse, type $ZodType } from "zod/v4/core";
 import { describe, expect, it } from "vitest";
 import { toJSONValue } from "../../src/core/json-value.js";
-import { quickAccepts } from "../../src/core/quick-accept.js";
+import { quickAccepts, ZOD_TESTED } from "../../src/core/quick-accept.js";
 import { annotationQueueItemProgressParamsSchema } from "../../src/resources/annotation-queues/request-schema.js";
 import { callsQueryParamsSchema } from "../../src/resources/calls/request-schema.js";
 import {
@@ -222,5 +222,20 @@ describe("quickAccepts agrees with zod", () => {
       safeParse(annotationQueueItemProgressParamsSchema, { state: "completed" }).success,
     );
     expect(verdicts(trainingJobCreateParamsSchema as $ZodType, {}).quick).toBe(false);
+  });
+});
+
+describe("quickAccepts and zod's version", () => {
+  it("runs on the zod minor its agreement was tested on: bump ZOD_TESTED only after these tests pass on a new one", () => {
+    const schema = z.strictObject({ a: z.string() });
+    expect(schema._zod.version).toMatchObject(ZOD_TESTED);
+    expect(quickAccepts(schema, { a: "x" })).toBe(true);
+  });
+
+  it("leaves every value to safeParse under another zod minor, whose internals it does not know", () => {
+    const schema = z.strictObject({ a: z.string() });
+    const other = { ...schema._zod.version, minor: ZOD_TESTED.minor + 1 };
+    Object.defineProperty(schema._zod, "version", { value: other });
+    expect(quickAccepts(schema, { a: "x" })).toBe(false);
   });
 });

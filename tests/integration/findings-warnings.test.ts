@@ -58,7 +58,7 @@ describe("findings at the default log level", () => {
     });
     await logged.calls.query({ project_id: "acme/bot", filter: { svc_run_ids: ["r"] } }).toArray();
     expect(lines).toEqual([
-      expect.stringMatching(/training job: all 2 trajectories of the group have reward 0.*uniform_rewards/),
+      expect.stringMatching(/training_jobs.create: all 2 trajectories of the group have reward 0.*uniform_rewards/),
       expect.stringMatching(/filter\.svc_run_ids is ignored by Weave/),
     ]);
     expect(emit).not.toHaveBeenCalled();

@@ -132,7 +132,7 @@ describe("gathering and training", () => {
     expect(fake.svc.trainingJobs).toHaveLength(1);
     expect(warnings).toHaveLength(3);
     expect(warnings[0]).toMatch(
-      /^\[inferloop\] training job: all 2 trajectories .* reward 1: no learning signal .*\[uniform_rewards at trajectory_groups\.0\]$/,
+      /^\[inferloop\] training_jobs.create: all 2 trajectories .* reward 1: no learning signal .*\[uniform_rewards at trajectory_groups\.0\]$/,
     );
     expect(warnings[1]).toMatch(
       /trajectory has no reward.*\[missing_reward at trajectory_groups\.1\.trajectories\.0\]$/,
@@ -157,14 +157,14 @@ describe("gathering and training", () => {
       ],
     });
     expect(warnings).toEqual([
-      "[inferloop] training job: the group has no trajectories: it teaches nothing (a group needs two or more with different rewards) [no_trajectories at trajectory_groups.1]",
-      "[inferloop] training job: all 2 trajectories of the group have reward 1: no learning signal (every advantage is 0); sample more varied rollouts or refine the reward [uniform_rewards at trajectory_groups.0, trajectory_groups.3]",
-      "[inferloop] training job: all 2 trajectories of the group have reward 0: no learning signal (every advantage is 0); sample more varied rollouts or refine the reward [uniform_rewards at trajectory_groups.2]",
+      "[inferloop] training_jobs.create: the group has no trajectories: it teaches nothing (a group needs two or more with different rewards) [no_trajectories at trajectory_groups.1]",
+      "[inferloop] training_jobs.create: all 2 trajectories of the group have reward 1: no learning signal (every advantage is 0); sample more varied rollouts or refine the reward [uniform_rewards at trajectory_groups.0, trajectory_groups.3]",
+      "[inferloop] training_jobs.create: all 2 trajectories of the group have reward 0: no learning signal (every advantage is 0); sample more varied rollouts or refine the reward [uniform_rewards at trajectory_groups.2]",
     ]);
     warnings.length = 0;
     await warned.trainingJobs.create({ model_id: MODEL_ID, trajectory_groups: [] });
     expect(warnings).toEqual([
-      "[inferloop] training job: the job has no trajectory groups: there is nothing to train on; gather rollouts first [no_trajectories at trajectory_groups]",
+      "[inferloop] training_jobs.create: the job has no trajectory groups: there is nothing to train on; gather rollouts first [no_trajectories at trajectory_groups]",
     ]);
     // The server takes such jobs (its schema sets no minimum), so they are sent, as the other findings are.
     expect(fake.svc.trainingJobs).toHaveLength(2);

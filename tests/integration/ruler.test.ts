@@ -1,6 +1,7 @@
 /**
  * RULER over real HTTP: the fake service judges (a fixed rule: an answered trajectory scores
- * 0.5 plus up to 0.5 for being the most direct, an unanswered one 0.1). What the judge is sent
+ * 0.5 plus up to 0.5 for being the most direct, one answered after a failed tool call 0.3, an
+ * unanswered one 0.1). What the judge is sent
  * (rubric, shared context, tools, one block per distinct trajectory, no logprobs), how its
  * verdict becomes rewards, the retry on an unusable reply, and gather's afterEach.
  */
@@ -60,6 +61,37 @@ describe("ruler()", () => {
     expect(user).toContain('<trajectory id="1">\n[{"role":"assistant","content":"4"}]\n</trajectory>');
     expect(user).not.toMatch(/logprob|token_ids/);
     expect(user).not.toContain("<available_tools>");
+  });
+
+  it("the fake's judge ranks an answer reached through a failed tool call below one whose calls all ran", async () => {
+    const call = (id: string, city: string): TrajectoryChoice => ({
+      index: 0,
+      finish_reason: "tool_calls",
+      message: {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id, type: "function", function: { name: "lookup", arguments: JSON.stringify({ city }) } }],
+      },
+    });
+    const attempt = (city: string, result: string) =>
+      new Trajectory({
+        messages_and_choices: [
+          ...task,
+          call("c1", city),
+          { role: "tool", tool_call_id: "c1", content: result },
+          answer(`The tool answered: ${result}`),
+        ],
+      });
+    const scores = await ruler(
+      [
+        attempt("Paris", '{"notes":["a capital"]}'),
+        attempt("does", "Error: no notes about does"),
+        new Trajectory({ messages_and_choices: [...task, call("c1", "Paris")] }),
+      ],
+      { client: fake.client, model: MODEL },
+    );
+    expect(scores.map((s) => s.score)).toEqual([1, 0.3, 0.1]);
+    expect(scores[1]!.explanation).toBe("Answered, but a tool call failed on the way.");
   });
 
   it("judges identical trajectories once, whole, and gives each its score", async () => {

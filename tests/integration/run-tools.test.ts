@@ -12,6 +12,7 @@ import {
   isTrajectoryChoice,
   tool,
 } from "../../src/index.js";
+import { faults } from "../../src/testing/index.js";
 import { MODEL, MODEL_ID, useFakeService } from "./helpers.js";
 
 const fake = useFakeService({ seedCalls: false });
@@ -78,5 +79,71 @@ describe("runTools inside captureTrajectory", () => {
     const groups = await gatherTrajectoryGroups([[rollout, rollout]]);
     const { id } = await fake.client.trainingJobs.create({ model_id: MODEL_ID, trajectory_groups: groups });
     expect(fake.svc.trainingJobs.find((j) => j.id === id)!.rewards).toEqual([[1, 1]]);
+  });
+});
+
+describe("a tool described by a plain JSON Schema", () => {
+  const ran: unknown[] = [];
+  const calc = tool<{ op: "+" | "-" | "*" | "/"; a: number; b: number }>({
+    name: "calc",
+    description: "Arithmetic on two numbers",
+    parameters: {
+      type: "object",
+      properties: { op: { enum: ["+", "-", "*", "/"] }, a: { type: "number" }, b: { type: "number" } },
+      required: ["op", "a", "b"],
+      additionalProperties: false,
+    },
+    run: (args) => {
+      ran.push(args);
+      const { op, a, b } = args;
+      return op === "+" ? a + b : op === "-" ? a - b : op === "*" ? a * b : a / b;
+    },
+  });
+  const ask = [{ role: "user" as const, content: "What is 12 * 7? Use calc." }];
+
+  it("runs a call that satisfies the schema", async () => {
+    ran.length = 0;
+    const { messages } = await fake.client.chat.completions
+      .runTools({ model: MODEL, messages: ask, tools: [calc] })
+      .done();
+    expect(ran).toEqual([{ op: "*", a: 12, b: 7 }]);
+    expect(messages.slice(2)).toEqual([
+      { role: "tool", tool_call_id: expect.any(String), content: "84" },
+      { role: "assistant", content: "The tool answered: 84" },
+    ]);
+  });
+
+  it("answers a value outside the enum with a tool message naming the argument and the allowed values; the tool does not run", async () => {
+    ran.length = 0;
+    const call = { id: "call-1", type: "function", function: { name: "calc", arguments: '{"op":"Use","a":12,"b":7}' } };
+    fake.svc.inject(
+      faults.body(
+        JSON.stringify({
+          id: "chatcmpl-1",
+          object: "chat.completion",
+          created: 1,
+          model: MODEL,
+          choices: [
+            {
+              index: 0,
+              finish_reason: "tool_calls",
+              message: { role: "assistant", content: null, tool_calls: [call] },
+            },
+          ],
+        }),
+        { path: "/v1/chat/completions", times: 1, headers: { "content-type": "application/json" } },
+      ),
+    );
+    const { messages } = await fake.client.chat.completions
+      .runTools({ model: MODEL, messages: ask, tools: [calc] })
+      .done();
+    expect(ran).toEqual([]);
+    const answer = 'Error: invalid arguments for calc: op: Instance does not match any of ["+","-","*","/"]';
+    expect(messages[2]).toEqual({ role: "tool", tool_call_id: "call-1", content: answer });
+    // The model read it: the next request carried it.
+    const second = fake.svc.requests.filter((r) => r.path === "/v1/chat/completions")[1]!.json as {
+      messages: unknown[];
+    };
+    expect(second.messages.at(-1)).toEqual({ role: "tool", tool_call_id: "call-1", content: answer });
   });
 });

@@ -148,6 +148,95 @@ describe("runTools", () => {
     expect(answers[2]).toBe('Error: there is no tool named "subtract"; the tools are add');
   });
 
+  it("checks a plain JSON Schema's arguments: each violation named with its argument, a valid call run", async () => {
+    const ran: unknown[] = [];
+    const calc = tool<{ op: string; a: number; b: number; tags?: string[] }>({
+      name: "calc",
+      parameters: {
+        $schema: "https://json-schema.org/draft/2020-12/schema",
+        type: "object",
+        properties: {
+          op: { enum: ["+", "-", "*", "/"] },
+          a: { type: "integer", exclusiveMinimum: 0 },
+          b: { type: "number" },
+          tags: { type: "array", items: { type: "string", minLength: 2 }, maxItems: 2 },
+          unit: { anyOf: [{ type: "string" }, { type: "null" }] },
+          point: { $ref: "#/$defs/point" },
+        },
+        required: ["op", "a", "b"],
+        additionalProperties: false,
+        $defs: { point: { type: "object", properties: { x: { type: "number" } }, required: ["x"] } },
+      },
+      run: (args) => {
+        ran.push(args);
+        return "ok";
+      },
+    });
+    // What goes out is the schema as written, less `$schema`.
+    expect(calc.function.parameters).not.toHaveProperty("$schema");
+    const { client } = scripted([
+      {
+        calls: [
+          { name: "calc", arguments: '{"op":"Use","a":0,"b":2}' },
+          { name: "calc", arguments: '{"op":"+","a":1,"b":2,"tags":["x","yy","zz"],"unit":3,"point":{},"more":1}' },
+          { name: "calc", arguments: '{"op":"+"}' },
+          { name: "calc", arguments: "[1]" },
+          { name: "calc", arguments: '{"op":"*","a":6,"b":7,"unit":null,"point":{"x":1}}' },
+        ],
+      },
+      { text: "done" },
+    ]);
+    const { messages } = await client.chat.completions
+      .runTools({ model: "m", messages: user("6 times 7?"), tools: [calc] })
+      .done();
+    const answers = messages.filter((m) => m.role === "tool").map((m) => m.content as string);
+    expect(answers[0]).toBe(
+      'Error: invalid arguments for calc: op: Instance does not match any of ["+","-","*","/"]; a: 0 is less than or equal to 0',
+    );
+    expect(answers[1]!.split("; ")).toEqual([
+      "Error: invalid arguments for calc: tags: Array has too many items (3 > 2)",
+      "tags.0: String is too short (1 < 2)",
+      "unit: Instance does not match any subschemas",
+      'point: Instance does not have required property "x"',
+      'Property "more" does not match additional properties schema',
+    ]);
+    expect(answers[2]).toBe(
+      'Error: invalid arguments for calc: Instance does not have required property "a"; Instance does not have required property "b"',
+    );
+    expect(answers[3]).toBe("Error: invalid arguments for calc: the arguments must be a JSON object");
+    expect(answers[4]).toBe("ok");
+    expect(ran).toEqual([{ op: "*", a: 6, b: 7, unit: null, point: { x: 1 } }]);
+  });
+
+  it("reads the draft from a JSON Schema's $schema, and a schema that cannot check rejects the run naming the tool", async () => {
+    const old = tool({
+      name: "old",
+      parameters: {
+        $schema: "http://json-schema.org/draft-04/schema#",
+        type: "object",
+        properties: { n: { type: "number", minimum: 0, exclusiveMinimum: true } },
+      },
+      run: () => "ran",
+    });
+    const broken = tool({
+      name: "broken",
+      parameters: { type: "object", properties: { p: { $ref: "#/$defs/missing" } } },
+      run: () => "ran",
+    });
+    const { client } = scripted([{ calls: [{ name: "old", arguments: '{"n":0}' }] }, { text: "done" }]);
+    const { messages } = await client.chat.completions
+      .runTools({ model: "m", messages: user("x"), tools: [old] })
+      .done();
+    expect(messages[2]).toMatchObject({
+      role: "tool",
+      content: "Error: invalid arguments for old: n: 0 is less than or equal to 0",
+    });
+    const second = scripted([{ calls: [{ name: "broken", arguments: '{"p":1}' }] }]);
+    await expect(
+      second.client.chat.completions.runTools({ model: "m", messages: user("x"), tools: [broken] }).done(),
+    ).rejects.toThrow(/tool "broken": its parameters JSON Schema cannot check arguments/);
+  });
+
   it("JSON-encodes results that are not strings, and a throwing tool becomes `Error: ...` by default", async () => {
     const lookup = tool({
       name: "lookup",

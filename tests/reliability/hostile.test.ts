@@ -151,7 +151,7 @@ const RUNS: Record<HostileId, (transport: TransportName | undefined) => Promise<
     fake.svc.inject(faults.oddJson({}, { path: jobsPath }));
     const err = await rejection(client(t).trainingJobs.create(trainingJob));
     expect(err).toBeInstanceOf(ResponseParseError);
-    expect(err.message).toContain("`id` of training job response");
+    expect(err.message).toContain("`id` of training_jobs.create response");
   },
 
   async ignoresLimit(t) {

@@ -36,6 +36,7 @@ interface Outcome {
     streamedTokenIds: number | undefined;
     finishReason: string | undefined;
   };
+  tools: { answer: string; issues: Array<[string, string]> };
   streamed: string;
   final: { content: string | null | undefined; finishReason: string | undefined };
   pages: number[];
@@ -113,6 +114,11 @@ function expectScenario(outcome: Outcome): void {
     finishReason: "stop",
   });
   expect(outcome.aiSdk.tokenIds).toBeGreaterThan(0);
+  // A JSON Schema tool: its validator loads on this runtime, a valid call runs, an invalid one is refused.
+  expect(outcome.tools).toEqual({
+    answer: "The tool answered: 84",
+    issues: [["op", 'Instance does not match any of ["+","*"]']],
+  });
   // The first try and both retries reached the service.
   expect(svc.requests.filter((r) => r.path === "/v1/models")).toHaveLength(3);
 }

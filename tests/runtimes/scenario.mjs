@@ -1,9 +1,10 @@
 // What every runtime does with the installed package, against the fake service running in
 // Node on loopback: stream a reply, get a final completion, page through call records, and
-// get a typed error for a 429 after the retries; and the AI SDK provider of `inferloop/ai-sdk`,
-// called as the AI SDK calls a model (plain and streamed). Plain JavaScript, copied into the
+// get a typed error for a 429 after the retries; run a tool described by a plain JSON Schema
+// (its validator loads and checks arguments there); and the AI SDK provider of
+// `inferloop/ai-sdk`, called as the AI SDK calls a model (plain and streamed). Plain JavaScript, copied into the
 // consumer project as is, so each runtime loads `inferloop` the way an app there would.
-import { APIError, Inferloop, InferloopError, RateLimitError } from "inferloop";
+import { APIError, Inferloop, InferloopError, RateLimitError, tool } from "inferloop";
 import { createInferloopProvider } from "inferloop/ai-sdk";
 
 /** @param {{ baseURL: string, traceBaseURL?: string, apiKey: string, username: string, password: string, model: string, project: string }} config */
@@ -42,14 +43,37 @@ export async function scenario(config) {
   }
 
   const aiSdk = await aiSdkScenario(client, config.model);
+  const tools = await toolScenario(client, config.model);
 
   return {
     aiSdk,
+    tools,
     streamed,
     final: { content: final.choices[0]?.message.content, finishReason: final.choices[0]?.finish_reason },
     pages,
     rateLimited,
   };
+}
+
+/** runTools with a JSON Schema tool: the fake calls it validly; a made-up call is refused. */
+async function toolScenario(client, model) {
+  const calc = tool({
+    name: "calc",
+    parameters: {
+      type: "object",
+      properties: { op: { enum: ["+", "*"] }, a: { type: "number" }, b: { type: "number" } },
+      required: ["op", "a", "b"],
+    },
+    run: ({ op, a, b }) => (op === "+" ? a + b : a * b),
+  });
+  const run = client.chat.completions.runTools({
+    model,
+    messages: [{ role: "user", content: "What is 12 * 7? Use calc." }],
+    tools: [calc],
+  });
+  const { messages } = await run.done();
+  const refused = await calc.validate({ op: "Use", a: 1, b: 2 });
+  return { answer: messages.at(-1)?.content, issues: refused.issues?.map((i) => [i.path?.join("."), i.message]) };
 }
 
 /** The provider's model, called as `generateText` and `streamText` call it. */

@@ -5,7 +5,7 @@
  * @module
  */
 import { APIResource } from "../../core/resource.js";
-import { Completions as CompletionsResource } from "../../resources/chat/completions.js";
+import { ChatCompletionsEndpoint } from "../../resources/chat/completions.js";
 import { ToolRun, type ToolRunOptions, type ToolRunParams } from "../tool-runner/tool-run.js";
 
 /**
@@ -17,7 +17,7 @@ import { ToolRun, type ToolRunOptions, type ToolRunParams } from "../tool-runner
  * const stream = await client.chat.completions.create({ model, messages, stream: true });
  * ```
  */
-export class Completions extends CompletionsResource {
+export class Completions extends ChatCompletionsEndpoint {
   /**
    * Runs a tool-using agent: calls the model, runs every tool call it made (at once, unless
    * `parallel_tool_calls: false`), answers each with a `tool` message (results that are not

@@ -8,7 +8,7 @@
  */
 import { APIError, InferloopError } from "../../core/errors.js";
 import type { RequestOptions } from "../../core/options.js";
-import type { Completions } from "../../resources/chat/completions.js";
+import type { ChatCompletionsEndpoint } from "../../resources/chat/completions.js";
 import type { ChatCompletionMessageParam } from "../../resources/chat/message-schemas.js";
 import type { ChatCompletion } from "../../resources/chat/types.js";
 import type { RolloutException } from "../trajectories/gather.js";
@@ -36,7 +36,7 @@ const DEFAULT_RUBRIC = [
  * ```
  */
 export interface JudgeClient {
-  chat: { completions: Pick<Completions, "create"> };
+  chat: { completions: Pick<ChatCompletionsEndpoint, "create"> };
 }
 
 /**

@@ -6,11 +6,11 @@
  *
  * @module
  */
-import { signalAbortError } from "../../core/abort.js";
+import { linkedAbort, signalAbortError } from "../../core/abort.js";
 import { assistantTurn } from "../assistant-turn.js";
 import { InferloopError, RequestValidationError } from "../../core/errors.js";
 import type { RequestOptions } from "../../core/options.js";
-import type { Completions } from "../../resources/chat/completions.js";
+import type { ChatCompletionsEndpoint } from "../../resources/chat/completions.js";
 import type {
   ChatCompletionMessageParam,
   ChatCompletionToolMessageParam,
@@ -176,7 +176,11 @@ export class ToolRun implements AsyncIterable<ChatCompletion> {
   #failed = false;
 
   /** @internal Started by `runTools`, in the caller's async context (so a capture records it). */
-  constructor(completions: Pick<Completions, "create">, params: ToolRunParams, options: ToolRunOptions = {}) {
+  constructor(
+    completions: Pick<ChatCompletionsEndpoint, "create">,
+    params: ToolRunParams,
+    options: ToolRunOptions = {},
+  ) {
     this.#done = this.#run(completions, params, options).then(
       (result) => {
         this.#finish();
@@ -240,7 +244,7 @@ export class ToolRun implements AsyncIterable<ChatCompletion> {
   }
 
   async #run(
-    completions: Pick<Completions, "create">,
+    completions: Pick<ChatCompletionsEndpoint, "create">,
     params: ToolRunParams,
     options: ToolRunOptions,
   ): Promise<ToolRunResult> {
@@ -288,9 +292,7 @@ export class ToolRun implements AsyncIterable<ChatCompletion> {
     parallel: boolean,
     { onToolError, userSignal }: { onToolError: "message" | "throw"; userSignal: AbortSignal | undefined },
   ): Promise<ChatCompletionToolMessageParam[]> {
-    const inner = new AbortController();
-    const onAbort = () => inner.abort(userSignal?.reason);
-    userSignal?.addEventListener("abort", onAbort, { once: true });
+    const { controller: inner, unlink } = linkedAbort(userSignal);
     const seen = messages.slice();
     // A tool that ignores its signal must not hold the run: an abort ends the wait at once.
     const aborted = new Promise<never>((_, reject) => {
@@ -314,7 +316,7 @@ export class ToolRun implements AsyncIterable<ChatCompletion> {
       if (userSignal?.aborted) throw signalAbortError(userSignal);
       throw err instanceof ToolFailure ? err.cause : err;
     } finally {
-      userSignal?.removeEventListener("abort", onAbort);
+      unlink();
     }
   }
 

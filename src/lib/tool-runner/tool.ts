@@ -2,11 +2,12 @@
  * `tool({...})`: a function the model may call, with the code that runs it. Its parameters are
  * described by any Standard JSON Schema library (zod 4.2+, ArkType, valibot's
  * `toStandardJsonSchema`), whose own `validate` then checks the model's arguments, or by a plain
- * JSON Schema (arguments parsed as JSON, not validated: the SDK carries no JSON Schema validator).
+ * JSON Schema, which checks them itself (`json-schema-arguments.ts`).
  *
  * @module
  */
 import { dropSafeIntegerBounds } from "../structured-output/json-schema-tidy.js";
+import { jsonSchemaArguments } from "./json-schema-arguments.js";
 import type { ChatCompletionMessageParam, FunctionDefinition } from "../../resources/chat/message-schemas.js";
 import type {
   JSONSchemaObject,
@@ -91,8 +92,9 @@ function isStandard(schema: unknown): schema is StandardJSONSchema & {
 /**
  * A tool for `client.chat.completions.runTools`: its schema is sent as `function.parameters`
  * (the library's own JSON Schema of the input, draft 2020-12, `$schema` removed), and the
- * model's arguments are validated by the library before `run` sees them. An invalid call is
- * answered to the model, not thrown.
+ * model's arguments are validated by the library before `run` sees them. A plain JSON Schema
+ * is sent as written and checks the arguments itself (its `$schema` picks the draft; 2020-12
+ * when absent). An invalid call is answered to the model, not thrown.
  *
  * @example
  * ```ts
@@ -146,9 +148,10 @@ export function tool(definition: ToolDefinition<unknown, StandardJSONSchema | JS
     validate = check ? (value) => check(value) : (value) => ({ value });
   } else {
     jsonSchema = structuredClone(parameters as Record<string, unknown>);
+    const check = jsonSchemaArguments(name, structuredClone(jsonSchema));
     validate = (value) =>
       typeof value === "object" && value !== null && !Array.isArray(value)
-        ? { value }
+        ? check(value)
         : { issues: [{ message: "the arguments must be a JSON object" }] };
   }
   delete jsonSchema.$schema;

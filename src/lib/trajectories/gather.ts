@@ -1,3 +1,4 @@
+import { linkedAbort } from "../../core/abort.js";
 import { APIUserAbortError, InferloopError } from "../../core/errors.js";
 import type { Trajectory } from "./trajectory.js";
 
@@ -179,8 +180,11 @@ export function gatherTrajectoryGroups(
   const exceptions = groups.map((): RolloutException[] => []);
   const failures: unknown[] = [];
   const total = jobs.length;
-  const inner = new AbortController();
-  const userSignal = options.signal;
+  // The caller's abort ends the gather with its own error, which the rollouts' signal carries.
+  const { controller: inner, unlink } = linkedAbort(
+    options.signal,
+    (reason) => new APIUserAbortError("The gather was aborted.", { cause: reason }),
+  );
   let done = 0;
   let next = 0;
   let running = 0;
@@ -190,7 +194,7 @@ export function gatherTrajectoryGroups(
     const finish = (err: unknown): void => {
       if (settled) return;
       settled = true;
-      userSignal?.removeEventListener("abort", onUserAbort);
+      unlink();
       if (err === undefined) {
         if (afterEach === undefined) resolve(results.map((_, g) => gathered(g)));
         else
@@ -219,10 +223,9 @@ export function gatherTrajectoryGroups(
       next.catch((error: unknown) => finish(error));
       after[g] = next;
     };
-    const onUserAbort = (): void =>
-      finish(new APIUserAbortError("The gather was aborted.", { cause: userSignal?.reason }));
-    if (userSignal?.aborted) return onUserAbort();
-    userSignal?.addEventListener("abort", onUserAbort, { once: true });
+    // Aborted by the caller (or by finish itself, which then finds the gather settled).
+    if (inner.signal.aborted) return finish(inner.signal.reason);
+    inner.signal.addEventListener("abort", () => finish(inner.signal.reason), { once: true });
 
     const ended = (g: number, i: number, outcome: { ok: true; value: Trajectory } | { ok: false; error: unknown }) => {
       running--;

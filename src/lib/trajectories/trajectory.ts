@@ -1,6 +1,6 @@
 import type { RequestOptions } from "../../core/options.js";
 import { RequestValidationError } from "../../core/errors.js";
-import type { Completions } from "../../resources/chat/completions.js";
+import type { ChatCompletionsEndpoint } from "../../resources/chat/completions.js";
 import type { ChatCompletionMessageParam } from "../../resources/chat/message-schemas.js";
 import type { ChatCompletionCreateParamsNonStreaming } from "../../resources/chat/request-schema.js";
 import type { ChatCompletion, ChatCompletionChoice } from "../../resources/chat/types.js";
@@ -50,7 +50,7 @@ export type TrajectorySampleParams = Omit<ChatCompletionCreateParamsNonStreaming
  * ```
  */
 export interface ChatSampler {
-  chat: { completions: Pick<Completions, "create"> };
+  chat: { completions: Pick<ChatCompletionsEndpoint, "create"> };
 }
 
 /** @internal The request message that sends a recorded reply back as the assistant's turn. */

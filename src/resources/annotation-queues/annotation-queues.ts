@@ -1,8 +1,8 @@
 import type { APIPromise } from "../../core/api-promise.js";
 import { callEndpoint, endpoint } from "../../core/endpoint.js";
-import { type APIResponse, readJSON } from "../../core/http-client.js";
 import { type OffsetList, offsetList } from "../../core/offset-list.js";
-import { expectArray, expectMemberObject, expectObject, shapeError } from "../../core/response-shape.js";
+import { offsetPages, type PagedListOptions } from "../../core/paging.js";
+import { readHaving, readObject, readUnwrapped, readWithId } from "../../core/read-body.js";
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
 import {
@@ -22,7 +22,6 @@ import {
   type AnnotationQueueRetrieveParams,
   type AnnotationQueueStatsParams,
   type AnnotationQueueUpdateParams,
-  type PagedListOptions,
 } from "./request-schema.js";
 import type {
   AnnotationQueue,
@@ -32,16 +31,12 @@ import type {
   AnnotationQueueItemProgressResponse,
   AnnotationQueueStatsResponse,
 } from "./types.js";
-import { validateRequestBody } from "../../core/validate.js";
 
 /** Weave answers retrieve, update and delete with `{ queue }`: the queue itself is returned. */
-async function readQueue(res: APIResponse, what: string): Promise<AnnotationQueue> {
-  const body = expectObject(await readJSON<unknown>(res), what);
-  return expectMemberObject(body, "queue", what, "queue", false) as unknown as AnnotationQueue;
-}
+const readQueue = readUnwrapped<AnnotationQueue>("queue");
 
 // A create is not idempotent (a second attempt makes a second queue): only retried when unsent.
-const queuesCreate = endpoint<AnnotationQueueCreateParams, AnnotationQueueCreateParams, AnnotationQueueCreateResponse>({
+const queuesCreate = endpoint({
   operation: "annotation_queues.create",
   method: "POST",
   path: "/annotation_queues",
@@ -49,106 +44,90 @@ const queuesCreate = endpoint<AnnotationQueueCreateParams, AnnotationQueueCreate
   retry: "unsent-only",
   creates: "annotation queue",
   body: annotationQueueCreateParamsSchema,
-  read: async (res) => {
-    const body = expectObject(await readJSON<unknown>(res), "annotation queue create response");
-    if (typeof body.id !== "string") throw shapeError("annotation queue create response", "id", body.id, "a string");
-    return body as AnnotationQueueCreateResponse;
-  },
+  read: readWithId<AnnotationQueueCreateResponse>,
 });
 
 // NDJSON, one queue a line (Weave's Stainless client asks with this Accept).
-const queuesList = endpoint<AnnotationQueueListParams, AnnotationQueueListParams, APIResponse>({
+const queuesList = endpoint({
   operation: "annotation_queues.list",
   method: "POST",
   path: "/annotation_queues/query",
   service: "trace",
   retry: "safe",
+  headers: { accept: "application/x-ndjson" },
   body: annotationQueueListParamsSchema,
-  read: (res) => res,
+  page: offsetPages<AnnotationQueue>("annotation queue", { lines: "NDJSON row" }),
 });
 
-const queuesRetrieve = endpoint<AnnotationQueueRetrieveParams, never, AnnotationQueue>({
+const queuesRetrieve = endpoint({
   operation: "annotation_queues.retrieve",
   method: "GET",
   path: "/annotation_queues/{queueId}",
   service: "trace",
   retry: "safe",
   query: annotationQueueRetrieveParamsSchema,
-  read: (res) => readQueue(res, "annotation queue retrieve response"),
+  read: readQueue,
 });
 
 // Setting the same members twice gives the same queue: retried like a GET.
-const queuesUpdate = endpoint<AnnotationQueueUpdateParams, AnnotationQueueUpdateParams, AnnotationQueue>({
+const queuesUpdate = endpoint({
   operation: "annotation_queues.update",
   method: "PUT",
   path: "/annotation_queues/{queueId}",
   service: "trace",
   retry: "safe",
   body: annotationQueueUpdateParamsSchema,
-  read: (res) => readQueue(res, "annotation queue update response"),
+  read: readQueue,
 });
 
 // A second delete of a deleted queue is answered 404: not retried once sent.
-const queuesDelete = endpoint<AnnotationQueueRetrieveParams, never, AnnotationQueue>({
+const queuesDelete = endpoint({
   operation: "annotation_queues.delete",
   method: "DELETE",
   path: "/annotation_queues/{queueId}",
   service: "trace",
   retry: "unsent-only",
   query: annotationQueueRetrieveParamsSchema,
-  read: (res) => readQueue(res, "annotation queue delete response"),
+  read: readQueue,
 });
 
-const queuesStats = endpoint<AnnotationQueueStatsParams, AnnotationQueueStatsParams, AnnotationQueueStatsResponse>({
+const queuesStats = endpoint({
   operation: "annotation_queues.stats",
   method: "POST",
   path: "/annotation_queues/stats",
   service: "trace",
   retry: "safe",
   body: annotationQueueStatsParamsSchema,
-  read: async (res) => {
-    const body = expectObject(await readJSON<unknown>(res), "annotation queue stats response");
-    expectArray(body, "stats", "annotation queue stats response", "stats", false);
-    return body as AnnotationQueueStatsResponse;
-  },
+  read: readHaving<AnnotationQueueStatsResponse>("stats", "array"),
 });
 
 // Calls already in the queue are counted as duplicates, never added twice: retried like a GET.
-const itemsAdd = endpoint<
-  AnnotationQueueItemAddParams,
-  AnnotationQueueItemAddParams & { display_fields: string[] },
-  AnnotationQueueItemAddResponse
->({
+const itemsAdd = endpoint({
   operation: "annotation_queues.items.add",
   method: "POST",
   path: "/annotation_queues/{queueId}/items",
   service: "trace",
   retry: "safe",
   // Weave's model requires display_fields: a caller who shows nothing in particular sends [].
-  body: (params) => {
-    const body = validateRequestBody(annotationQueueItemAddParamsSchema, params, "annotation queue items add request");
-    return { ...body, display_fields: body.display_fields ?? [] };
+  body: {
+    schema: annotationQueueItemAddParamsSchema,
+    prepare: (body) => ({ ...body, display_fields: body.display_fields ?? [] }),
   },
-  read: async (res) =>
-    expectObject(await readJSON<unknown>(res), "annotation queue items add response") as AnnotationQueueItemAddResponse,
+  read: readObject<AnnotationQueueItemAddResponse>,
 });
 
-const itemsList = endpoint<AnnotationQueueItemListParams, AnnotationQueueItemListParams, APIResponse>({
+const itemsList = endpoint({
   operation: "annotation_queues.items.list",
   method: "POST",
   path: "/annotation_queues/{queueId}/items/query",
   service: "trace",
   retry: "safe",
   body: annotationQueueItemListParamsSchema,
-  read: (res) => res,
+  page: offsetPages<AnnotationQueueItem>("annotation queue item", { member: "items" }),
 });
 
 // Setting the same state twice is a no-op on the server: retried like a GET.
-const itemsProgress = endpoint<
-  AnnotationQueueItemProgressParams,
-  AnnotationQueueItemProgressParams,
-  AnnotationQueueItemProgressResponse
->({
+const itemsProgress = endpoint({
   operation: "annotation_queues.items.progress",
   method: "POST",
   path: "/annotation_queues/{queueId}/items/{itemId}/progress",
@@ -156,11 +135,7 @@ const itemsProgress = endpoint<
   retry: "safe",
   pathArguments: "encoded",
   body: annotationQueueItemProgressParamsSchema,
-  read: async (res) => {
-    const body = expectObject(await readJSON<unknown>(res), "annotation progress response");
-    expectMemberObject(body, "item", "annotation progress response", "item", false);
-    return body as unknown as AnnotationQueueItemProgressResponse;
-  },
+  read: readHaving<AnnotationQueueItemProgressResponse>("item", "object"),
 });
 
 /**
@@ -213,14 +188,7 @@ export class AnnotationQueueItems extends APIResource {
     params: AnnotationQueueItemListParams,
     options?: PagedListOptions & RequestOptions,
   ): OffsetList<AnnotationQueueItem> {
-    return offsetList<AnnotationQueueItem, AnnotationQueueItemListParams>(
-      this._http,
-      itemsList,
-      { pathArguments: { queueId }, params },
-      options,
-      { member: "items" },
-      "annotation queue item",
-    );
+    return offsetList(this._http, itemsList, { pathArguments: { queueId }, params }, options);
   }
 
   /**
@@ -288,14 +256,7 @@ export class AnnotationQueues extends APIResource {
    * ```
    */
   list(params: AnnotationQueueListParams, options?: PagedListOptions & RequestOptions): OffsetList<AnnotationQueue> {
-    return offsetList<AnnotationQueue, AnnotationQueueListParams>(
-      this._http,
-      queuesList,
-      { params, headers: { accept: "application/x-ndjson" } },
-      options,
-      { lines: "NDJSON row" },
-      "annotation queue",
-    );
+    return offsetList(this._http, queuesList, { params }, options);
   }
 
   /**

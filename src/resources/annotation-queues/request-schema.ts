@@ -244,19 +244,6 @@ const itemListParams = z.strictObject({
 export interface AnnotationQueueItemListParams extends Fields<typeof itemListParams.shape> {}
 
 /**
- * Options of a paged list: how many rows one request asks for.
- *
- * @example
- * ```ts
- * const options: PagedListOptions = { pageSize: 100 };
- * ```
- */
-export interface PagedListOptions {
-  /** Rows per request, default 1000. */
-  pageSize?: number | undefined;
-}
-
-/**
  * Body of `POST /annotation_queues`.
  *
  * @example

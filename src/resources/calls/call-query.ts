@@ -21,4 +21,6 @@ import type { CallRecord } from "./types.js";
  *   console.log(page.length);
  * ```
  */
-export class CallQuery extends OffsetList<CallRecord> {}
+export type CallQuery = OffsetList<CallRecord>;
+// The name is a value too, as when it was a class: `query instanceof CallQuery` holds.
+export const CallQuery: typeof OffsetList = OffsetList;

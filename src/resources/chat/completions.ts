@@ -1,11 +1,9 @@
-import { APIPromise, type WithResponse } from "../../core/api-promise.js";
+import { APIPromise } from "../../core/api-promise.js";
 import { RequestValidationError } from "../../core/errors.js";
 import { readJSON } from "../../core/http-client.js";
 import type { RequestOptions } from "../../core/options.js";
-import { endpoint, endpointRequest } from "../../core/endpoint.js";
-import type { RequestSpec } from "../../core/request-spec.js";
+import { callEndpoint, endpoint } from "../../core/endpoint.js";
 import { APIResource } from "../../core/resource.js";
-import { validateRequestBody } from "../../core/validate.js";
 import {
   chatCompletionCreateParamsSchema,
   prepareChatRequest,
@@ -58,18 +56,18 @@ function parsedStreamOf(params: unknown): ParsedStreamOpener<ChatCompletionStrea
   return typeof open === "function" && parserOf(params) !== undefined ? open : undefined;
 }
 
-// Streamed or not, one endpoint: `#send` reads a stream as SSE, anything else with `read`.
-const chatCompletionsCreate = endpoint<ChatCompletionCreateParamsBase, ChatCompletionCreateParamsBase, ChatCompletion>({
+type ChatResult = ChatCompletion | ChatCompletionStream;
+
+// Streamed or not, one endpoint: a body with `stream: true` is read as SSE, any other as JSON.
+const chatCompletionsCreate = endpoint({
   operation: "chat.completions.create",
   genAiOperation: "chat",
   method: "POST",
   path: "/v1/chat/completions",
   service: "inference",
   retry: "safe",
-  body: (params) =>
-    prepareChatRequest(
-      validateRequestBody(chatCompletionCreateParamsSchema, params, "chat completion request", requestIssues),
-    ),
+  body: { schema: chatCompletionCreateParamsSchema, prepare: prepareChatRequest },
+  issues: requestIssues,
   // A vLLM started without tool calling refuses `tools` without `tool_choice` (it picks "auto")
   // and `tool_choice: "auto"`: the request is sent as written, and the answer says what to do.
   errorHints: [
@@ -79,7 +77,19 @@ const chatCompletionsCreate = endpoint<ChatCompletionCreateParamsBase, ChatCompl
       hint: ' (this server was started without tool calling: pass `tool_choice: "none"` to send the tools without letting the model call them, a named tool or "required" to force a call, or start vLLM with --enable-auto-tool-choice and --tool-call-parser <parser>)',
     },
   ],
-  read: async (res) => normalizeCompletion(checkCompletion(await readJSON<unknown>(res)) as ChatCompletion),
+  read: async (res): Promise<ChatResult> =>
+    normalizeCompletion(checkCompletion(await readJSON<unknown>(res)) as ChatCompletion),
+  streamed: {
+    when: (body) => body.stream === true,
+    // The checked body has lost a parsing format's hidden opener: it is read from the caller's.
+    read: (res, { params, redactor, signal }) => {
+      const open = parsedStreamOf(params);
+      return open ? open(res, redactor, signal) : ChatCompletionStream.fromResponse(res, redactor, signal);
+    },
+  },
+  // Inside captureTrajectory the capture sends and records the call (see capture-slot.ts);
+  // outside, this check is all it costs.
+  around: (body, send) => activeChatCapture()?.chat(body, send),
 });
 
 /**
@@ -90,7 +100,7 @@ const chatCompletionsCreate = endpoint<ChatCompletionCreateParamsBase, ChatCompl
  * const stream = await client.chat.completions.create({ model, messages, stream: true });
  * ```
  */
-export class Completions extends APIResource {
+export class ChatCompletionsEndpoint extends APIResource {
   /**
    * Generate a reply. With `stream: true` the promise resolves, once headers arrive, to a
    * {@link ChatCompletionStream}; otherwise to the whole {@link ChatCompletion}.
@@ -134,44 +144,7 @@ export class Completions extends APIResource {
     params: ChatCompletionCreateParamsBase,
     options?: RequestOptions,
   ): APIPromise<ChatCompletion | ChatCompletionStream> {
-    let spec: RequestSpec;
-    try {
-      spec = endpointRequest(chatCompletionsCreate, { params });
-    } catch (err) {
-      return new APIPromise(Promise.reject(err));
-    }
-    // Inside captureTrajectory the capture sends and records the call (see capture-slot.ts);
-    // outside, this check is all it costs.
-    const capture = activeChatCapture();
-    if (capture !== undefined)
-      return new APIPromise(
-        capture.chat(spec.body as ChatCompletionCreateParamsBase, (b) =>
-          this.#send({ ...spec, body: b }, options, params),
-        ),
-      );
-    return new APIPromise(this.#send(spec, options, params));
-  }
-
-  #send(
-    spec: RequestSpec,
-    options: RequestOptions | undefined,
-    params: ChatCompletionCreateParamsBase,
-  ): Promise<WithResponse<ChatCompletion | ChatCompletionStream>> {
-    if ((spec.body as ChatCompletionCreateParamsBase).stream === true) {
-      const redactor = this._http.config.redactor;
-      // The validated body has lost the format's hidden opener: it is read from the caller's.
-      const open = parsedStreamOf(params);
-      return this._http.request(
-        { ...spec, headers: { accept: "text/event-stream" }, stream: true },
-        options,
-        (res) =>
-          open
-            ? open(res, redactor, options?.signal)
-            : ChatCompletionStream.fromResponse(res, redactor, options?.signal),
-        "streamed",
-      );
-    }
-    return this._http.request(spec, options, chatCompletionsCreate.read);
+    return callEndpoint(this._http, chatCompletionsCreate, { params }, options);
   }
 
   /**
@@ -215,28 +188,20 @@ export class Completions extends APIResource {
   ): APIPromise<ParsedChatCompletion<T> | ChatCompletionStream> {
     const parseReply = parserOf<T>(params);
     if (parseReply === undefined)
-      return new APIPromise(
-        Promise.reject(
-          new RequestValidationError(
-            [
-              {
-                path: "response_format",
-                message: "parse() needs a response_format made by zodResponseFormat() or responseFormat()",
-              },
-            ],
-            "chat completion request",
-          ),
+      return APIPromise._refused(
+        new RequestValidationError(
+          [
+            {
+              path: "response_format",
+              message: "parse() needs a response_format made by zodResponseFormat() or responseFormat()",
+            },
+          ],
+          "chat.completions.parse request",
         ),
       );
     // create() gives a stream made with this format a parsed final completion.
     if ((params as { stream?: unknown }).stream === true)
       return this.create(params as ChatCompletionParseStreamRequest<T, ChatCompletionStream>, options);
-    // Built on withResponse(), so the parsed result keeps the status and headers, and a
-    // failure nobody awaits is as harmless as one of create().
-    return new APIPromise(
-      this.create(params as ChatCompletionCreateParamsNonStreaming, options)
-        .withResponse()
-        .then(async ({ data, response }) => ({ data: await parseReply(data), response })),
-    );
+    return this.create(params as ChatCompletionCreateParamsNonStreaming, options)._map(parseReply);
   }
 }

@@ -1,11 +1,10 @@
 import type { APIPromise } from "../../core/api-promise.js";
 import { callEndpoint, endpoint } from "../../core/endpoint.js";
-import { type APIResponse, readJSON } from "../../core/http-client.js";
 import { type OffsetList, offsetList } from "../../core/offset-list.js";
 import type { RequestOptions } from "../../core/options.js";
+import { offsetPages, type PagedListOptions } from "../../core/paging.js";
+import { readObject, readWithId } from "../../core/read-body.js";
 import { APIResource } from "../../core/resource.js";
-import { expectObject, shapeError } from "../../core/response-shape.js";
-import type { PagedListOptions } from "../annotation-queues/request-schema.js";
 import {
   feedbackCreateParamsSchema,
   feedbackPurgeParamsSchema,
@@ -18,14 +17,8 @@ import {
 } from "./request-schema.js";
 import type { FeedbackCreateResponse, FeedbackRow } from "./types.js";
 
-async function readCreated(res: APIResponse, what: string): Promise<FeedbackCreateResponse> {
-  const body = expectObject(await readJSON<unknown>(res), what);
-  if (typeof body.id !== "string") throw shapeError(what, "id", body.id, "a string");
-  return body as FeedbackCreateResponse;
-}
-
 // Each create stores one more row: only retried when provably unsent (or with an idempotencyKey).
-const feedbackCreate = endpoint<FeedbackCreateParams, FeedbackCreateParams, FeedbackCreateResponse>({
+const feedbackCreate = endpoint({
   operation: "feedback.create",
   method: "POST",
   path: "/feedback/create",
@@ -33,22 +26,22 @@ const feedbackCreate = endpoint<FeedbackCreateParams, FeedbackCreateParams, Feed
   retry: "unsent-only",
   creates: "feedback row",
   body: feedbackCreateParamsSchema,
-  read: (res) => readCreated(res, "feedback create response"),
+  read: readWithId<FeedbackCreateResponse>,
 });
 
 // The rows come back as `{ result: [...] }`, one page per request.
-const feedbackQuery = endpoint<FeedbackQueryParams, FeedbackQueryParams, APIResponse>({
+const feedbackQuery = endpoint({
   operation: "feedback.query",
   method: "POST",
   path: "/feedback/query",
   service: "trace",
   retry: "safe",
   body: feedbackQueryParamsSchema,
-  read: (res) => res,
+  page: offsetPages<FeedbackRow>("feedback row", { member: "result" }),
 });
 
 // A replace removes the old row and writes a new one: a second attempt finds the old one gone.
-const feedbackReplace = endpoint<FeedbackReplaceParams, FeedbackReplaceParams, FeedbackCreateResponse>({
+const feedbackReplace = endpoint({
   operation: "feedback.replace",
   method: "POST",
   path: "/feedback/replace",
@@ -56,18 +49,18 @@ const feedbackReplace = endpoint<FeedbackReplaceParams, FeedbackReplaceParams, F
   retry: "unsent-only",
   creates: "feedback row",
   body: feedbackReplaceParamsSchema,
-  read: (res) => readCreated(res, "feedback replace response"),
+  read: readWithId<FeedbackCreateResponse>,
 });
 
 // Deleting rows already gone deletes nothing: retried like a GET.
-const feedbackPurge = endpoint<FeedbackPurgeParams, FeedbackPurgeParams, Record<string, unknown>>({
+const feedbackPurge = endpoint({
   operation: "feedback.purge",
   method: "POST",
   path: "/feedback/purge",
   service: "trace",
   retry: "safe",
   body: feedbackPurgeParamsSchema,
-  read: async (res) => expectObject(await readJSON<unknown>(res), "feedback purge response"),
+  read: readObject<Record<string, unknown>>,
 });
 
 /**
@@ -124,14 +117,7 @@ export class Feedback extends APIResource {
    * ```
    */
   query(params: FeedbackQueryParams, options?: PagedListOptions & RequestOptions): OffsetList<FeedbackRow> {
-    return offsetList<FeedbackRow, FeedbackQueryParams>(
-      this._http,
-      feedbackQuery,
-      { params },
-      options,
-      { member: "result" },
-      "feedback row",
-    );
+    return offsetList(this._http, feedbackQuery, { params }, options);
   }
 
   /**

@@ -1,10 +1,4 @@
-// Transport-free parts of `client.feedback` that users import: the types (by name, so the
-// request schemas stay internal).
-export type {
-  FeedbackCreateParams,
-  FeedbackPurgeParams,
-  FeedbackQueryParams,
-  FeedbackReplaceParams,
-  FeedbackSortBy,
-} from "./request-schema.js";
+// Transport-free parts of `client.feedback` that users import: its types (request types pass
+// through whole, so a new one needs no line here).
+export type * from "./request-schema.js";
 export type * from "./types.js";

@@ -1,8 +1,7 @@
 import { hasControlCharacter, isLatin1 } from "../../core/header-values.js";
 import { APIPromise } from "../../core/api-promise.js";
 import { RequestValidationError } from "../../core/errors.js";
-import { readJSON } from "../../core/http-client.js";
-import { expectArray, expectObject } from "../../core/response-shape.js";
+import { readHaving } from "../../core/read-body.js";
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
 import { callEndpoint, endpoint } from "../../core/endpoint.js";
@@ -10,17 +9,13 @@ import type { ModelList } from "./types.js";
 
 const PROJECT = /^[^/\s]+\/[^/\s]+$/;
 
-const modelsList = endpoint<undefined, undefined, ModelList>({
+const modelsList = endpoint({
   operation: "models.list",
   method: "GET",
   path: "/v1/models",
   service: "inference",
   retry: "safe",
-  read: async (res) => {
-    const body = expectObject(await readJSON<unknown>(res), "model list");
-    expectArray(body, "data", "model list", "data", false);
-    return body as unknown as ModelList;
-  },
+  read: readHaving<ModelList>("data", "array"),
 });
 
 /** Options of {@link Models.list}: the usual request options plus a per-call project.
@@ -69,7 +64,7 @@ export class Models extends APIResource {
               : undefined;
     if (problem !== undefined) {
       const issue = { path: "project", message: problem };
-      return new APIPromise(Promise.reject(new RequestValidationError([issue], "models.list options")));
+      return APIPromise._refused(new RequestValidationError([issue], `${modelsList.operation} request`));
     }
     const headers = { "content-type": "application/json", "client-project": project, "openai-project": project };
     return callEndpoint(this._http, modelsList, { headers }, options);

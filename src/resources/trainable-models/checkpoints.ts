@@ -1,34 +1,33 @@
 import type { APIPromise } from "../../core/api-promise.js";
-import { type CursorList, cursorList, type CursorPage, readCursorPage } from "../../core/cursor-list.js";
+import { type CursorList, cursorList } from "../../core/cursor-list.js";
 import { callEndpoint, endpoint } from "../../core/endpoint.js";
-import { readJSON } from "../../core/http-client.js";
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
-import { expectObject } from "../../core/response-shape.js";
+import { cursorPages } from "../../core/paging.js";
+import { readObject } from "../../core/read-body.js";
 import { checkpointDeleteParamsSchema, checkpointListParamsSchema } from "./request-schema.js";
 import type { CheckpointDeleteParams, CheckpointListParams } from "./request-schema.js";
 import type { Checkpoint, CheckpointDeleteResponse } from "./types.js";
 
-const checkpointsList = endpoint<CheckpointListParams, never, CursorPage<Checkpoint>>({
+const checkpointsList = endpoint({
   operation: "trainable_models.checkpoints.list",
   method: "GET",
   path: "/v1/preview/models/{modelId}/checkpoints",
   service: "inference",
   retry: "safe",
   query: checkpointListParamsSchema,
-  read: (res) => readCursorPage(res, "checkpoints"),
+  page: cursorPages<Checkpoint>("checkpoint"),
 });
 
 // Steps already gone come back in `not_found_steps`, so a repeat is harmless: retried like a GET.
-const checkpointsDelete = endpoint<CheckpointDeleteParams, CheckpointDeleteParams, CheckpointDeleteResponse>({
+const checkpointsDelete = endpoint({
   operation: "trainable_models.checkpoints.delete",
   method: "DELETE",
   path: "/v1/preview/models/{modelId}/checkpoints",
   service: "inference",
   retry: "safe",
   body: checkpointDeleteParamsSchema,
-  read: async (res) =>
-    expectObject(await readJSON<unknown>(res), "checkpoint delete response") as CheckpointDeleteResponse,
+  read: readObject<CheckpointDeleteResponse>,
 });
 
 /**

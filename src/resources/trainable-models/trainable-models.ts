@@ -1,9 +1,11 @@
-import { APIPromise } from "../../core/api-promise.js";
+import type { APIPromise } from "../../core/api-promise.js";
 import { callEndpoint, endpoint } from "../../core/endpoint.js";
 import { type APIResponse, readJSON } from "../../core/http-client.js";
+import { readObject } from "../../core/read-body.js";
+import type { RequestSpec } from "../../core/request-spec.js";
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
-import { expectObject, shapeError } from "../../core/response-shape.js";
+import { shapeError } from "../../core/response-shape.js";
 import { TrainingJobs } from "../training-jobs/training-jobs.js";
 import { Checkpoints } from "./checkpoints.js";
 import { trainableModelCreateParamsSchema, trainableModelLogParamsSchema } from "./request-schema.js";
@@ -17,11 +19,11 @@ import type { TrainableModelDeleteResponse, TrainableModelResponse } from "./typ
 
 const MODEL_FIELDS = ["id", "entity", "project", "name", "base_model"] as const;
 
-function readModel(body: unknown): TrainableModelResponse {
-  const model = expectObject(body, "trainable model");
+async function readModel(res: APIResponse, spec: RequestSpec): Promise<TrainableModelResponse> {
+  const model = await readObject(res, spec);
   for (const key of MODEL_FIELDS)
     if (typeof model[key] !== "string" || model[key] === "")
-      throw shapeError("trainable model", key, model[key], "a non-empty string");
+      throw shapeError(`${spec.operation} response`, key, model[key], "a non-empty string");
   return model as TrainableModelResponse;
 }
 
@@ -30,10 +32,10 @@ const createDeclaration = {
   path: "/v1/preview/models",
   service: "inference",
   body: trainableModelCreateParamsSchema,
-  read: async (res: APIResponse) => readModel(await readJSON<unknown>(res)),
+  read: readModel,
 } as const;
 
-const modelsCreate = endpoint<TrainableModelCreateParams, TrainableModelCreateParams, TrainableModelResponse>({
+const modelsCreate = endpoint({
   ...createDeclaration,
   operation: "trainable_models.create",
   retry: "unsent-only",
@@ -41,23 +43,22 @@ const modelsCreate = endpoint<TrainableModelCreateParams, TrainableModelCreatePa
 });
 
 // `return_existing: true` makes the create idempotent by name: retried like a GET.
-const modelsRegister = endpoint<TrainableModelCreateParams, TrainableModelCreateParams, TrainableModelResponse>({
+const modelsRegister = endpoint({
   ...createDeclaration,
   operation: "trainable_models.register",
   retry: "safe",
 });
 
-const modelsDelete = endpoint<undefined, never, TrainableModelDeleteResponse>({
+const modelsDelete = endpoint({
   operation: "trainable_models.delete",
   method: "DELETE",
   path: "/v1/preview/models/{modelId}",
   service: "inference",
   retry: "safe",
-  read: async (res) =>
-    expectObject(await readJSON<unknown>(res), "model delete response") as TrainableModelDeleteResponse,
+  read: readObject<TrainableModelDeleteResponse>,
 });
 
-const modelsLog = endpoint<TrainableModelLogParams, TrainableModelLogParams, unknown>({
+const modelsLog = endpoint({
   operation: "trainable_models.log",
   method: "POST",
   path: "/v1/preview/models/{modelId}/log",
@@ -67,16 +68,16 @@ const modelsLog = endpoint<TrainableModelLogParams, TrainableModelLogParams, unk
   read: (res) => readJSON<unknown>(res),
 });
 
-const baseModelsList = endpoint<undefined, never, string[]>({
+const baseModelsList = endpoint({
   operation: "trainable_models.base_models",
   method: "GET",
   path: "/v1/preview/base-models",
   service: "inference",
   retry: "safe",
-  read: async (res) => {
+  read: async (res, spec) => {
     const body = await readJSON<unknown>(res);
     if (!Array.isArray(body) || body.some((n) => typeof n !== "string"))
-      throw shapeError("base model list", "", body, "an array of strings");
+      throw shapeError(`${spec.operation} response`, "", body, "an array of strings");
     return body as string[];
   },
 });
@@ -123,12 +124,8 @@ export class TrainableModels extends APIResource {
    */
   register(params: TrainableModelRegisterParams, options?: RequestOptions): APIPromise<TrainableModel> {
     const withFlag = { ...(params as object), return_existing: true } as TrainableModelCreateParams;
-    const promise = this.#create(withFlag, modelsRegister, options);
-    return new APIPromise(
-      promise.withResponse().then(({ data, response }) => ({
-        data: new TrainableModel(data, this.#jobs, this.checkpoints),
-        response,
-      })),
+    return this.#create(withFlag, modelsRegister, options)._map(
+      (data) => new TrainableModel(data, this.#jobs, this.checkpoints),
     );
   }
 

@@ -1,4 +1,5 @@
-import { type CursorList, cursorList, type CursorPage, readCursorPage } from "../../core/cursor-list.js";
+import { type CursorList, cursorList } from "../../core/cursor-list.js";
+import { cursorPages } from "../../core/paging.js";
 import { endpoint } from "../../core/endpoint.js";
 import type { TrainingJobEvent } from "./types.js";
 import type { RequestOptions } from "../../core/options.js";
@@ -6,14 +7,14 @@ import { APIResource } from "../../core/resource.js";
 import { trainingJobEventListParamsSchema } from "./request-schema.js";
 import type { TrainingJobEventListParams } from "./request-schema.js";
 
-const eventsList = endpoint<TrainingJobEventListParams, never, CursorPage<TrainingJobEvent>>({
+const eventsList = endpoint({
   operation: "training_jobs.events.list",
   method: "GET",
   path: "/v1/preview/training-jobs/{jobId}/events",
   service: "inference",
   retry: "safe",
   query: trainingJobEventListParamsSchema,
-  read: (res) => readCursorPage(res, "training job events"),
+  page: cursorPages<TrainingJobEvent>("training job event"),
 });
 
 /**

@@ -1,3 +1,4 @@
+import { linkedAbort, signalAbortError } from "../../core/abort.js";
 import { APIConnectionError, APIError, APIUserAbortError, InferloopError } from "../../core/errors.js";
 import { TrainingJobFailedError } from "./errors.js";
 import type { TrainingJobEvent } from "./types.js";
@@ -59,10 +60,8 @@ export async function* followEvents(
   const seen = new Set<string>();
   let cursor = options.after;
   // One signal for the caller's abort and the deadline, so either one also ends a poll in flight.
-  const stop = new AbortController();
-  const onAbort = () => stop.abort(options.signal?.reason);
-  if (options.signal?.aborted) throw new APIUserAbortError();
-  options.signal?.addEventListener("abort", onAbort, { once: true });
+  if (options.signal?.aborted) throw signalAbortError(options.signal);
+  const { controller: stop, unlink } = linkedAbort(options.signal);
   let timedOut = false;
   const timer =
     options.timeout === undefined
@@ -102,13 +101,13 @@ export async function* followEvents(
       } catch (err) {
         if (timedOut) throw timeoutError();
         if (stop.signal.aborted || err instanceof APIUserAbortError)
-          throw new APIUserAbortError(undefined, { cause: err });
+          throw err instanceof APIUserAbortError ? err : signalAbortError(stop.signal, err);
         if (!isTransient(err)) throw err;
         log.write("warn", `training job ${jobId}: polling events failed (${(err as Error).message}); polling again`);
       }
     }
   } finally {
     if (timer !== undefined) clearTimeout(timer);
-    options.signal?.removeEventListener("abort", onAbort);
+    unlink();
   }
 }

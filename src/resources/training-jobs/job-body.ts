@@ -11,8 +11,6 @@ import { isTokenLogprob } from "./token-logprob-check.js";
 import { TrajectoryChecks } from "./trajectory-checks.js";
 import { isTrajectoryChoice } from "./trajectory-item.js";
 
-const WHAT = "training job";
-
 // The job with each trajectory checked apart (trajectorySchema, as it is copied): the rest of
 // the request, with every other rule of trainingJobCreateParamsSchema.
 const jobAroundTrajectories = z.extend(trainingJobCreateParamsSchema as unknown as z.ZodMiniObject, {
@@ -90,9 +88,9 @@ export interface TrainingJobBody {
  * copy of every token entry (docs/performance.md, "Training job creation"). What is
  * sent is still exactly what was validated (see `toJSONValue`), the same issues are reported
  * as by `validateRequestBody(trainingJobCreateParamsSchema, …)`, and nothing is sent when any
- * of them is found.
+ * of them is found. Refusals are worded with `what` (the operation's request).
  */
-export function trainingJobBody(params: unknown): TrainingJobBody {
+export function trainingJobBody(params: unknown, what: string): TrainingJobBody {
   const issues: ValidationIssue[] = [];
   const checks = new TrajectoryChecks();
   const writer = new CompactJSONWriter();
@@ -113,12 +111,12 @@ export function trainingJobBody(params: unknown): TrainingJobBody {
       return new SerializedJSON(writer.write(copy));
     },
   };
-  const body = toJSONValue(params, WHAT, hooks);
+  const body = toJSONValue(params, what, hooks);
   const rest = safeParse(jobAroundTrajectories, body);
   if (!rest.success)
     for (const i of inputIssues(rest.error.issues))
       issues.push({ path: i.path.join("."), message: i.message, code: i.code });
-  if (issues.length > 0) throw new RequestValidationError(ordered(issues), WHAT);
+  if (issues.length > 0) throw new RequestValidationError(ordered(issues), what);
   // Validated: a list of groups, each with a list of trajectories.
   checks.groupSizes((body["trajectory_groups"] as { trajectories: unknown[] }[]).map((g) => g.trajectories.length));
   return { body, checks };

@@ -1,85 +1,41 @@
-import { APIPromise } from "../../core/api-promise.js";
-import { callEndpoint, endpoint, endpointRequest } from "../../core/endpoint.js";
-import { type APIResponse, readJSON } from "../../core/http-client.js";
-import { expectObject, shapeError } from "../../core/response-shape.js";
-import type { Log } from "../../core/log.js";
+import type { APIPromise } from "../../core/api-promise.js";
+import { callEndpoint, endpoint } from "../../core/endpoint.js";
 import type { RequestOptions } from "../../core/options.js";
-import type { RequestSpec } from "../../core/request-spec.js";
+import { readWithId } from "../../core/read-body.js";
 import { APIResource } from "../../core/resource.js";
-import { warnOnce } from "../../core/warn-once.js";
-import type { TrainingJobEvent } from "./types.js";
-import type { TrainingJobResponse } from "./types.js";
 import { TrainingJobEvents } from "./events.js";
 import { followEvents, type TrainingJobFollowOptions } from "./follow.js";
-import { trainingJobBody, type TrainingJobBody } from "./job-body.js";
-import type { TrainingJobCreateParams } from "./request-schema.js";
-import type { TrainingWarning } from "./trajectory-checks.js";
-import type { TrainingJobCreateResponse } from "./types.js";
+import { type TrainingJobBody, trainingJobBody } from "./job-body.js";
+import { type TrainingJobCreateParams, trainingJobCreateParamsSchema } from "./request-schema.js";
+import type { TrainingJobCreateResponse, TrainingJobEvent, TrainingJobResponse } from "./types.js";
 
-/** Without an id there is no job, whatever the status said (a proxy's page, a redirect). */
-async function readJob<T>(res: APIResponse, what: string): Promise<T> {
-  const body = expectObject(await readJSON<unknown>(res), what);
-  if (typeof body.id !== "string" || body.id === "") throw shapeError(what, "id", body.id, "a non-empty string");
-  return body as T;
-}
-
-const trainingJobsRetrieve = endpoint<undefined, never, TrainingJobResponse>({
+const trainingJobsRetrieve = endpoint({
   operation: "training_jobs.retrieve",
   method: "GET",
   path: "/v1/preview/training-jobs/{jobId}",
   service: "inference",
   retry: "safe",
-  read: (res) => readJob(res, "training job"),
+  read: readWithId<TrainingJobResponse>,
 });
 
-// Built and checked by trainingJobBody (a copy that keeps prewritten JSON text), sent in pieces.
-const trainingJobsCreate = endpoint<TrainingJobBody["body"], TrainingJobBody["body"], TrainingJobCreateResponse>({
+// Checked while it is copied (trainingJobBody keeps each trajectory as prewritten JSON text),
+// sent in pieces; the checks' findings (rewards that teach nothing, ...) are said before sending.
+const trainingJobsCreate = endpoint({
   operation: "training_jobs.create",
   method: "POST",
   path: "/v1/preview/training-jobs",
   service: "inference",
   retry: "unsent-only",
   creates: "training job",
-  body: (body) => body,
+  body: {
+    schema: trainingJobCreateParamsSchema,
+    check: trainingJobBody,
+    prepare: (job: TrainingJobBody) => job.body,
+  },
+  findings: (job: TrainingJobBody) => job.checks.warnings(),
   bodyInPieces: true,
-  read: (res) => readJob(res, "training job response"),
+  read: readWithId<TrainingJobCreateResponse>,
 });
-
-const SHOWN_PATHS = 3;
-
-/**
- * One line per finding worded the same, so 64 flat groups of reward 0 make one warning, not 64,
- * and each line quotes its own findings' message (group 3's reward, not group 0's).
- */
-/**
- * Without a log at `warn` (the default), each kind of finding reaches the user once per
- * process: `process.emitWarning` with code `INFERLOOP_<KIND>` (e.g. `INFERLOOP_UNIFORM_REWARDS`).
- */
-function warnOfFindings(warnings: TrainingWarning[]): void {
-  const seen = new Set<string>();
-  for (const w of warnings) {
-    if (seen.has(w.code)) continue;
-    seen.add(w.code);
-    const count = warnings.filter((x) => x.code === w.code).length;
-    const more = count > 1 ? ` and ${count - 1} more` : "";
-    warnOnce(`INFERLOOP_${w.code.toUpperCase()}`, `training job: ${w.message} [${w.code} at ${w.path}${more}]`);
-  }
-}
-
-function logWarnings(log: Log, warnings: TrainingWarning[]): void {
-  const byMessage = new Map<string, TrainingWarning[]>();
-  for (const w of warnings) {
-    const key = `${w.code} ${w.message}`;
-    const list = byMessage.get(key);
-    if (list === undefined) byMessage.set(key, [w]);
-    else list.push(w);
-  }
-  for (const list of byMessage.values()) {
-    const paths = list.slice(0, SHOWN_PATHS).map((w) => w.path);
-    const more = list.length > SHOWN_PATHS ? ` and ${list.length - SHOWN_PATHS} more` : "";
-    log.write("warn", `training job: ${list[0]!.message} [${list[0]!.code} at ${paths.join(", ")}${more}]`);
-  }
-}
 
 /**
  * Reinforcement-learning training jobs (`/v1/preview`, Bearer auth).
@@ -157,20 +113,7 @@ export class TrainingJobs extends APIResource {
    * ```
    */
   create(params: TrainingJobCreateParams, options?: RequestOptions): APIPromise<TrainingJobCreateResponse> {
-    let spec: RequestSpec;
-    let job: TrainingJobBody;
-    try {
-      // `Trajectory` objects pass as they are: the copy reads each through its toJSON().
-      job = trainingJobBody(params);
-      spec = endpointRequest(trainingJobsCreate, { params: job.body });
-    } catch (err) {
-      return new APIPromise(Promise.reject(err));
-    }
-    const log = this._http.config.log;
-    const warnings = job.checks.warnings();
-    // The findings rule (warnFinding): in the client's log when it takes warn, else once per process.
-    if (log.enabled("warn")) logWarnings(log, warnings);
-    else warnOfFindings(warnings);
-    return new APIPromise(this._http.request(spec, options, trainingJobsCreate.read));
+    // `Trajectory` objects pass as they are: the copy reads each through its toJSON().
+    return callEndpoint(this._http, trainingJobsCreate, { params }, options);
   }
 }
