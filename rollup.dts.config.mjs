@@ -1,7 +1,7 @@
 // Type declarations are bundled by rollup-plugin-dts rather than tsup: tsup's own dts step
 // needs TypeScript's JS compiler API, which TypeScript 7 no longer ships.
 import { dts } from "rollup-plugin-dts";
-import { dropTypeExamples, flattenShapes, twoSpaceIndent } from "./scripts/flatten-shapes.mjs";
+import { flattenShapes, twoSpaceIndent } from "./scripts/flatten-shapes.mjs";
 
 const input = {
   index: "src/index.ts",
@@ -43,7 +43,7 @@ const typesFromEsm = {
 const shippedTypes = {
   name: "shipped-types",
   renderChunk(code) {
-    return twoSpaceIndent(dropTypeExamples(flattenShapes(code)));
+    return twoSpaceIndent(flattenShapes(code));
   },
 };
 

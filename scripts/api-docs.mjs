@@ -4,8 +4,15 @@
 // TypeScript 7 has no JavaScript compiler API, so this uses the TypeScript 6 one
 // (`@typescript/typescript6`, a dev dependency). It walks the exports of every entry point,
 // writes one Markdown page per area into docs/api/ (committed; CI checks it is current), and
-// exits 1 when a public export of an entry marked `examples` has no TSDoc or no `@example`,
-// listing them. Internals (anything no entry exports) need neither.
+// exits 1 when a public export of an entry marked `examples` has no TSDoc, or when something
+// users call has no `@example`: a function, a class (not an error class, nor a namespace class,
+// an `APIResource` reached as `client.<namespace>`, which its methods show), a value that is a
+// function or an object of functions (`q`, `faults`), and the public methods of those classes
+// and objects (not constructors, which the class's example shows, nor `override`s, `@internal`
+// members, and methods of an interface the class implements, which its caller calls: the AI
+// SDK calls `doGenerate`). Types, interfaces, schemas and error classes need TSDoc only. Internals
+// (anything no entry exports) need neither. The examples themselves are type-checked by
+// scripts/check-doc-samples.mjs.
 //
 // Pages are derived from the code, never from a list of names, so files may move and
 // namespaces may be added without touching this script (see `pageOf`):
@@ -39,7 +46,7 @@ const failOnGaps = !process.argv.includes("--no-fail");
 /**
  * The package's entry points: import specifier and source file. `main` marks the entry whose
  * exports are spread over derived pages (the others get one page each); `examples` marks the
- * entries whose every export needs TSDoc with an `@example`.
+ * entries whose every export needs TSDoc, and whatever of them users call an `@example`.
  */
 const ENTRIES = [
   { specifier: "inferloop", file: "src/index.ts", slug: "inferloop", main: true, examples: true },
@@ -587,12 +594,9 @@ function links(s, fromPage) {
   });
 }
 
-/** An `@example` as a fenced block, whether or not its author fenced it. */
+/** An `@example`: a ```ts fence (scripts/check-doc-samples.mjs refuses any other). */
 function exampleBlock(example) {
-  const trimmed = example.trim();
-  if (trimmed.includes("```")) return trimmed;
-  const inline = /^`([^`]+)`$/.exec(trimmed);
-  return `\`\`\`ts\n${inline ? inline[1] : trimmed}\n\`\`\``;
+  return example.trim();
 }
 
 function renderItem(item, page) {
@@ -722,20 +726,109 @@ for (const { entry } of entries) {
 }
 writeFileSync(join(outDir, "index.md"), index.join("\n"));
 
-// Gaps: a public export of an entry that requires examples, without TSDoc or without an @example.
+// Gaps: a public export of an entry that requires examples without TSDoc, or a thing users
+// call without an @example.
+
+/** Whether a class has an ancestor of this name (`Error`, `APIResource`). */
+function descendsFrom(decl, name) {
+  const seen = new Set();
+  for (let type = checker.getTypeAtLocation(decl); type && !seen.has(type); type = checker.getBaseTypes(type)?.[0]) {
+    seen.add(type);
+    if (type.symbol?.name === name) return true;
+  }
+  return false;
+}
+
+/** The object literal a value is initialized with (through `as` and `satisfies`), if any. */
+function objectInitializer(decl) {
+  let init = ts.isVariableDeclaration(decl) ? decl.initializer : undefined;
+  while (init && (ts.isAsExpression(init) || ts.isSatisfiesExpression?.(init) || ts.isParenthesizedExpression(init)))
+    init = init.expression;
+  return init && ts.isObjectLiteralExpression(init) ? init : undefined;
+}
+
+const callable = (node) => checker.getTypeAtLocation(node).getCallSignatures().length > 0;
+
+/** The names of the members of the interfaces a class `implements`. */
+function implementedNames(decl) {
+  const names = new Set();
+  for (const clause of decl.heritageClauses ?? []) {
+    if (clause.token !== ts.SyntaxKind.ImplementsKeyword) continue;
+    for (const type of clause.types)
+      for (const p of checker.getPropertiesOfType(checker.getTypeAtLocation(type))) names.add(p.name);
+  }
+  return names;
+}
+
+/**
+ * What of an export users call, each `{ name, examples, where }`: the export itself when it is a
+ * function, a class other than an error class, or a value that is a function or an object of
+ * functions; and the public methods of such a class or object.
+ */
+function calledParts(item) {
+  const decl = item.decls[0];
+  const own = (node) => (node.jsDoc ?? []).some((d) => (d.tags ?? []).some((t) => t.tagName.text === "example"));
+  const whole = { name: item.name, examples: item.docs.examples.length, where: item.where };
+  if (item.kind === "function") return [whole];
+  if (item.kind === "class") {
+    if (descendsFrom(decl, "Error")) return [];
+    // A namespace class is never constructed by users: its methods' examples show it.
+    const parts = descendsFrom(decl, "APIResource") ? [] : [whole];
+    const implemented = implementedNames(decl);
+    for (const member of decl.members) {
+      if (!ts.isMethodDeclaration(member) || !isPublicMember(member)) continue;
+      const flags = ts.getCombinedModifierFlags(member);
+      if (flags & ts.ModifierFlags.Override || implemented.has(member.name.getText())) continue;
+      const symbol = checker.getSymbolAtLocation(member.name);
+      if (symbol && docsOf(symbol).internal) continue;
+      // An overloaded method: the example may sit on any of its declarations.
+      const decls = symbol?.declarations ?? [member];
+      if (decls[0] !== member) continue;
+      parts.push({
+        name: `${item.name}.${member.name.getText()}`,
+        examples: decls.filter(own).length,
+        where: where(member),
+      });
+    }
+    return parts;
+  }
+  if (item.kind === "const") {
+    const object = objectInitializer(decl);
+    const methods = object ? object.properties.filter((p) => p.name && callable(p.name)) : [];
+    if (methods.length === 0) return callable(decl.name) ? [whole] : [];
+    // A shorthand member (`{ field }`) is documented where its function is declared.
+    const documented = (p) =>
+      own(p) ||
+      (ts.isShorthandPropertyAssignment(p) &&
+        (checker.getShorthandAssignmentValueSymbol(p)?.declarations ?? []).some((d) =>
+          own(ts.isVariableDeclaration(d) ? d.parent.parent : d),
+        ));
+    return [
+      whole,
+      ...methods.map((p) => ({
+        name: `${item.name}.${p.name.getText()}`,
+        examples: documented(p) ? 1 : 0,
+        where: where(p),
+      })),
+    ];
+  }
+  return [];
+}
+
 const gaps = [];
 for (const { entry, items } of entries)
   for (const i of entry.examples ? items : []) {
-    const missing = [!i.docs.summary && "TSDoc", i.docs.examples.length === 0 && "@example"].filter(Boolean);
-    if (missing.length)
-      gaps.push({ entry: entry.specifier, name: i.name, where: i.where, missing: missing.join(" and ") });
+    if (!i.docs.summary) gaps.push({ entry: entry.specifier, name: i.name, where: i.where, missing: "TSDoc" });
+    for (const part of calledParts(i))
+      if (part.examples === 0)
+        gaps.push({ entry: entry.specifier, name: part.name, where: part.where, missing: "@example" });
   }
 
 const total = entries.reduce((n, e) => n + e.items.length, 0);
 console.log(`docs/api: ${pages.length + 1} pages, ${total} exports from ${ENTRIES.length} entry points.`);
 if (gaps.length) {
   const log = failOnGaps ? console.error : console.log;
-  log(`\n${gaps.length} public export(s) without TSDoc or @example:`);
+  log(`\n${gaps.length} gap(s): public exports without TSDoc, or functions, classes and methods without an @example:`);
   const width = Math.max(...gaps.map((g) => `${g.entry} ${g.name}`.length));
   for (const g of gaps) log(`  ${`${g.entry} ${g.name}`.padEnd(width)}  missing ${g.missing.padEnd(20)} ${g.where}`);
   if (failOnGaps) process.exit(1);

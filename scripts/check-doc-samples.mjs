@@ -1,6 +1,6 @@
-// Type-checks every TypeScript sample in README.md and docs/*.md (docs/api is generated from the
-// TSDoc, whose examples are fragments) with `tsc --strict`, in one program, as a user would
-// paste them: `inferloop`, `inferloop/testing`, `inferloop/testing/msw` and `inferloop/ai-sdk` resolve to the
+// Type-checks every TypeScript sample in README.md and docs/*.md, and every `@example` in the
+// TSDoc of src/**/*.ts, with `tsc --strict`, in one program, as a user would paste them:
+// `inferloop`, `inferloop/testing`, `inferloop/testing/msw` and `inferloop/ai-sdk` resolve to the
 // sources, and top-level `await` works (each sample is an ES module).
 //
 // The pages create a client (and the fake service, a stream...) once and then use it in later
@@ -14,23 +14,41 @@
 //
 //   <!-- sample-setup: declare const queueId: string; -->
 //
-// Usage: node scripts/check-doc-samples.mjs [file.md ...]   (default: README.md, docs/*.md)
-// Prints `path:line:column: error TSxxxx: message` with the Markdown file and line, exit 1.
+// An `@example` in the source is always a ```ts fence and always checked (no `no-check`, no
+// setup comment: the hover and the API reference show all of it). It is read where its symbol
+// is documented, so it may use without importing them:
+// - the exports of the four entries (an API reference page says where to import them from) and
+//   the exports of its own file (an internal helper's example shows that helper);
+// - the PRELUDE's names, and the reader's own values (EXAMPLE_PRELUDE: the ids queueId, itemId,
+//   jobId, modelId, callId, traceId and feedbackId; `groups`, gathered trajectory groups; and
+//   `trajectory` and `trainable`, a Trajectory and a TrainableModel for their methods' examples).
+// Anything else it defines, visibly. An `@example` without a ```ts fence is an error.
+//
+// Usage: node scripts/check-doc-samples.mjs [file.md|file.ts ...]   (default: README.md,
+// docs/*.md and src/**/*.ts)
+// Prints `path:line:column: error TSxxxx: message` with the Markdown or source file and line, exit 1.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import ts from "@typescript/typescript6";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
-/** The Markdown files to check, relative to the repository. */
+/** The files to check, relative to the repository: the Markdown pages, then the sources. */
 function defaultPages() {
   const docs = readdirSync(join(root, "docs"))
     .filter((f) => f.endsWith(".md"))
     .sort()
     .map((f) => `docs/${f}`);
-  return ["README.md", ...docs];
+  const sources = readdirSync(join(root, "src"), { recursive: true })
+    .map((f) => `src/${String(f).split("\\").join("/")}`)
+    .filter(
+      (f) => f.endsWith(".ts") && !f.endsWith(".d.ts") && readFileSync(join(root, f), "utf8").includes("@example"),
+    )
+    .sort();
+  return ["README.md", ...docs, ...sources];
 }
 
 /** Names the pages define once and reuse, declared for every sample. */
@@ -89,6 +107,164 @@ export function extractSamples(markdown) {
 }
 
 /**
+ * The values a source example may use as the reader's own, declared when it uses them and does
+ * not define them: ids they have at hand, the trajectory groups they gathered, and the object a
+ * method's example is called on where the pages' PRELUDE has no name for it (as `stream` is).
+ */
+const EXAMPLE_PRELUDE = {
+  queueId: "string",
+  itemId: "string",
+  jobId: "string",
+  modelId: "string",
+  callId: "string",
+  traceId: "string",
+  feedbackId: "string",
+  groups: 'import("inferloop").GatheredTrajectoryGroup[]',
+  trajectory: 'import("inferloop").Trajectory',
+  trainable: 'import("inferloop").TrainableModel',
+};
+
+/**
+ * The `@example` blocks of one source file: `{ samples, unfenced }`, each sample
+ * `{ line, code }` (`line`: the 1-based line of its first code line), each unfenced `{ line }`
+ * (an `@example` whose next line is not a ```ts or ```typescript fence).
+ */
+export function extractExamples(source) {
+  const lines = source.split(/\r?\n/);
+  const samples = [];
+  const unfenced = [];
+  const star = (l) => l.replace(/^\s*\*(?: |$)/, "");
+  for (let i = 0; i < lines.length; i++) {
+    if (!/(^|\s)@example\b/.test(lines[i]) || !/^\s*\*|\/\*\*/.test(lines[i])) continue;
+    const open = /^\s*\*\s*@example\s*$/.test(lines[i]) && /^\s*\*\s*```(ts|typescript)\s*$/.test(lines[i + 1] ?? "");
+    if (!open) {
+      unfenced.push({ line: i + 1 });
+      continue;
+    }
+    let end = i + 2;
+    while (end < lines.length && !/^\s*\*\s*```\s*$/.test(lines[end]) && !/\*\//.test(lines[end])) end++;
+    samples.push({
+      line: i + 3,
+      code: lines
+        .slice(i + 2, end)
+        .map(star)
+        .join("\n"),
+    });
+    i = end;
+  }
+  return { samples, unfenced };
+}
+
+/** The public entries, by specifier, and the folder whose files prefer each one. */
+const ENTRIES = [
+  { specifier: "inferloop/testing/msw", file: "src/testing/msw.ts", area: "src/testing/msw.ts" },
+  { specifier: "inferloop/testing", file: "src/testing/index.ts", area: "src/testing/" },
+  { specifier: "inferloop/ai-sdk", file: "src/ai-sdk/index.ts", area: "src/ai-sdk/" },
+  { specifier: "inferloop", file: "src/index.ts", area: "src/" },
+];
+
+/**
+ * What a source example may use without importing it: for each source file, a function of a
+ * name to `{ from, typeOnly }` (its own file's exports first, then its area's entry, then the
+ * others).
+ */
+function exampleScope(files, workDir) {
+  const options = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, strict: true, noEmit: true };
+  const program = ts.createProgram(
+    [...ENTRIES.map((e) => join(root, e.file)), ...files.map((f) => join(root, f))],
+    options,
+  );
+  const checker = program.getTypeChecker();
+  const exportsOf = (file) => {
+    const sf = program.getSourceFile(join(root, file));
+    const symbol = sf && checker.getSymbolAtLocation(sf);
+    const out = new Map();
+    for (const e of symbol ? checker.getExportsOfModule(symbol) : []) {
+      const target = e.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(e) : e;
+      out.set(e.name, { typeOnly: !(target.flags & ts.SymbolFlags.Value) });
+    }
+    return out;
+  };
+  const entries = ENTRIES.map((e) => ({ ...e, names: exportsOf(e.file) }));
+  return (file) => {
+    const own = exportsOf(file);
+    const ownPath = `${relative(workDir, join(root, file)).split("\\").join("/").replace(/\.ts$/, ".js")}`;
+    const order = [...entries].sort((a, b) => Number(file.startsWith(b.area)) - Number(file.startsWith(a.area)));
+    return (name) => {
+      const mine = own.get(name);
+      if (mine) return { from: ownPath, typeOnly: mine.typeOnly };
+      for (const e of order) {
+        const found = e.names.get(name);
+        if (found) return { from: e.specifier, typeOnly: found.typeOnly };
+      }
+      return undefined;
+    };
+  };
+}
+
+/**
+ * The names a sample uses (identifiers other than property names) and those it declares at its
+ * top level (imports, variables, functions, classes, types).
+ */
+function namesOf(code) {
+  const sf = ts.createSourceFile("sample.ts", code, ts.ScriptTarget.Latest, true);
+  const used = new Set();
+  const declared = new Set();
+  const bind = (name) => {
+    if (ts.isIdentifier(name)) declared.add(name.text);
+    else for (const el of name.elements) if (!ts.isOmittedExpression(el)) bind(el.name);
+  };
+  for (const st of sf.statements) {
+    if (ts.isImportDeclaration(st) && st.importClause) {
+      const c = st.importClause;
+      if (c.name) declared.add(c.name.text);
+      if (c.namedBindings && ts.isNamespaceImport(c.namedBindings)) declared.add(c.namedBindings.name.text);
+      else if (c.namedBindings) for (const el of c.namedBindings.elements) declared.add(el.name.text);
+    } else if (ts.isVariableStatement(st)) for (const d of st.declarationList.declarations) bind(d.name);
+    else if (
+      (ts.isFunctionDeclaration(st) ||
+        ts.isClassDeclaration(st) ||
+        ts.isInterfaceDeclaration(st) ||
+        ts.isTypeAliasDeclaration(st)) &&
+      st.name
+    )
+      declared.add(st.name.text);
+  }
+  const visit = (node) => {
+    if (ts.isIdentifier(node)) {
+      const p = node.parent;
+      const isProperty =
+        (ts.isPropertyAccessExpression(p) && p.name === node) ||
+        ((ts.isPropertyAssignment(p) || ts.isPropertySignature(p) || ts.isMethodDeclaration(p)) && p.name === node) ||
+        (ts.isQualifiedName(p) && p.right === node);
+      if (!isProperty) used.add(node.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return { used, declared };
+}
+
+/**
+ * The line a source example is compiled with ahead of its code: imports of the names it uses
+ * from the entries or its own file, and declarations of the reader's ids it uses.
+ */
+function exampleSetup(code, scope) {
+  const { used, declared } = namesOf(code);
+  const imports = new Map();
+  const ids = [];
+  for (const name of used) {
+    if (declared.has(name)) continue;
+    const found = scope(name);
+    if (found) {
+      if (!imports.has(found.from)) imports.set(found.from, []);
+      imports.get(found.from).push(found.typeOnly ? `type ${name}` : name);
+    } else if (Object.hasOwn(EXAMPLE_PRELUDE, name)) ids.push(`declare const ${name}: ${EXAMPLE_PRELUDE[name]};`);
+  }
+  return [...[...imports].map(([from, names]) => `import { ${names.join(", ")} } from "${from}";`), ...ids].join(" ");
+}
+
+/**
  * The compiler options `tsc --init` writes with the project's TypeScript (7 turns on
  * `exactOptionalPropertyTypes`, `noUncheckedIndexedAccess`, `verbatimModuleSyntax`...), read
  * from a fresh run so the check follows whatever the installed version's defaults are.
@@ -128,14 +304,32 @@ export function checkDocSamples(
   // A module per sample; what the line numbers of the generated file mean, by file name.
   const origin = new Map();
   let count = 0;
+  const errors = [];
+  const sources = pages.filter((p) => p.endsWith(".ts"));
+  const scopeOf = sources.length > 0 ? exampleScope(sources, workDir) : undefined;
   for (const page of pages) {
-    const samples = extractSamples(readFileSync(resolve(root, page), "utf8"));
+    const text = readFileSync(resolve(root, page), "utf8");
+    let samples;
+    if (page.endsWith(".ts")) {
+      const found = extractExamples(text);
+      // Reported once, by the --strict run.
+      if (!initDefaults)
+        for (const { line } of found.unfenced)
+          errors.push({
+            file: page,
+            line,
+            column: 1,
+            message: "@example without a ```ts fence: fence it, so it is checked",
+          });
+      const scope = scopeOf(page);
+      samples = found.samples.map((s) => ({ ...s, setup: exampleSetup(s.code, scope) }));
+    } else samples = extractSamples(text);
     for (const sample of samples) {
       const name = `${page.replace(/[^\w]+/g, "_")}_L${sample.line}.ts`;
       // The setup goes on the first line (no line shift for the sample's own lines below it);
       // `export {}` makes a sample without imports a module, so top-level await is allowed.
-      const text = `${sample.setup.replace(/\r?\n/g, " ")} export {};\n${sample.code}\n`;
-      writeFileSync(join(workDir, name), text);
+      const code = `${sample.setup.replace(/\r?\n/g, " ")} export {};\n${sample.code}\n`;
+      writeFileSync(join(workDir, name), code);
       origin.set(name, { page, line: sample.line });
       count++;
     }
@@ -174,7 +368,7 @@ export function checkDocSamples(
   };
   writeFileSync(join(workDir, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
   writeFileSync(join(workDir, "prelude.d.ts"), PRELUDE);
-  if (count === 0) return { samples: 0, errors: [] };
+  if (count === 0) return { samples: 0, errors };
 
   const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
   const run = spawnSync(process.execPath, [tsc, "-p", workDir, "--pretty", "false"], {
@@ -182,7 +376,6 @@ export function checkDocSamples(
     encoding: "utf8",
   });
   const output = `${run.stdout}${run.stderr}`;
-  const errors = [];
   let last;
   // Under a user's flags, the SDK's own sources may not compile (its tsconfig is not theirs);
   // a user checks its declarations with skipLibCheck, so only the samples' errors count.

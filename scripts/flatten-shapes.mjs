@@ -195,27 +195,6 @@ function dropUnused(code) {
 }
 
 /**
- * Drops the `@example` sections of interfaces, type aliases, classes and request schemas from a
- * declaration file. A type's hover already lists its fields with their docs, so an object
- * literal of it adds little there; a class is reached through its methods, and a schema's type
- * names the interface it checks. The examples stay in the source and in the API reference
- * (docs/api); functions, methods and the other constants keep theirs in the declarations, where
- * they show a call.
- */
-export function dropTypeExamples(code) {
-  return code.replace(
-    /\/\*\*((?:(?!\*\/)[\s\S])*?)\*\/\n((?:export )?(?:interface|type|declare (?:abstract )?class|declare const [\w$]+Schema:) )/g,
-    (all, body, decl) => {
-      const at = body.search(/\n\s*\*\s*@example/);
-      if (at === -1) return all;
-      const rest = body.slice(at).replace(/\n\s*\*\s*@example[\s\S]*?(?=\n\s*\*\s*@(?!example)|$)/g, "");
-      const kept = (body.slice(0, at) + rest).replace(/(\n\s*\*\s*)+$/, "");
-      return `/**${kept}\n */\n${decl}`;
-    },
-  );
-}
-
-/**
  * Indents a declaration file by two spaces a level instead of the four the declaration emitter
  * writes (a doc comment's ` *` keeps its one extra space): the same text, a few KB fewer.
  */

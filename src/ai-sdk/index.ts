@@ -3,9 +3,6 @@
  * anything of the AI SDK (its types, from the optional peer `@ai-sdk/provider`); it takes the
  * client from `inferloop` itself, so the two share one copy of the SDK.
  *
- * @example
- * import { createInferloopProvider } from "inferloop/ai-sdk";
- *
  * @module
  */
 export {

@@ -48,8 +48,10 @@ const fallbackToolCallId = (): string => `inferloop-tool-call-${++toolCallIds}`;
  *
  * @example
  * ```ts
- * const model = createInferloopProvider({ client })("Qwen/Qwen3-8B");
- * const { text } = await generateText({ model, prompt: "Say hi" });
+ * import { generateText } from "ai";
+ *
+ * const chat = createInferloopProvider({ client })("Qwen/Qwen3-8B");
+ * const { text } = await generateText({ model: chat, prompt: "Say hi" });
  * ```
  */
 export class InferloopChatLanguageModel implements LanguageModelV4 {

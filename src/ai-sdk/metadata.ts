@@ -7,7 +7,14 @@ import type { ChatCompletion, ChatCompletionChoice, ChatCompletionTokenLogprob, 
  *
  * @example
  * ```ts
- * const { providerMetadata } = await generateText({ model, prompt, providerOptions: { inferloop: { logprobs: true } } });
+ * import { generateText } from "ai";
+ *
+ * const inferloop = createInferloopProvider({ client });
+ * const { providerMetadata } = await generateText({
+ *   model: inferloop(model),
+ *   prompt: "Say hi",
+ *   providerOptions: { inferloop: { logprobs: true } },
+ * });
  * const meta = providerMetadata?.["inferloop"] as InferloopProviderMetadata | undefined;
  * console.log(meta?.request_id, meta?.logprobs?.map((t) => t.logprob));
  * ```

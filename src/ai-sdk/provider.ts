@@ -6,11 +6,6 @@ import { InferloopChatLanguageModel } from "./language-model.js";
  * Options of {@link createInferloopProvider}: a client to call through, or the options to make
  * one with (the same as `new Inferloop(options)`). With both, the client is used with those
  * options changed (`client.withOptions`), sharing its connection pool.
- *
- * @example
- * ```ts
- * const settings: InferloopProviderSettings = { client, maxRetries: 4 };
- * ```
  */
 export interface InferloopProviderSettings extends ClientOptions {
   /** The client every call goes through (its retries, timeouts, telemetry, logging). */
@@ -20,12 +15,6 @@ export interface InferloopProviderSettings extends ClientOptions {
 /**
  * An AI SDK provider (specification v4) for vLLM through inferloop: call it with a model id for
  * a language model.
- *
- * @example
- * ```ts
- * const inferloop: InferloopProvider = createInferloopProvider({ client });
- * const model = inferloop("Qwen/Qwen3-8B"); // the same as inferloop.languageModel("Qwen/Qwen3-8B")
- * ```
  */
 export interface InferloopProvider extends ProviderV4 {
   (modelId: string): InferloopChatLanguageModel;
@@ -46,7 +35,7 @@ export interface InferloopProvider extends ProviderV4 {
  * import { Inferloop } from "inferloop";
  * import { createInferloopProvider } from "inferloop/ai-sdk";
  *
- * const inferloop = createInferloopProvider({ client: new Inferloop({ baseURL, apiKey }) });
+ * const inferloop = createInferloopProvider({ client: new Inferloop({ baseURL: "http://localhost:8000/v1" }) });
  * const { text, providerMetadata } = await generateText({
  *   model: inferloop("Qwen/Qwen3-8B"),
  *   prompt: "Say hi",

@@ -16,9 +16,12 @@ import { optionsError } from "./errors.js";
  *
  * @example
  * ```ts
+ * import { generateText } from "ai";
+ *
+ * const inferloop = createInferloopProvider({ client });
  * await generateText({
  *   model: inferloop(model),
- *   prompt,
+ *   prompt: "Say hi",
  *   providerOptions: { inferloop: { top_k: 20, logprobs: true } satisfies InferloopProviderOptions },
  * });
  * ```

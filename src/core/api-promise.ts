@@ -1,11 +1,5 @@
 /**
  * What a response looked like, for callers who need more than the parsed data.
- *
- * @example
- * ```ts
- * const { data, response } = await client.models.list().withResponse();
- * console.log(response.status, response.headers.get("x-request-id"), data.data.length);
- * ```
  */
 export interface ResponseInfo {
   status: number;
@@ -17,13 +11,7 @@ export interface ResponseInfo {
   requestId: string | undefined;
 }
 
-/** The parsed data together with its {@link ResponseInfo}.
- *
- * @example
- * ```ts
- * const { data, response }: WithResponse<ModelList> = await client.models.list().withResponse();
- * ```
- */
+/** The parsed data together with its {@link ResponseInfo}. */
 export interface WithResponse<T> {
   data: T;
   response: ResponseInfo;
@@ -56,7 +44,15 @@ export class APIPromise<T> extends Promise<T> {
     return Promise;
   }
 
-  /** The parsed data with the response's status, headers and request id. */
+  /**
+   * The parsed data with the response's status, headers and request id.
+   *
+   * @example
+   * ```ts
+   * const { data, response } = await client.models.list().withResponse();
+   * console.log(response.status, response.requestId, data.data.length);
+   * ```
+   */
   withResponse(): Promise<WithResponse<T>> {
     return this.#result;
   }

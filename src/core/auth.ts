@@ -58,13 +58,7 @@ export function authFailureHint(scheme: AuthScheme, creds: Credentials, callerHe
     : ` (sent: Basic \`username\` from ${src.username}, \`password\` from ${src.password})`;
 }
 
-/** Thrown when an operation needs a credential the client does not have.
- *
- * @example
- * ```ts
- * catch (e) { if (e instanceof MissingCredentialsError) console.log(e.message) }
- * ```
- */
+/** Thrown when an operation needs a credential the client does not have. */
 export class MissingCredentialsError extends InferloopError {
   override name = "MissingCredentialsError";
 }

@@ -9,11 +9,6 @@ import { shapeError } from "./response-shape.js";
 /**
  * One page of a cursor list, as the W&B Training API sends it (`PaginatedResponse`): `data` and
  * `has_more` are always there; `first_id`/`last_id` default to `""`. Unknown members are kept.
- *
- * @example
- * ```ts
- * const page: CursorPage<{ id: string }> = { object: "list", data: [{ id: "a" }], first_id: "a", last_id: "a", has_more: false };
- * ```
  */
 export interface CursorPage<T> {
   object?: string;

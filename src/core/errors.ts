@@ -17,13 +17,7 @@ export class InferloopError extends Error {
   override name = "InferloopError";
 }
 
-/** One entry of a FastAPI-style `detail` list.
- *
- * @example
- * ```ts
- * const d: ValidationDetail = { loc: ["body", "model_id"], msg: "value is not a valid uuid", type: "uuid_parsing" };
- * ```
- */
+/** One entry of a FastAPI-style `detail` list. */
 export interface ValidationDetail {
   loc: (string | number)[];
   msg: string;
@@ -31,13 +25,7 @@ export interface ValidationDetail {
   [key: string]: unknown;
 }
 
-/** What an {@link APIError} is built from.
- *
- * @example
- * ```ts
- * const init: APIErrorInit = { status: 404, headers: new Headers(), body: { detail: "no such item" }, message: "no such item" };
- * ```
- */
+/** What an {@link APIError} is built from. */
 export interface APIErrorInit {
   status: number;
   headers: Headers;
@@ -54,13 +42,6 @@ export interface APIErrorInit {
 
 /**
  * The server answered with an error status, or sent an error event inside a stream.
- *
- * @example
- * ```ts
- * catch (err) {
- *   if (err instanceof APIError) console.error(err.status, err.message, err.requestId, err.headers.get("retry-after"));
- * }
- * ```
  */
 export class APIError extends InferloopError {
   override name = "APIError";
@@ -91,34 +72,29 @@ export class APIError extends InferloopError {
   }
 }
 
-/** HTTP 400. @example `catch (e) { if (e instanceof BadRequestError) console.log(e.param) }` */
+/** HTTP 400. */
 export class BadRequestError extends APIError {
   override name = "BadRequestError";
 }
-/** HTTP 401: the API key or Basic credentials were refused. @example `catch (e) { if (e instanceof AuthenticationError) askForKey() }` */
+/** HTTP 401: the API key or Basic credentials were refused. */
 export class AuthenticationError extends APIError {
   override name = "AuthenticationError";
 }
-/** HTTP 403. @example `catch (e) { if (e instanceof PermissionDeniedError) console.log(e.message) }` */
+/** HTTP 403. */
 export class PermissionDeniedError extends APIError {
   override name = "PermissionDeniedError";
 }
-/** HTTP 404. @example `catch (e) { if (e instanceof NotFoundError) console.log("unknown model") }` */
+/** HTTP 404. */
 export class NotFoundError extends APIError {
   override name = "NotFoundError";
 }
-/** HTTP 409. @example `catch (e) { if (e instanceof ConflictError) console.log(e.body) }` */
+/** HTTP 409. */
 export class ConflictError extends APIError {
   override name = "ConflictError";
 }
 
 /**
  * HTTP 422, with the server's `detail` list (`{loc, msg, type}` per fault).
- *
- * @example
- * ```ts
- * catch (e) { if (e instanceof UnprocessableEntityError) for (const d of e.detail) console.log(d.loc.join("."), d.msg); }
- * ```
  */
 export class UnprocessableEntityError extends APIError {
   override name = "UnprocessableEntityError";
@@ -131,11 +107,6 @@ export class UnprocessableEntityError extends APIError {
 
 /**
  * HTTP 429, with `retryAfter` in milliseconds when the server said how long to wait.
- *
- * @example
- * ```ts
- * catch (e) { if (e instanceof RateLimitError && e.retryAfter) await sleep(e.retryAfter); }
- * ```
  */
 export class RateLimitError extends APIError {
   override name = "RateLimitError";
@@ -146,7 +117,7 @@ export class RateLimitError extends APIError {
   }
 }
 
-/** HTTP 500 and above. @example `catch (e) { if (e instanceof InternalServerError) console.log(e.status) }` */
+/** HTTP 500 and above. */
 export class InternalServerError extends APIError {
   override name = "InternalServerError";
 }
@@ -154,11 +125,6 @@ export class InternalServerError extends APIError {
 /**
  * The request could not be completed at the network level: refused, reset, cut off mid-body,
  * or a stream that ended without its end marker.
- *
- * @example
- * ```ts
- * catch (e) { if (e instanceof APIConnectionError) console.log("network trouble:", e.message, e.cause) }
- * ```
  */
 export class APIConnectionError extends InferloopError {
   override name = "APIConnectionError";
@@ -170,11 +136,6 @@ export class APIConnectionError extends InferloopError {
 /**
  * No response headers within `timeout`, no body data within `idleTimeout`, or the request's
  * `signal` came from `AbortSignal.timeout()` and fired (then `cause` is its `TimeoutError`).
- *
- * @example
- * ```ts
- * catch (e) { if (e instanceof APIConnectionTimeoutError) console.log(e.message) }
- * ```
  */
 export class APIConnectionTimeoutError extends APIConnectionError {
   override name = "APIConnectionTimeoutError";
@@ -188,14 +149,6 @@ export class APIConnectionTimeoutError extends APIConnectionError {
  * `abort(reason)` is the error's `cause`. A `break` out of a stream loop throws nothing: it closes
  * the request quietly, and only a later `finalCompletion()` on that stream rejects with this
  * error (the rest was never read).
- *
- * @example
- * ```ts
- * const ac = new AbortController();
- * const p = client.models.list({ signal: ac.signal });
- * ac.abort(new Error("user pressed stop"));
- * await p.catch((e) => e instanceof APIUserAbortError && e.cause); // Error: user pressed stop
- * ```
  */
 export class APIUserAbortError extends InferloopError {
   override name = "APIUserAbortError";
@@ -204,13 +157,7 @@ export class APIUserAbortError extends InferloopError {
   }
 }
 
-/** One problem found in a request before it was sent.
- *
- * @example
- * ```ts
- * const issue: ValidationIssue = { path: "messages.0.role", message: "Invalid input", code: "invalid_union" };
- * ```
- */
+/** One problem found in a request before it was sent. */
 export interface ValidationIssue {
   /** Dotted path of the offending field, e.g. `messages.2.role`; `""` for the whole object. */
   path: string;
@@ -221,13 +168,6 @@ export interface ValidationIssue {
 
 /**
  * The input was refused on the client: nothing was sent.
- *
- * @example
- * ```ts
- * catch (e) {
- *   if (e instanceof RequestValidationError) for (const i of e.issues) console.log(i.path, i.message);
- * }
- * ```
  */
 export class RequestValidationError extends InferloopError {
   override name = "RequestValidationError";
@@ -246,11 +186,6 @@ export class RequestValidationError extends InferloopError {
 /**
  * A response body could not be decoded (a JSONL line or an SSE data line that is not JSON).
  * The message names the position but never includes the body itself.
- *
- * @example
- * ```ts
- * catch (e) { if (e instanceof ResponseParseError) console.log(e.line) }
- * ```
  */
 export class ResponseParseError extends InferloopError {
   override name = "ResponseParseError";
@@ -267,11 +202,6 @@ export class ResponseParseError extends InferloopError {
  * larger than `maxBufferBytes`. The request was closed and is not retried: the same request
  * would get the same answer. Raise the option (per request or on the client) if the reply is
  * legitimate.
- *
- * @example
- * ```ts
- * catch (e) { if (e instanceof ResponseTooLargeError) console.log(e.limit, e.message) }
- * ```
  */
 export class ResponseTooLargeError extends InferloopError {
   override name = "ResponseTooLargeError";

@@ -12,8 +12,10 @@ const BAD_VALUE =
 /**
  * Whether `s` holds a control character a header value cannot carry: C0 but the tab, and DEL.
  * @example
+ * ```ts
  * hasControlCharacter("acme/bot\n"); // true
  * hasControlCharacter("acme/bot"); // false
+ * ```
  */
 export function hasControlCharacter(s: string): boolean {
   return CONTROL.test(s);

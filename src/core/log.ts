@@ -1,21 +1,9 @@
 import type { Redactor } from "./secrets.js";
 
-/** Levels from quietest to loudest.
- *
- * @example
- * ```ts
- * new Inferloop({ logLevel: "debug" });
- * ```
- */
+/** Levels from quietest to loudest. */
 export type LogLevel = "off" | "error" | "warn" | "info" | "debug";
 
-/** Anything shaped like `console`: pino, winston and console itself all fit.
- *
- * @example
- * ```ts
- * const logger: Logger = { error: console.error, warn: console.warn, info: console.info, debug: console.debug };
- * ```
- */
+/** Anything shaped like `console`: pino, winston and console itself all fit. */
 export interface Logger {
   error(message: string, ...rest: unknown[]): void;
   warn(message: string, ...rest: unknown[]): void;

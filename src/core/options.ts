@@ -7,17 +7,6 @@ import type { FetchLike } from "./transport/fetch.js";
  * Options of `new Inferloop(options)`. Every field is optional; environment variables fill the
  * gaps (`INFERLOOP_API_KEY` or `WANDB_API_KEY`, `INFERLOOP_USERNAME`, `INFERLOOP_PASSWORD`, `INFERLOOP_BASE_URL`,
  * `INFERLOOP_LOG`).
- *
- * @example
- * ```ts
- * const client = new Inferloop({
- *   baseURL: "https://inference.example.com",
- *   apiKey: process.env.MY_KEY,
- *   project: "acme/support-bot",
- *   timeout: 30_000,
- *   maxRetries: 4,
- * });
- * ```
  */
 export interface ClientOptions {
   /** Bearer token for chat, models and training jobs. Default: env `INFERLOOP_API_KEY`, else `WANDB_API_KEY`. */
@@ -76,12 +65,6 @@ export interface ClientOptions {
  * client's options are, before anything is sent: a bad value (a NaN or negative number, a
  * `signal` that is not an `AbortSignal`, a blank `idempotencyKey`) rejects with
  * `RequestValidationError` naming it.
- *
- * @example
- * ```ts
- * const ac = new AbortController();
- * await client.models.list({ signal: ac.signal, timeout: 5_000, maxRetries: 0, headers: { "x-trace": "1" } });
- * ```
  */
 export interface RequestOptions {
   /** Abort the request (and any retry wait) from outside. */

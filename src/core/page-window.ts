@@ -5,11 +5,6 @@ export const DEFAULT_PAGE_SIZE = 1000;
  * The caller's view of an offset-paged list (a call query, feedback, annotation queues): `limit` caps the total number of records (absent or
  * null: no cap), `offset` is where the first page starts (absent or null: 0), `pageSize` is the
  * number of records asked for per request (default 1000).
- *
- * @example
- * ```ts
- * const plan: PagingPlan = { limit: 2500, offset: 100, pageSize: 1000 };
- * ```
  */
 export interface PagingPlan {
   limit?: number | null | undefined;
@@ -19,11 +14,6 @@ export interface PagingPlan {
 
 /**
  * The `limit`/`offset` pair to send with one page request. `limit` is always at least 1.
- *
- * @example
- * ```ts
- * const window: PageWindow = { limit: 1000, offset: 2000 };
- * ```
  */
 export interface PageWindow {
   limit: number;

@@ -4,8 +4,6 @@ import type { RequestSpec } from "./request-spec.js";
 
 /**
  * Options of the client's spans (off unless the app has registered OpenTelemetry).
- * @example
- * const client = new Inferloop({ telemetry: { recordContent: true } });
  */
 export interface TelemetryOptions {
   /**

@@ -32,11 +32,6 @@ export function warnOnce(code: string, message: string): void {
 /**
  * A finding that does not throw: written to `log` at `warn` when the client's log takes it,
  * else {@link warnOnce} (once per process per `code`).
- *
- * @example
- * ```ts
- * warnFinding(log, "INFERLOOP_BARE_OP_NAME", 'calls.query: op_names entry "answer" is not an op ref');
- * ```
  */
 export function warnFinding(log: Log, code: string, message: string): void {
   if (log.enabled("warn")) log.write("warn", message);

@@ -26,24 +26,12 @@ import {
  * that is wrapped as `{ $literal: value }`. An object counts as an operand node when it has
  * exactly one key and that key is an operator (`$getField`, `$eq`, ...); to compare against such
  * an object as data, wrap it yourself with `q.literal`.
- *
- * @example
- * ```ts
- * const a: OperandInput = q.field("inputs.user_tier");
- * const b: OperandInput = "pro"; // becomes { $literal: "pro" }
- * ```
  */
 export type OperandInput = Operand | LiteralValue;
 
 /**
  * A field reference, `{ $getField: path }`, that can also cast itself with `.as(to)`. The `as`
  * method is not enumerable, so the object serializes, clones and compares as plain JSON.
- *
- * @example
- * ```ts
- * const latency: FieldOperand = q.field("summary.weave.latency_ms");
- * latency.as("double"); // { $convert: { input: { $getField: "summary.weave.latency_ms" }, to: "double" } }
- * ```
  */
 export interface FieldOperand extends GetFieldOperand {
   as(to: ConvertTarget): ConvertOperand;
@@ -51,11 +39,6 @@ export interface FieldOperand extends GetFieldOperand {
 
 /**
  * Options of {@link queryBuilder}.contains.
- *
- * @example
- * ```ts
- * const options: ContainsOptions = { caseInsensitive: true };
- * ```
  */
 export interface ContainsOptions {
   /** Match regardless of case. The server's default is case-sensitive. */
@@ -144,8 +127,7 @@ export const queryBuilder = {
    *
    * @example
    * ```ts
-   * q.literal(["a", "b"]); // { $literal: [{ $literal: "a" }, { $literal: "b" }] }
-   * q.literal({ $eq: "just data" }); // { $literal: { $eq: { $literal: "just data" } } }
+   * q.eq(q.field("inputs.filter"), q.literal({ $eq: 1 })); // compares with the object, not an operator
    * ```
    */
   literal(value: LiteralValue): LiteralOperand {

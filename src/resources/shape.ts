@@ -22,12 +22,6 @@ import * as z from "zod/mini";
 /**
  * The fields of a zod shape as a caller writes them: each property's input type, optional
  * where its schema is optional, without an index signature.
- *
- * @example
- * ```ts
- * const page = z.strictObject({ page: z.number(), size: z.optional(z.number()) });
- * interface Page extends Fields<typeof page.shape> {} // { page: number; size?: number }
- * ```
  */
 // biome-ignore lint/complexity/noBannedTypes: zod's "no extra keys" marker is the empty object type
 export type Fields<S extends z.core.$ZodLooseShape> = z.core.$InferObjectInput<S, {}>;
@@ -36,11 +30,6 @@ export type Fields<S extends z.core.$ZodLooseShape> = z.core.$InferObjectInput<S
  * A schema whose input and output are exactly `T` (request schemas have no defaults and no
  * transforms). Each exported schema is declared with it, so its declaration names the type, and
  * the compiler checks that the schema built under it accepts only values of that type.
- *
- * @example
- * ```ts
- * const pageSchema: SchemaOf<{ page: number }> = z.object({ page: z.number() });
- * ```
  */
 export type SchemaOf<T> = z.ZodMiniType<T, T>;
 
@@ -50,7 +39,9 @@ export type SchemaOf<T> = z.ZodMiniType<T, T>;
  *
  * @example
  * ```ts
- * const fn = looseObject({ name: z.string() }); // input: { name: string }
+ * import * as z from "zod/mini";
+ *
+ * const named = looseObject({ name: z.string() }); // input: { name: string }
  * ```
  */
 export const looseObject: <S extends z.core.$ZodLooseShape>(

@@ -14,6 +14,8 @@ type TaggedOption = z.ZodMiniObject<z.core.$ZodLooseShape, z.core.$ZodObjectConf
  *
  * @example
  * ```ts
+ * import * as z from "zod/mini";
+ *
  * const part = taggedUnion("type", [
  *   z.looseObject({ type: z.literal("text"), text: z.string() }),
  *   z.looseObject({ type: z.literal("image_url"), image_url: z.looseObject({ url: z.string() }) }),
@@ -70,8 +72,6 @@ function shapeKeys(schema: z.ZodMiniType): string[] {
 /**
  * Pushes one issue per key of `value` that `known` lacks but that is within two edits of one
  * of its keys (a misspelt field), with a "did you mean".
- * @example
- * nearMisses({ nmae: "a" }, ["name"], issues); // one issue at path ["nmae"]
  */
 export function nearMisses(value: object, known: readonly string[], issues: z.core.$ZodRawIssue[]): void {
   for (const k of Object.keys(value)) {

@@ -61,7 +61,6 @@ function englishMessage(issue: $ZodRawIssue): string {
  * @example
  * ```ts
  * import * as z from "zod/mini";
- * import { ensureZodDefaults } from "../zod-defaults.js";
  *
  * ensureZodDefaults();
  * const schema = z.strictObject({ name: z.string() });

@@ -18,25 +18,16 @@ import { obj, str, validateBody } from "./validate.js";
 
 /**
  * States an annotator can set.
- *
- * @example
- * SETTABLE_STATES.includes("skipped"); // true
  */
 export const SETTABLE_STATES = ["in_progress", "completed", "skipped"] as const;
 
 /**
  * A settable annotation state.
- *
- * @example
- * const next: AnnotationState = "completed";
  */
 export type AnnotationState = (typeof SETTABLE_STATES)[number];
 
 /**
  * An annotation queue item as the API returns it (every member present).
- *
- * @example
- * const { item } = await (await fetch(progressUrl, init)).json() as { item: AnnotationQueueItem };
  */
 export interface AnnotationQueueItem {
   id: string;
@@ -60,9 +51,6 @@ export interface AnnotationQueueItem {
 
 /**
  * An annotation queue with its items.
- *
- * @example
- * const queue = state.annotation.addQueue({ project_id: "acme/support-bot", name: "Triage" });
  */
 export interface AnnotationQueue {
   id: string;
@@ -84,9 +72,6 @@ interface ProgressRow {
 
 /**
  * An item as stored: the public fields minus state, plus progress rows per annotator.
- *
- * @example
- * const rows = queue.items.get(itemId)!.progress; // Map<annotatorUserId, row>
  */
 export interface StoredItem
   extends Omit<AnnotationQueueItem, "annotation_state" | "annotator_user_id" | "position_in_queue"> {
@@ -97,8 +82,10 @@ export interface StoredItem
  * Decides a transition for one annotator: `"apply"`, `"noop"`, or a refusal message.
  *
  * @example
+ * ```ts
  * checkTransition("completed", "skipped");
  * // { refused: "Invalid state transition from 'completed' to 'skipped'. Only transitions from 'in_progress' or 'unstarted' are allowed." }
+ * ```
  */
 export function checkTransition(
   current: AnnotationState | undefined,
@@ -123,9 +110,10 @@ export function checkTransition(
  * Queues and items of one fake service.
  *
  * @example
- * const store = new AnnotationStore();
- * const queue = store.addQueue({ project_id: "acme/support-bot" });
- * store.addItem(queue.id, { call: someCall });
+ * ```ts
+ * const queue = svc.annotation.addQueue({ project_id: "acme/support-bot" });
+ * svc.annotation.addItem(queue.id, { call: referenceCalls()[0]! });
+ * ```
  */
 export class AnnotationStore {
   readonly queues = new Map<string, AnnotationQueue>();
@@ -140,7 +128,9 @@ export class AnnotationStore {
    * Creates a queue (id generated unless given).
    *
    * @example
-   * store.addQueue({ id: "q1", project_id: "acme/support-bot", name: "Triage" });
+   * ```ts
+   * svc.annotation.addQueue({ id: "q1", project_id: "acme/support-bot", name: "Triage" });
+   * ```
    */
   addQueue(init: {
     project_id: string;
@@ -171,7 +161,10 @@ export class AnnotationStore {
    * Adds a call to a queue as an item and returns it as the API would.
    *
    * @example
-   * store.addItem(queue.id, { call, display_fields: ["inputs.question"] });
+   * ```ts
+   * const queue = svc.annotation.addQueue({ project_id: "acme/support-bot" });
+   * svc.annotation.addItem(queue.id, { call: referenceCalls()[0]!, display_fields: ["inputs.question"] });
+   * ```
    */
   addItem(
     queueId: string,
@@ -206,7 +199,9 @@ export class AnnotationStore {
    * Records progress for an annotator without checking the rules (to prepare a scenario).
    *
    * @example
-   * store.setProgress(queueId, itemId, "completed", "VXNlcjo3ODkw");
+   * ```ts
+   * svc.annotation.setProgress(SEED_QUEUE_ID, SEED_ITEM_IDS[0], "completed", "VXNlcjo3ODkw");
+   * ```
    */
   setProgress(queueId: string, itemId: string, state: AnnotationState, annotatorUserId: string): void {
     const item = this.queues.get(queueId)?.items.get(itemId);
@@ -219,7 +214,9 @@ export class AnnotationStore {
    * The public view of an item, or `undefined`.
    *
    * @example
-   * store.getItem(queueId, itemId)?.annotation_state; // "unstarted"
+   * ```ts
+   * svc.annotation.getItem(SEED_QUEUE_ID, SEED_ITEM_IDS[0])?.annotation_state; // "unstarted"
+   * ```
    */
   getItem(queueId: string, itemId: string): AnnotationQueueItem | undefined {
     const item = this.queues.get(queueId)?.items.get(itemId);
@@ -243,7 +240,9 @@ export class AnnotationStore {
    * Applies the progress operation for an annotator, enforcing the transition rules.
    *
    * @example
-   * const result = store.progress(queueId, itemId, "acme/support-bot", "completed", userId);
+   * ```ts
+   * const result = svc.annotation.progress(SEED_QUEUE_ID, SEED_ITEM_IDS[0], SEED_PROJECT_ID, "completed", svc.userId);
+   * ```
    */
   progress(
     queueId: string,
@@ -281,9 +280,6 @@ const progressBody = obj(
 
 /**
  * Handles the progress route (auth already checked; `userId` is the session's user).
- *
- * @example
- * return handleProgress(req, store, queueId, itemId, userIdFor(username));
  */
 export function handleProgress(
   req: FakeRequest,

@@ -9,9 +9,6 @@ import { base64Utf8, decodeBase64Utf8, hash32 } from "./util.js";
 
 /**
  * Credentials the fake accepts.
- *
- * @example
- * const creds: Credentials = { apiKey: "fake-api-key", username: "api", password: "fake-api-key" };
  */
 export interface Credentials {
   apiKey: string;
@@ -24,7 +21,9 @@ export interface Credentials {
  * it becomes `annotator_user_id` on annotation progress.
  *
  * @example
+ * ```ts
  * userIdFor("api"); // "VXNlcjo0..." (stable for a given name)
+ * ```
  */
 export function userIdFor(username: string): string {
   return base64Utf8(`User:${hash32(username) % 1_000_000}`);
@@ -32,10 +31,6 @@ export function userIdFor(username: string): string {
 
 /**
  * Checks `Authorization: Bearer <apiKey>`; returns a 401 plan when it is wrong or missing.
- *
- * @example
- * const denied = checkBearer(req.headers, creds);
- * if (denied) return denied;
  */
 export function checkBearer(headers: Record<string, string>, creds: Credentials): ResponsePlan | undefined {
   const match = /^Bearer\s+(.+)$/i.exec(headers["authorization"]?.trim() ?? "");
@@ -48,10 +43,6 @@ export function checkBearer(headers: Record<string, string>, creds: Credentials)
 /**
  * Checks `Authorization: Basic base64(username:password)`; returns the session's username, or a
  * 401 plan.
- *
- * @example
- * const auth = checkBasic(req.headers, creds);
- * if ("denied" in auth) return auth.denied;
  */
 export function checkBasic(
   headers: Record<string, string>,

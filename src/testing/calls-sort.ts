@@ -28,7 +28,9 @@ export interface SortKey {
  * The keys Weave orders by for an explicit, non-empty `sort_by`: the caller's, then the id.
  *
  * @example
+ * ```ts
  * weaveOrder([{ field: "inputs.tier", direction: "asc" }]); // [..., { field: "id", direction: "desc" }]
+ * ```
  */
 export function weaveOrder(sortBy: readonly SortKey[]): SortKey[] {
   const keys = [...sortBy];
@@ -96,9 +98,6 @@ function compareSql(x: unknown, y: unknown, field: string): number {
 
 /**
  * A comparator of derived records for `keys` (from {@link weaveOrder}).
- *
- * @example
- * records.sort(compareForWeave(weaveOrder(q.sort_by)));
  */
 export function compareForWeave(keys: readonly SortKey[]): (a: CallRecord, b: CallRecord) => number {
   return (a, b) => {

@@ -8,9 +8,6 @@ import { compareTimes, isRecord } from "./util.js";
 
 /**
  * A stored call: the record without derived fields, plus costs/feedback kept aside.
- *
- * @example
- * const stored: StoredCall = toStoredCall(record);
  */
 export interface StoredCall {
   record: CallRecord;
@@ -20,9 +17,6 @@ export interface StoredCall {
 
 /**
  * Which optional members a read adds (the `include_*` flags of the query).
- *
- * @example
- * const flags: DeriveFlags = { costs: true, feedback: false, storageSize: false, totalStorageSize: false, usernames: false };
  */
 export interface DeriveFlags {
   costs: boolean;
@@ -47,9 +41,6 @@ const USERNAMES: Record<string, string> = {
 /**
  * Splits a record into what the server stores and the costs/feedback it only returns on
  * request; any `summary.weave` the writer sent is dropped, as the server recomputes it.
- *
- * @example
- * const stored = toStoredCall(referenceCalls()[0]!);
  */
 export function toStoredCall(record: CallRecord): StoredCall {
   const summary = isRecord(record["summary"]) ? { ...record["summary"] } : null;
@@ -74,7 +65,9 @@ function statusOf(record: CallRecord): string {
  * The trace name Weave derives from an op name (the op's name without its ref and version).
  *
  * @example
+ * ```ts
  * shortOpName("weave:///acme/bot/op/answer:abc"); // "answer"
+ * ```
  */
 export function shortOpName(opName: string): string {
   const last = opName.startsWith("weave:///") ? (opName.split("/").at(-1) ?? opName) : opName;
@@ -111,9 +104,6 @@ function costsFromUsage(usage: unknown): Record<string, unknown> {
 /**
  * The record as the server returns it: derived `summary.weave`, plus the members the flags ask
  * for. `traceSize` gives the total storage size of a trace (for `include_total_storage_size`).
- *
- * @example
- * const out = deriveCall(stored, { costs: true, feedback: true, storageSize: false, totalStorageSize: false, usernames: false });
  */
 export function deriveCall(
   stored: StoredCall,
@@ -150,9 +140,6 @@ export function deriveCall(
 
 /**
  * Synthetic records made on the fly for one project (never stored).
- *
- * @example
- * const synthetic: SyntheticCalls = { count: 200_000, projectId: "acme/synthetic" };
  */
 export interface SyntheticCalls {
   count: number;
@@ -165,10 +152,6 @@ const SYNTHETIC_START = Date.UTC(2026, 0, 1);
 /**
  * The calls of one fake service: stored records (kept in `started_at`, `id` order) followed by
  * synthetic ones.
- *
- * @example
- * const store = new CallStore();
- * store.insert(generateCalls(1000));
  */
 export class CallStore {
   private stored: StoredCall[] = [];
@@ -182,9 +165,6 @@ export class CallStore {
 
   /**
    * A stored call of a project by id, as stored.
-   *
-   * @example
-   * store.find("acme/support-bot", callId)?.op_name;
    */
   find(projectId: string, id: string): CallRecord | undefined {
     for (const s of this.stored) if (s.record.id === id && s.record.project_id === projectId) return s.record;
@@ -193,9 +173,6 @@ export class CallStore {
 
   /**
    * Stores records (any iterable, consumed lazily); returns how many were added.
-   *
-   * @example
-   * store.insert([record]);
    */
   insert(records: Iterable<CallRecord>): number {
     let added = 0;
@@ -214,9 +191,6 @@ export class CallStore {
 
   /**
    * Removes every stored record (synthetic ones are configuration and stay).
-   *
-   * @example
-   * store.clear();
    */
   clear(): void {
     this.stored = [];
@@ -226,9 +200,6 @@ export class CallStore {
 
   /**
    * How many records are stored (synthetic ones excluded).
-   *
-   * @example
-   * store.size; // 316 with the default seed
    */
   get size(): number {
     return this.stored.length;
@@ -236,9 +207,6 @@ export class CallStore {
 
   /**
    * Stored records as inserted (without derived fields), in default order.
-   *
-   * @example
-   * const ids = store.records().map((r) => r.id);
    */
   records(): CallRecord[] {
     return this.ordered().map((s) => s.record);
@@ -259,9 +227,6 @@ export class CallStore {
 
   /**
    * Total serialized size of every stored call of a trace.
-   *
-   * @example
-   * store.traceSize(traceId);
    */
   traceSize(traceId: string): number {
     if (this.traceSizes === undefined) {
@@ -279,9 +244,6 @@ export class CallStore {
   /**
    * Every call of a project in default order (`started_at`, then `id`), lazily: synthetic ones
    * are generated one at a time.
-   *
-   * @example
-   * for (const call of store.scan("acme/support-bot")) { ... }
    */
   *scan(projectId: string): Generator<StoredCall> {
     yield* this.scanFrom(this.ordered(), projectId);
@@ -290,9 +252,6 @@ export class CallStore {
   /**
    * The records of one project in insertion order (synthetic ones last, as generated): what a
    * query with `sort_by: []` returns, since Weave then sorts nothing.
-   *
-   * @example
-   * for (const call of store.scanAsInserted("acme/support-bot")) { ... }
    */
   *scanAsInserted(projectId: string): Generator<StoredCall> {
     yield* this.scanFrom(this.inserted, projectId);

@@ -192,9 +192,6 @@ function isDefaultOrder(sortBy: CallsQuery["sort_by"]): boolean {
 
 /**
  * Runs a validated query, yielding the matching derived records in order.
- *
- * @example
- * for (const record of runCallsQuery(store, { project_id: "acme/support-bot", limit: 10 })) { ... }
  */
 export function* runCallsQuery(store: CallStore, q: CallsQuery): Generator<CallRecord> {
   const flags: DeriveFlags = {
@@ -257,9 +254,6 @@ function contentTypeFor(accept: string | undefined): string {
 
 /**
  * Validates a call-query body; returns the typed query or a 422/400 plan.
- *
- * @example
- * const checked = checkCallsQuery(body);
  */
 export function checkCallsQuery(body: unknown): { ok: true; query: CallsQuery } | { ok: false; error: ResponsePlan } {
   const issues: ValidationIssue[] = validateBody(queryRequestCheck, body);
@@ -285,9 +279,6 @@ export function checkCallsQuery(body: unknown): { ok: true; query: CallsQuery } 
 
 /**
  * Handles `POST /calls/stream_query` (auth already checked).
- *
- * @example
- * return handleCallsQuery(req, state.calls);
  */
 export function handleCallsQuery(req: FakeRequest, store: CallStore): ResponsePlan {
   const parsed = requireJsonBody(req.body, req.json);

@@ -32,17 +32,11 @@ import { hash32, seededRandom } from "./util.js";
 
 /**
  * Where a generated token goes in the delta.
- *
- * @example
- * const channel: Channel = "reasoning"; // streamed as delta.reasoning
  */
 export type Channel = "reasoning" | "content" | "tool_name" | "tool_args";
 
 /**
  * One generated token.
- *
- * @example
- * const t: GeneratedToken = { text: " hello", id: 4821, channel: "content", logprob: -0.3 };
  */
 export interface GeneratedToken {
   text: string;
@@ -53,10 +47,6 @@ export interface GeneratedToken {
 
 /**
  * One generated choice.
- *
- * @example
- * const c = generateChoice(params, 0);
- * c.tokens.map((t) => t.text).join(""); // reasoning + content (+ tool call arguments)
  */
 export interface GeneratedChoice {
   index: number;
@@ -127,7 +117,9 @@ const REASONING_VOCAB = [
  * Splits text into word-piece tokens whose concatenation is the text.
  *
  * @example
+ * ```ts
  * tokenize("Hello world."); // ["Hello", " world", "."]
+ * ```
  */
 export function tokenize(text: string): string[] {
   return text.match(/\s?[A-Za-z]{1,6}|\s?\d|\s?[^\sA-Za-z\d]|\s+/gu) ?? [];
@@ -137,7 +129,9 @@ export function tokenize(text: string): string[] {
  * The id of a token piece.
  *
  * @example
+ * ```ts
  * tokenId(" world"); // a stable integer >= 100
+ * ```
  */
 export function tokenId(piece: string): number {
   return 100 + (hash32(piece) % 150_000);
@@ -147,7 +141,9 @@ export function tokenId(piece: string): number {
  * Text of a message's content (string, or the text parts of a list).
  *
  * @example
+ * ```ts
  * messageText({ role: "user", content: [{ type: "text", text: "hi" }] }); // "hi"
+ * ```
  */
 export function messageText(message: ChatMessage | undefined): string {
   const content = message?.content;
@@ -159,9 +155,6 @@ export function messageText(message: ChatMessage | undefined): string {
 /**
  * Prompt token ids: a start marker and role per message, its content pieces, then the
  * generation prompt unless `add_generation_prompt` is false.
- *
- * @example
- * promptTokenIds(params).length; // what usage.prompt_tokens reports
  */
 export function promptTokenIds(params: ChatParams): number[] {
   const ids: number[] = [];
@@ -283,8 +276,10 @@ function callsSinceUser(params: ChatParams, name: string): number {
  * Generates choice `index` of a request.
  *
  * @example
+ * ```ts
  * const choice = generateChoice({ model: "Qwen/Qwen3-8B", messages: [{ role: "user", content: "echo hi there" }] }, 0);
  * // content "hi there", finishReason "stop"
+ * ```
  */
 export function generateChoice(params: ChatParams, index: number, learned?: LearnedArguments): GeneratedChoice {
   const userText = lastUserText(params);
@@ -352,9 +347,6 @@ export function generateChoice(params: ChatParams, index: number, learned?: Lear
 /**
  * Logprob alternatives of a token: the token itself first, then vocabulary words with lower
  * logprobs.
- *
- * @example
- * topAlternatives(token, 3).length; // 3
  */
 export function topAlternatives(token: GeneratedToken, count: number): Array<{ text: string; logprob: number }> {
   const out = [{ text: token.text, logprob: token.logprob }];

@@ -16,9 +16,6 @@ import { isRecord } from "./util.js";
 
 /**
  * A chat message as the fake reads it.
- *
- * @example
- * const m: ChatMessage = { role: "user", content: "hello" };
  */
 export interface ChatMessage {
   role: string;
@@ -29,9 +26,6 @@ export interface ChatMessage {
 
 /**
  * The chat request members the fake acts on (others are accepted and ignored).
- *
- * @example
- * const p: ChatParams = { model: "Qwen/Qwen3-8B", messages: [{ role: "user", content: "hi" }] };
  */
 export interface ChatParams {
   model: string;
@@ -66,9 +60,6 @@ export interface ChatParams {
 
 /**
  * How the vLLM the fake stands for was started, where that changes the answer.
- *
- * @example
- * const flags: ChatServerFlags = { autoToolChoice: false };
  */
 export interface ChatServerFlags {
   /** `--enable-auto-tool-choice` with a `--tool-call-parser`. Default true. */
@@ -189,9 +180,6 @@ function hasKind(value: unknown, kind: Kind): boolean {
 
 /**
  * A 400 in vLLM's form for a failed pydantic validator (message prefixed like pydantic's).
- *
- * @example
- * return invalid("n must be at least 1, got 0.", "n");
  */
 export function invalid(text: string, param: string | null): ResponsePlan {
   return openAiError(
@@ -595,10 +583,6 @@ function checkRepetition(body: Record<string, unknown>): ResponsePlan | undefine
  * Validates a chat request against the model list; returns typed params with the model
  * resolved (absent model → the first served one, as vLLM does), or an error plan.
  * `priority` is refused later by the caller, as the engine (not the schema) refuses it.
- *
- * @example
- * const checked = checkChatRequest(req.json, models);
- * if (!checked.ok) return checked.error;
  */
 export function checkChatRequest(
   body: unknown,

@@ -30,9 +30,6 @@ interface Completion {
 /**
  * Replaces the generated choice `index` when it returns one: how a trained name's simulated
  * policy answers (see `trainable.ts`).
- *
- * @example
- * const policy: ReplyPolicy = () => undefined; // always the base model's reply
  */
 export type ReplyPolicy = (params: ChatParams, index: number) => GeneratedChoice | undefined;
 
@@ -158,9 +155,6 @@ function delta(token: GeneratedToken, choice: GeneratedChoice): Record<string, u
 
 /**
  * The SSE events of a streamed completion, in order, each one `data: ...\n\n`.
- *
- * @example
- * for (const event of streamEvents(completion)) res.write(event);
  */
 function* streamEvents(c: Completion): Generator<string> {
   const p = c.params;
@@ -244,9 +238,6 @@ async function* sse(events: Iterable<string>, signal: AbortSignal): AsyncGenerat
 
 /**
  * Handles the chat route (auth already checked).
- *
- * @example
- * return handleChat(req, state.models);
  */
 export function handleChat(
   req: FakeRequest,

@@ -9,9 +9,6 @@ const EXPOSED_HEADERS = "x-request-id, retry-after, retry-after-ms, x-should-ret
 
 /**
  * Headers added to every response; a preflight's requested headers are echoed back.
- *
- * @example
- * corsHeaders({ origin: "http://localhost:5173" });
  */
 export function corsHeaders(requestHeaders: Record<string, string>): Record<string, string> {
   const origin = requestHeaders["origin"];

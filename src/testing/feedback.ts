@@ -20,9 +20,6 @@ import { anything, dict, int, list, literal, nullable, obj, str, validateBody } 
 
 /**
  * One stored feedback row, as Weave keeps it.
- *
- * @example
- * const row: FeedbackRow = svc.state.feedback.rows[0]!;
  */
 export interface FeedbackRow {
   id: string;
@@ -42,9 +39,6 @@ export interface FeedbackRow {
 
 /**
  * Aliases of the emoji the fake knows (Weave uses the full emoji table).
- *
- * @example
- * EMOJI_ALIASES["👍"]; // ":thumbs_up:"
  */
 export const EMOJI_ALIASES: Record<string, string> = {
   "👍": ":thumbs_up:",
@@ -62,8 +56,9 @@ const OBJECT_REF = /^weave:\/\/\/([^/]+\/[^/]+)\/object\/([^/:]+):([^/]+)$/;
  * The feedback of one fake service.
  *
  * @example
- * const store = new FeedbackStore();
- * store.forCall(callRecord); // [] until feedback is created on it
+ * ```ts
+ * svc.state.feedback.forCall(referenceCalls()[0]!); // [] until feedback is created on it
+ * ```
  */
 export class FeedbackStore {
   rows: FeedbackRow[] = [];
@@ -84,7 +79,11 @@ export class FeedbackStore {
    * Validates and stores one row; returns it, or the refusal.
    *
    * @example
-   * store.create(body, userId);
+   * ```ts
+   * const [call] = referenceCalls();
+   * const weave_ref = `weave:///${call!.project_id}/call/${call!.id}`;
+   * svc.state.feedback.create({ project_id: call!.project_id, weave_ref, feedback_type: "score", payload: { value: 1 } }, svc.userId);
+   * ```
    */
   create(body: Record<string, unknown>, userId: string): FeedbackRow | { status: number; reason: string } {
     const refused = checkCreate(body);
@@ -123,7 +122,9 @@ export class FeedbackStore {
    * whose `weave_ref` is the call's ref, with the fields Weave's hydration asks for (no `id`).
    *
    * @example
-   * store.forCall(record).map((f) => f["feedback_type"]);
+   * ```ts
+   * svc.state.feedback.forCall(referenceCalls()[0]!).map((f) => f["feedback_type"]);
+   * ```
    */
   forCall(record: CallRecord): Array<Record<string, unknown>> {
     const ref = `weave:///${record.project_id}/call/${record.id}`;
@@ -150,7 +151,9 @@ export class FeedbackStore {
    * Forgets every row.
    *
    * @example
-   * store.clear();
+   * ```ts
+   * svc.state.feedback.clear();
+   * ```
    */
   clear(): void {
     this.rows = [];

@@ -7,11 +7,13 @@
  * never loads `msw`.
  *
  * @example
+ * ```ts
  * import { startFakeService, faults } from "inferloop/testing";
  * const svc = await startFakeService();
  * svc.inject(faults.rateLimited({ retryAfter: 1 }));
  * // ... point the client at svc.url with svc.apiKey / svc.username / svc.password ...
  * await svc.close();
+ * ```
  */
 export { startFakeService } from "./server.js";
 export type { FakeService } from "./server.js";

@@ -44,12 +44,9 @@ function judgedText(params: ChatParams): string | undefined {
 }
 
 /**
- * The verdict's JSON text for a RULER-shaped request, or undefined for any other request.
- *
- * @example
- * ```ts
- * const text = judgeReply(params); // '{"scores":[{"trajectory_id":"1","explanation":"...","score":1}]}'
- * ```
+ * The verdict's JSON text for a RULER-shaped request
+ * (`{"scores":[{"trajectory_id":"1","explanation":"...","score":1}]}`), or undefined for any
+ * other request.
  */
 export function judgeReply(params: ChatParams): string | undefined {
   if (!asksForScores(params)) return undefined;

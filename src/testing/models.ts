@@ -10,9 +10,6 @@ import type { ModelEntry, ResponsePlan } from "./types.js";
 /**
  * Models served when the `models` option is not given. A model whose id contains "reason"
  * produces reasoning before content.
- *
- * @example
- * DEFAULT_MODELS.includes("Qwen/Qwen3-8B"); // true
  */
 export const DEFAULT_MODELS: readonly string[] = [
   "Qwen/Qwen3-8B",
@@ -25,7 +22,9 @@ export const DEFAULT_MODELS: readonly string[] = [
  * Normalizes the `models` option into list entries (W&B style: `created: 0`, `owned_by: "system"`).
  *
  * @example
+ * ```ts
  * toModelEntries(["m1"]); // [{ id: "m1", object: "model", created: 0, owned_by: "system", root: "m1" }]
+ * ```
  */
 export function toModelEntries(models: ReadonlyArray<string | ModelEntry>): ModelEntry[] {
   return models.map((m) =>
@@ -36,9 +35,6 @@ export function toModelEntries(models: ReadonlyArray<string | ModelEntry>): Mode
 /**
  * Handles `GET /v1/models` (auth already checked; the `Client-Project` header is recorded with
  * the request, like every header).
- *
- * @example
- * return handleModels(state.models);
  */
 export function handleModels(models: ModelEntry[]): ResponsePlan {
   return jsonResponse(200, { object: "list", data: models });

@@ -14,9 +14,6 @@ import type { BodyPart } from "./types.js";
 
 /**
  * Options of {@link createHandlers}.
- *
- * @example
- * createHandlers(state, { baseUrl: "https://api.example.test" });
  */
 export interface CreateHandlersOptions {
   /**
@@ -63,10 +60,12 @@ function toStream(body: AsyncIterable<BodyPart>): ReadableStream<Uint8Array> {
  * a reset mid-body errors the body stream.
  *
  * @example
+ * ```ts
  * import { setupServer } from "msw/node";
  * const state = createFakeState();
  * const server = setupServer(...createHandlers(state, { baseUrl: "http://fake.test" }));
  * server.listen();
+ * ```
  */
 export function createHandlers(
   stateOrOptions?: FakeState | FakeServiceOptions,

@@ -134,9 +134,6 @@ function protoSpan(buf: Uint8Array, resource: Record<string, unknown>): OtlpSpan
 
 /**
  * The spans of a protobuf `ExportTraceServiceRequest`.
- *
- * @example
- * const spans = decodeOtlpProtobuf(new Uint8Array(await request.arrayBuffer()));
  */
 export function decodeOtlpProtobuf(body: Uint8Array): OtlpSpan[] {
   const spans: OtlpSpan[] = [];
@@ -188,9 +185,6 @@ const nanos = (v: unknown): bigint => {
 
 /**
  * The spans of an OTLP/JSON `ExportTraceServiceRequest` (ids in hex, as the spec writes them).
- *
- * @example
- * const spans = decodeOtlpJson(JSON.parse(body));
  */
 export function decodeOtlpJson(body: unknown): OtlpSpan[] {
   if (!Array.isArray(obj(body)["resourceSpans"])) throw new OtlpDecodeError("no resourceSpans array");

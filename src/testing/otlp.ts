@@ -138,9 +138,6 @@ const time = (nanos: bigint): string =>
 
 /**
  * The call record the trace server writes for one span.
- *
- * @example
- * const record = spanToCall(span, "acme/rollouts", userId);
  */
 export function spanToCall(span: OtlpSpan, projectId: string, userId: string): CallRecord {
   const attrs = span.attributes;
@@ -195,9 +192,6 @@ interface OtlpState {
 
 /**
  * Ingests one OTLP export request; the caller has checked auth.
- *
- * @example
- * return handleOtelTraces(req, state);
  */
 export function handleOtelTraces(req: FakeRequest, state: OtlpState): ResponsePlan {
   const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();

@@ -130,7 +130,9 @@ function validateOperand(node: unknown, loc: Loc, issues: ValidationIssue[]): vo
  * Validates a `query` member (`{"$expr": Operation}`), with locations under `body.query`.
  *
  * @example
+ * ```ts
  * validateQuery({ $expr: { $not: [] } }, ["body", "query"]); // one issue
+ * ```
  */
 export function validateQuery(query: unknown, loc: Loc): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
@@ -164,7 +166,9 @@ function asString(value: unknown): string {
  * `undefined` when either side is null.
  *
  * @example
+ * ```ts
  * compareValues("10", 9); // 1
+ * ```
  */
 export function compareValues(a: unknown, b: unknown): number | undefined {
   if (a === null || a === undefined || b === null || b === undefined) return undefined;
@@ -209,9 +213,6 @@ function convert(value: unknown, to: string): unknown {
 
 /**
  * Evaluates an operand against a record.
- *
- * @example
- * evaluate({ $eq: [{ $getField: "op_name" }, { $literal: "x" }] }, record); // boolean
  */
 export function evaluate(node: unknown, record: unknown): unknown {
   if (!isRecord(node)) return null;
@@ -271,9 +272,6 @@ export function evaluate(node: unknown, record: unknown): unknown {
 
 /**
  * Whether a record matches a validated `query` (`{"$expr": ...}`).
- *
- * @example
- * matchesQuery({ $expr: { $eq: [{ $getField: "summary.weave.status" }, { $literal: "error" }] } }, record);
  */
 export function matchesQuery(query: { $expr: unknown }, record: unknown): boolean {
   return truthy(evaluate(query.$expr, record));

@@ -7,9 +7,6 @@ import type { ValidationIssue } from "./validate.js";
 
 /**
  * Wraps a fixed body (or a lazy sequence of parts) as the async iterable adapters consume.
- *
- * @example
- * const body = toBody("hello");
  */
 export async function* toBody(
   source: BodyPart | Iterable<BodyPart> | AsyncIterable<BodyPart>,
@@ -23,9 +20,6 @@ export async function* toBody(
 
 /**
  * A JSON response.
- *
- * @example
- * return jsonResponse(200, { object: "list", data: [] });
  */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): ResponsePlan {
   return {
@@ -39,9 +33,6 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 /**
  * vLLM's error envelope: `{"error":{"message","type","param","code"}}` with `code` equal to the
  * HTTP status.
- *
- * @example
- * return openAiError(400, "BadRequestError", "Field required", "messages");
  */
 export function openAiError(status: number, type: string, message: string, param: string | null = null): ResponsePlan {
   return jsonResponse(status, { error: { message, type, param, code: status } });
@@ -49,9 +40,6 @@ export function openAiError(status: number, type: string, message: string, param
 
 /**
  * FastAPI's validation envelope (422).
- *
- * @example
- * return detailError([{ loc: ["body", "project_id"], msg: "Field required", type: "missing" }]);
  */
 export function detailError(issues: ValidationIssue[]): ResponsePlan {
   return jsonResponse(422, { detail: issues });
@@ -59,9 +47,6 @@ export function detailError(issues: ValidationIssue[]): ResponsePlan {
 
 /**
  * The trace server's error envelope, `{"reason": "..."}`.
- *
- * @example
- * return reasonError(400, "Annotation queue item not found");
  */
 export function reasonError(status: number, reason: string): ResponsePlan {
   return jsonResponse(status, { reason });
@@ -70,10 +55,6 @@ export function reasonError(status: number, reason: string): ResponsePlan {
 /**
  * Parses a JSON body for routes that need one, producing FastAPI's 422 `json_invalid` when it
  * is not JSON.
- *
- * @example
- * const parsed = requireJson(req.body);
- * if (!parsed.ok) return parsed.error;
  */
 export function requireJsonBody(
   raw: string,

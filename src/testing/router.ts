@@ -64,9 +64,6 @@ function dispatch(req: FakeRequest, state: FakeState, fault?: Fault): ResponsePl
 
 /**
  * Handles one request against a state and returns what the transport must do.
- *
- * @example
- * const plan = await handle(fakeRequest, state);
  */
 export async function handle(req: FakeRequest, state: FakeState): Promise<ResponsePlan> {
   state.requests.push({
@@ -110,7 +107,9 @@ function negotiateEncoding(
  * Parses a raw body as JSON, `undefined` when it is empty or not JSON.
  *
  * @example
+ * ```ts
  * parseJsonBody('{"a":1}'); // { a: 1 }
+ * ```
  */
 export function parseJsonBody(body: string): unknown {
   if (body.trim() === "") return undefined;

@@ -9,7 +9,9 @@ import type { CallRecord } from "./types.js";
  * Project of the reference records and the seeded annotation queue.
  *
  * @example
- * await fetch(`${svc.url}/calls/stream_query`, { method: "POST", headers, body: JSON.stringify({ project_id: SEED_PROJECT_ID }) });
+ * ```ts
+ * await fetch(`${svc.url}/calls/stream_query`, { method: "POST", headers: { authorization: `Basic ${btoa(`${svc.username}:${svc.password}`)}` }, body: JSON.stringify({ project_id: SEED_PROJECT_ID }) });
+ * ```
  */
 export const SEED_PROJECT_ID = "acme/support-bot";
 
@@ -44,8 +46,10 @@ const nullTail = { deleted_at: null, storage_size_bytes: null, total_storage_siz
  * The reference records, freshly built on every call so tests can mutate them freely.
  *
  * @example
+ * ```ts
  * const [root] = referenceCalls();
  * root!.id; // "0195a3c1-7d2e-7b41-9a0c-3f5e8d1b2a01"
+ * ```
  */
 export function referenceCalls(): CallRecord[] {
   return [

@@ -8,9 +8,6 @@ import { deterministicUuid7, hash32, isoMicros } from "./util.js";
 
 /**
  * Options of {@link generateCall} / {@link generateCalls}.
- *
- * @example
- * const opts: GenerateCallsOptions = { projectId: "acme/bench", startTime: Date.UTC(2026, 0, 1) };
  */
 export interface GenerateCallsOptions {
   /** Default `"acme/support-bot"`. */
@@ -23,7 +20,9 @@ export interface GenerateCallsOptions {
  * Users that own generated calls (ids shaped like W&B's).
  *
  * @example
+ * ```ts
  * const filter = { svc_user_ids: [SEED_USER_IDS[1]] };
+ * ```
  */
 export const SEED_USER_IDS = ["VXNlcjoxMjM0NTY=", "VXNlcjo3ODkw", "VXNlcjo0NDIx"] as const;
 
@@ -78,7 +77,9 @@ function traceTiming(index: number, base: number): { rootStart: number; trace: n
  * `started_at` grows with the index.
  *
  * @example
+ * ```ts
  * const call = generateCall(0); // a root "answer_ticket" call of acme/support-bot
+ * ```
  */
 export function generateCall(index: number, options: GenerateCallsOptions = {}): CallRecord {
   const projectId = options.projectId ?? SEED_PROJECT_ID;
@@ -206,7 +207,9 @@ function reaction(projectId: string, callIdValue: string, user: string, at: numb
  * Lazily generates `count` records (indexes `0..count-1`), for cheap bulk inserts.
  *
  * @example
+ * ```ts
  * svc.calls.insert(generateCalls(10_000, { projectId: "acme/bench" }));
+ * ```
  */
 export function* generateCalls(count: number, options: GenerateCallsOptions = {}): Generator<CallRecord> {
   for (let i = 0; i < count; i++) yield generateCall(i, options);
@@ -216,7 +219,9 @@ export function* generateCalls(count: number, options: GenerateCallsOptions = {}
  * Project of the few seeded records that belong elsewhere (to test project isolation).
  *
  * @example
+ * ```ts
  * const body = { project_id: SEED_OTHER_PROJECT_ID }; // 12 records
+ * ```
  */
 export const SEED_OTHER_PROJECT_ID = "acme/other-project";
 
@@ -225,7 +230,9 @@ export const SEED_OTHER_PROJECT_ID = "acme/other-project";
  * `acme/support-bot`, and 12 of `acme/other-project`.
  *
  * @example
+ * ```ts
  * const records = seedCallRecords(300);
+ * ```
  */
 export function seedCallRecords(count = 300): CallRecord[] {
   return [

@@ -19,14 +19,6 @@ import type { BodyPart, CallRecord, ContentEncoding, RecordedRequest, ResponsePl
 
 /**
  * A running fake service.
- *
- * @example
- * const svc = await startFakeService();
- * const res = await fetch(`${svc.url}/v1/models`, { headers: { authorization: `Bearer ${svc.apiKey}` } });
- * await svc.close();
- *
- * // Or closed by the block that holds it, however the block is left:
- * await using svc2 = await startFakeService();
  */
 export interface FakeService extends AsyncDisposable {
   /** `http://127.0.0.1:PORT`, the `{base_url}` of every route. */
@@ -199,12 +191,14 @@ async function writePlan(
  * Starts the fake service on loopback and resolves once it listens.
  *
  * @example
+ * ```ts
  * const svc = await startFakeService({ latencyMs: 5, faults: [faults.serviceUnavailable()] });
  * try {
  *   // ... run the client against svc.url with svc.apiKey ...
  * } finally {
  *   await svc.close();
  * }
+ * ```
  */
 export async function startFakeService(options: FakeServiceOptions = {}): Promise<FakeService> {
   const state = createFakeState(options);

@@ -21,7 +21,9 @@ import type { CallRecord, ModelEntry, RecordedRequest, TrainingJob } from "./typ
  * Id of the seeded annotation queue (project `acme/support-bot`).
  *
  * @example
+ * ```ts
  * const url = `${svc.url}/annotation_queues/${SEED_QUEUE_ID}/items/${SEED_ITEM_IDS[0]}/progress`;
+ * ```
  */
 export const SEED_QUEUE_ID = "0195a3cf-1a2b-7c3d-8e4f-5a6b7c8d9e0f";
 
@@ -31,7 +33,9 @@ export const SEED_QUEUE_ID = "0195a3cf-1a2b-7c3d-8e4f-5a6b7c8d9e0f";
  * session user has no progress row on it yet.
  *
  * @example
+ * ```ts
  * svc.annotation.getItem(SEED_QUEUE_ID, SEED_ITEM_IDS[3])!.annotation_state; // "completed"
+ * ```
  */
 export const SEED_ITEM_IDS = [
   "0195a3d0-44c1-7a10-9e2f-5b6c7d8e9f01",
@@ -45,8 +49,10 @@ export const SEED_ITEM_IDS = [
  * `createHandlers(state)` to inspect it from msw-based tests.
  *
  * @example
+ * ```ts
  * const state = createFakeState({ seedCalls: false });
- * state.calls.insert([myRecord]);
+ * state.calls.insert(referenceCalls());
+ * ```
  */
 export function createFakeState(options: FakeServiceOptions = {}): FakeState {
   return new FakeState(options);
@@ -56,8 +62,10 @@ export function createFakeState(options: FakeServiceOptions = {}): FakeState {
  * State of one fake service. Mutate it freely from tests.
  *
  * @example
+ * ```ts
  * const state = createFakeState();
  * state.faults.inject({ kind: "status", status: 503 });
+ * ```
  */
 export class FakeState {
   readonly credentials: Credentials;
@@ -103,7 +111,9 @@ export class FakeState {
    * Training jobs created so far (count them to prove there was no duplicate).
    *
    * @example
-   * expect(state.trainingJobs).toHaveLength(1);
+   * ```ts
+   * expect(svc.state.trainingJobs).toHaveLength(1);
+   * ```
    */
   get trainingJobs(): TrainingJob[] {
     return this.training.list;
@@ -138,7 +148,11 @@ export class FakeState {
    * inserted calls and recorded requests forgotten.
    *
    * @example
-   * afterEach(() => state.reset());
+   * ```ts
+   * import { afterEach } from "vitest";
+   *
+   * afterEach(() => svc.state.reset());
+   * ```
    */
   reset(): void {
     this.calls.clear();
@@ -159,7 +173,9 @@ export class FakeState {
    * Queues a fault.
    *
    * @example
-   * state.inject(faults.cutStream(2));
+   * ```ts
+   * svc.state.inject(faults.cutStream(2));
+   * ```
    */
   inject(fault: Fault): void {
     this.faults.inject(fault);

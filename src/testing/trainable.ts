@@ -33,9 +33,6 @@ import { bool, int, list, nullable, obj, str, validateBody } from "./validate.js
 
 /**
  * Base models of the fake when the `baseModels` option is not given.
- *
- * @example
- * DEFAULT_BASE_MODELS.includes("OpenPipe/Qwen3-14B-Instruct"); // true
  */
 export const DEFAULT_BASE_MODELS: readonly string[] = [
   "OpenPipe/Qwen3-14B-Instruct",
@@ -44,9 +41,6 @@ export const DEFAULT_BASE_MODELS: readonly string[] = [
 
 /**
  * A trainable model kept by the fake (`svc.state.trainable.models`).
- *
- * @example
- * const m = svc.state.trainable.models[0]!; m.checkpoints.map((c) => c.step);
  */
 export interface FakeTrainableModel {
   id: string;
@@ -64,9 +58,6 @@ export interface FakeTrainableModel {
 
 /**
  * One event of a fake job.
- *
- * @example
- * const e: FakeTrainingEvent = { id: "evt-1", type: "training_started", data: { num_sequences: 4 } };
  */
 export interface FakeTrainingEvent {
   id: string;
@@ -209,7 +200,10 @@ function lastUserText(params: ChatParams): string {
  * The fake's trainable models, base models and the life of its jobs.
  *
  * @example
+ * ```ts
  * const store = new TrainableStore({ stepMs: 5, entity: "acme", baseModels: DEFAULT_BASE_MODELS });
+ * svc.state.trainable.models.map((m) => m.name); // the models registered through the service
+ * ```
  */
 export class TrainableStore {
   readonly models: FakeTrainableModel[] = [];
@@ -230,7 +224,9 @@ export class TrainableStore {
    * Forgets every model and job timeline.
    *
    * @example
-   * store.clear();
+   * ```ts
+   * svc.state.trainable.clear();
+   * ```
    */
   clear(): void {
     this.models.length = 0;
@@ -239,10 +235,9 @@ export class TrainableStore {
 
   /**
    * Starts the timeline of a job just created; `failure` makes it end with `training_failed`
-   * after `afterSteps` gradient steps.
+   * after `afterSteps` gradient steps. Called by the service when a job is created.
    *
-   * @example
-   * store.startJob(job, undefined);
+   * @internal
    */
   startJob(job: TrainingJob, failure: { message: string; afterSteps: number } | undefined): void {
     const trajectories = job.rewards.reduce((n, g) => n + g.length, 0);
@@ -376,7 +371,9 @@ export class TrainableStore {
   }
 
   /**
-   * `GET /v1/preview/training-jobs/{job_id}`: the job's record and status.
+   * `GET /v1/preview/training-jobs/{job_id}`: the job's record and status. A route handler of the service (tests reach it over HTTP).
+   *
+   * @internal
    */
   retrieveJob(jobId: string): ResponsePlan {
     this.advance();
@@ -385,7 +382,9 @@ export class TrainableStore {
   }
 
   /**
-   * `GET /v1/preview/training-jobs/{job_id}/events`: a cursor page of the events emitted so far.
+   * `GET /v1/preview/training-jobs/{job_id}/events`: a cursor page of the events emitted so far. A route handler of the service (tests reach it over HTTP).
+   *
+   * @internal
    */
   listEvents(jobId: string, query: URLSearchParams): ResponsePlan {
     this.advance();
@@ -400,7 +399,9 @@ export class TrainableStore {
   }
 
   /**
-   * `GET /v1/preview/base-models`.
+   * `GET /v1/preview/base-models`. A route handler of the service (tests reach it over HTTP).
+   *
+   * @internal
    */
   listBaseModels(): ResponsePlan {
     this.advance();
@@ -408,7 +409,9 @@ export class TrainableStore {
   }
 
   /**
-   * `DELETE /v1/preview/models/{model_id}`: the model, its checkpoints and its run.
+   * `DELETE /v1/preview/models/{model_id}`: the model, its checkpoints and its run. A route handler of the service (tests reach it over HTTP).
+   *
+   * @internal
    */
   deleteModel(modelId: string): ResponsePlan {
     const model = this.current(modelId);
@@ -422,7 +425,9 @@ export class TrainableStore {
   }
 
   /**
-   * `POST /v1/preview/models/{model_id}/log`: checks the trajectories and keeps nothing.
+   * `POST /v1/preview/models/{model_id}/log`: checks the trajectories and keeps nothing. A route handler of the service (tests reach it over HTTP).
+   *
+   * @internal
    */
   logTrajectories(modelId: string, req: FakeRequest): ResponsePlan {
     const model = this.current(modelId);
@@ -434,7 +439,9 @@ export class TrainableStore {
   }
 
   /**
-   * `GET /v1/preview/models/{model_id}/checkpoints`: a cursor page, `order` asc (default) or desc.
+   * `GET /v1/preview/models/{model_id}/checkpoints`: a cursor page, `order` asc (default) or desc. A route handler of the service (tests reach it over HTTP).
+   *
+   * @internal
    */
   listCheckpoints(modelId: string, query: URLSearchParams): ResponsePlan {
     const model = this.current(modelId);
@@ -449,7 +456,9 @@ export class TrainableStore {
   }
 
   /**
-   * `DELETE /v1/preview/models/{model_id}/checkpoints` with `{ steps }`.
+   * `DELETE /v1/preview/models/{model_id}/checkpoints` with `{ steps }`. A route handler of the service (tests reach it over HTTP).
+   *
+   * @internal
    */
   deleteCheckpoints(modelId: string, req: FakeRequest): ResponsePlan {
     const model = this.current(modelId);
@@ -465,7 +474,9 @@ export class TrainableStore {
   }
 
   /**
-   * `POST /v1/preview/models`: a new model, or with `return_existing` the one of that name.
+   * `POST /v1/preview/models`: a new model, or with `return_existing` the one of that name. A route handler of the service (tests reach it over HTTP).
+   *
+   * @internal
    */
   createModel(req: FakeRequest): ResponsePlan {
     this.advance();
@@ -515,10 +526,10 @@ export class TrainableStore {
 
   /**
    * Chat on a `wandb-artifact:///` name: undefined for other names, a 404 in vLLM's envelope for
-   * an unknown model or step, else the served entry and the policy of the step.
+   * an unknown model or step, else the served entry and the policy of the step. Called by the
+   * service's chat route.
    *
-   * @example
-   * const served = store.resolveChat(req);
+   * @internal
    */
   resolveChat(
     req: FakeRequest,

@@ -30,9 +30,6 @@ const historyCheck = obj(
 
 /**
  * The check of one trajectory (shared with the log route).
- *
- * @example
- * validateBody(trajectoryCheck, { messages_and_choices: [] });
  */
 export const trajectoryCheck = obj(
   {

@@ -22,10 +22,6 @@ function rewardsOf(body: Record<string, unknown>): (number | null)[][] {
 
 /**
  * Training jobs created so far, with the idempotency keys already used.
- *
- * @example
- * const jobs = new TrainingJobStore();
- * jobs.list.length; // 0
  */
 export class TrainingJobStore {
   readonly list: TrainingJob[] = [];
@@ -33,9 +29,6 @@ export class TrainingJobStore {
 
   /**
    * Forgets every job and key.
-   *
-   * @example
-   * jobs.clear();
    */
   clear(): void {
     this.list.length = 0;
@@ -44,9 +37,6 @@ export class TrainingJobStore {
 
   /**
    * Handles the create route (auth already checked).
-   *
-   * @example
-   * return jobs.handleCreate(req);
    */
   handleCreate(req: FakeRequest, onCreated?: (job: TrainingJob) => void): ResponsePlan {
     const parsed = requireJsonBody(req.body, req.json);

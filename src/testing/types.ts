@@ -6,8 +6,10 @@
  * One request as the fake service received it, kept in `svc.requests` for assertions.
  *
  * @example
+ * ```ts
  * const last = svc.requests.at(-1)!;
  * expect(last.headers["client-project"]).toBe("acme/support-bot");
+ * ```
  */
 export interface RecordedRequest {
   method: string;
@@ -27,9 +29,6 @@ export interface RecordedRequest {
 
 /**
  * An entry of `GET /v1/models`.
- *
- * @example
- * const m: ModelEntry = { id: "Qwen/Qwen3-8B", object: "model", created: 0, owned_by: "system", root: "Qwen/Qwen3-8B" };
  */
 export interface ModelEntry {
   id: string;
@@ -42,13 +41,6 @@ export interface ModelEntry {
 /**
  * A trace-server call record (CallSchema). Only the required members are typed; every other
  * member is kept as given.
- *
- * @example
- * const call: CallRecord = {
- *   id: "0195a3c1-0000-7000-8000-000000000001", project_id: "acme/support-bot",
- *   op_name: "weave:///acme/support-bot/op/answer:abc", trace_id: "0195a3c1-0000-7000-8000-000000000000",
- *   started_at: "2025-03-18T17:04:12.345000Z", attributes: {}, inputs: {},
- * };
  */
 export interface CallRecord {
   id: string;
@@ -63,10 +55,6 @@ export interface CallRecord {
 
 /**
  * A training job remembered by the fake service (`svc.trainingJobs`).
- *
- * @example
- * expect(svc.trainingJobs).toHaveLength(1);
- * expect(svc.trainingJobs[0]!.idempotency_key).toBe("key-1");
  */
 export interface TrainingJob {
   id: string;
@@ -84,17 +72,11 @@ export interface TrainingJob {
 
 /**
  * A chunk of a response body.
- *
- * @example
- * const part: BodyPart = "data: [DONE]\n\n";
  */
 export type BodyPart = string | Uint8Array;
 
 /**
  * A request as the shared router sees it, independent of node:http or msw.
- *
- * @example
- * const req: FakeRequest = { method: "GET", path: "/v1/models", query: "", headers: {}, body: "", json: undefined, signal };
  */
 export interface FakeRequest {
   method: string;
@@ -112,9 +94,6 @@ export interface FakeRequest {
 /**
  * What the adapters must do. A body iterator may throw {@link ConnectionReset} to drop the
  * connection mid-body.
- *
- * @example
- * const plan: ResponsePlan = { kind: "respond", status: 200, headers: {}, body: toBody("ok") };
  */
 export type ResponsePlan =
   | {
@@ -129,17 +108,11 @@ export type ResponsePlan =
 
 /**
  * A `content-encoding` the fake service can produce.
- *
- * @example
- * svc.inject(faults.compressed("br"));
  */
 export type ContentEncoding = "gzip" | "deflate" | "br" | "zstd";
 
 /**
  * Thrown from a body iterator to make the adapter destroy the connection (no clean end).
- *
- * @example
- * throw new ConnectionReset();
  */
 export class ConnectionReset extends Error {
   constructor() {

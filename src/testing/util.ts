@@ -7,7 +7,9 @@
  * 32-bit FNV-1a hash of a string; the root of every "deterministic" value the fake produces.
  *
  * @example
+ * ```ts
  * hash32("hello") === hash32("hello"); // true, on every run and machine
+ * ```
  */
 export function hash32(text: string, seed = 0x811c9dc5): number {
   let h = seed >>> 0;
@@ -23,8 +25,10 @@ export function hash32(text: string, seed = 0x811c9dc5): number {
  * between runs.
  *
  * @example
+ * ```ts
  * const next = seededRandom(42);
  * const x = next(); // 0 <= x < 1, same sequence for the same seed
+ * ```
  */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
@@ -44,7 +48,9 @@ const HEX = "0123456789abcdef";
  * `key`; ids therefore sort like their start times, as the real trace server's do.
  *
  * @example
+ * ```ts
  * deterministicUuid7(Date.UTC(2025, 0, 1), "call-1"); // "01941f29-7400-7xxx-8xxx-xxxxxxxxxxxx"
+ * ```
  */
 export function deterministicUuid7(timeMs: number, key: string): string {
   const time = Math.max(0, Math.floor(timeMs)).toString(16).padStart(12, "0").slice(-12);
@@ -59,9 +65,6 @@ export function deterministicUuid7(timeMs: number, key: string): string {
 
 /**
  * A random UUIDv4 (training job ids), from the platform's Web Crypto.
- *
- * @example
- * randomUuid(); // "3b241101-e2bb-4255-8caf-4136c566a962"
  */
 export function randomUuid(): string {
   return globalThis.crypto.randomUUID();
@@ -69,9 +72,6 @@ export function randomUuid(): string {
 
 /**
  * Random lowercase hex, used for completion and request ids.
- *
- * @example
- * randomHex(8); // "9f1c03ab"
  */
 export function randomHex(length: number): string {
   const bytes = new Uint8Array(Math.ceil(length / 2));
@@ -86,7 +86,9 @@ export function randomHex(length: number): string {
  * trace server sends.
  *
  * @example
+ * ```ts
  * isoMicros(Date.UTC(2025, 2, 18, 17, 4, 12, 345)); // "2025-03-18T17:04:12.345000Z"
+ * ```
  */
 export function isoMicros(timeMs: number): string {
   const iso = new Date(timeMs).toISOString();
@@ -99,7 +101,9 @@ const UUID_RE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{1
  * Whether a string parses as a UUID the way pydantic accepts it (hyphens optional).
  *
  * @example
+ * ```ts
  * isUuid("3b241101-e2bb-4255-8caf-4136c566a962"); // true
+ * ```
  */
 export function isUuid(value: string): boolean {
   return UUID_RE.test(value);
@@ -108,9 +112,6 @@ export function isUuid(value: string): boolean {
 /**
  * Resolves after `ms`, or at once when `signal` aborts, so a stalled or delayed response never
  * keeps a closing service alive.
- *
- * @example
- * await sleep(50, controller.signal);
  */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -135,7 +136,9 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * index lists, as the trace server's `$getField` does; `a\\.b` is the key `a.b`. Missing parts give `undefined`.
  *
  * @example
+ * ```ts
  * getPath({ a: [{ b: 1 }] }, "a.0.b"); // 1
+ * ```
  */
 export function getPath(value: unknown, path: string): unknown {
   let current: unknown = value;
@@ -163,8 +166,10 @@ function splitPath(path: string): string[] {
  * Plain-object test that excludes arrays and null.
  *
  * @example
+ * ```ts
  * isRecord({}); // true
  * isRecord([]); // false
+ * ```
  */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -174,7 +179,9 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  * Standard base64 of UTF-8 text without Node's Buffer (works in browsers for the msw adapter).
  *
  * @example
+ * ```ts
  * base64Utf8("api:key"); // "YXBpOmtleQ=="
+ * ```
  */
 export function base64Utf8(text: string): string {
   let binary = "";
@@ -186,7 +193,9 @@ export function base64Utf8(text: string): string {
  * Decodes standard base64 to UTF-8 text, or `undefined` when it is not valid base64.
  *
  * @example
+ * ```ts
  * decodeBase64Utf8("YXBpOmtleQ=="); // "api:key"
+ * ```
  */
 export function decodeBase64Utf8(encoded: string): string | undefined {
   try {
@@ -205,7 +214,9 @@ export function decodeBase64Utf8(encoded: string): string | undefined {
  * `...:14.005000Z` as text but comes first in time.
  *
  * @example
+ * ```ts
  * compareTimes("2026-03-18T17:04:14Z", "2026-03-18T17:04:14.005000Z"); // -1
+ * ```
  */
 export function compareTimes(a: string, b: string): number {
   // Two UTC times written alike (same length, both `Z`) order as text: the fast path of every

@@ -6,9 +6,6 @@ import { isRecord, isUuid } from "./util.js";
 
 /**
  * One entry of a FastAPI `detail` array.
- *
- * @example
- * const issue: ValidationIssue = { loc: ["body", "project_id"], msg: "Field required", type: "missing" };
  */
 export interface ValidationIssue {
   loc: Array<string | number>;
@@ -18,18 +15,11 @@ export interface ValidationIssue {
 
 /**
  * A check appends issues for `value` found at `loc`.
- *
- * @example
- * const issues: ValidationIssue[] = [];
- * str()(42, ["body", "name"], issues); // issues[0].type === "string_type"
  */
 export type Check = (value: unknown, loc: Array<string | number>, issues: ValidationIssue[]) => void;
 
 /**
  * Field of an {@link obj} check.
- *
- * @example
- * const field: FieldSpec = { check: str(), required: true };
  */
 export interface FieldSpec {
   check: Check;
@@ -44,51 +34,33 @@ function simple(test: (v: unknown) => boolean, msg: string, type: string): Check
 
 /**
  * String check.
- *
- * @example
- * str()("x", ["body", "a"], issues); // no issue
  */
 export const str = (): Check => simple((v) => typeof v === "string", "Input should be a valid string", "string_type");
 
 /**
  * Integer check (JSON numbers with no fraction).
- *
- * @example
- * int()(1.5, ["body", "limit"], issues); // int_type issue
  */
 export const int = (): Check =>
   simple((v) => typeof v === "number" && Number.isInteger(v), "Input should be a valid integer", "int_type");
 
 /**
  * Number check.
- *
- * @example
- * num()("1", ["body", "reward"], issues); // float_type issue
  */
 export const num = (): Check =>
   simple((v) => typeof v === "number" && Number.isFinite(v), "Input should be a valid number", "float_type");
 
 /**
  * Boolean check.
- *
- * @example
- * bool()(true, ["body", "ppo"], issues); // no issue
  */
 export const bool = (): Check => simple((v) => typeof v === "boolean", "Input should be a valid boolean", "bool_type");
 
 /**
  * Accepts anything (pydantic `Any`).
- *
- * @example
- * anything()(undefined, [], issues); // no issue
  */
 export const anything = (): Check => () => {};
 
 /**
  * UUID string check.
- *
- * @example
- * uuid()("nope", ["body", "model_id"], issues); // uuid_parsing issue
  */
 export const uuid = (): Check => (value, loc, issues) => {
   if (typeof value !== "string")
@@ -99,9 +71,6 @@ export const uuid = (): Check => (value, loc, issues) => {
 
 /**
  * ISO date-time string check.
- *
- * @example
- * datetime()("2025-01-01T00:00:00Z", ["body", "start_time"], issues); // no issue
  */
 export const datetime = (): Check => (value, loc, issues) => {
   if (
@@ -115,9 +84,6 @@ export const datetime = (): Check => (value, loc, issues) => {
 
 /**
  * One of the given literal strings.
- *
- * @example
- * literal(["asc", "desc"])("up", ["body", "sort_by", 0, "direction"], issues); // literal_error
  */
 export const literal = (values: readonly string[]): Check =>
   simple(
@@ -128,9 +94,6 @@ export const literal = (values: readonly string[]): Check =>
 
 /**
  * Accepts null as well as what `check` accepts.
- *
- * @example
- * nullable(int())(null, ["body", "limit"], issues); // no issue
  */
 export const nullable =
   (check: Check): Check =>
@@ -140,9 +103,6 @@ export const nullable =
 
 /**
  * Accepts the first of several checks that passes; reports the issues of the last otherwise.
- *
- * @example
- * oneOf(num(), bool())("x", ["body", "metrics", "a"], issues);
  */
 export const oneOf =
   (...checks: Check[]): Check =>
@@ -161,7 +121,10 @@ export const oneOf =
  * List whose items pass `item`.
  *
  * @example
- * list(str())(["a", 1], ["body", "columns"], issues); // issue at ["body","columns",1]
+ * ```ts
+ * const issues: ValidationIssue[] = [];
+ * list(str())(["a", 1], ["body", "columns"], issues); // issues[0].loc: ["body", "columns", 1]
+ * ```
  */
 export const list =
   (item: Check): Check =>
@@ -175,9 +138,6 @@ export const list =
 
 /**
  * Dictionary whose values pass `item`.
- *
- * @example
- * dict(num())({ a: 1 }, ["body", "metrics"], issues); // no issue
  */
 export const dict =
   (item: Check = anything()): Check =>
@@ -192,9 +152,6 @@ export const dict =
 /**
  * Object with known fields; `extra: "forbid"` refuses unknown keys as pydantic's
  * `extra="forbid"` models do.
- *
- * @example
- * obj({ project_id: { check: str(), required: true } }, "forbid")({}, ["body"], issues); // missing
  */
 export const obj =
   (fields: Record<string, FieldSpec>, extra: "forbid" | "allow"): Check =>
@@ -226,7 +183,9 @@ export const obj =
  * Runs `check` on a request body and returns the issues (empty when valid).
  *
  * @example
+ * ```ts
  * const issues = validateBody(obj({}, "forbid"), { x: 1 }); // one extra_forbidden issue
+ * ```
  */
 export function validateBody(check: Check, body: unknown): ValidationIssue[] {
   const issues: ValidationIssue[] = [];

@@ -2,7 +2,8 @@
  * The generated API reference (`npm run docs`) shows the named request types with a line per
  * field, its doc and its deprecation, nested object fields included; its pages come from what
  * the code declares (an endpoint's operation names its page), it links by file and never by
- * line, and every public export of the main and testing entries has an example.
+ * line; every public export has its TSDoc, what users call (functions, classes) an example, and
+ * no type or schema a filler one.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -11,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as main from "../../src/index.js";
 import { chatCompletionCreateParamsSchema } from "../../src/index.js";
+import { APIResource } from "../../src/core/resource.js";
 import * as testing from "../../src/testing/index.js";
 import * as msw from "../../src/testing/msw.js";
 
@@ -81,10 +83,23 @@ describe("API reference pages", () => {
     expect(section("capture", "captureTrajectory")).toContain("*function*");
   });
 
-  it("gives every public export of the main and testing entries its TSDoc and an example", () => {
+  it("gives every public export its TSDoc, and every function and class users call an example", () => {
+    const values: Record<string, unknown> = { ...msw, ...testing, ...main };
+    // Error classes and namespace classes (reached as `client.<namespace>`) need none.
+    const called = (name: string, kind: string): boolean => {
+      if (kind === "function") return true;
+      const value = values[name];
+      if (kind !== "class" || typeof value !== "function") return false;
+      return !(value.prototype instanceof Error) && !(value.prototype instanceof APIResource);
+    };
+    let checked = 0;
     for (const page of Object.keys(pages).filter((p) => p !== "index"))
       for (const [name, text] of sections(page)) {
-        expect(text, `${page}: ${name}`).toContain("**Example**");
+        const kind = /\n\*(\w+)/.exec(text)![1]!;
+        if (called(name, kind)) {
+          expect(text, `${page}: ${name}`).toContain("**Example**");
+          checked++;
+        }
         expect(
           text
             .split("\n")
@@ -94,6 +109,18 @@ describe("API reference pages", () => {
           `${page}: ${name}`,
         ).toBeGreaterThan(0);
       }
+    expect(checked).toBeGreaterThan(40);
+  });
+
+  it("carries no filler example: none on a schema, none that only writes a value of a type", () => {
+    for (const [page, text] of Object.entries(pages)) {
+      // An example that is nothing but `const x: T = { ... };`.
+      expect(text, page).not.toMatch(/```ts\nconst \w+: [A-Z][^=\n]* = [{[][^`]*?[}\]];\n```/);
+      for (const [name, section] of sections(page))
+        if (name.endsWith("Schema")) expect(section, `${page}: ${name}`).not.toContain("**Example**");
+    }
+    expect(section("chat", "ChatCompletionContentPartText")).not.toContain("**Example**");
+    expect(section("client", "RateLimitError")).not.toContain("**Example**");
   });
 
   it("links each export to its declaring file, never to a line", () => {

@@ -1,13 +1,14 @@
 /**
- * The checker of the README's and docs' code samples (scripts/check-doc-samples.mjs, run by
- * `.ci/run` over README.md and docs/*.md): on a fixture page, a sample with a type error is
- * reported at its line in the Markdown file, and the others pass.
+ * The checker of the code samples (scripts/check-doc-samples.mjs, run by `.ci/run` over
+ * README.md, docs/*.md and the TSDoc `@example`s of src/): on a fixture page, a sample with a
+ * type error is reported at its line in the Markdown file, and the others pass; in a fixture
+ * source file, likewise at its line in the source, and an unfenced `@example` is reported.
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script without declarations.
-import { checkDocSamples, extractSamples } from "../../scripts/check-doc-samples.mjs";
+import { checkDocSamples, extractExamples, extractSamples } from "../../scripts/check-doc-samples.mjs";
 
 type Found = { samples: number; errors: Array<{ file: string; line: number; column: number; message: string }> };
 const root = resolve(import.meta.dirname, "../..");
@@ -59,5 +60,29 @@ describe("doc sample checker", () => {
       `${init}:${initLine("prompt_tokens_details: undefined")}`,
     ]);
     expect(found.errors[0]!.message).toMatch(/exactOptionalPropertyTypes/);
+  }, 120_000);
+
+  it("checks a source file's @example blocks where TSDoc readers see them, and refuses an unfenced one", () => {
+    const source = "tests/fixtures/doc-samples/source.ts";
+    const text = readFileSync(join(root, source), "utf8");
+    const sourceLine = (needle: string): number => text.split("\n").findIndex((l) => l.includes(needle)) + 1;
+    const found = extractExamples(text) as { samples: Array<{ line: number }>; unfenced: Array<{ line: number }> };
+    expect(found.samples.map((s) => s.line)).toEqual([
+      sourceLine("const ids ="),
+      sourceLine("const n: Promise<number>"),
+    ]);
+    expect(found.unfenced).toEqual([{ line: sourceLine(" * firstModel(client);") - 1 }]);
+    // The first example uses its own file's export, an entry's and the prelude's client without
+    // importing them, and compiles; the second does not; the unfenced one is an error.
+    const { samples, errors } = checkDocSamples([source], {
+      workDir: join(root, ".tmp", "doc-samples-test-source"),
+    }) as Found;
+    expect(samples).toBe(2);
+    expect(errors.map((e) => `${e.file}:${e.line}`)).toEqual([
+      `${source}:${sourceLine("const n: Promise<number>")}`,
+      `${source}:${sourceLine(" * firstModel(client);") - 1}`,
+    ]);
+    expect(errors[0]!.message).toMatch(/^error TS2554: Expected 1 arguments, but got 2/);
+    expect(errors[1]!.message).toMatch(/without a ```ts fence/);
   }, 120_000);
 });

@@ -10,11 +10,6 @@ import {
 } from "./types.js";
 
 /** The part of `fetch` the SDK uses, so any standard implementation fits.
- *
- * @example
- * ```ts
- * new Inferloop({ fetch: (url, init) => globalThis.fetch(url, init) });
- * ```
  */
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 

@@ -14,11 +14,6 @@ function asyncScope(): AsyncScope<CaptureState> | undefined {
 
 /**
  * Options of {@link captureTrajectory}.
- *
- * @example
- * ```ts
- * const options: CaptureOptions = { metadata: { prompt_id: 7 }, logprobs: true };
- * ```
  */
 export interface CaptureOptions {
   /** Copied into the trajectory's `metadata`. */
@@ -52,15 +47,13 @@ export interface CaptureOptions {
  *
  * @example
  * ```ts
- * const t = await captureTrajectory(
- *   async () => {
- *     const reply = await client.chat.completions.create({ model, messages: [{ role: "user", content: "2+2?" }] });
- *     return reply.choices[0]?.message.content?.includes("4") ? 1 : 0;
- *   },
- *   { metadata: { prompt_id: 1 }, logprobs: true },
- * );
- * // as a rollout of gatherTrajectoryGroups:
- * const groups = await gatherTrajectoryGroups([[() => captureTrajectory(agent), () => captureTrajectory(agent)]]);
+ * const agent = async () => {
+ *   const reply = await client.chat.completions.create({ model, messages: [{ role: "user", content: "2+2?" }] });
+ *   return reply.choices[0]?.message.content?.includes("4") ? 1 : 0; // the reward
+ * };
+ * const t = await captureTrajectory(agent, { metadata: { prompt_id: 1 }, logprobs: true });
+ * // as the rollouts of gatherTrajectoryGroups:
+ * const gathered = await gatherTrajectoryGroups([[() => captureTrajectory(agent), () => captureTrajectory(agent)]]);
  * ```
  */
 export async function captureTrajectory(

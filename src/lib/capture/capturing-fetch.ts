@@ -6,22 +6,11 @@ import { activeCapture } from "./active-capture.js";
 
 /**
  * A standard `fetch`, as the `openai` client, the AI SDK and inferloop take it.
- *
- * @example
- * ```ts
- * const f: FetchFunction = capturingFetch();
- * ```
  */
 export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 /**
  * Options of {@link capturingFetch}.
- *
- * @example
- * ```ts
- * const trajectory = new Trajectory();
- * const options: CapturingFetchOptions = { trajectory, logprobs: true };
- * ```
  */
 export interface CapturingFetchOptions {
   /**
@@ -139,9 +128,12 @@ function passThrough(res: Response, tap: ReplyTap, recorder: TrajectoryRecorder,
  * import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
  * import { captureTrajectory, capturingFetch } from "inferloop";
  *
- * const openai = new OpenAI({ baseURL: "http://localhost:8000/v1", apiKey, fetch: capturingFetch() });
+ * const openai = new OpenAI({ baseURL: "http://localhost:8000/v1", apiKey: "EMPTY", fetch: capturingFetch() });
  * const vllm = createOpenAICompatible({ name: "vllm", baseURL: "http://localhost:8000/v1", fetch: capturingFetch() });
- * const t = await captureTrajectory(() => runAgent(openai));
+ * const t = await captureTrajectory(async () => {
+ *   await openai.chat.completions.create({ model, messages: [{ role: "user", content: "2+2?" }] });
+ *   return 1;
+ * });
  * ```
  */
 export function capturingFetch(fetchImpl?: FetchFunction, options: CapturingFetchOptions = {}): FetchFunction {

@@ -10,11 +10,6 @@ import {
 /**
  * The call query of the tracing store (`POST /calls/stream_query`, Basic auth, `traceBaseURL`),
  * and traced rollouts read back as trajectory groups.
- *
- * @example
- * ```ts
- * const calls = await client.calls.query({ project_id: "acme/bot", limit: 10 }).toArray();
- * ```
  */
 export class Calls extends CallsResource {
   /**

@@ -11,11 +11,6 @@ import { ToolRun, type ToolRunOptions, type ToolRunParams } from "../tool-runner
 /**
  * Chat generation (`POST /v1/chat/completions`, Bearer auth): `create`, `parse`, and the agent
  * loop `runTools`.
- *
- * @example
- * ```ts
- * const stream = await client.chat.completions.create({ model, messages, stream: true });
- * ```
  */
 export class Completions extends ChatCompletionsEndpoint {
   /**
@@ -48,11 +43,6 @@ export class Completions extends ChatCompletionsEndpoint {
 
 /**
  * Chat generation: `client.chat.completions`.
- *
- * @example
- * ```ts
- * const reply = await client.chat.completions.create({ model, messages: [{ role: "user", content: "Hi" }] });
- * ```
  */
 export class Chat extends APIResource {
   /** Chat completions, plain and streamed, and the tool runner. */

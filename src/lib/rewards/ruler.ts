@@ -29,11 +29,6 @@ const DEFAULT_RUBRIC = [
 
 /**
  * A client the judge can be called through (any `Inferloop` client).
- *
- * @example
- * ```ts
- * const judgeClient: JudgeClient = client;
- * ```
  */
 export interface JudgeClient {
   chat: { completions: Pick<ChatCompletionsEndpoint, "create"> };
@@ -41,11 +36,6 @@ export interface JudgeClient {
 
 /**
  * Options of {@link ruler}.
- *
- * @example
- * ```ts
- * const options: RulerOptions = { client, model: "Qwen/Qwen3-235B-A22B-Instruct-2507", rubric: "- Correct answers score 1." };
- * ```
  */
 export interface RulerOptions {
   /** The client that reaches the judge model. */
@@ -62,11 +52,6 @@ export interface RulerOptions {
 
 /**
  * Options of {@link rulerScoreGroup}: those of {@link ruler}, and what to do when judging fails.
- *
- * @example
- * ```ts
- * const options: RulerScoreGroupOptions = { client, model, swallowErrors: true };
- * ```
  */
 export interface RulerScoreGroupOptions extends RulerOptions {
   /** Resolve to null instead of rejecting when the judge fails (`JudgeError`, an `APIError`). */
@@ -75,11 +60,6 @@ export interface RulerScoreGroupOptions extends RulerOptions {
 
 /**
  * The judge's verdict on one trajectory: `trajectory_id` is its 1-based place in the input.
- *
- * @example
- * ```ts
- * const s: RulerScore = { trajectory_id: "1", explanation: "Answered correctly in one step.", score: 0.9 };
- * ```
  */
 export interface RulerScore {
   trajectory_id: string;
@@ -89,11 +69,6 @@ export interface RulerScore {
 
 /**
  * What RULER judges: a {@link Trajectory}, or a plain `{ messages_and_choices }` (with `tools`).
- *
- * @example
- * ```ts
- * const judged: JudgedTrajectory = { messages_and_choices: [{ role: "user", content: "2+2?" }, { role: "assistant", content: "4" }] };
- * ```
  */
 export type JudgedTrajectory =
   | Trajectory
@@ -103,15 +78,6 @@ export type JudgedTrajectory =
  * The judge's reply could not be used even when asked a second time: not JSON, the wrong
  * number of scores, unknown or repeated ids, or scores outside [0, 1]. `reply` holds what the
  * judge said last.
- *
- * @example
- * ```ts
- * try {
- *   await ruler(trajectories, { client, model });
- * } catch (e) {
- *   if (e instanceof JudgeError) console.log(e.problem, e.reply);
- * }
- * ```
  */
 export class JudgeError extends InferloopError {
   override name = "JudgeError";
@@ -119,12 +85,6 @@ export class JudgeError extends InferloopError {
   readonly reply: string | null;
   /** What was wrong with it. */
   readonly problem: string;
-  /**
-   * @example
-   * ```ts
-   * new JudgeError("expected 4 scores, got 3", '{"scores":[]}');
-   * ```
-   */
   constructor(problem: string, reply: string | null) {
     super(`RULER judge: ${problem} (after asking twice)`);
     this.problem = problem;
@@ -293,7 +253,7 @@ async function judge(trajectories: readonly JudgedTrajectory[], options: RulerOp
  *
  * @example
  * ```ts
- * const scores = await ruler(group.trajectories, { client, model: "Qwen/Qwen3-235B-A22B-Instruct-2507" });
+ * const scores = await ruler(groups[0]!.trajectories, { client, model: "Qwen/Qwen3-235B-A22B-Instruct-2507" });
  * scores.forEach((s, i) => console.log(i, s.score, s.explanation));
  * ```
  */
@@ -310,8 +270,9 @@ export async function ruler(trajectories: readonly JudgedTrajectory[], options: 
  *
  * @example
  * ```ts
- * const groups = await gatherTrajectoryGroups(rollouts, {
- *   afterEach: (group) => rulerScoreGroup(group, { client, model: judgeModel, swallowErrors: true }),
+ * const rollout = () => captureTrajectory(() => client.chat.completions.create({ model, messages }));
+ * const scored = await gatherTrajectoryGroups([[rollout, rollout, rollout]], {
+ *   afterEach: (group) => rulerScoreGroup(group, { client, model: "Qwen/Qwen3-235B-A22B-Instruct-2507", swallowErrors: true }),
  * });
  * ```
  */

@@ -7,32 +7,15 @@ import type { ParsedChatCompletionStream } from "./parsed-stream.js";
 /**
  * A `json_schema` response format that can parse replies into `T`: what `zodResponseFormat`
  * and `responseFormat` return, and what `chat.completions.parse` takes.
- * @example
- * const format: ParseableResponseFormat<{ answer: number }> = responseFormat(Answer, "answer");
  */
 export type ParseableResponseFormat<T> = ParsingResponseFormat<T, ParsedChatCompletionStream<T>>;
 
 /** Parameters of `chat.completions.parse`: a non-streamed request whose `response_format`
  * came from `zodResponseFormat` or `responseFormat`.
- *
- * @example
- * ```ts
- * const params: ChatCompletionParseParams<{ answer: number }> = { model, messages, response_format: zodResponseFormat(Answer, "answer") };
- * ```
  */
 export type ChatCompletionParseParams<T> = ChatCompletionParseRequest<T>;
 
 /** Parameters of `chat.completions.parse` with `stream: true`: it resolves to a
  * {@link ParsedChatCompletionStream}.
- *
- * @example
- * ```ts
- * const params: ChatCompletionParseStreamParams<{ answer: number }> = {
- *   model,
- *   messages,
- *   response_format: zodResponseFormat(Answer, "answer"),
- *   stream: true,
- * };
- * ```
  */
 export type ChatCompletionParseStreamParams<T> = ChatCompletionParseStreamRequest<T, ParsedChatCompletionStream<T>>;

@@ -12,8 +12,6 @@ import type { ChatCompletion, ChatCompletionChoice } from "../../resources/chat/
 
 /**
  * One reason a reply did not parse: where (path inside the value) and why.
- * @example
- * const issue: ContentParseIssue = { path: ["answer"], message: "Invalid input: expected number, received string" };
  */
 export interface ContentParseIssue {
   path: PropertyKey[];
@@ -25,12 +23,6 @@ export interface ContentParseIssue {
  * Thrown when a reply's content is not JSON or does not match the response format's schema.
  * `choiceIndex` names the choice, `issues` lists what failed, `content` holds the raw text.
  * An {@link InferloopError}, so one `instanceof` check still catches every SDK error.
- * @example
- * try {
- *   parseCompletionContent(completion, format);
- * } catch (e) {
- *   if (e instanceof ContentParseError) console.log(e.choiceIndex, e.issues);
- * }
  */
 export class ContentParseError extends InferloopError {
   override readonly name = "ContentParseError";
@@ -38,10 +30,6 @@ export class ContentParseError extends InferloopError {
   readonly issues: ContentParseIssue[];
   readonly content: string;
 
-  /**
-   * @example
-   * new ContentParseError("choice 0: content is not JSON", { choiceIndex: 0, issues: [], content: "oops" });
-   */
   constructor(
     message: string,
     details: { choiceIndex: number; issues: ContentParseIssue[]; content: string; cause?: unknown },

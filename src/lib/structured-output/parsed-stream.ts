@@ -28,11 +28,6 @@ export function withStreamParsing<F extends object, T>(format: F, parse: AnyPars
 
 /**
  * `T` while it is still arriving: every member may be missing yet, at any depth.
- *
- * @example
- * ```ts
- * const partial: DeepPartial<{ city: string; days: { celsius: number }[] }> = { days: [{}] };
- * ```
  */
 export type DeepPartial<T> = T extends readonly (infer U)[]
   ? DeepPartial<U>[]
@@ -56,12 +51,10 @@ const unset: AnyParser<never> = () => {
  *
  * @example
  * ```ts
- * const stream = await client.chat.completions.parse({
- *   model,
- *   messages: [{ role: "user", content: "Weather in Paris as JSON" }],
- *   response_format: zodResponseFormat(Weather, "weather"),
- *   stream: true,
- * });
+ * import { z } from "zod";
+ *
+ * const Weather = z.object({ city: z.string(), celsius: z.number() });
+ * const stream = await client.chat.completions.parse({ model, messages, response_format: zodResponseFormat(Weather, "weather"), stream: true });
  * for await (const partial of stream.partialParsed()) console.log(partial.city);
  * const weather = (await stream.finalCompletion()).choices[0]?.message.parsed;
  * ```
@@ -103,7 +96,11 @@ export class ParsedChatCompletionStream<T> extends ChatCompletionStream {
    *
    * @example
    * ```ts
-   * for await (const partial of stream.partialParsed()) render(partial.days ?? []);
+   * import { z } from "zod";
+   *
+   * const days = z.object({ days: z.array(z.object({ celsius: z.number() })) });
+   * const stream = await client.chat.completions.parse({ model, messages, response_format: zodResponseFormat(days, "days"), stream: true });
+   * for await (const partial of stream.partialParsed()) console.log(partial.days?.length ?? 0, "days so far");
    * ```
    */
   async *partialParsed(): AsyncGenerator<DeepPartial<T>> {

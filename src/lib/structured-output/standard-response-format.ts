@@ -21,9 +21,6 @@ import type { ChatCompletion, ChatCompletionChoice } from "../../resources/chat/
 
 /**
  * The result of a Standard Schema `validate`: the value, or the issues.
- * @example
- * const ok: StandardValidationResult<number> = { value: 4 };
- * const bad: StandardValidationResult<number> = { issues: [{ message: "Expected number", path: ["answer"] }] };
  */
 export type StandardValidationResult<Output> =
   | { readonly value: Output; readonly issues?: undefined }
@@ -38,9 +35,6 @@ export type StandardValidationResult<Output> =
  * A schema that implements Standard JSON Schema (`~standard.jsonSchema`), and usually Standard
  * Schema too (`~standard.validate`), the way zod 4.2+, ArkType and valibot's
  * `toStandardJsonSchema` do. Declared here structurally, so the SDK depends on no schema library.
- * @example
- * import { type } from "arktype";
- * const Answer: StandardJSONSchema<{ answer: number }> = type({ answer: "number" });
  */
 export interface StandardJSONSchema<Output = unknown> {
   readonly "~standard": {
@@ -58,23 +52,17 @@ export interface StandardJSONSchema<Output = unknown> {
 
 /**
  * The output type of a {@link StandardJSONSchema}: what `message.parsed` holds.
- * @example
- * type A = StandardOutput<typeof Answer>; // { answer: number }
  */
 export type StandardOutput<S extends StandardJSONSchema> = NonNullable<S["~standard"]["types"]>["output"];
 
 /**
  * A JSON Schema written by hand. Replies are parsed as JSON but not validated (the SDK carries
  * no JSON Schema validator): `T` is what the caller says the schema describes.
- * @example
- * const schema: JSONSchemaObject = { type: "object", properties: { answer: { type: "number" } }, required: ["answer"] };
  */
 export type JSONSchemaObject = Record<string, unknown>;
 
 /**
  * Options of {@link responseFormat}.
- * @example
- * const options: ResponseFormatOptions = { description: "The final answer", strict: true };
  */
 export interface ResponseFormatOptions {
   /** Sent as `json_schema.description`. */
@@ -103,6 +91,7 @@ function issuesOf(result: StandardValidationResult<unknown>): ContentParseIssue[
  * `ContentParseError`. The JSON Schema is the library's own (draft 2020-12, `$schema` removed),
  * sent as written. `zodResponseFormat` stays the zod-specific form (it also closes objects).
  * @example
+ * ```ts
  * import { type } from "arktype";
  * const Weather = type({ city: "string", celsius: "number" });
  * const completion = await client.chat.completions.parse({
@@ -111,6 +100,7 @@ function issuesOf(result: StandardValidationResult<unknown>): ContentParseIssue[
  *   response_format: responseFormat(Weather, "weather"),
  * });
  * completion.choices[0]?.message.parsed?.celsius; // number
+ * ```
  */
 export function responseFormat<S extends StandardJSONSchema>(
   schema: S,
@@ -119,10 +109,12 @@ export function responseFormat<S extends StandardJSONSchema>(
 ): ParseableResponseFormat<StandardOutput<S>>;
 /**
  * @example
+ * ```ts
  * const format = responseFormat<{ answer: number }>(
  *   { type: "object", properties: { answer: { type: "number" } }, required: ["answer"], additionalProperties: false },
  *   "answer",
  * );
+ * ```
  */
 export function responseFormat<T = unknown>(
   schema: JSONSchemaObject,

@@ -41,9 +41,6 @@ ensureZodDefaults();
 /**
  * A `json_schema` response format that also carries (non-enumerably) the zod schema it
  * was made from, so replies can be parsed into `T`.
- * @example
- * const format: AutoParseableResponseFormat<{ answer: number }> =
- *   zodResponseFormat(z.object({ answer: z.number() }), "answer");
  */
 export type AutoParseableResponseFormat<T> = {
   type: "json_schema";
@@ -60,8 +57,6 @@ export type AutoParseableResponseFormat<T> = {
 
 /**
  * Options of {@link zodResponseFormat}.
- * @example
- * const options: ZodResponseFormatOptions = { description: "The final answer" };
  */
 export interface ZodResponseFormatOptions {
   /** Sent as `json_schema.description`. */
@@ -76,6 +71,7 @@ export interface ZodResponseFormatOptions {
  * the `$schema` key removed). The zod schema rides along non-enumerably for
  * {@link parseCompletionContent}. For OpenAI-style strict mode, prefer nullable over optional fields.
  * @example
+ * ```ts
  * import { z } from "zod";
  * const Answer = z.object({ answer: z.number(), unit: z.string().nullable() });
  * // zod/mini schemas work too: z.object({ answer: z.number(), unit: z.nullable(z.string()) })
@@ -83,6 +79,7 @@ export interface ZodResponseFormatOptions {
  * const completion = await client.chat.completions.create({ model, messages, response_format: format });
  * const parsed = parseCompletionContent(completion, format);
  * parsed.choices[0]?.message.parsed?.answer; // number
+ * ```
  */
 export function zodResponseFormat<S extends $ZodType>(
   schema: S,
@@ -112,7 +109,12 @@ export function zodResponseFormat<S extends $ZodType>(
 /**
  * Whether `format` came from {@link zodResponseFormat} (and so can parse replies).
  * @example
- * if (isAutoParseableResponseFormat(params.response_format)) parseCompletionContent(completion, params.response_format);
+ * ```ts
+ * import { z } from "zod";
+ *
+ * const format: unknown = zodResponseFormat(z.object({ ok: z.boolean() }), "status");
+ * if (isAutoParseableResponseFormat(format)) console.log(format.json_schema.name); // "status"
+ * ```
  */
 export function isAutoParseableResponseFormat(format: unknown): format is AutoParseableResponseFormat<unknown> {
   return typeof format === "object" && format !== null && ZOD_SCHEMA in format;
@@ -123,8 +125,13 @@ export function isAutoParseableResponseFormat(format: unknown): format is AutoPa
  * the completion whose messages carry `parsed` (null when the content is null).
  * Throws {@link ContentParseError} naming the choice when content is not JSON or does not match.
  * @example
+ * ```ts
+ * import { z } from "zod";
+ *
+ * const completion = await client.chat.completions.create({ model, messages });
  * const parsed = parseCompletionContent(completion, zodResponseFormat(z.object({ ok: z.boolean() }), "status"));
  * if (parsed.choices[0]?.message.parsed?.ok) console.log("ok");
+ * ```
  */
 export function parseCompletionContent<T>(
   completion: ChatCompletion,

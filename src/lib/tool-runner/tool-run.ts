@@ -22,11 +22,6 @@ import { isRunnableTool, type RunnableTool } from "./tool.js";
 /**
  * What `runTools` sends: any chat request whose `tools` are {@link RunnableTool}s made by
  * `tool()`. `stream: true` streams each model call (the run still yields each reply as it ends).
- *
- * @example
- * ```ts
- * const params: ToolRunParams = { model, messages, tools: [getWeather], parallel_tool_calls: false };
- * ```
  */
 export type ToolRunParams = Omit<ChatCompletionCreateParamsBase, "tools"> & {
   // biome-ignore lint/suspicious/noExplicitAny: each tool has its own argument type.
@@ -36,11 +31,6 @@ export type ToolRunParams = Omit<ChatCompletionCreateParamsBase, "tools"> & {
 /**
  * Options of `runTools`: every request option (`signal`, `timeout`, `headers`...) for each model
  * call, and the loop's own.
- *
- * @example
- * ```ts
- * const options: ToolRunOptions = { maxIterations: 6, onToolError: "throw", signal };
- * ```
  */
 export interface ToolRunOptions extends RequestOptions {
   /** Model calls allowed; one more needed rejects with {@link ToolRunLimitError}. Default 10. */
@@ -54,11 +44,6 @@ export interface ToolRunOptions extends RequestOptions {
 
 /**
  * What `run.done()` resolves to.
- *
- * @example
- * ```ts
- * const { messages, completions, usage, iterations }: ToolRunResult = await run.done();
- * ```
  */
 export interface ToolRunResult {
   /** The input messages, each assistant message, each tool message and the final reply. */
@@ -74,27 +59,12 @@ export interface ToolRunResult {
 /**
  * The run needed more model calls than `maxIterations` allows. `messages` and `completions`
  * hold the conversation so far (the last tool calls answered), to inspect or continue.
- *
- * @example
- * ```ts
- * try {
- *   await client.chat.completions.runTools(params, { maxIterations: 3 }).done();
- * } catch (e) {
- *   if (e instanceof ToolRunLimitError) console.log(e.completions.length, e.messages.at(-1));
- * }
- * ```
  */
 export class ToolRunLimitError extends InferloopError {
   override name = "ToolRunLimitError";
   readonly maxIterations: number;
   readonly messages: ChatCompletionMessageParam[];
   readonly completions: ChatCompletion[];
-  /**
-   * @example
-   * ```ts
-   * new ToolRunLimitError(10, [], []);
-   * ```
-   */
   constructor(maxIterations: number, messages: ChatCompletionMessageParam[], completions: ChatCompletion[]) {
     super(
       `runTools: the model still called tools after ${maxIterations} model calls (maxIterations); raise maxIterations or make the task reachable in fewer turns`,
@@ -162,7 +132,8 @@ function checkParams(params: ToolRunParams, maxIterations: number): void {
  *
  * @example
  * ```ts
- * const run = client.chat.completions.runTools({ model, messages, tools: [getWeather] });
+ * const clock = tool({ name: "clock", parameters: { type: "object", properties: {} }, run: () => new Date().toISOString() });
+ * const run = client.chat.completions.runTools({ model, messages, tools: [clock] });
  * for await (const completion of run) console.log(completion.choices[0]?.finish_reason);
  * const { messages: conversation, usage } = await run.done();
  * ```
@@ -203,7 +174,9 @@ export class ToolRun implements AsyncIterable<ChatCompletion> {
    *
    * @example
    * ```ts
-   * const { messages, completions, usage, iterations } = await run.done();
+   * const clock = tool({ name: "clock", parameters: { type: "object", properties: {} }, run: () => new Date().toISOString() });
+   * const run = client.chat.completions.runTools({ model, messages, tools: [clock] });
+   * const { messages: conversation, completions, usage, iterations } = await run.done();
    * ```
    */
   done(): Promise<ToolRunResult> {
@@ -215,7 +188,9 @@ export class ToolRun implements AsyncIterable<ChatCompletion> {
    *
    * @example
    * ```ts
-   * for await (const completion of run) console.log(completion.usage?.total_tokens);
+   * const clock = tool({ name: "clock", parameters: { type: "object", properties: {} }, run: () => new Date().toISOString() });
+   * for await (const completion of client.chat.completions.runTools({ model, messages, tools: [clock] }))
+   *   console.log(completion.usage?.total_tokens);
    * ```
    */
   async *[Symbol.asyncIterator](): AsyncIterator<ChatCompletion> {

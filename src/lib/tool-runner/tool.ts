@@ -19,11 +19,6 @@ import type { ChatCompletionMessageToolCall } from "../../resources/chat/types.j
 
 /**
  * What a tool's `run` is handed beside its arguments.
- *
- * @example
- * ```ts
- * const run = async (args: { city: string }, { signal, toolCall }: ToolContext) => fetchWeather(args.city, { signal });
- * ```
  */
 export interface ToolContext {
   /** Aborts when the run is aborted (or another tool fails with `onToolError: "throw"`). */
@@ -38,15 +33,6 @@ export interface ToolContext {
  * A tool as `runTools` takes it: a `tools` entry the model is offered (`type`, `function`; the
  * only enumerable members, so it can also be sent through `create` as it is) with the code that
  * answers its calls.
- *
- * @example
- * ```ts
- * const weather: RunnableTool<{ city: string }> = tool({
- *   name: "get_weather",
- *   parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
- *   run: ({ city }) => ({ city, celsius: 21 }),
- * });
- * ```
  */
 export interface RunnableTool<Args = unknown> {
   type: "function";
@@ -59,15 +45,6 @@ export interface RunnableTool<Args = unknown> {
 
 /**
  * What {@link tool} takes.
- *
- * @example
- * ```ts
- * const definition: ToolDefinition<{ a: number; b: number }, JSONSchemaObject> = {
- *   name: "add",
- *   parameters: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
- *   run: ({ a, b }) => a + b,
- * };
- * ```
  */
 export interface ToolDefinition<Args, Schema> {
   /** The name the model calls it by. */

@@ -4,11 +4,6 @@ import type { Trajectory } from "./trajectory.js";
 
 /**
  * A trajectory group as the checks read it: wire trajectories or {@link Trajectory} objects.
- *
- * @example
- * ```ts
- * const group: CheckedTrajectoryGroup = { trajectories: [new Trajectory({ reward: 1 })] };
- * ```
  */
 export interface CheckedTrajectoryGroup {
   trajectories: ReadonlyArray<TrajectoryParams | Trajectory>;

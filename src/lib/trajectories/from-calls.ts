@@ -139,14 +139,6 @@ export function trajectoryFromCalls(calls: Iterable<CallRecord>): Trajectory {
  * How traced rollouts become groups: `groupBy` names the group of a trace from its root call,
  * `reward` reads the root's reward (its feedback is at `root.summary.weave.feedback`);
  * `undefined` leaves the trace out, 0 is a reward.
- *
- * @example
- * ```ts
- * const options: TrajectoryGroupsOptions = {
- *   groupBy: (root) => String(root.inputs["prompt_id"]),
- *   reward: (root) => root.summary?.weave?.feedback?.[0]?.payload?.["value"] as number | undefined,
- * };
- * ```
  */
 export interface TrajectoryGroupsOptions {
   groupBy: (root: CallRecord) => string;
@@ -157,11 +149,6 @@ export interface TrajectoryGroupsOptions {
 
 /**
  * What selects the traces: the query's filter and expression pick their ROOT calls.
- *
- * @example
- * ```ts
- * const params: TrajectoryGroupsParams = { project_id: "acme/rollouts", filter: { op_names: ["weave:///acme/rollouts/op/rollout:*"] } };
- * ```
  */
 export type TrajectoryGroupsParams = Pick<
   CallsQueryParams,

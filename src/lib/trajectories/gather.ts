@@ -5,27 +5,12 @@ import type { Trajectory } from "./trajectory.js";
 /**
  * One rollout: a function that runs it (and should stop when `signal` aborts, e.g. by passing
  * it to its chat calls), or a promise of one already running.
- *
- * @example
- * ```ts
- * const rollout: Rollout = async (signal) => {
- *   const t = new Trajectory({ messages_and_choices: [{ role: "user", content: prompt }] });
- *   await t.sample(client, { model }, { signal });
- *   t.reward = score(t);
- *   return t;
- * };
- * ```
  */
 export type Rollout = ((signal: AbortSignal) => Trajectory | PromiseLike<Trajectory>) | PromiseLike<Trajectory>;
 
 /**
  * Counts passed to `onProgress` after each rollout ends: `done` rollouts ended (`failed` of
  * them with an error) out of `total`.
- *
- * @example
- * ```ts
- * const onProgress = ({ done, failed, total }: GatherProgress) => console.log(`${done}/${total} (${failed} failed)`);
- * ```
  */
 export interface GatherProgress {
   done: number;
@@ -35,11 +20,6 @@ export interface GatherProgress {
 
 /**
  * Options of {@link gatherTrajectoryGroups}.
- *
- * @example
- * ```ts
- * const options: GatherOptions = { concurrency: 16, maxExceptions: 2, onProgress: console.log, signal };
- * ```
  */
 export interface GatherOptions {
   /** Rollouts running at once, across all groups. Default 32. */
@@ -69,11 +49,6 @@ export interface GatherOptions {
 /**
  * A failed rollout kept in its group, in the shape of ART's `exceptions` (`traceback` is the
  * JavaScript stack).
- *
- * @example
- * ```ts
- * const e: RolloutException = { type: "RateLimitError", message: "429 Too Many Requests", traceback: "RateLimitError: ..." };
- * ```
  */
 export type RolloutException = {
   // A type alias, not an interface: the wire group type (with an index signature) accepts it.
@@ -85,12 +60,6 @@ export type RolloutException = {
 /**
  * A gathered group: its successful trajectories in input order, and the failures. Pass it as
  * is in `trajectory_groups`.
- *
- * @example
- * ```ts
- * const [group] = await gatherTrajectoryGroups([rollouts]);
- * console.log(group.trajectories.length, group.exceptions.length);
- * ```
  */
 export type GatheredTrajectoryGroup = {
   trajectories: Trajectory[];
@@ -100,26 +69,11 @@ export type GatheredTrajectoryGroup = {
 /**
  * The gather rejected because more rollouts failed than `maxExceptions` allows. `failures`
  * holds every error caught until then; `cause` is the one that broke the budget.
- *
- * @example
- * ```ts
- * try {
- *   await gatherTrajectoryGroups(groups, { maxExceptions: 2 });
- * } catch (err) {
- *   if (err instanceof RolloutsFailedError) console.log(err.failures.length, err.cause);
- * }
- * ```
  */
 export class RolloutsFailedError extends InferloopError {
   override name = "RolloutsFailedError";
   readonly failures: unknown[];
 
-  /**
-   * @example
-   * ```ts
-   * throw new RolloutsFailedError([err], 0);
-   * ```
-   */
   constructor(failures: unknown[], maxExceptions: number) {
     const last = failures[failures.length - 1];
     const why = last instanceof Error ? `${last.name}: ${last.message}` : String(last);
@@ -150,11 +104,17 @@ function checkCount(name: string, value: number, min: number): void {
  *
  * @example
  * ```ts
- * const groups = await gatherTrajectoryGroups(
- *   prompts.map((prompt) => Array.from({ length: 4 }, () => (signal: AbortSignal) => rollout(prompt, signal))),
+ * const rollout = (prompt: string) => (signal: AbortSignal) =>
+ *   captureTrajectory(async () => {
+ *     const reply = await client.chat.completions.create({ model, messages: [{ role: "user", content: prompt }] }, { signal });
+ *     return reply.choices[0]?.message.content ? 1 : 0;
+ *   });
+ * const prompts = ["2+2?", "3*3?"];
+ * const gathered = await gatherTrajectoryGroups(
+ *   prompts.map((prompt) => Array.from({ length: 4 }, () => rollout(prompt))),
  *   { concurrency: 8, maxExceptions: 2, onProgress: ({ done, total }) => console.log(`${done}/${total}`) },
  * );
- * await client.trainingJobs.create({ model_id, trajectory_groups: groups });
+ * await client.trainingJobs.create({ model_id: modelId, trajectory_groups: gathered });
  * ```
  */
 export function gatherTrajectoryGroups(

@@ -16,11 +16,6 @@ import { isTrajectoryChoice, type TrajectoryItem } from "../../resources/trainin
 
 /**
  * What a {@link Trajectory} starts from: every field optional, `start_time` a string or a `Date`.
- *
- * @example
- * ```ts
- * const init: TrajectoryInit = { messages_and_choices: [{ role: "user", content: "Hi" }], metadata: { prompt: 3 } };
- * ```
  */
 export interface TrajectoryInit
   extends Omit<Partial<TrajectoryParams>, "messages_and_choices" | "additional_histories" | "start_time"> {
@@ -33,21 +28,11 @@ export interface TrajectoryInit
 /**
  * What {@link Trajectory.sample} sends: any non-streamed chat request, without `messages`
  * (the trajectory supplies them).
- *
- * @example
- * ```ts
- * const params: TrajectorySampleParams = { model: "Qwen/Qwen3-8B", temperature: 1, max_completion_tokens: 256 };
- * ```
  */
 export type TrajectorySampleParams = Omit<ChatCompletionCreateParamsNonStreaming, "messages">;
 
 /**
  * Anything with `chat.completions`, such as an `Inferloop` client.
- *
- * @example
- * ```ts
- * const sampler: ChatSampler = new Inferloop();
- * ```
  */
 export interface ChatSampler {
   chat: { completions: Pick<ChatCompletionsEndpoint, "create"> };
@@ -86,7 +71,7 @@ function pickChoice(source: ChatCompletion | ChatCompletionChoice, index: number
  * const t = new Trajectory({ messages_and_choices: [{ role: "user", content: "What is 6 * 7?" }] });
  * const completion = await t.sample(client, { model: "Qwen/Qwen3-8B" });
  * t.reward = completion.choices[0]?.message.content?.includes("42") ? 1 : 0;
- * await client.trainingJobs.create({ model_id, trajectory_groups: [{ trajectories: [t, other] }] });
+ * await client.trainingJobs.create({ model_id: modelId, trajectory_groups: [{ trajectories: [t] }] });
  * ```
  */
 export class Trajectory {
@@ -103,12 +88,6 @@ export class Trajectory {
   /** ISO 8601 date-time. */
   start_time: string;
 
-  /**
-   * @example
-   * ```ts
-   * const t = new Trajectory({ messages_and_choices: [{ role: "system", content: "Be brief." }], reward: 0 });
-   * ```
-   */
   constructor(init: TrajectoryInit = {}) {
     this.messages_and_choices = init.messages_and_choices ? [...init.messages_and_choices] : [];
     this.tools = init.tools ?? null;
@@ -130,8 +109,7 @@ export class Trajectory {
    *
    * @example
    * ```ts
-   * t.messages_and_choices.push({ role: "user", content: "And times 2?" });
-   * const next = await client.chat.completions.create({ model, messages: t.messages(), logprobs: true });
+   * const next = await client.chat.completions.create({ model, messages: trajectory.messages(), logprobs: true });
    * ```
    */
   messages(): ChatCompletionMessageParam[] {
@@ -149,8 +127,8 @@ export class Trajectory {
    *
    * @example
    * ```ts
-   * const stream = await client.chat.completions.create({ model, messages: t.messages(), stream: true, logprobs: true });
-   * t.record(await stream.finalCompletion());
+   * const stream = await client.chat.completions.create({ model, messages: trajectory.messages(), stream: true, logprobs: true });
+   * trajectory.record(await stream.finalCompletion());
    * ```
    */
   record(source: ChatCompletion | ChatCompletionChoice, index = 0): this {
@@ -178,7 +156,7 @@ export class Trajectory {
    *
    * @example
    * ```ts
-   * const completion = await t.sample(client, { model: "Qwen/Qwen3-8B", temperature: 1 }, { signal });
+   * const completion = await trajectory.sample(client, { model: "Qwen/Qwen3-8B", temperature: 1 }, { signal });
    * ```
    */
   async sample(client: ChatSampler, params: TrajectorySampleParams, options?: RequestOptions): Promise<ChatCompletion> {
@@ -201,7 +179,7 @@ export class Trajectory {
    *
    * @example
    * ```ts
-   * trajectorySchema.parse(t.toJSON());
+   * const body = JSON.stringify(trajectory.toJSON()); // what the training API receives
    * ```
    */
   toJSON(): TrajectoryParams {

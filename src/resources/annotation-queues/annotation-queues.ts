@@ -140,11 +140,6 @@ const itemsProgress = endpoint({
 
 /**
  * Items of annotation queues (Basic auth, sent to `traceBaseURL`).
- *
- * @example
- * ```ts
- * await client.annotationQueues.items.progress(queueId, itemId, { annotation_state: "in_progress", project_id: "acme/bot" });
- * ```
  */
 export class AnnotationQueueItems extends APIResource {
   /**
@@ -217,11 +212,6 @@ export class AnnotationQueueItems extends APIResource {
 
 /**
  * Annotation queues of the tracing store: `client.annotationQueues.items`.
- *
- * @example
- * ```ts
- * const { item } = await client.annotationQueues.items.progress(queueId, itemId, { annotation_state: "completed", project_id: "acme/bot" });
- * ```
  */
 export class AnnotationQueues extends APIResource {
   /** Queue items. */

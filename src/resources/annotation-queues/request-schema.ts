@@ -10,11 +10,6 @@ ensureZodDefaults();
 /**
  * The states a caller may set. `unstarted` is what an item shows before anyone touched it, but
  * the server refuses it as a target.
- *
- * @example
- * ```ts
- * ANNOTATION_STATES_SETTABLE.includes("skipped"); // true
- * ```
  */
 export const ANNOTATION_STATES_SETTABLE = ["in_progress", "completed", "skipped"] as const;
 const progressParams = z.strictObject({
@@ -28,32 +23,17 @@ const progressParams = z.strictObject({
 /**
  * Body of `POST /annotation_queues/{queue_id}/items/{item_id}/progress`. The annotator is not
  * in the body: the server takes it from the authenticated session.
- *
- * @example
- * ```ts
- * const params: AnnotationQueueItemProgressParams = { annotation_state: "in_progress", project_id: "acme/support-bot" };
- * ```
  */
 export interface AnnotationQueueItemProgressParams extends Fields<typeof progressParams.shape> {}
 
 /**
  * Body of `POST /annotation_queues/{queue_id}/items/{item_id}/progress`.
- *
- * @example
- * ```ts
- * annotationQueueItemProgressParamsSchema.parse({ annotation_state: "completed", project_id: "acme/support-bot" });
- * ```
  */
 export const annotationQueueItemProgressParamsSchema: SchemaOf<AnnotationQueueItemProgressParams> = progressParams;
 
 /**
  * A path parameter (`queue_id`, `item_id`): a non-empty string. The method encodes it into the
  * path; this only refuses values that would produce a malformed URL such as `/items//progress`.
- *
- * @example
- * ```ts
- * pathParamSchema.safeParse("").success; // false
- * ```
  */
 export const pathParamSchema = z.string().check(z.minLength(1));
 
@@ -68,11 +48,6 @@ const sortBy = z.strictObject({
  * One sort key of a queue or item list. Weave requires both members and ignores a field it
  * cannot sort by (queues: `id`, `name`, `created_at`, `updated_at`; items: `call_started_at`,
  * `call_op_name`, `created_at`, `updated_at`).
- *
- * @example
- * ```ts
- * const sort: AnnotationQueueSortBy = { field: "created_at", direction: "desc" };
- * ```
  */
 export interface AnnotationQueueSortBy extends Fields<typeof sortBy.shape> {}
 const sortBySchema: SchemaOf<AnnotationQueueSortBy> = sortBy;
@@ -90,11 +65,6 @@ const createParams = z.strictObject({
 });
 /**
  * Body of `POST /annotation_queues`.
- *
- * @example
- * ```ts
- * const params: AnnotationQueueCreateParams = { project_id: "acme/bot", name: "Rollout review", scorer_refs: [] };
- * ```
  */
 export interface AnnotationQueueCreateParams extends Fields<typeof createParams.shape> {}
 
@@ -112,11 +82,6 @@ const listParams = z.strictObject({
 });
 /**
  * Body of `POST /annotation_queues/query` (the paging members come from the list).
- *
- * @example
- * ```ts
- * const params: AnnotationQueueListParams = { project_id: "acme/bot", name: "review" };
- * ```
  */
 export interface AnnotationQueueListParams extends Fields<typeof listParams.shape> {}
 
@@ -126,11 +91,6 @@ const retrieveParams = z.strictObject({
 });
 /**
  * Query of `GET` and `DELETE /annotation_queues/{queue_id}`.
- *
- * @example
- * ```ts
- * const params: AnnotationQueueRetrieveParams = { project_id: "acme/bot" };
- * ```
  */
 export interface AnnotationQueueRetrieveParams extends Fields<typeof retrieveParams.shape> {}
 
@@ -146,11 +106,6 @@ const updateParams = z.strictObject({
 });
 /**
  * Body of `PUT /annotation_queues/{queue_id}`: only the members given change.
- *
- * @example
- * ```ts
- * const params: AnnotationQueueUpdateParams = { project_id: "acme/bot", description: "Rollouts of step 3" };
- * ```
  */
 export interface AnnotationQueueUpdateParams extends Fields<typeof updateParams.shape> {}
 
@@ -162,11 +117,6 @@ const statsParams = z.strictObject({
 });
 /**
  * Body of `POST /annotation_queues/stats`.
- *
- * @example
- * ```ts
- * const params: AnnotationQueueStatsParams = { project_id: "acme/bot", queue_ids: [queueId] };
- * ```
  */
 export interface AnnotationQueueStatsParams extends Fields<typeof statsParams.shape> {}
 
@@ -182,11 +132,6 @@ const addParams = z.strictObject({
 });
 /**
  * Body of `POST /annotation_queues/{queue_id}/items`.
- *
- * @example
- * ```ts
- * const params: AnnotationQueueItemAddParams = { project_id: "acme/bot", call_ids: [callId] };
- * ```
  */
 export interface AnnotationQueueItemAddParams extends Fields<typeof addParams.shape> {}
 
@@ -209,11 +154,6 @@ const itemFilter = z.strictObject({
 });
 /**
  * Exact-match filter of an item list.
- *
- * @example
- * ```ts
- * const filter: AnnotationQueueItemFilter = { annotation_states: ["completed", "skipped"] };
- * ```
  */
 export interface AnnotationQueueItemFilter extends Fields<typeof itemFilter.shape> {}
 const itemFilterSchema: SchemaOf<AnnotationQueueItemFilter> = itemFilter;
@@ -235,74 +175,34 @@ const itemListParams = z.strictObject({
 });
 /**
  * Body of `POST /annotation_queues/{queue_id}/items/query` (the paging members come from the list).
- *
- * @example
- * ```ts
- * const params: AnnotationQueueItemListParams = { project_id: "acme/bot", filter: { annotation_states: ["completed"] } };
- * ```
  */
 export interface AnnotationQueueItemListParams extends Fields<typeof itemListParams.shape> {}
 
 /**
  * Body of `POST /annotation_queues`.
- *
- * @example
- * ```ts
- * annotationQueueCreateParamsSchema.parse({ project_id: "acme/bot", name: "Review", scorer_refs: [] });
- * ```
  */
 export const annotationQueueCreateParamsSchema: SchemaOf<AnnotationQueueCreateParams> = createParams;
 /**
  * Body of `POST /annotation_queues/query`.
- *
- * @example
- * ```ts
- * annotationQueueListParamsSchema.parse({ project_id: "acme/bot", name: "review", limit: 10 });
- * ```
  */
 export const annotationQueueListParamsSchema: SchemaOf<AnnotationQueueListParams> = listParams;
 /**
  * Query of `GET`/`DELETE /annotation_queues/{queue_id}`.
- *
- * @example
- * ```ts
- * annotationQueueRetrieveParamsSchema.parse({ project_id: "acme/bot" });
- * ```
  */
 export const annotationQueueRetrieveParamsSchema: SchemaOf<AnnotationQueueRetrieveParams> = retrieveParams;
 /**
  * Body of `PUT /annotation_queues/{queue_id}`.
- *
- * @example
- * ```ts
- * annotationQueueUpdateParamsSchema.parse({ project_id: "acme/bot", description: "step 3" });
- * ```
  */
 export const annotationQueueUpdateParamsSchema: SchemaOf<AnnotationQueueUpdateParams> = updateParams;
 /**
  * Body of `POST /annotation_queues/stats`.
- *
- * @example
- * ```ts
- * annotationQueueStatsParamsSchema.parse({ project_id: "acme/bot", queue_ids: ["0195a3cf-1a2b-7c3d-8e4f-5a6b7c8d9e0f"] });
- * ```
  */
 export const annotationQueueStatsParamsSchema: SchemaOf<AnnotationQueueStatsParams> = statsParams;
 /**
  * Body of `POST /annotation_queues/{queue_id}/items`, before `display_fields` is defaulted.
- *
- * @example
- * ```ts
- * annotationQueueItemAddParamsSchema.safeParse({ project_id: "acme/bot", call_ids: [] }).success; // false: adds nothing
- * ```
  */
 export const annotationQueueItemAddParamsSchema: SchemaOf<AnnotationQueueItemAddParams> = addParams;
 /**
  * Body of `POST /annotation_queues/{queue_id}/items/query`.
- *
- * @example
- * ```ts
- * annotationQueueItemListParamsSchema.parse({ project_id: "acme/bot", filter: { annotation_states: ["completed"] } });
- * ```
  */
 export const annotationQueueItemListParamsSchema: SchemaOf<AnnotationQueueItemListParams> = itemListParams;

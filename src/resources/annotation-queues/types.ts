@@ -3,25 +3,11 @@
 /**
  * The state of an item as shown to readers: the latest progress of any annotator, `unstarted`
  * when none exists yet. Open: newer servers may add values.
- *
- * @example
- * ```ts
- * const state: AnnotationState = "unstarted";
- * ```
  */
 export type AnnotationState = "unstarted" | "in_progress" | "completed" | "skipped" | (string & {});
 
 /**
  * One item of an annotation queue: a call put up for annotation.
- *
- * @example
- * ```ts
- * const { item } = await client.annotationQueues.items.progress(queueId, itemId, {
- *   annotation_state: "completed",
- *   project_id: "acme/support-bot",
- * });
- * item.annotation_state; // "completed"
- * ```
  */
 export interface AnnotationQueueItem {
   id: string;
@@ -54,11 +40,6 @@ export interface AnnotationQueueItem {
 
 /**
  * Response of annotation-queue item progress.
- *
- * @example
- * ```ts
- * const response: AnnotationQueueItemProgressResponse = await client.annotationQueues.items.progress(q, i, body);
- * ```
  */
 export interface AnnotationQueueItemProgressResponse {
   item: AnnotationQueueItem;
@@ -67,11 +48,6 @@ export interface AnnotationQueueItemProgressResponse {
 
 /**
  * An annotation queue.
- *
- * @example
- * ```ts
- * const queue: AnnotationQueue = await client.annotationQueues.retrieve(queueId, { project_id: "acme/bot" });
- * ```
  */
 export interface AnnotationQueue {
   id: string;
@@ -91,11 +67,6 @@ export interface AnnotationQueue {
 
 /**
  * Response of `annotationQueues.create`.
- *
- * @example
- * ```ts
- * const { id }: AnnotationQueueCreateResponse = await client.annotationQueues.create(params);
- * ```
  */
 export interface AnnotationQueueCreateResponse {
   id: string;
@@ -104,12 +75,6 @@ export interface AnnotationQueueCreateResponse {
 
 /**
  * The counts of one queue: items, and items completed or skipped by at least one reviewer.
- *
- * @example
- * ```ts
- * const { stats } = await client.annotationQueues.stats({ project_id: "acme/bot", queue_ids: [queueId] });
- * const s: AnnotationQueueStats = stats[0]!;
- * ```
  */
 export interface AnnotationQueueStats {
   queue_id: string;
@@ -120,11 +85,6 @@ export interface AnnotationQueueStats {
 
 /**
  * Response of `annotationQueues.stats`.
- *
- * @example
- * ```ts
- * const response: AnnotationQueueStatsResponse = await client.annotationQueues.stats(params);
- * ```
  */
 export interface AnnotationQueueStatsResponse {
   stats: AnnotationQueueStats[];
@@ -133,11 +93,6 @@ export interface AnnotationQueueStatsResponse {
 
 /**
  * Response of `annotationQueues.items.add`: calls added, and calls already in the queue.
- *
- * @example
- * ```ts
- * const { added_count, duplicates }: AnnotationQueueItemAddResponse = await client.annotationQueues.items.add(q, params);
- * ```
  */
 export interface AnnotationQueueItemAddResponse {
   added_count: number;

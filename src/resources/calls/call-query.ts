@@ -15,10 +15,7 @@ import type { CallRecord } from "./types.js";
  * @example
  * ```ts
  * const query = client.calls.query({ project_id: "acme/support-bot", filter: { trace_roots_only: true } });
- * for await (const call of query) console.log(call.id, call.op_name);
- *
- * for await (const page of client.calls.query({ project_id: "acme/support-bot" }, { pageSize: 500 }).pages())
- *   console.log(page.length);
+ * for await (const page of query.pages()) console.log(page.length); // or for await (const call of query)
  * ```
  */
 export type CallQuery = OffsetList<CallRecord>;

@@ -80,11 +80,6 @@ const callsQuery = endpoint({
 
 /**
  * The call query of the tracing store (`POST /calls/stream_query`, Basic auth, `traceBaseURL`).
- *
- * @example
- * ```ts
- * const calls = await client.calls.query({ project_id: "acme/bot", limit: 10 }).toArray();
- * ```
  */
 export class Calls extends APIResource {
   /**

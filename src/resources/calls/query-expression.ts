@@ -7,31 +7,16 @@ ensureZodDefaults();
  * A plain JSON value, as the builder `q` takes it: string, number, boolean, null, or arrays and
  * objects of those. On the wire the builder nests `$literal` around every element and value
  * (see {@link LiteralOperandValue}).
- *
- * @example
- * ```ts
- * const value: LiteralValue = { tier: "pro", tags: ["a", "b"], score: 0.5, archived: null };
- * ```
  */
 export type LiteralValue = string | number | boolean | null | LiteralValue[] | { [key: string]: LiteralValue };
 
 /**
  * The types a `$convert` can cast to. `"exists"` yields whether the input is present at all.
- *
- * @example
- * ```ts
- * const to: ConvertTarget = "double";
- * ```
  */
 export type ConvertTarget = "double" | "string" | "int" | "bool" | "exists";
 
 /**
  * Every value of {@link ConvertTarget}, in the order the trace server documents them.
- *
- * @example
- * ```ts
- * CONVERT_TARGETS.includes("int"); // true
- * ```
  */
 export const CONVERT_TARGETS = [
   "double",
@@ -46,11 +31,6 @@ export const CONVERT_TARGETS = [
  * `weave/trace_server/interface/query.py`): a string, number, boolean or null, or a list or
  * object whose every element or value is itself a `$literal` operand. A bare array or object
  * is a 422 on a real Weave server.
- *
- * @example
- * ```ts
- * const tags: LiteralOperandValue = [{ $literal: "a" }, { $literal: "b" }];
- * ```
  */
 export type LiteralOperandValue =
   | string
@@ -63,11 +43,6 @@ export type LiteralOperandValue =
 /**
  * A constant operand: `{ $literal: value }`. Arrays and objects nest: `q.literal(["a"])` is
  * `{ $literal: [{ $literal: "a" }] }`.
- *
- * @example
- * ```ts
- * const threshold: LiteralOperand = { $literal: 1000 };
- * ```
  */
 export interface LiteralOperand {
   $literal: LiteralOperandValue;
@@ -111,11 +86,6 @@ const literalValueSchema = z.unknown().check((ctx) => {
  * A field of the call record, by dotted path (`"summary.weave.latency_ms"`). Integer-looking path
  * parts index into lists; a key that itself contains a dot is written with the dot escaped,
  * `"attributes.a\\.b"` (the key `a.b` of `attributes`), as Weave reads it.
- *
- * @example
- * ```ts
- * const latency: GetFieldOperand = { $getField: "summary.weave.latency_ms" };
- * ```
  */
 export interface GetFieldOperand {
   $getField: string;
@@ -123,13 +93,6 @@ export interface GetFieldOperand {
 
 /**
  * A cast of another operand, e.g. a JSON field to `double` before comparing it with a number.
- *
- * @example
- * ```ts
- * const latency: ConvertOperand = {
- *   $convert: { input: { $getField: "summary.weave.latency_ms" }, to: "double" },
- * };
- * ```
  */
 export interface ConvertOperand {
   $convert: { input: Operand; to: ConvertTarget };
@@ -137,11 +100,6 @@ export interface ConvertOperand {
 
 /**
  * True when every operand is true. Any number of operands.
- *
- * @example
- * ```ts
- * const both: AndOperation = { $and: [{ $literal: true }, { $getField: "inputs.flag" }] };
- * ```
  */
 export interface AndOperation {
   $and: readonly Operand[];
@@ -149,11 +107,6 @@ export interface AndOperation {
 
 /**
  * True when at least one operand is true. Any number of operands.
- *
- * @example
- * ```ts
- * const either: OrOperation = { $or: [{ $getField: "inputs.a" }, { $getField: "inputs.b" }] };
- * ```
  */
 export interface OrOperation {
   $or: readonly Operand[];
@@ -161,13 +114,6 @@ export interface OrOperation {
 
 /**
  * Negation of exactly one operand. "Not equal" is `$not` around `$eq`.
- *
- * @example
- * ```ts
- * const notError: NotOperation = {
- *   $not: [{ $eq: [{ $getField: "summary.weave.status" }, { $literal: "error" }] }],
- * };
- * ```
  */
 export interface NotOperation {
   $not: readonly [Operand];
@@ -175,11 +121,6 @@ export interface NotOperation {
 
 /**
  * `left == right`.
- *
- * @example
- * ```ts
- * const op: EqOperation = { $eq: [{ $getField: "inputs.user_tier" }, { $literal: "pro" }] };
- * ```
  */
 export interface EqOperation {
   $eq: readonly [Operand, Operand];
@@ -187,11 +128,6 @@ export interface EqOperation {
 
 /**
  * `left > right`.
- *
- * @example
- * ```ts
- * const op: GtOperation = { $gt: [{ $getField: "wb_run_step" }, { $literal: 5 }] };
- * ```
  */
 export interface GtOperation {
   $gt: readonly [Operand, Operand];
@@ -199,11 +135,6 @@ export interface GtOperation {
 
 /**
  * `left >= right`.
- *
- * @example
- * ```ts
- * const op: GteOperation = { $gte: [{ $getField: "wb_run_step" }, { $literal: 5 }] };
- * ```
  */
 export interface GteOperation {
   $gte: readonly [Operand, Operand];
@@ -211,11 +142,6 @@ export interface GteOperation {
 
 /**
  * `left < right`. Only newer trace servers know `$lt`.
- *
- * @example
- * ```ts
- * const op: LtOperation = { $lt: [{ $getField: "wb_run_step" }, { $literal: 5 }] };
- * ```
  */
 export interface LtOperation {
   $lt: readonly [Operand, Operand];
@@ -223,11 +149,6 @@ export interface LtOperation {
 
 /**
  * `left <= right`. Only newer trace servers know `$lte`.
- *
- * @example
- * ```ts
- * const op: LteOperation = { $lte: [{ $getField: "wb_run_step" }, { $literal: 5 }] };
- * ```
  */
 export interface LteOperation {
   $lte: readonly [Operand, Operand];
@@ -235,13 +156,6 @@ export interface LteOperation {
 
 /**
  * Membership: the first operand equals one of the operands in the list.
- *
- * @example
- * ```ts
- * const op: InOperation = {
- *   $in: [{ $getField: "summary.weave.status" }, [{ $literal: "error" }, { $literal: "running" }]],
- * };
- * ```
  */
 export interface InOperation {
   $in: readonly [Operand, readonly Operand[]];
@@ -249,13 +163,6 @@ export interface InOperation {
 
 /**
  * Substring test; `case_insensitive` defaults to false on the server.
- *
- * @example
- * ```ts
- * const op: ContainsOperation = {
- *   $contains: { input: { $getField: "inputs.question" }, substr: { $literal: "password" }, case_insensitive: true },
- * };
- * ```
  */
 export interface ContainsOperation {
   $contains: { input: Operand; substr: Operand; case_insensitive?: boolean | null };
@@ -263,11 +170,6 @@ export interface ContainsOperation {
 
 /**
  * Any operation node: the things that may stand directly under `$expr`.
- *
- * @example
- * ```ts
- * const op: Operation = { $gt: [{ $getField: "wb_run_step" }, { $literal: 0 }] };
- * ```
  */
 export type Operation =
   | AndOperation
@@ -284,23 +186,11 @@ export type Operation =
 /**
  * Anything that may appear as an argument of an operation: a literal, a field, a cast, or a
  * nested operation.
- *
- * @example
- * ```ts
- * const operands: Operand[] = [{ $literal: 1 }, { $getField: "wb_run_step" }, { $and: [] }];
- * ```
  */
 export type Operand = LiteralOperand | GetFieldOperand | ConvertOperand | Operation;
 
 /**
  * The `query` member of a call query: `{ $expr: Operation }`. Build it with `q` or write it raw.
- *
- * @example
- * ```ts
- * const query: QueryExpression = {
- *   $expr: { $eq: [{ $getField: "op_name" }, { $literal: "weave:///acme/bot/op/answer:abc" }] },
- * };
- * ```
  */
 export interface QueryExpression {
   $expr: Operation;
@@ -308,21 +198,11 @@ export interface QueryExpression {
 
 /**
  * The keys of every operation node, in the order the trace server documents them.
- *
- * @example
- * ```ts
- * OPERATION_KEYS.includes("$contains"); // true
- * ```
  */
 export const OPERATION_KEYS = ["$and", "$or", "$not", "$eq", "$gt", "$gte", "$lt", "$lte", "$in", "$contains"] as const;
 
 /**
  * The keys of every operand node: the operation keys plus `$literal`, `$getField`, `$convert`.
- *
- * @example
- * ```ts
- * OPERAND_KEYS.includes("$getField"); // true
- * ```
  */
 export const OPERAND_KEYS = ["$literal", "$getField", "$convert", ...OPERATION_KEYS] as const;
 
@@ -370,11 +250,6 @@ const whenNodeIsClean = (payload: { issues: readonly unknown[] }) => payload.iss
 
 /**
  * Validates one operation node (what may stand under `$expr`), recursively.
- *
- * @example
- * ```ts
- * operationSchema.safeParse({ $not: [{ $literal: true }, { $literal: false }] }).success; // false
- * ```
  */
 export const operationSchema = z.strictObject(operationShape, { error: unknownKeyMessage(OPERATION_KEYS) }).check(
   z.refine(hasExactlyOneKey, {
@@ -387,11 +262,6 @@ export const operationSchema = z.strictObject(operationShape, { error: unknownKe
 
 /**
  * Validates one operand node (a literal, a field, a cast or an operation), recursively.
- *
- * @example
- * ```ts
- * operandSchema.parse({ $convert: { input: { $getField: "wb_run_step" }, to: "int" } });
- * ```
  */
 export const operandSchema = z
   .strictObject({ ...operandOnlyShape, ...operationShape }, { error: unknownKeyMessage(OPERAND_KEYS) })
@@ -405,11 +275,5 @@ export const operandSchema = z
 /**
  * Validates a whole `query` value, `{ $expr: Operation }`. A malformed tree fails with the issue
  * path pointing inside it, e.g. `["$expr", "$and", 1, "$not"]`.
- *
- * @example
- * ```ts
- * const result = queryExpressionSchema.safeParse({ $expr: { $eq: [{ $getField: "op_name" }] } });
- * result.success; // false; result.error.issues[0].path is ["$expr", "$eq"]
- * ```
  */
 export const queryExpressionSchema = z.strictObject({ $expr: operationSchema });

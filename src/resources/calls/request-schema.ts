@@ -70,11 +70,6 @@ const filter = z.looseObject(filterShape).check(
 /**
  * The `filter` member of {@link CallsQueryParams}. Each list keeps the calls whose field is one
  * of its values; lists are ANDed together. A real Weave server caps each list at 1000 values.
- *
- * @example
- * ```ts
- * const filter: CallsFilter = { op_names: ["weave:///acme/bot/op/answer:abc"], trace_roots_only: true };
- * ```
  */
 export interface CallsFilter extends Fields<typeof filterShape> {}
 
@@ -88,11 +83,6 @@ export interface CallsFilter extends Fields<typeof filterShape> {}
  * (`weave/trace_server/trace_server_interface.py`, `CallsFilter`); the spec's
  * `svc_user_ids`/`svc_run_ids` are **ignored by a real Weave server**, which then answers
  * unfiltered, with records of every user. Use `svc_*` only with a service that implements the spec.
- *
- * @example
- * ```ts
- * callsFilterSchema.parse({ op_names: ["weave:///acme/bot/op/answer:abc"], trace_roots_only: true });
- * ```
  */
 export const callsFilterSchema: SchemaOf<CallsFilter> = filter;
 const sortBy = z.strictObject({
@@ -107,11 +97,6 @@ const sortBy = z.strictObject({
 });
 /**
  * One sort key of a call query.
- *
- * @example
- * ```ts
- * const sort: CallsSortBy = { field: "summary.weave.latency_ms", direction: "desc" };
- * ```
  */
 export interface CallsSortBy extends Fields<typeof sortBy.shape> {}
 
@@ -119,11 +104,6 @@ export interface CallsSortBy extends Fields<typeof sortBy.shape> {}
  * One sort key of a call query: a call field or a dotted path into `attributes`, `inputs`,
  * `output` or `summary` (e.g. `summary.weave.latency_ms`). For stable paging, end with a unique
  * key such as `id`.
- *
- * @example
- * ```ts
- * callsSortBySchema.parse({ field: "started_at", direction: "desc" });
- * ```
  */
 export const callsSortBySchema: SchemaOf<CallsSortBy> = sortBy;
 const queryParams = z.strictObject({
@@ -162,16 +142,6 @@ const queryParams = z.strictObject({
 /**
  * Body of a call query. Only `project_id` is required; every other member may be left out or
  * null, and the server's default applies.
- *
- * @example
- * ```ts
- * const params: CallsQueryParams = {
- *   project_id: "acme/support-bot",
- *   filter: { trace_roots_only: true },
- *   sort_by: [{ field: "started_at", direction: "desc" }, { field: "id" }],
- *   limit: 50,
- * };
- * ```
  */
 export interface CallsQueryParams extends Fields<typeof queryParams.shape> {}
 
@@ -180,37 +150,16 @@ export interface CallsQueryParams extends Fields<typeof queryParams.shape> {}
  * other member is optional and nullable, and the server's defaults apply when it is left out.
  * Strict at the top level and in `sort_by`: a misspelt key is refused before sending; in
  * `filter`, a misspelt known key is refused and other unknown keys are sent.
- *
- * @example
- * ```ts
- * callsQueryParamsSchema.parse({
- *   project_id: "acme/support-bot",
- *   filter: { trace_roots_only: true },
- *   sort_by: [{ field: "started_at", direction: "desc" }, { field: "id" }],
- *   limit: 50,
- *   include_costs: true,
- * });
- * ```
  */
 export const callsQueryParamsSchema: SchemaOf<CallsQueryParams> = queryParams;
 
 /**
  * The `accept` header sent when the caller gives none.
- *
- * @example
- * ```ts
- * DEFAULT_CALLS_ACCEPT; // "application/jsonl"
- * ```
  */
 export const DEFAULT_CALLS_ACCEPT = "application/jsonl";
 
 /**
  * Call-query options beside the body.
- *
- * @example
- * ```ts
- * const options: CallsQueryOptions = { pageSize: 200, accept: "application/jsonl" };
- * ```
  */
 export interface CallsQueryOptions extends Fields<typeof callsQueryOptionsSchema.shape> {}
 
@@ -219,12 +168,6 @@ export interface CallsQueryOptions extends Fields<typeof callsQueryOptionsSchema
  * default 1000, as the trace server's own SDK pages) and `accept` (the header, default
  * {@link DEFAULT_CALLS_ACCEPT}). Loose, so the shared request options (`signal`, `timeout`, ...)
  * can travel in the same object untouched.
- *
- * @example
- * ```ts
- * callsQueryOptionsSchema.parse({ pageSize: 200 });
- * callsQueryOptionsSchema.safeParse({ pageSize: 0 }).success; // false
- * ```
  */
 export const callsQueryOptionsSchema = z.looseObject({
   /** Records per request; a positive integer. Default 1000. */

@@ -4,22 +4,11 @@
 
 /**
  * An ISO-8601 date-time as the server writes it, e.g. `"2025-03-18T17:04:12.345000Z"`.
- *
- * @example
- * ```ts
- * const startedAt: IsoDateTime = "2025-03-18T17:04:12.345000Z";
- * new Date(startedAt).getTime();
- * ```
  */
 export type IsoDateTime = string;
 
 /**
  * Token counts of one model inside `summary.usage` (and the base of a cost entry).
- *
- * @example
- * ```ts
- * const usage: LLMUsage = { requests: 1, prompt_tokens: 412, completion_tokens: 58, total_tokens: 470 };
- * ```
  */
 export interface LLMUsage {
   requests?: number | null;
@@ -36,11 +25,6 @@ export interface LLMUsage {
 /**
  * Cost of one model inside `summary.weave.costs` (only with `include_costs`): the usage counts
  * plus prices and the pricing record they came from.
- *
- * @example
- * ```ts
- * const cost: LLMCost = { total_tokens: 470, prompt_tokens_total_cost: 0.0000618, prompt_token_cost_unit: "USD" };
- * ```
  */
 export interface LLMCost extends LLMUsage {
   prompt_tokens_total_cost?: number | null;
@@ -59,21 +43,11 @@ export interface LLMCost extends LLMUsage {
 
 /**
  * Status of a call as derived by the server. Open: newer servers may add values.
- *
- * @example
- * ```ts
- * const status: CallStatus = "descendant_error";
- * ```
  */
 export type CallStatus = "success" | "error" | "running" | "descendant_error" | (string & {});
 
 /**
  * Number of calls of the trace per status, in `summary.status_counts`.
- *
- * @example
- * ```ts
- * const counts: StatusCounts = { success: 2, error: 0 };
- * ```
  */
 export interface StatusCounts {
   success?: number;
@@ -85,11 +59,6 @@ export interface StatusCounts {
 
 /**
  * One feedback entry in `summary.weave.feedback` (only with `include_feedback`).
- *
- * @example
- * ```ts
- * const reaction: CallFeedback = { feedback_type: "wandb.reaction.1", payload: { emoji: "👍" } };
- * ```
  */
 export interface CallFeedback {
   id?: string;
@@ -109,11 +78,6 @@ export interface CallFeedback {
 /**
  * `summary.weave`: fields the server derives on every read (anything the client wrote there is
  * overwritten).
- *
- * @example
- * ```ts
- * const weave: WeaveSummary = { status: "success", trace_name: "answer_ticket", latency_ms: 1757 };
- * ```
  */
 export interface WeaveSummary {
   status?: CallStatus;
@@ -131,11 +95,6 @@ export interface WeaveSummary {
 
 /**
  * The `summary` of a call.
- *
- * @example
- * ```ts
- * const summary: SummaryMap = { usage: { "gpt-4o-mini": { total_tokens: 470 } }, weave: { status: "success" } };
- * ```
  */
 export interface SummaryMap {
   /** Token counts per model name. */
@@ -147,13 +106,6 @@ export interface SummaryMap {
 
 /**
  * One recorded call, as yielded by `client.calls.query(...)`.
- *
- * @example
- * ```ts
- * for await (const call of client.calls.query({ project_id: "acme/support-bot" })) {
- *   console.log(call.op_name, call.summary?.weave?.latency_ms, call.ended_at ?? "running");
- * }
- * ```
  */
 export interface CallRecord {
   /** UUIDv7. */

@@ -141,10 +141,12 @@ function appendAll<T>(target: T[] | undefined, items: readonly T[]): T[] {
  * `index`, logprobs and token ids appended, finish/stop reasons, the last usage seen,
  * `prompt_token_ids`, and unknown fields carried over.
  * @example
+ * ```ts
  * const acc = new ChatCompletionAccumulator();
  * for await (const chunk of stream) acc.add(chunk);
  * const completion = acc.finish();
  * console.log(completion.choices[0]?.message.content);
+ * ```
  */
 export class ChatCompletionAccumulator {
   #first: ChatCompletionChunk | undefined;
@@ -159,8 +161,11 @@ export class ChatCompletionAccumulator {
    * Adds one chunk. Chunks must arrive in stream order per choice; choices may interleave.
    * A choice or tool-call `index` that is not a non-negative integer throws `ResponseParseError`.
    * @example
+   * ```ts
+   * const acc = new ChatCompletionAccumulator();
    * acc.add({ id: "c1", object: "chat.completion.chunk", created: 0, model: "m",
    *   choices: [{ index: 0, delta: { content: "Hi" }, finish_reason: null }] });
+   * ```
    */
   add(chunk: ChatCompletionChunk): void {
     // Before anything is taken from the chunk: a bad index must not become a choice.
@@ -240,8 +245,12 @@ export class ChatCompletionAccumulator {
    * A long `logprobs.content` (16 entries or more, in vLLM's shape) was packed as the chunks
    * came, and becomes an ordinary array of the received entries on its first read.
    * @example
+   * ```ts
+   * const acc = new ChatCompletionAccumulator();
+   * for await (const chunk of stream) acc.add(chunk);
    * const completion = acc.finish();
    * completion.choices.map((c) => c.message.content);
+   * ```
    */
   finish(): ChatCompletion {
     const first = this.#first;
@@ -309,7 +318,11 @@ function buildChoice(s: ChoiceState): ChatCompletionChoice {
 /**
  * Accumulates a whole sequence of chunks into a completion.
  * @example
+ * ```ts
+ * const chunks: ChatCompletionChunk[] = [];
+ * for await (const chunk of stream) chunks.push(chunk);
  * const completion = accumulateChatCompletion(chunks);
+ * ```
  */
 export function accumulateChatCompletion(chunks: Iterable<ChatCompletionChunk>): ChatCompletion {
   const acc = new ChatCompletionAccumulator();

@@ -9,11 +9,6 @@ const isIndex = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
  * Check the `index` of every choice and tool-call delta of a chunk, before it is accumulated.
  * Throws `ResponseParseError` naming the field (and the event, when known); the value itself
  * is never quoted.
- *
- * @example
- * ```ts
- * assertChunkIndices(chunk, 3); // throws for choices[0].index: "__proto__"
- * ```
  */
 export function assertChunkIndices(chunk: ChatCompletionChunk, event?: number): void {
   const choices = chunk.choices;

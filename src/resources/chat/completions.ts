@@ -94,11 +94,6 @@ const chatCompletionsCreate = endpoint({
 
 /**
  * Chat generation (`POST /v1/chat/completions`, Bearer auth).
- *
- * @example
- * ```ts
- * const stream = await client.chat.completions.create({ model, messages, stream: true });
- * ```
  */
 export class ChatCompletionsEndpoint extends APIResource {
   /**
@@ -120,10 +115,6 @@ export class ChatCompletionsEndpoint extends APIResource {
    *
    * const stream = await client.chat.completions.create({ model: "Qwen/Qwen3-8B", messages, stream: true });
    * for await (const text of stream.textStream()) process.stdout.write(text);
-   *
-   * // With a response format from zodResponseFormat/responseFormat, the final completion is parsed:
-   * const weather = await client.chat.completions.create({ model, messages, response_format: zodResponseFormat(Weather, "weather"), stream: true });
-   * console.log((await weather.finalCompletion()).choices[0]?.message.parsed);
    * ```
    */
   // A parsing format's stream type `S` is `ParsedChatCompletionStream<T>` (src/lib names it).
@@ -161,15 +152,13 @@ export class ChatCompletionsEndpoint extends APIResource {
    * import { zodResponseFormat } from "inferloop";
    *
    * const Weather = z.object({ city: z.string(), celsius: z.number() });
+   * const response_format = zodResponseFormat(Weather, "weather");
    * const completion = await client.chat.completions.parse({
    *   model: "Qwen/Qwen3-8B",
    *   messages: [{ role: "user", content: "Weather in Paris as JSON" }],
-   *   response_format: zodResponseFormat(Weather, "weather"),
+   *   response_format,
    * });
    * console.log(completion.choices[0]?.message.parsed?.celsius);
-   *
-   * const { data, response } = await client.chat.completions.parse({ model, messages, response_format }).withResponse();
-   * console.log(response.requestId, data.choices[0]?.message.parsed);
    *
    * const stream = await client.chat.completions.parse({ model, messages, response_format, stream: true });
    * for await (const partial of stream.partialParsed()) console.log(partial.city);

@@ -23,18 +23,11 @@ const textPart = looseObject({
 });
 /**
  * A text content part.
- *
- * @example
- * ```ts
- * const part: ChatCompletionContentPartText = { type: "text", text: "What is in this image?" };
- * ```
  */
 export interface ChatCompletionContentPartText extends Fields<typeof textPart.shape> {}
 
 /**
  * A text content part.
- * @example
- * chatCompletionContentPartTextSchema.parse({ type: "text", text: "Hello" });
  */
 export const chatCompletionContentPartTextSchema: SchemaOf<ChatCompletionContentPartText> = textPart;
 const imagePart = looseObject({
@@ -55,24 +48,11 @@ const imagePart = looseObject({
 });
 /**
  * An image content part, by URL or `data:` URL.
- *
- * @example
- * ```ts
- * const part: ChatCompletionContentPartImage = {
- *   type: "image_url",
- *   image_url: { url: "https://example.com/cat.png", detail: "low" },
- * };
- * ```
  */
 export interface ChatCompletionContentPartImage extends Fields<typeof imagePart.shape> {}
 
 /**
  * An image content part, by URL or `data:` URL.
- * @example
- * chatCompletionContentPartImageSchema.parse({
- *   type: "image_url",
- *   image_url: { url: "https://example.com/cat.png", detail: "low" },
- * });
  */
 export const chatCompletionContentPartImageSchema: SchemaOf<ChatCompletionContentPartImage> = imagePart;
 const inputAudioPart = looseObject({
@@ -88,21 +68,11 @@ const inputAudioPart = looseObject({
 });
 /**
  * An inline audio content part (base64 data).
- *
- * @example
- * ```ts
- * const part: ChatCompletionContentPartInputAudio = { type: "input_audio", input_audio: { data: "UklGR...", format: "wav" } };
- * ```
  */
 export interface ChatCompletionContentPartInputAudio extends Fields<typeof inputAudioPart.shape> {}
 
 /**
  * An inline audio content part (base64 data).
- * @example
- * chatCompletionContentPartInputAudioSchema.parse({
- *   type: "input_audio",
- *   input_audio: { data: "UklGR...", format: "wav" },
- * });
  */
 export const chatCompletionContentPartInputAudioSchema: SchemaOf<ChatCompletionContentPartInputAudio> = inputAudioPart;
 const audioUrlPart = looseObject({
@@ -116,21 +86,11 @@ const audioUrlPart = looseObject({
 });
 /**
  * An audio content part by URL (vLLM extension).
- *
- * @example
- * ```ts
- * const part: ChatCompletionContentPartAudioUrl = { type: "audio_url", audio_url: { url: "https://example.com/a.wav" } };
- * ```
  */
 export interface ChatCompletionContentPartAudioUrl extends Fields<typeof audioUrlPart.shape> {}
 
 /**
  * An audio content part by URL (vLLM extension).
- * @example
- * chatCompletionContentPartAudioUrlSchema.parse({
- *   type: "audio_url",
- *   audio_url: { url: "https://example.com/a.wav" },
- * });
  */
 export const chatCompletionContentPartAudioUrlSchema: SchemaOf<ChatCompletionContentPartAudioUrl> = audioUrlPart;
 const videoUrlPart = looseObject({
@@ -144,21 +104,11 @@ const videoUrlPart = looseObject({
 });
 /**
  * A video content part by URL (vLLM extension).
- *
- * @example
- * ```ts
- * const part: ChatCompletionContentPartVideoUrl = { type: "video_url", video_url: { url: "https://example.com/clip.mp4" } };
- * ```
  */
 export interface ChatCompletionContentPartVideoUrl extends Fields<typeof videoUrlPart.shape> {}
 
 /**
  * A video content part by URL (vLLM extension).
- * @example
- * chatCompletionContentPartVideoUrlSchema.parse({
- *   type: "video_url",
- *   video_url: { url: "https://example.com/clip.mp4" },
- * });
  */
 export const chatCompletionContentPartVideoUrlSchema: SchemaOf<ChatCompletionContentPartVideoUrl> = videoUrlPart;
 const filePart = looseObject({
@@ -176,24 +126,11 @@ const filePart = looseObject({
 });
 /**
  * A file content part: inline data, an uploaded file id, or both.
- *
- * @example
- * ```ts
- * const part: ChatCompletionContentPartFile = {
- *   type: "file",
- *   file: { file_data: "data:application/pdf;base64,JVBER...", filename: "a.pdf" },
- * };
- * ```
  */
 export interface ChatCompletionContentPartFile extends Fields<typeof filePart.shape> {}
 
 /**
  * A file content part: inline data, an uploaded file id, or both.
- * @example
- * chatCompletionContentPartFileSchema.parse({
- *   type: "file",
- *   file: { file_data: "data:application/pdf;base64,JVBER...", filename: "a.pdf" },
- * });
  */
 export const chatCompletionContentPartFileSchema: SchemaOf<ChatCompletionContentPartFile> = filePart;
 const imageEmbedsPart = looseObject({
@@ -207,18 +144,11 @@ const imageEmbedsPart = looseObject({
 });
 /**
  * Precomputed image embeddings (vLLM extension): a base64 tensor or a map of them.
- *
- * @example
- * ```ts
- * const part: ChatCompletionContentPartImageEmbeds = { type: "image_embeds", image_embeds: "k05VTVBZ..." };
- * ```
  */
 export interface ChatCompletionContentPartImageEmbeds extends Fields<typeof imageEmbedsPart.shape> {}
 
 /**
  * Precomputed image embeddings (vLLM extension): a base64 tensor or a map of them.
- * @example
- * chatCompletionContentPartImageEmbedsSchema.parse({ type: "image_embeds", image_embeds: "k05VTVBZ..." });
  */
 export const chatCompletionContentPartImageEmbedsSchema: SchemaOf<ChatCompletionContentPartImageEmbeds> =
   imageEmbedsPart;
@@ -230,11 +160,6 @@ const audioEmbedsPart = looseObject({
 });
 /**
  * Precomputed audio embeddings (vLLM extension): a base64 tensor or a map of them.
- *
- * @example
- * ```ts
- * const part: ChatCompletionContentPartAudioEmbeds = { type: "audio_embeds", audio_embeds: "k05VTVBZ..." };
- * ```
  */
 export interface ChatCompletionContentPartAudioEmbeds extends Fields<typeof audioEmbedsPart.shape> {}
 const promptEmbedsPart = looseObject({
@@ -246,11 +171,6 @@ const promptEmbedsPart = looseObject({
 /**
  * Precomputed prompt embeddings spliced into the prompt (vLLM extension; the server needs
  * `--enable-prompt-embeds`).
- *
- * @example
- * ```ts
- * const part: ChatCompletionContentPartPromptEmbeds = { type: "prompt_embeds", data: "k05VTVBZ..." };
- * ```
  */
 export interface ChatCompletionContentPartPromptEmbeds extends Fields<typeof promptEmbedsPart.shape> {}
 const thinkingPart = looseObject({
@@ -263,11 +183,6 @@ const thinkingPart = looseObject({
 });
 /**
  * A thinking content part (vLLM extension): reasoning replayed to templates that render it.
- *
- * @example
- * ```ts
- * const part: ChatCompletionContentPartThinking = { type: "thinking", thinking: "The user wants a number.", closed: true };
- * ```
  */
 export interface ChatCompletionContentPartThinking extends Fields<typeof thinkingPart.shape> {}
 const refusalPart = looseObject({
@@ -278,18 +193,11 @@ const refusalPart = looseObject({
 });
 /**
  * A refusal content part (assistant messages only).
- *
- * @example
- * ```ts
- * const part: ChatCompletionContentPartRefusal = { type: "refusal", refusal: "I can't help with that." };
- * ```
  */
 export interface ChatCompletionContentPartRefusal extends Fields<typeof refusalPart.shape> {}
 
 /**
  * A refusal content part (assistant messages only).
- * @example
- * chatCompletionContentPartRefusalSchema.parse({ type: "refusal", refusal: "I can't help with that." });
  */
 export const chatCompletionContentPartRefusalSchema: SchemaOf<ChatCompletionContentPartRefusal> = refusalPart;
 
@@ -310,8 +218,6 @@ const userContentParts = [
 const userPart = taggedUnion("type", userContentParts);
 /**
  * Any content part a user message may carry; an unknown `type` is refused.
- * @example
- * chatCompletionContentPartSchema.parse({ type: "text", text: "What is in this image?" });
  */
 export const chatCompletionContentPartSchema: SchemaOf<ChatCompletionContentPart> = userPart;
 
@@ -320,26 +226,17 @@ const anyPart = withUntypedForms(taggedUnion("type", [...userContentParts, refus
 /**
  * Any content part at all, refusals and thinking included: vLLM takes every part on every role,
  * and the short forms without `type` (`{image_url: "https://..."}`).
- * @example
- * chatCompletionAnyContentPartSchema.parse({ type: "refusal", refusal: "No." });
  */
 export const chatCompletionAnyContentPartSchema: SchemaOf<ChatCompletionAnyContentPart> = anyPart;
 
 const assistantPart = anyPart;
 /**
  * A content part of an assistant message: any part (text, refusal and thinking are the usual ones).
- * @example
- * chatCompletionAssistantContentPartSchema.parse({ type: "refusal", refusal: "No." });
  */
 export const chatCompletionAssistantContentPartSchema: SchemaOf<ChatCompletionAssistantContentPart> = assistantPart;
 
 /**
  * Any content part of a user message, told apart by `type`.
- *
- * @example
- * ```ts
- * const part: ChatCompletionContentPart = { type: "text", text: "Hi" };
- * ```
  */
 export type ChatCompletionContentPart =
   | ChatCompletionContentPartText
@@ -355,22 +252,12 @@ export type ChatCompletionContentPart =
 /**
  * A content part of an assistant message: any part (vLLM takes images and thinking on
  * assistant turns too); text, refusal and thinking are the usual ones.
- *
- * @example
- * ```ts
- * const part: ChatCompletionAssistantContentPart = { type: "text", text: "Sure." };
- * ```
  */
 export type ChatCompletionAssistantContentPart = ChatCompletionAnyContentPart;
 
 /**
  * Any content part at all, refusals and thinking included. vLLM takes every part on every role
  * (its free-form message accepts any part), so every message kind's content is built on it.
- *
- * @example
- * ```ts
- * const part: ChatCompletionAnyContentPart = { type: "refusal", refusal: "No." };
- * ```
  */
 export type ChatCompletionAnyContentPart =
   | ChatCompletionContentPart

@@ -12,21 +12,11 @@ import * as z from "zod/mini";
 
 /**
  * A URL as a string, or an object holding it (`{url}`); vLLM reads either in the short forms.
- *
- * @example
- * ```ts
- * const url: UntypedPartURL = { url: "https://example.com/cat.png" };
- * ```
  */
 export type UntypedPartURL = string | { url?: string } | null;
 
 /**
  * A content part without `type`, told apart by the key it holds (vLLM's short forms).
- *
- * @example
- * ```ts
- * const part: ChatCompletionContentPartUntyped = { image_url: "https://example.com/cat.png" };
- * ```
  */
 export type ChatCompletionContentPartUntyped = {
   type?: undefined;

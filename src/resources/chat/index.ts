@@ -4,9 +4,6 @@
  * Values are listed by name (types pass through whole), so a helper added for the SDK's own
  * wiring stays internal until someone decides to publish it.
  *
- * @example
- * import { chatCompletionCreateParamsSchema, ChatCompletionAccumulator } from "./resources/chat/index.js";
- *
  * @module
  */
 export * from "./content-part-schemas.js";

@@ -38,26 +38,11 @@ const toolCall = looseObject({
 });
 /**
  * A tool call inside an assistant message being sent back (for example a replayed reply).
- *
- * @example
- * ```ts
- * const call: ChatCompletionMessageToolCallParam = {
- *   id: "call_1",
- *   type: "function",
- *   function: { name: "get_weather", arguments: '{"city":"Paris"}' },
- * };
- * ```
  */
 export interface ChatCompletionMessageToolCallParam extends Fields<typeof toolCall.shape> {}
 
 /**
  * A tool call inside an assistant message being sent back (for example a replayed reply).
- * @example
- * chatCompletionMessageToolCallParamSchema.parse({
- *   id: "call_1",
- *   type: "function",
- *   function: { name: "get_weather", arguments: "{\"city\":\"Paris\"}" },
- * });
  */
 export const chatCompletionMessageToolCallParamSchema: SchemaOf<ChatCompletionMessageToolCallParam> = toolCall;
 const functionDefinition = looseObject({
@@ -72,26 +57,11 @@ const functionDefinition = looseObject({
 });
 /**
  * A function the model may call: name, description and JSON Schema of its parameters.
- *
- * @example
- * ```ts
- * const fn: FunctionDefinition = {
- *   name: "get_weather",
- *   description: "Current weather of a city",
- *   parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
- * };
- * ```
  */
 export interface FunctionDefinition extends Fields<typeof functionDefinition.shape> {}
 
 /**
  * A function the model may call: name, description and JSON Schema of its parameters.
- * @example
- * functionDefinitionSchema.parse({
- *   name: "get_weather",
- *   description: "Current weather of a city",
- *   parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
- * });
  */
 export const functionDefinitionSchema: SchemaOf<FunctionDefinition> = functionDefinition;
 const tool = looseObject({
@@ -102,18 +72,11 @@ const tool = looseObject({
 });
 /**
  * An item of `tools`: a function the model may call.
- *
- * @example
- * ```ts
- * const tool: ChatCompletionTool = { type: "function", function: { name: "get_time" } };
- * ```
  */
 export interface ChatCompletionTool extends Fields<typeof tool.shape> {}
 
 /**
  * An item of `tools`: `type` is always `"function"`.
- * @example
- * chatCompletionToolSchema.parse({ type: "function", function: { name: "get_time" } });
  */
 export const chatCompletionToolSchema: SchemaOf<ChatCompletionTool> = tool;
 const developerMessage = looseObject({
@@ -126,18 +89,11 @@ const developerMessage = looseObject({
 });
 /**
  * A developer message: instructions that replace system messages for newer reasoning-style models.
- *
- * @example
- * ```ts
- * const m: ChatCompletionDeveloperMessageParam = { role: "developer", content: "Answer tersely." };
- * ```
  */
 export interface ChatCompletionDeveloperMessageParam extends Fields<typeof developerMessage.shape> {}
 
 /**
  * A developer message (replaces system messages for newer reasoning-style models).
- * @example
- * chatCompletionDeveloperMessageParamSchema.parse({ role: "developer", content: "Answer tersely." });
  */
 export const chatCompletionDeveloperMessageParamSchema: SchemaOf<ChatCompletionDeveloperMessageParam> =
   developerMessage;
@@ -151,18 +107,11 @@ const systemMessage = looseObject({
 });
 /**
  * A system message: instructions for the whole conversation.
- *
- * @example
- * ```ts
- * const m: ChatCompletionSystemMessageParam = { role: "system", content: "You are helpful." };
- * ```
  */
 export interface ChatCompletionSystemMessageParam extends Fields<typeof systemMessage.shape> {}
 
 /**
  * A system message.
- * @example
- * chatCompletionSystemMessageParamSchema.parse({ role: "system", content: "You are helpful." });
  */
 export const chatCompletionSystemMessageParamSchema: SchemaOf<ChatCompletionSystemMessageParam> = systemMessage;
 const userMessage = looseObject({
@@ -175,30 +124,11 @@ const userMessage = looseObject({
 });
 /**
  * A user message: a string, or content parts (text, images, audio, video, files).
- *
- * @example
- * ```ts
- * const m: ChatCompletionUserMessageParam = {
- *   role: "user",
- *   content: [
- *     { type: "text", text: "Describe this" },
- *     { type: "image_url", image_url: { url: "https://example.com/cat.png" } },
- *   ],
- * };
- * ```
  */
 export interface ChatCompletionUserMessageParam extends Fields<typeof userMessage.shape> {}
 
 /**
  * A user message: a string, or an array of content parts (text, images, audio, video, files).
- * @example
- * chatCompletionUserMessageParamSchema.parse({
- *   role: "user",
- *   content: [
- *     { type: "text", text: "Describe this" },
- *     { type: "image_url", image_url: { url: "https://example.com/cat.png" } },
- *   ],
- * });
  */
 export const chatCompletionUserMessageParamSchema: SchemaOf<ChatCompletionUserMessageParam> = userMessage;
 const assistantMessage = looseObject({
@@ -247,15 +177,6 @@ const assistantMessage = looseObject({
 /**
  * An assistant message: an earlier reply, or the start of one to continue. The nullable fields
  * take a reply message as the server returned it, so it can be sent back as is.
- *
- * @example
- * ```ts
- * const m: ChatCompletionAssistantMessageParam = {
- *   role: "assistant",
- *   content: null,
- *   tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: "{}" } }],
- * };
- * ```
  */
 export interface ChatCompletionAssistantMessageParam extends Fields<typeof assistantMessage.shape> {}
 
@@ -263,12 +184,6 @@ export interface ChatCompletionAssistantMessageParam extends Fields<typeof assis
  * An assistant message. `content` may be null or absent, with or without `tool_calls`, as
  * vLLM and OpenAI accept (a prefill or an empty turn). The nullable fields accept a reply
  * message as returned by the server, so it can be sent back as is.
- * @example
- * chatCompletionAssistantMessageParamSchema.parse({
- *   role: "assistant",
- *   content: null,
- *   tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: "{}" } }],
- * });
  */
 export const chatCompletionAssistantMessageParamSchema: SchemaOf<ChatCompletionAssistantMessageParam> =
   assistantMessage;
@@ -285,18 +200,11 @@ const toolMessage = looseObject({
 });
 /**
  * A tool result, answering the assistant tool call with the same `tool_call_id`.
- *
- * @example
- * ```ts
- * const m: ChatCompletionToolMessageParam = { role: "tool", tool_call_id: "call_1", content: "18°C" };
- * ```
  */
 export interface ChatCompletionToolMessageParam extends Fields<typeof toolMessage.shape> {}
 
 /**
  * A tool result, answering the assistant tool call with the same `tool_call_id`.
- * @example
- * chatCompletionToolMessageParamSchema.parse({ role: "tool", tool_call_id: "call_1", content: "18°C" });
  */
 export const chatCompletionToolMessageParamSchema: SchemaOf<ChatCompletionToolMessageParam> = toolMessage;
 const functionMessage = looseObject({
@@ -311,17 +219,11 @@ const functionMessage = looseObject({
  * A function result, answering a `function_call`.
  *
  * @deprecated Superseded by tool messages (`role: "tool"`).
- * @example
- * ```ts
- * const m: ChatCompletionFunctionMessageParam = { role: "function", name: "get_time", content: "12:00" };
- * ```
  */
 export interface ChatCompletionFunctionMessageParam extends Fields<typeof functionMessage.shape> {}
 
 /**
  * A function result (deprecated form of tool messages): `name` is the function's name.
- * @example
- * chatCompletionFunctionMessageParamSchema.parse({ role: "function", name: "get_time", content: "12:00" });
  */
 export const chatCompletionFunctionMessageParamSchema: SchemaOf<ChatCompletionFunctionMessageParam> = functionMessage;
 
@@ -347,11 +249,6 @@ const customRoleMessage = looseObject(customRoleMessageShape);
 /**
  * A message with a role of its own (the spec's "custom" kind; vLLM's free-form message), such
  * as `"ipython"` for tool output in some templates. The chat template decides what it means.
- *
- * @example
- * ```ts
- * const m: ChatCompletionCustomMessageParam = { role: "ipython", content: "42" };
- * ```
  */
 export interface ChatCompletionCustomMessageParam extends Fields<typeof customRoleMessageShape> {}
 
@@ -361,8 +258,6 @@ export interface ChatCompletionCustomMessageParam extends Fields<typeof customRo
  * `reasoning`). This schema takes only the role `"custom"`; a message with any other role the
  * SDK does not name (`ipython`, ...) is not refused but sent as a custom-role message
  * ({@link chatCompletionCustomRoleMessageParamSchema}).
- * @example
- * chatCompletionCustomMessageParamSchema.parse({ role: "custom", content: "state: ready" });
  */
 export const chatCompletionCustomMessageParamSchema: SchemaOf<ChatCompletionCustomMessageParam> = customMessage;
 const genericMessage = looseObject({
@@ -375,18 +270,11 @@ const genericMessage = looseObject({
 });
 /**
  * The spec's "generic" message kind: role `"generic"` with content and an optional name.
- *
- * @example
- * ```ts
- * const m: ChatCompletionGenericMessageParam = { role: "generic", content: "note" };
- * ```
  */
 export interface ChatCompletionGenericMessageParam extends Fields<typeof genericMessage.shape> {}
 
 /**
  * The spec's "generic" message kind: role `"generic"` with content and an optional name.
- * @example
- * chatCompletionGenericMessageParamSchema.parse({ role: "generic", content: "note" });
  */
 export const chatCompletionGenericMessageParamSchema: SchemaOf<ChatCompletionGenericMessageParam> = genericMessage;
 
@@ -409,8 +297,6 @@ const message = taggedUnion(
  * A message with a role the SDK does not name (`ipython`, `environment`, ...): vLLM's
  * free-form message, with any content (or null) and the per-message fields it reads. This is
  * the spec's "custom" message kind under the role the chat template expects.
- * @example
- * chatCompletionCustomRoleMessageParamSchema.parse({ role: "ipython", content: "42" });
  */
 export const chatCompletionCustomRoleMessageParamSchema: SchemaOf<ChatCompletionCustomMessageParam> = customRoleMessage;
 
@@ -420,21 +306,11 @@ export const chatCompletionCustomRoleMessageParamSchema: SchemaOf<ChatCompletion
  * (vLLM passes it to the chat template). A role that is not a string is refused. Unknown keys
  * are kept and sent, except a near miss of a key the role knows (`nmae` for `name`, at most two
  * edits away), which is refused with a "did you mean".
- * @example
- * chatCompletionMessageParamSchema.parse({ role: "user", content: "Hi" });
  */
 export const chatCompletionMessageParamSchema: SchemaOf<ChatCompletionMessageParam> = message;
 
 /**
  * Any message of `messages`, told apart by `role`.
- *
- * @example
- * ```ts
- * const messages: ChatCompletionMessageParam[] = [
- *   { role: "system", content: "Be brief." },
- *   { role: "user", content: "Hi" },
- * ];
- * ```
  */
 export type ChatCompletionMessageParam =
   | ChatCompletionDeveloperMessageParam
@@ -448,11 +324,6 @@ export type ChatCompletionMessageParam =
 
 /**
  * The `role` of a message: the seven the SDK knows by name, or any other string (a custom message).
- *
- * @example
- * ```ts
- * const role: ChatCompletionRole = "assistant";
- * ```
  */
 export type ChatCompletionRole =
   | "developer"

@@ -31,8 +31,6 @@ export type ParsedStreamOpener<S extends ChatCompletionStream> = (
 /**
  * A reply message with `parsed`: the content parsed and validated, or null when the
  * message has no content (for example a tool call or a refusal).
- * @example
- * const m: ParsedChatCompletionMessage<{ answer: number }> = { role: "assistant", content: "{\"answer\":4}", parsed: { answer: 4 } };
  */
 export interface ParsedChatCompletionMessage<T> extends ChatCompletionMessage {
   parsed: T | null;
@@ -40,8 +38,6 @@ export interface ParsedChatCompletionMessage<T> extends ChatCompletionMessage {
 
 /**
  * A choice whose message is parsed.
- * @example
- * const answer = parsedChoice.message.parsed?.answer;
  */
 export interface ParsedChatCompletionChoice<T> extends ChatCompletionChoice {
   message: ParsedChatCompletionMessage<T>;
@@ -49,9 +45,6 @@ export interface ParsedChatCompletionChoice<T> extends ChatCompletionChoice {
 
 /**
  * A completion whose every choice carries `message.parsed`.
- * @example
- * const parsed: ParsedChatCompletion<{ answer: number }> = parseCompletionContent(completion, format);
- * parsed.choices[0]?.message.parsed?.answer;
  */
 export interface ParsedChatCompletion<T> extends ChatCompletion {
   choices: ParsedChatCompletionChoice<T>[];

@@ -34,18 +34,11 @@ const textFormat = looseObject({
 });
 /**
  * `response_format: { type: "text" }`: plain text, the server's default.
- *
- * @example
- * ```ts
- * const format: ResponseFormatText = { type: "text" };
- * ```
  */
 export interface ResponseFormatText extends Fields<typeof textFormat.shape> {}
 
 /**
  * `response_format: {type: "text"}`: plain text (the server's default).
- * @example
- * responseFormatTextSchema.parse({ type: "text" });
  */
 export const responseFormatTextSchema: SchemaOf<ResponseFormatText> = textFormat;
 const jsonObjectFormat = looseObject({
@@ -54,18 +47,11 @@ const jsonObjectFormat = looseObject({
 });
 /**
  * `response_format: { type: "json_object" }`: the reply is any JSON object.
- *
- * @example
- * ```ts
- * const format: ResponseFormatJSONObject = { type: "json_object" };
- * ```
  */
 export interface ResponseFormatJSONObject extends Fields<typeof jsonObjectFormat.shape> {}
 
 /**
  * `response_format: {type: "json_object"}`: any JSON object.
- * @example
- * responseFormatJSONObjectSchema.parse({ type: "json_object" });
  */
 export const responseFormatJSONObjectSchema: SchemaOf<ResponseFormatJSONObject> = jsonObjectFormat;
 const jsonSchemaFormat = looseObject({
@@ -87,24 +73,11 @@ const jsonSchemaFormat = looseObject({
 /**
  * `response_format: { type: "json_schema", json_schema }`: the reply is JSON that matches a
  * JSON Schema. `zodResponseFormat(schema, name)` builds one from a zod schema.
- *
- * @example
- * ```ts
- * const format: ResponseFormatJSONSchema = {
- *   type: "json_schema",
- *   json_schema: { name: "answer", schema: { type: "object", properties: { n: { type: "integer" } } }, strict: true },
- * };
- * ```
  */
 export interface ResponseFormatJSONSchema extends Fields<typeof jsonSchemaFormat.shape> {}
 
 /**
  * `response_format: {type: "json_schema", json_schema: {...}}`: output constrained by a JSON Schema.
- * @example
- * responseFormatJSONSchemaSchema.parse({
- *   type: "json_schema",
- *   json_schema: { name: "answer", schema: { type: "object" }, strict: true },
- * });
  */
 export const responseFormatJSONSchemaSchema: SchemaOf<ResponseFormatJSONSchema> = jsonSchemaFormat;
 const structuralTagFormat = looseObject({
@@ -134,40 +107,22 @@ const structuralTagFormat = looseObject({
  * `response_format: { type: "structural_tag", ... }` (vLLM extension): constrained sections
  * between trigger tags. vLLM takes `format` (the current form) or `structures` and `triggers`
  * (the legacy form); a tag with neither is refused.
- *
- * @example
- * ```ts
- * const format: ResponseFormatStructuralTag = {
- *   type: "structural_tag",
- *   structures: [{ begin: "<answer>", schema: { type: "object" }, end: "</answer>" }],
- *   triggers: ["<answer>"],
- * };
- * ```
  */
 export interface ResponseFormatStructuralTag extends Fields<typeof structuralTagFormat.shape> {}
 
 /**
  * `response_format: {type: "structural_tag", ...}` (vLLM extension; members kept as given).
- * @example
- * responseFormatStructuralTagSchema.parse({ type: "structural_tag", structures: [], triggers: [] });
  */
 export const responseFormatStructuralTagSchema: SchemaOf<ResponseFormatStructuralTag> = structuralTagFormat;
 
 const responseFormat = taggedUnion("type", [textFormat, jsonObjectFormat, jsonSchemaFormat, structuralTagFormat]);
 /**
  * Any `response_format`, chosen by `type`.
- * @example
- * responseFormatSchema.parse({ type: "json_object" });
  */
 export const responseFormatSchema: SchemaOf<ResponseFormat> = responseFormat;
 
 /**
  * Any `response_format`, told apart by `type`.
- *
- * @example
- * ```ts
- * const format: ResponseFormat = { type: "json_object" };
- * ```
  */
 export type ResponseFormat =
   | ResponseFormatText
@@ -185,18 +140,11 @@ const streamOptions = looseOption({
 /**
  * `stream_options`: what a streamed reply reports besides the text. Only with `stream: true`
  * (an empty object is accepted either way).
- *
- * @example
- * ```ts
- * const options: ChatCompletionStreamOptions = { include_usage: true };
- * ```
  */
 export interface ChatCompletionStreamOptions extends Fields<typeof streamOptions.shape> {}
 
 /**
  * `stream_options` (only meaningful with `stream: true`).
- * @example
- * chatCompletionStreamOptionsSchema.parse({ include_usage: true, continuous_usage_stats: false });
  */
 export const chatCompletionStreamOptionsSchema: SchemaOf<ChatCompletionStreamOptions> = streamOptions;
 const structuredOutputs = looseOption({
@@ -257,11 +205,6 @@ const structuredOutputs = looseOption({
  * `structured_outputs` (vLLM): constrain the reply. Exactly one constraint among `json`,
  * `regex`, `choice`, `grammar`, `json_object` and `structural_tag`; the other members tune it.
  * It cannot be combined with a `json_schema` or `json_object` `response_format`.
- *
- * @example
- * ```ts
- * const constraint: StructuredOutputsParams = { choice: ["yes", "no"] };
- * ```
  */
 export interface StructuredOutputsParams extends Fields<typeof structuredOutputs.shape> {}
 
@@ -271,8 +214,6 @@ export interface StructuredOutputsParams extends Fields<typeof structuredOutputs
  * `json_object: false` included), plus tuning flags. `json` also accepts a schema object, as
  * vLLM does. `disable_fallback`, `_backend` and `_backend_was_auto` are the spec's; current
  * vLLM drops them silently.
- * @example
- * structuredOutputsParamsSchema.parse({ choice: ["yes", "no"] });
  */
 export const structuredOutputsParamsSchema: SchemaOf<StructuredOutputsParams> = structuredOutputs;
 
@@ -313,19 +254,12 @@ const repetitionDetection = looseOption({
 );
 /**
  * `repetition_detection`: end generation early when an n-gram pattern of the output repeats.
- *
- * @example
- * ```ts
- * const detection: RepetitionDetectionParams = { min_pattern_size: 2, max_pattern_size: 16, min_count: 4 };
- * ```
  */
 export interface RepetitionDetectionParams extends Fields<typeof repetitionDetection.shape> {}
 
 /**
  * `repetition_detection`: stop early when an n-gram pattern repeats in the output. vLLM
  * refuses `min_count < 2` and `min_pattern_size > max_pattern_size` (absent sizes are 0).
- * @example
- * repetitionDetectionParamsSchema.parse({ min_pattern_size: 2, max_pattern_size: 16, min_count: 4 });
  */
 export const repetitionDetectionParamsSchema: SchemaOf<RepetitionDetectionParams> = repetitionDetection;
 
@@ -335,11 +269,6 @@ const engineXargs = z.record(z.string(), z.union([z.string(), z.number(), z.bool
 /**
  * Extension parameters (`engine_xargs`, vLLM's `vllm_xargs`): values are strings, numbers or
  * lists of them, for server plugins that read them.
- *
- * @example
- * ```ts
- * const xargs: EngineXargs = { my_flag: 1, tags: ["a", "b"] };
- * ```
  */
 export type EngineXargs = Record<string, string | number | boolean | (string | number | boolean)[]>;
 
@@ -347,8 +276,6 @@ export type EngineXargs = Record<string, string | number | boolean | (string | n
  * `engine_xargs` (the spec's name) or `vllm_xargs` (vLLM's): extension parameters; values are
  * strings, numbers or lists of them. vLLM reads only `vllm_xargs` (and ignores `engine_xargs`);
  * the SDK sends whichever name you wrote.
- * @example
- * engineXargsSchema.parse({ my_ext: "on", thresholds: [0.1, 0.2] });
  */
 export const engineXargsSchema: SchemaOf<EngineXargs> = engineXargs;
 
@@ -364,11 +291,6 @@ const document = z.catchall(
 /**
  * A document for retrieval-augmented chat templates. It should carry `title` and `text`; other
  * string members are passed to the template too.
- *
- * @example
- * ```ts
- * const doc: ChatCompletionDocument = { title: "Intro", text: "Paris is the capital of France." };
- * ```
  */
 export interface ChatCompletionDocument extends Fields<typeof document.shape> {
   /** Further string members the template may use. */
@@ -377,7 +299,5 @@ export interface ChatCompletionDocument extends Fields<typeof document.shape> {
 
 /**
  * A document for retrieval-augmented templates; it should carry `title` and `text`.
- * @example
- * chatCompletionDocumentSchema.parse({ title: "Intro", text: "Paris is the capital of France." });
  */
 export const chatCompletionDocumentSchema: SchemaOf<ChatCompletionDocument> = document;

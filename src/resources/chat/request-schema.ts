@@ -139,11 +139,6 @@ const engineXargsOrList = z.unknown().check((ctx) => {
 const nonEmptyString = (what: string) => z.string().check(z.minLength(1, `${what} must not be empty`));
 /**
  * A `tool_choice` that names the one function the model must call.
- *
- * @example
- * ```ts
- * const choice: ChatCompletionNamedToolChoice = { type: "function", function: { name: "get_weather" } };
- * ```
  */
 export interface ChatCompletionNamedToolChoice extends Fields<typeof namedToolChoice.shape> {}
 const namedToolChoice = looseObject({
@@ -164,25 +159,15 @@ const toolChoiceSchema: SchemaOf<ChatCompletionToolChoiceOption> = z.union(
 /**
  * vLLM's forms of `tool_choice`: `"none"` (no calls), `"auto"` (the model decides), `"required"`
  * (at least one call) or a named function.
- *
- * @example
- * ```ts
- * const choice: ChatCompletionToolChoiceOption = "auto";
- * ```
  */
 export type ChatCompletionToolChoiceOption = "none" | "auto" | "required" | ChatCompletionNamedToolChoice;
 
-/** `reasoning_effort` values vLLM accepts. @example REASONING_EFFORTS.includes("none"); // true */
+/** `reasoning_effort` values vLLM accepts. */
 export const REASONING_EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
 
 /**
  * How much a reasoning model thinks before answering. Which values a model honours depends on
  * its chat template; `"none"` turns reasoning off where the template allows it.
- *
- * @example
- * ```ts
- * const effort: ReasoningEffort = "low";
- * ```
  */
 export type ReasoningEffort = "none" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
 
@@ -502,28 +487,12 @@ const request = z
  * The fields of a chat completion request, streaming or not (`stream?: boolean | null`). Use it
  * for a request whose `stream` is only known at run time; {@link ChatCompletionCreateParamsStreaming}
  * and {@link ChatCompletionCreateParamsNonStreaming} fix it. Only `messages` is required.
- *
- * @example
- * ```ts
- * const params: ChatCompletionCreateParamsBase = {
- *   model: "Qwen/Qwen3-8B",
- *   messages: [{ role: "user", content: "Hi" }],
- *   stream: process.env.STREAM === "1",
- * };
- * ```
  */
 export interface ChatCompletionCreateParamsBase extends Fields<typeof requestShape> {}
 
 /**
  * The chat completion request, streaming or not (`stream?: boolean | null`).
  * Strict at the top level; enforces the spec's ranges, enums and cross-field rules.
- * @example
- * const r = chatCompletionCreateParamsSchema.safeParse({
- *   model: "Qwen/Qwen3-8B",
- *   messages: [{ role: "user", content: "Hi" }],
- *   seed: 42,
- * });
- * if (!r.success) console.log(r.error.issues);
  */
 export const chatCompletionCreateParamsSchema: SchemaOf<ChatCompletionCreateParamsBase> = request;
 
@@ -535,11 +504,6 @@ const nonStreamingRequest = /* @__PURE__ */ z
   .check(/* @__PURE__ */ z.superRefine((p, ctx) => allRules(p, ctx)));
 /**
  * A non-streaming request: `stream` absent, `false` or `null`. `create` resolves to a `ChatCompletion`.
- *
- * @example
- * ```ts
- * const params: ChatCompletionCreateParamsNonStreaming = { model: "Qwen/Qwen3-8B", messages: [{ role: "user", content: "Hi" }] };
- * ```
  */
 export interface ChatCompletionCreateParamsNonStreaming extends ChatCompletionCreateParamsBase {
   /** Absent, `false` or `null`: the whole reply at once. */
@@ -548,8 +512,6 @@ export interface ChatCompletionCreateParamsNonStreaming extends ChatCompletionCr
 
 /**
  * The non-streaming request: `stream` is absent, `false` or `null`.
- * @example
- * chatCompletionCreateParamsNonStreamingSchema.parse({ messages: [{ role: "user", content: "Hi" }] });
  */
 export const chatCompletionCreateParamsNonStreamingSchema: SchemaOf<ChatCompletionCreateParamsNonStreaming> =
   nonStreamingRequest;
@@ -559,16 +521,6 @@ const streamingRequest = /* @__PURE__ */ z
   .check(/* @__PURE__ */ z.superRefine((p, ctx) => allRules(p, ctx)));
 /**
  * A streaming request: `stream: true`. `create` resolves to a `ChatCompletionStream`.
- *
- * @example
- * ```ts
- * const params: ChatCompletionCreateParamsStreaming = {
- *   model: "Qwen/Qwen3-8B",
- *   messages: [{ role: "user", content: "Hi" }],
- *   stream: true,
- *   stream_options: { include_usage: true },
- * };
- * ```
  */
 export interface ChatCompletionCreateParamsStreaming extends ChatCompletionCreateParamsBase {
   /** Always `true`: stream the reply as server-sent events. */
@@ -577,30 +529,17 @@ export interface ChatCompletionCreateParamsStreaming extends ChatCompletionCreat
 
 /**
  * The streaming request: `stream` is `true`.
- * @example
- * chatCompletionCreateParamsStreamingSchema.parse({
- *   messages: [{ role: "user", content: "Hi" }],
- *   stream: true,
- *   stream_options: { include_usage: true },
- * });
  */
 export const chatCompletionCreateParamsStreamingSchema: SchemaOf<ChatCompletionCreateParamsStreaming> =
   streamingRequest;
 
 /**
  * Any chat completion request: streaming or not, told apart by `stream`.
- *
- * @example
- * ```ts
- * const params: ChatCompletionCreateParams = { messages: [{ role: "user", content: "Hi" }], max_completion_tokens: 64 };
- * ```
  */
 export type ChatCompletionCreateParams = ChatCompletionCreateParamsNonStreaming | ChatCompletionCreateParamsStreaming;
 
 /**
  * One problem of a request, ready for an error message: the path of the field and why.
- * @example
- * const issue: RequestIssue = { path: ["messages", 0, "role"], message: "Invalid discriminator value", code: "invalid_union" };
  */
 export interface RequestIssue {
   path: (string | number)[];
@@ -614,8 +553,10 @@ export interface RequestIssue {
  * (string or array content, engine_xargs values) reports the branch the value was meant for.
  * The generic part is the core's `inputIssues`; this adds the request's field hints.
  * @example
- * const r = chatCompletionCreateParamsSchema.safeParse(params);
+ * ```ts
+ * const r = chatCompletionCreateParamsSchema.safeParse({ model, messages, max_token: 5 });
  * if (!r.success) for (const i of requestIssues(r.error.issues)) console.log(i.path.join("."), i.message);
+ * ```
  */
 export function requestIssues(issues: readonly z.core.$ZodIssue[]): RequestIssue[] {
   return inputIssues(issues, requestKeyHint);
@@ -627,8 +568,10 @@ export function requestIssues(issues: readonly z.core.$ZodIssue[]): RequestIssue
  * it to true and refuses the pair), in a shallow copy; otherwise `params` itself is sent as
  * written (`tools` without `tool_choice` stays so: vLLM then picks `"auto"`).
  * @example
+ * ```ts
  * prepareChatRequest({ messages: [{ role: "assistant", content: "Once upon" }], continue_final_message: true });
  * // => { ..., continue_final_message: true, add_generation_prompt: false }
+ * ```
  */
 export function prepareChatRequest<P extends ChatCompletionCreateParamsBase>(params: P): P {
   if (params.continue_final_message !== true || params.add_generation_prompt !== undefined) return params;

@@ -46,11 +46,6 @@ function checkChoice(choice: unknown, at: string, what: string, body: "message" 
  * Throws `ResponseParseError` naming the member when a chat completion cannot be read: the
  * body not an object, `choices` not an array, a choice or its `message` not an object,
  * `tool_calls` or `logprobs.content` of the wrong type.
- *
- * @example
- * ```ts
- * const completion = checkCompletion(JSON.parse(text));
- * ```
  */
 export function checkCompletion(value: unknown): unknown {
   if (isObject(value) && Array.isArray(value["choices"])) {
@@ -69,11 +64,6 @@ export function checkCompletion(value: unknown): unknown {
 /**
  * Throws `ResponseParseError` naming the chunk and member when a stream chunk cannot be read
  * (a `null` chunk, `choices: [null]`, `tool_calls: [null]`, `logprobs.content: 5`, ...).
- *
- * @example
- * ```ts
- * checkChunk(JSON.parse(data), 3);
- * ```
  */
 export function checkChunk(value: unknown, n: number): unknown {
   if (isObject(value)) {

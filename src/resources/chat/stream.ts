@@ -12,13 +12,7 @@ import { checkChunk } from "./response-shape.js";
 import { assertChunkIndices } from "./chunk-indices.js";
 import { normalizeChunk, type ChatCompletion, type ChatCompletionChunk } from "./types.js";
 
-/** Status and headers of the response a stream came from.
- *
- * @example
- * ```ts
- * console.log(stream.response.status, stream.response.headers.get("content-type"));
- * ```
- */
+/** Status and headers of the response a stream came from. */
 export interface StreamResponseInfo {
   status: number;
   headers: Headers;
@@ -159,9 +153,9 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>,
    *
    * @example
    * ```ts
-   * const res = await fetch("/api/chat", { method: "POST", body });
-   * const stream = ChatCompletionStream.fromReadableStream(res.body!);
-   * for await (const text of stream.textStream()) output.textContent += text;
+   * const res = await fetch("/api/chat", { method: "POST", body: JSON.stringify({ messages }) });
+   * const relayed = ChatCompletionStream.fromReadableStream(res.body!);
+   * for await (const text of relayed.textStream()) document.body.append(text);
    * ```
    */
   static fromReadableStream(readable: ReadableStream<Uint8Array>): ChatCompletionStream {
@@ -284,7 +278,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>,
    * @example
    * ```ts
    * const completion = await stream.finalCompletion();
-   * console.log(completion.choices[0]?.message.content, completion.usage.total_tokens);
+   * console.log(completion.choices[0]?.message.content, completion.usage?.total_tokens);
    * ```
    */
   finalCompletion(): Promise<ChatCompletion> {
@@ -324,8 +318,9 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>,
    *
    * @example
    * ```ts
-   * // In a server route:
-   * return new Response(stream.toReadableStream(), { headers: { "content-type": "application/x-ndjson" } });
+   * // In a server route, relaying to the browser:
+   * const stream = await client.chat.completions.create({ model, messages, stream: true });
+   * const res = new Response(stream.toReadableStream(), { headers: { "content-type": "application/x-ndjson" } });
    * ```
    */
   toReadableStream(): ReadableStream<Uint8Array> {

@@ -8,11 +8,6 @@
 /**
  * The members of `structured_outputs` that are constraints; vLLM needs exactly one of them
  * to be non-null (`StructuredOutputsParams.__post_init__` in `vllm/sampling_params.py`).
- *
- * @example
- * ```ts
- * STRUCTURED_OUTPUTS_CONSTRAINTS.includes("regex"); // true
- * ```
  */
 export const STRUCTURED_OUTPUTS_CONSTRAINTS = [
   "json",

@@ -8,8 +8,6 @@
 
 /**
  * Why a choice stopped. Open union: servers add values (vLLM: `abort`, `repetition`).
- * @example
- * const done = (r: ChatCompletionFinishReason | null) => r === "stop" || r === "tool_calls";
  */
 export type ChatCompletionFinishReason =
   | "stop"
@@ -23,15 +21,11 @@ export type ChatCompletionFinishReason =
 
 /**
  * Service tier that handled the request.
- * @example
- * const tier: ChatCompletionServiceTier = "default";
  */
 export type ChatCompletionServiceTier = "auto" | "default" | "flex" | "scale" | "priority" | (string & {});
 
 /**
  * One alternative token with its log probability.
- * @example
- * const t: ChatCompletionTopLogprob = { token: "4", logprob: -0.01, bytes: [52] };
  */
 export interface ChatCompletionTopLogprob {
   token: string;
@@ -43,8 +37,6 @@ export interface ChatCompletionTopLogprob {
 /**
  * Log probability of one generated token (`-inf` arrives clamped to -9999).
  * With `return_tokens_as_token_ids`, `token` reads `"token_id:<id>"`.
- * @example
- * const t: ChatCompletionTokenLogprob = { token: "4", logprob: -0.01, bytes: [52], top_logprobs: [] };
  */
 export interface ChatCompletionTokenLogprob {
   token: string;
@@ -56,8 +48,6 @@ export interface ChatCompletionTokenLogprob {
 
 /**
  * `logprobs` of a choice. vLLM sends only `content`; OpenAI adds `refusal`.
- * @example
- * const lp: ChatCompletionChoiceLogprobs = { content: [{ token: "Hi", logprob: -0.2 }] };
  */
 export interface ChatCompletionChoiceLogprobs {
   content?: ChatCompletionTokenLogprob[] | null;
@@ -67,8 +57,6 @@ export interface ChatCompletionChoiceLogprobs {
 
 /**
  * One prompt token's log probability entry (`prompt_logprobs`).
- * @example
- * const p: PromptLogprob = { logprob: -1.1, rank: 1, decoded_token: "The" };
  */
 export interface PromptLogprob {
   logprob: number;
@@ -80,15 +68,11 @@ export interface PromptLogprob {
 /**
  * `prompt_logprobs`: one entry per prompt token (the first is `null`), each keyed by the
  * token id as a string.
- * @example
- * const pl: PromptLogprobs = [null, { "3923": { logprob: -1.1, rank: 1, decoded_token: "The" } }];
  */
 export type PromptLogprobs = Array<Record<string, PromptLogprob> | null>;
 
 /**
  * Token accounting. In streams with `continuous_usage_stats`, every chunk carries it.
- * @example
- * const u: CompletionUsage = { prompt_tokens: 9, completion_tokens: 1, total_tokens: 10 };
  */
 export interface CompletionUsage {
   prompt_tokens: number;
@@ -101,11 +85,6 @@ export interface CompletionUsage {
 
 /**
  * A URL citation annotation of a message.
- * @example
- * const a: ChatCompletionAnnotation = {
- *   type: "url_citation",
- *   url_citation: { start_index: 0, end_index: 5, title: "Paris", url: "https://example.com" },
- * };
  */
 export interface ChatCompletionAnnotation {
   type: "url_citation" | (string & {});
@@ -121,8 +100,6 @@ export interface ChatCompletionAnnotation {
 
 /**
  * Audio output of a message.
- * @example
- * const a: ChatCompletionAudio = { id: "audio_1", data: "UklGR...", transcript: "Hi", expires_at: 1767000000 };
  */
 export interface ChatCompletionAudio {
   id: string;
@@ -134,8 +111,6 @@ export interface ChatCompletionAudio {
 
 /**
  * A function call made by the model; `arguments` is a JSON string (not validated).
- * @example
- * const f: ChatCompletionFunctionCall = { name: "get_weather", arguments: "{\"city\":\"Paris\"}" };
  */
 export interface ChatCompletionFunctionCall {
   name: string;
@@ -145,12 +120,6 @@ export interface ChatCompletionFunctionCall {
 
 /**
  * A tool call in a reply message.
- * @example
- * const c: ChatCompletionMessageToolCall = {
- *   id: "chatcmpl-tool-3c1",
- *   type: "function",
- *   function: { name: "get_weather", arguments: "{\"city\":\"Paris\"}" },
- * };
  */
 export interface ChatCompletionMessageToolCall {
   id: string;
@@ -162,8 +131,6 @@ export interface ChatCompletionMessageToolCall {
 /**
  * The reply message of a choice. `reasoning` is filled from `reasoning_content` by
  * {@link normalizeCompletion} when only the older name was sent; both keys then exist.
- * @example
- * const m: ChatCompletionMessage = { role: "assistant", content: "4", reasoning: "2+2" };
  */
 export interface ChatCompletionMessage {
   /**
@@ -190,14 +157,6 @@ export interface ChatCompletionMessage {
 
 /**
  * One choice of a non-streamed completion.
- * @example
- * const c: ChatCompletionChoice = {
- *   index: 0,
- *   message: { role: "assistant", content: "4" },
- *   logprobs: null,
- *   finish_reason: "stop",
- *   stop_reason: null,
- * };
  */
 export interface ChatCompletionChoice {
   index: number;
@@ -219,9 +178,6 @@ export interface ChatCompletionChoice {
 
 /**
  * A chat completion (response of a non-streamed request, or accumulated from a stream).
- * @example
- * const c: ChatCompletion = await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "2+2?" }] });
- * console.log(c.choices[0]?.message.content, c.usage?.total_tokens);
  */
 export interface ChatCompletion {
   id: string;
@@ -247,8 +203,6 @@ export interface ChatCompletion {
 /**
  * A fragment of a tool call in a stream. The first fragment of a tool `index` carries
  * `id`, `type` and `function.name`; later ones carry only `function.arguments` pieces.
- * @example
- * const d: ChatCompletionChunkToolCallDelta = { index: 0, function: { arguments: "{\"city\"" } };
  */
 export interface ChatCompletionChunkToolCallDelta {
   index: number;
@@ -260,8 +214,6 @@ export interface ChatCompletionChunkToolCallDelta {
 
 /**
  * What one chunk adds to a choice's message.
- * @example
- * const d: ChatCompletionChunkDelta = { content: "Hi" };
  */
 export interface ChatCompletionChunkDelta {
   role?: "assistant" | (string & {}) | null;
@@ -277,8 +229,6 @@ export interface ChatCompletionChunkDelta {
 
 /**
  * One choice inside a chunk. vLLM sends exactly one per chunk; with `n > 1` indices interleave.
- * @example
- * const c: ChatCompletionChunkChoice = { index: 0, delta: { content: "Hi" }, logprobs: null, finish_reason: null };
  */
 export interface ChatCompletionChunkChoice {
   index: number;
@@ -294,10 +244,6 @@ export interface ChatCompletionChunkChoice {
 
 /**
  * A streamed chunk (`object: "chat.completion.chunk"`). The final usage chunk has `choices: []`.
- * @example
- * for await (const chunk of stream) {
- *   const text: string | null | undefined = chunk.choices[0]?.delta.content;
- * }
  */
 export interface ChatCompletionChunk {
   id: string;
@@ -318,9 +264,12 @@ export interface ChatCompletionChunk {
 /**
  * In place, copies `reasoning_content` to `reasoning` on one message or delta when
  * `reasoning` is absent (or null while `reasoning_content` is set). Returns its argument.
+ *
  * @example
- * const m = normalizeReasoning({ role: "assistant", content: "4", reasoning_content: "2+2" });
- * m.reasoning; // "2+2"
+ * ```ts
+ * const message: { reasoning?: string; reasoning_content?: string } = { reasoning_content: "2+2" };
+ * normalizeReasoning(message).reasoning; // "2+2"
+ * ```
  */
 export function normalizeReasoning<T extends { reasoning?: string | null; reasoning_content?: string | null }>(
   target: T,
@@ -338,9 +287,12 @@ export function normalizeReasoning<T extends { reasoning?: string | null; reason
  * In place, copies each choice message's `reasoning_content` to `reasoning` when
  * `reasoning` is absent (or null while `reasoning_content` is set). Keeps the original key.
  * Returns its argument.
+ *
  * @example
- * const c = normalizeCompletion(JSON.parse(body) as ChatCompletion);
- * c.choices[0]?.message.reasoning; // set even if the server sent only reasoning_content
+ * ```ts
+ * const res = await fetch("http://localhost:8000/v1/chat/completions", { method: "POST", body: JSON.stringify({ model, messages }) });
+ * normalizeCompletion((await res.json()) as ChatCompletion).choices[0]?.message.reasoning;
+ * ```
  */
 export function normalizeCompletion<T extends ChatCompletion>(completion: T): T {
   const choices = completion.choices;
@@ -352,9 +304,12 @@ export function normalizeCompletion<T extends ChatCompletion>(completion: T): T 
 /**
  * In place, copies each choice delta's `reasoning_content` to `reasoning` when `reasoning`
  * is absent. Keeps the original key. Returns its argument.
+ *
  * @example
- * const chunk = normalizeChunk(JSON.parse(data) as ChatCompletionChunk);
- * process.stdout.write(chunk.choices[0]?.delta.reasoning ?? "");
+ * ```ts
+ * const line = '{"choices":[{"index":0,"delta":{"reasoning_content":"2+2"},"finish_reason":null}]}';
+ * normalizeChunk(JSON.parse(line) as ChatCompletionChunk).choices[0]?.delta.reasoning; // "2+2"
+ * ```
  */
 export function normalizeChunk<T extends ChatCompletionChunk>(chunk: T): T {
   const choices = chunk.choices;

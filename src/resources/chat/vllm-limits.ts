@@ -134,8 +134,6 @@ function messageRules(p: Body, issue: Issue): void {
 
 /**
  * Adds an issue for each rule of vLLM's that `p` breaks (see the module's comment).
- * @example
- * vllmLimitRules({ messages, stop: ["a", "b", "c", "d", "e"] }, ctx); // an issue on `stop`
  */
 export function vllmLimitRules(p: object, ctx: z.core.$RefinementCtx): void {
   const issue: Issue = (path, message) => ctx.addIssue({ code: "custom", path, message });

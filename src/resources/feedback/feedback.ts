@@ -68,16 +68,6 @@ const feedbackPurge = endpoint({
  * (reactions, notes, annotations, scores). Basic auth, sent to `traceBaseURL`. A call's
  * feedback also comes back on the call itself, at `summary.weave.feedback`, when a call query
  * asks for `include_feedback`.
- *
- * @example
- * ```ts
- * await client.feedback.create({
- *   project_id: "acme/bot",
- *   weave_ref: `weave:///acme/bot/call/${callId}`,
- *   feedback_type: "wandb.reaction.1",
- *   payload: { emoji: "👍" },
- * });
- * ```
  */
 export class Feedback extends APIResource {
   /**
@@ -125,7 +115,13 @@ export class Feedback extends APIResource {
    *
    * @example
    * ```ts
-   * const next = await client.feedback.replace({ ...params, feedback_id: previous.id, payload: { value: 0 } });
+   * const next = await client.feedback.replace({
+   *   project_id: "acme/support-bot",
+   *   feedback_id: feedbackId,
+   *   weave_ref: `weave:///acme/support-bot/call/${callId}`,
+   *   feedback_type: "score",
+   *   payload: { value: 0 },
+   * });
    * ```
    */
   replace(params: FeedbackReplaceParams, options?: RequestOptions): APIPromise<FeedbackCreateResponse> {

@@ -86,17 +86,6 @@ const createParams = z.strictObject(createShape).check((ctx) => payloadRules(ctx
  * shape follows `feedback_type`: `wandb.reaction.1` takes `{ emoji }` (one emoji),
  * `wandb.note.1` `{ note }`, `wandb.annotation.<name>` `{ value }` with the `annotation_ref` of
  * the annotation spec named `<name>`; any other type takes any object.
- *
- * @example
- * ```ts
- * const params: FeedbackCreateParams = {
- *   project_id: "acme/bot",
- *   weave_ref: "weave:///acme/bot/call/0195a3c1-7d2e-7b41-9a0c-3f5e8d1b2a01",
- *   feedback_type: "wandb.annotation.quality",
- *   annotation_ref: "weave:///acme/bot/object/quality:latest",
- *   payload: { value: 1 },
- * };
- * ```
  */
 export interface FeedbackCreateParams extends Fields<typeof createParams.shape> {}
 
@@ -109,11 +98,6 @@ const replaceParams = z
   .check((ctx) => payloadRules(ctx as never));
 /**
  * Body of `POST /feedback/replace`: a new version of an existing piece of feedback.
- *
- * @example
- * ```ts
- * const params: FeedbackReplaceParams = { ...createParams, feedback_id: previous.id, payload: { value: 0 } };
- * ```
  */
 export interface FeedbackReplaceParams extends Fields<typeof replaceParams.shape> {}
 
@@ -125,11 +109,6 @@ const sortBy = z.strictObject({
 });
 /**
  * One sort key of a feedback query.
- *
- * @example
- * ```ts
- * const sort: FeedbackSortBy = { field: "created_at", direction: "desc" };
- * ```
  */
 export interface FeedbackSortBy extends Fields<typeof sortBy.shape> {}
 const sortBySchema: SchemaOf<FeedbackSortBy> = sortBy;
@@ -150,15 +129,6 @@ const queryParams = z.strictObject({
 });
 /**
  * Body of `POST /feedback/query` (the paging members come from the list).
- *
- * @example
- * ```ts
- * import { q } from "inferloop";
- * const params: FeedbackQueryParams = {
- *   project_id: "acme/bot",
- *   query: q.where(q.eq(q.field("feedback_type"), "wandb.annotation.quality")),
- * };
- * ```
  */
 export interface FeedbackQueryParams extends Fields<typeof queryParams.shape> {}
 
@@ -191,48 +161,22 @@ const purgeParams = z
 /**
  * Body of `POST /feedback/purge`. Weave deletes feedback only by id: the query must be
  * `id = <literal>` or an `$or` of such comparisons.
- *
- * @example
- * ```ts
- * import { q } from "inferloop";
- * const params: FeedbackPurgeParams = { project_id: "acme/bot", query: q.where(q.eq(q.field("id"), feedbackId)) };
- * ```
  */
 export interface FeedbackPurgeParams extends Fields<typeof purgeParams.shape> {}
 
 /**
  * Body of `POST /feedback/create`, with Weave's rules per `feedback_type`.
- *
- * @example
- * ```ts
- * feedbackCreateParamsSchema.parse({ project_id: "acme/bot", weave_ref: "weave:///acme/bot/call/1", feedback_type: "wandb.reaction.1", payload: { emoji: "👍" } });
- * ```
  */
 export const feedbackCreateParamsSchema: SchemaOf<FeedbackCreateParams> = createParams;
 /**
  * Body of `POST /feedback/replace`.
- *
- * @example
- * ```ts
- * feedbackReplaceParamsSchema.parse({ project_id: "acme/bot", weave_ref: "weave:///acme/bot/call/1", feedback_type: "reward", payload: { value: 0 }, feedback_id: "f1" });
- * ```
  */
 export const feedbackReplaceParamsSchema: SchemaOf<FeedbackReplaceParams> = replaceParams;
 /**
  * Body of `POST /feedback/query`.
- *
- * @example
- * ```ts
- * feedbackQueryParamsSchema.parse({ project_id: "acme/bot", sort_by: [{ field: "created_at", direction: "desc" }] });
- * ```
  */
 export const feedbackQueryParamsSchema: SchemaOf<FeedbackQueryParams> = queryParams;
 /**
  * Body of `POST /feedback/purge`: by id only.
- *
- * @example
- * ```ts
- * feedbackPurgeParamsSchema.parse({ project_id: "acme/bot", query: { $expr: { $eq: [{ $getField: "id" }, { $literal: "f1" }] } } });
- * ```
  */
 export const feedbackPurgeParamsSchema: SchemaOf<FeedbackPurgeParams> = purgeParams;

@@ -3,11 +3,6 @@
 /**
  * What `feedback.create` and `feedback.replace` resolve to: the new row's id and time, the
  * user the server recorded, and the payload as stored (a reaction gains its aliases).
- *
- * @example
- * ```ts
- * const { id, payload }: FeedbackCreateResponse = await client.feedback.create(params);
- * ```
  */
 export interface FeedbackCreateResponse {
   id: string;
@@ -20,14 +15,6 @@ export interface FeedbackCreateResponse {
 
 /**
  * One row of a feedback query: every field of the feedback, or the `fields` asked for.
- *
- * @example
- * ```ts
- * for await (const row of client.feedback.query({ project_id: "acme/bot" })) {
- *   const r: FeedbackRow = row;
- *   console.log(r.feedback_type, r.payload);
- * }
- * ```
  */
 export interface FeedbackRow {
   id?: string;

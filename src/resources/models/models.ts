@@ -18,13 +18,7 @@ const modelsList = endpoint({
   read: readHaving<ModelList>("data", "array"),
 });
 
-/** Options of {@link Models.list}: the usual request options plus a per-call project.
- *
- * @example
- * ```ts
- * await client.models.list({ project: "acme/eval", timeout: 5_000 });
- * ```
- */
+/** Options of {@link Models.list}: the usual request options plus a per-call project. */
 export interface ModelListOptions extends RequestOptions {
   /** `"<team>/<project>"` for the `Client-Project` and `OpenAI-Project` headers; overrides the client's `project`. */
   project?: string | undefined;
@@ -32,11 +26,6 @@ export interface ModelListOptions extends RequestOptions {
 
 /**
  * The models the service can address (`GET /v1/models`, Bearer auth).
- *
- * @example
- * ```ts
- * const ids = (await client.models.list()).data.map((m) => m.id);
- * ```
  */
 export class Models extends APIResource {
   /**

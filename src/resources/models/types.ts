@@ -2,11 +2,6 @@
 
 /**
  * One permission record of a vLLM model card. Other servers leave `permission` out.
- *
- * @example
- * ```ts
- * const permission: ModelPermission = { id: "modelperm-1", object: "model_permission", allow_sampling: true };
- * ```
  */
 export interface ModelPermission {
   id?: string;
@@ -26,11 +21,6 @@ export interface ModelPermission {
 
 /**
  * A model that can be addressed by `model` in a chat completion.
- *
- * @example
- * ```ts
- * const model: Model = { id: "Qwen/Qwen3-8B", object: "model", created: 0, owned_by: "system", root: "Qwen/Qwen3-8B" };
- * ```
  */
 export interface Model {
   id: string;
@@ -51,12 +41,6 @@ export interface Model {
 
 /**
  * The response of `client.models.list()`.
- *
- * @example
- * ```ts
- * const models: ModelList = await client.models.list();
- * const ids = models.data.map((m) => m.id);
- * ```
  */
 export interface ModelList {
   object: "list";

@@ -32,11 +32,6 @@ const checkpointsDelete = endpoint({
 
 /**
  * The checkpoints of trainable models: one per trained step (Bearer auth).
- *
- * @example
- * ```ts
- * for await (const c of client.trainableModels.checkpoints.list(modelId)) console.log(c.step, c.metrics);
- * ```
  */
 export class Checkpoints extends APIResource {
   /**

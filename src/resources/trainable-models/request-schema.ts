@@ -22,31 +22,16 @@ const createParams = z.strictObject({
 });
 /**
  * Body of `POST /v1/preview/models` (`client.trainableModels.create`).
- *
- * @example
- * ```ts
- * const params: TrainableModelCreateParams = { project: "rl", name: "agent", base_model: "OpenPipe/Qwen3-14B-Instruct" };
- * ```
  */
 export interface TrainableModelCreateParams extends Fields<typeof createParams.shape> {}
 
 /**
  * Body of `POST /v1/preview/models`: `project`, `name` and `base_model` are required.
- *
- * @example
- * ```ts
- * trainableModelCreateParamsSchema.parse({ project: "rl", name: "agent", base_model: "OpenPipe/Qwen3-14B-Instruct" });
- * ```
  */
 export const trainableModelCreateParamsSchema: SchemaOf<TrainableModelCreateParams> = createParams;
 
 /**
  * Params of `client.trainableModels.register`: create with `return_existing: true`.
- *
- * @example
- * ```ts
- * const params: TrainableModelRegisterParams = { project: "rl", name: "agent", base_model: "OpenPipe/Qwen3-14B-Instruct" };
- * ```
  */
 export type TrainableModelRegisterParams = Omit<TrainableModelCreateParams, "return_existing">;
 const logParams = z.strictObject({
@@ -57,21 +42,11 @@ const logParams = z.strictObject({
 });
 /**
  * Body of `POST /v1/preview/models/{model_id}/log`.
- *
- * @example
- * ```ts
- * const params: TrainableModelLogParams = { split: "val", trajectory_groups: groups };
- * ```
  */
 export interface TrainableModelLogParams extends Fields<typeof logParams.shape> {}
 
 /**
  * Body of `POST /v1/preview/models/{model_id}/log`.
- *
- * @example
- * ```ts
- * trainableModelLogParamsSchema.parse({ split: "val", trajectory_groups: [] });
- * ```
  */
 export const trainableModelLogParamsSchema: SchemaOf<TrainableModelLogParams> = logParams;
 const checkpointListParams = z.strictObject({
@@ -84,21 +59,11 @@ const checkpointListParams = z.strictObject({
 });
 /**
  * Query of `GET /v1/preview/models/{model_id}/checkpoints`.
- *
- * @example
- * ```ts
- * const params: CheckpointListParams = { order: "desc", limit: 1 };
- * ```
  */
 export interface CheckpointListParams extends Fields<typeof checkpointListParams.shape> {}
 
 /**
  * Query of `GET /v1/preview/models/{model_id}/checkpoints`: `limit` 1-100, `order` `asc|desc`.
- *
- * @example
- * ```ts
- * checkpointListParamsSchema.parse({ order: "desc", limit: 1 });
- * ```
  */
 export const checkpointListParamsSchema: SchemaOf<CheckpointListParams> = checkpointListParams;
 const checkpointDeleteParams = z.strictObject({
@@ -109,20 +74,10 @@ const checkpointDeleteParams = z.strictObject({
 });
 /**
  * Body of `DELETE /v1/preview/models/{model_id}/checkpoints`.
- *
- * @example
- * ```ts
- * const params: CheckpointDeleteParams = { steps: [1, 2, 3] };
- * ```
  */
 export interface CheckpointDeleteParams extends Fields<typeof checkpointDeleteParams.shape> {}
 
 /**
  * Body of `DELETE /v1/preview/models/{model_id}/checkpoints`: `steps` are integers.
- *
- * @example
- * ```ts
- * checkpointDeleteParamsSchema.parse({ steps: [1, 2] });
- * ```
  */
 export const checkpointDeleteParamsSchema: SchemaOf<CheckpointDeleteParams> = checkpointDeleteParams;

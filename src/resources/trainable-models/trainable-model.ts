@@ -7,11 +7,6 @@ import type { TrainableModelResponse, TrainResult } from "./types.js";
 
 /**
  * Options of {@link TrainableModel.train}.
- *
- * @example
- * ```ts
- * const options: TrainOptions = { idempotencyKey: crypto.randomUUID(), onEvent: (e) => console.log(e.type) };
- * ```
  */
 export interface TrainOptions {
   /** Loss and optimizer settings for this job. */
@@ -36,9 +31,9 @@ const inferenceBase = (m: TrainableModelResponse) => `wandb-artifact:///${m.enti
  *
  * @example
  * ```ts
- * const model = await client.trainableModels.register({ project: "rl", name: "agent", base_model: "OpenPipe/Qwen3-14B-Instruct" });
- * const reply = await client.chat.completions.create({ model: model.inferenceName(), messages });
- * const { step, metrics } = await model.train(groups, { onEvent: (e) => console.log(e.type) });
+ * const trainable = await client.trainableModels.register({ project: "rl", name: "agent", base_model: "OpenPipe/Qwen3-14B-Instruct" });
+ * const reply = await client.chat.completions.create({ model: trainable.inferenceName(), messages });
+ * const { step, metrics } = await trainable.train(groups, { onEvent: (e) => console.log(e.type) });
  * ```
  */
 export class TrainableModel implements TrainableModelResponse {
@@ -70,8 +65,8 @@ export class TrainableModel implements TrainableModelResponse {
    *
    * @example
    * ```ts
-   * model.inferenceName();  // "wandb-artifact:///acme/rl/agent"
-   * model.inferenceName(3); // "wandb-artifact:///acme/rl/agent:step3"
+   * trainable.inferenceName();  // "wandb-artifact:///acme/rl/agent"
+   * trainable.inferenceName(3); // "wandb-artifact:///acme/rl/agent:step3"
    * ```
    */
   inferenceName(step?: number): string {
@@ -86,7 +81,9 @@ export class TrainableModel implements TrainableModelResponse {
    *
    * @example
    * ```ts
-   * for (let step = await model.latestStep(); step < 10; step++) { ... }
+   * for (let step = await trainable.latestStep(); step < 10; step++) {
+   *   // one training step
+   * }
    * ```
    */
   async latestStep(options?: RequestOptions): Promise<number> {
@@ -103,7 +100,7 @@ export class TrainableModel implements TrainableModelResponse {
    *
    * @example
    * ```ts
-   * const { jobId, step, metrics } = await model.train(groups, {
+   * const { jobId, step, metrics } = await trainable.train(groups, {
    *   onEvent: (e) => { if (e.type === "gradient_step") console.log("loss", e.data.loss); },
    * });
    * ```

@@ -85,12 +85,6 @@ const baseModelsList = endpoint({
 /**
  * Trainable models of the training service (`/v1/preview/models`, Bearer auth): the models RL
  * jobs update, each with its checkpoints.
- *
- * @example
- * ```ts
- * const model = await client.trainableModels.register({ project: "rl", name: "agent", base_model: "OpenPipe/Qwen3-14B-Instruct" });
- * console.log(model.id, model.inferenceName());
- * ```
  */
 export class TrainableModels extends APIResource {
   /** The models' checkpoints. */
@@ -138,7 +132,7 @@ export class TrainableModels extends APIResource {
    *
    * @example
    * ```ts
-   * const { deleted_checkpoints } = await client.trainableModels.delete(model.id);
+   * const { deleted_checkpoints } = await client.trainableModels.delete(modelId);
    * ```
    */
   delete(modelId: string, options?: RequestOptions): APIPromise<TrainableModelDeleteResponse> {
@@ -151,7 +145,7 @@ export class TrainableModels extends APIResource {
    *
    * @example
    * ```ts
-   * await client.trainableModels.log(model.id, { split: "val", trajectory_groups: groups });
+   * await client.trainableModels.log(modelId, { split: "val", trajectory_groups: groups });
    * ```
    */
   log(modelId: string, params: TrainableModelLogParams, options?: RequestOptions): APIPromise<unknown> {

@@ -4,15 +4,6 @@ import type { TrainingJobEvent } from "./types.js";
 /**
  * A training job reported `training_failed`. `jobId` names the job and `event` is the failing
  * event as the server sent it; the message carries the server's `error_message`.
- *
- * @example
- * ```ts
- * try {
- *   for await (const event of client.trainingJobs.follow(jobId)) console.log(event.type);
- * } catch (err) {
- *   if (err instanceof TrainingJobFailedError) console.log(err.jobId, err.event.data.error_message);
- * }
- * ```
  */
 export class TrainingJobFailedError extends InferloopError {
   override name = "TrainingJobFailedError";

@@ -19,11 +19,6 @@ const eventsList = endpoint({
 
 /**
  * The events of training jobs (`GET /v1/preview/training-jobs/{id}/events`, Bearer auth).
- *
- * @example
- * ```ts
- * for await (const event of client.trainingJobs.events.list(jobId)) console.log(event.type, event.data);
- * ```
  */
 export class TrainingJobEvents extends APIResource {
   /**

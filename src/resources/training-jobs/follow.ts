@@ -8,11 +8,6 @@ import type { TrainingJobEvents } from "./events.js";
 
 /**
  * Options of `client.trainingJobs.follow`.
- *
- * @example
- * ```ts
- * const options: TrainingJobFollowOptions = { after: savedEventId, pollInterval: 2_000, timeout: 3_600_000 };
- * ```
  */
 export interface TrainingJobFollowOptions {
   /** Start after this event id (a cursor saved from an earlier run): re-attaches to a job. */

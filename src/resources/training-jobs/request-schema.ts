@@ -21,11 +21,6 @@ const trajectoryMessage = z.looseObject({
 /**
  * A plain chat message inside `messages_and_choices`: context the model saw, not trained on.
  * Other members (`name`, `tool_calls`, `tool_call_id`, ...) are sent unchecked.
- *
- * @example
- * ```ts
- * const message: TrajectoryMessage = { role: "user", content: "What is 2+2?" };
- * ```
  */
 export interface TrajectoryMessage extends Fields<typeof trajectoryMessage.shape> {
   [key: string]: unknown;
@@ -34,11 +29,6 @@ export interface TrajectoryMessage extends Fields<typeof trajectoryMessage.shape
 /**
  * A plain chat message inside `messages_and_choices`: context the model saw, not trained on.
  * Loose: `name`, `tool_calls`, `tool_call_id` and the like pass through unchecked.
- *
- * @example
- * ```ts
- * trajectoryMessageSchema.parse({ role: "user", content: "What is 2+2?" });
- * ```
  */
 export const trajectoryMessageSchema: SchemaOf<TrajectoryMessage> = trajectoryMessage;
 
@@ -52,11 +42,6 @@ const tokenLogprobEntryShape = {
 };
 /**
  * Log-probability of one sampled token.
- *
- * @example
- * ```ts
- * const entry: TokenLogprobEntry = { token: "4", logprob: -0.01, bytes: [52] };
- * ```
  */
 export interface TokenLogprobEntry extends Fields<typeof tokenLogprobEntryShape> {
   /** Further members, sent as given. */
@@ -69,11 +54,6 @@ const tokenLogprob = z.looseObject({
 });
 /**
  * Log-probability of one sampled token, with its most likely alternatives.
- *
- * @example
- * ```ts
- * const logprob: TokenLogprob = { token: "4", logprob: -0.01, bytes: [52], top_logprobs: [] };
- * ```
  */
 export interface TokenLogprob extends Fields<typeof tokenLogprob.shape> {
   /** Further members, sent as given. */
@@ -82,11 +62,6 @@ export interface TokenLogprob extends Fields<typeof tokenLogprob.shape> {
 
 /**
  * Log-probability of one sampled token, with its most likely alternatives.
- *
- * @example
- * ```ts
- * tokenLogprobSchema.parse({ token: "4", logprob: -0.01, bytes: [52], top_logprobs: [] });
- * ```
  */
 export const tokenLogprobSchema: SchemaOf<TokenLogprob> = tokenLogprob;
 
@@ -132,16 +107,6 @@ const trajectoryChoice = z.looseObject({
  * A sampled choice inside `messages_and_choices`, as a chat completion returned it: the turns
  * the model is trained on. Sample with `logprobs: true`: trainers refuse choices without them
  * unless configured otherwise.
- *
- * @example
- * ```ts
- * const choice: TrajectoryChoice = {
- *   finish_reason: "stop",
- *   index: 0,
- *   logprobs: { content: [{ token: "4", logprob: -0.01, bytes: [52], top_logprobs: [] }] },
- *   message: { role: "assistant", content: "4" },
- * };
- * ```
  */
 export interface TrajectoryChoice extends Fields<typeof trajectoryChoice.shape> {
   [key: string]: unknown;
@@ -151,16 +116,6 @@ export interface TrajectoryChoice extends Fields<typeof trajectoryChoice.shape> 
  * A sampled choice inside `messages_and_choices`, as a chat completion returns it: the turns the
  * model is trained on. Request `logprobs: true` when sampling; trainers reject choices without
  * them unless configured otherwise, so `logprobs` is not required here.
- *
- * @example
- * ```ts
- * trajectoryChoiceSchema.parse({
- *   finish_reason: "stop",
- *   index: 0,
- *   logprobs: { content: [{ token: "4", logprob: -0.01, bytes: [52], top_logprobs: [] }] },
- *   message: { role: "assistant", content: "4" },
- * });
- * ```
  */
 export const trajectoryChoiceSchema: SchemaOf<TrajectoryChoice> = trajectoryChoice;
 const trajectoryTool = z.looseObject({
@@ -180,11 +135,6 @@ const trajectoryTool = z.looseObject({
 });
 /**
  * A tool the model could call, in the chat-completions `tools` shape.
- *
- * @example
- * ```ts
- * const tool: TrajectoryTool = { type: "function", function: { name: "add", parameters: { type: "object" } } };
- * ```
  */
 export interface TrajectoryTool extends Fields<typeof trajectoryTool.shape> {
   [key: string]: unknown;
@@ -192,24 +142,11 @@ export interface TrajectoryTool extends Fields<typeof trajectoryTool.shape> {
 
 /**
  * A tool the model could call, in the chat-completions `tools` shape.
- *
- * @example
- * ```ts
- * trajectoryToolSchema.parse({
- *   type: "function",
- *   function: { name: "add", description: "Adds numbers", parameters: { type: "object" }, strict: true },
- * });
- * ```
  */
 export const trajectoryToolSchema: SchemaOf<TrajectoryTool> = trajectoryTool;
 
 /**
  * An entry of `messages_and_choices`: a message (context) or a sampled choice (trained on).
- *
- * @example
- * ```ts
- * const entries: TrajectoryEntry[] = [{ role: "user", content: "hi" }];
- * ```
  */
 export type TrajectoryEntry = TrajectoryChoice | TrajectoryMessage;
 const messagesAndChoices = z.array<SchemaOf<TrajectoryEntry>>(
@@ -224,21 +161,11 @@ const trajectoryHistory = z.strictObject({
 });
 /**
  * An extra conversation of the same trajectory, tokenized separately and sharing its advantage.
- *
- * @example
- * ```ts
- * const history: TrajectoryHistory = { messages_and_choices: [{ role: "user", content: "hi" }], tools: null };
- * ```
  */
 export interface TrajectoryHistory extends Fields<typeof trajectoryHistory.shape> {}
 
 /**
  * An extra conversation of the same trajectory, tokenized separately and sharing its advantage.
- *
- * @example
- * ```ts
- * trajectoryHistorySchema.parse({ messages_and_choices: [{ role: "user", content: "hi" }] });
- * ```
  */
 export const trajectoryHistorySchema: SchemaOf<TrajectoryHistory> = trajectoryHistory;
 const trajectory = z.strictObject({
@@ -273,35 +200,12 @@ const trajectory = z.strictObject({
 });
 /**
  * One rollout: the conversation (messages as context, choices as trainable turns) and its reward.
- *
- * @example
- * ```ts
- * const trajectory: TrajectoryParams = {
- *   messages_and_choices: [
- *     { role: "user", content: "What is 2+2?" },
- *     { finish_reason: "stop", index: 0, logprobs: { content: [] }, message: { role: "assistant", content: "4" } },
- *   ],
- *   reward: 1,
- * };
- * ```
  */
 export interface TrajectoryParams extends Fields<typeof trajectory.shape> {}
 
 /**
  * One rollout: the conversation (messages as context, choices as trainable turns) and its
  * reward. Strict, because a misspelt `reward` would otherwise train on the server's default of 0.
- *
- * @example
- * ```ts
- * trajectorySchema.parse({
- *   messages_and_choices: [
- *     { role: "user", content: "What is 2+2?" },
- *     { finish_reason: "stop", index: 0, logprobs: { content: [] }, message: { role: "assistant", content: "4" } },
- *   ],
- *   reward: 1,
- *   metrics: { correct: true, latency_s: 0.4 },
- * });
- * ```
  */
 export const trajectorySchema: SchemaOf<TrajectoryParams> = trajectory;
 const trajectoryGroup = z.looseObject({
@@ -330,11 +234,6 @@ const trajectoryGroup = z.looseObject({
 /**
  * The trajectories of one prompt, compared with each other to compute advantages: a group whose
  * rewards are all equal carries no training signal.
- *
- * @example
- * ```ts
- * const group: TrajectoryGroup = { trajectories: [trajectoryA, trajectoryB] };
- * ```
  */
 export interface TrajectoryGroup extends Fields<typeof trajectoryGroup.shape> {
   [key: string]: unknown;
@@ -343,11 +242,6 @@ export interface TrajectoryGroup extends Fields<typeof trajectoryGroup.shape> {
 /**
  * The trajectories of one prompt, compared with each other to compute advantages. Loose: the
  * ART members `exceptions`, `metadata`, `metrics` and `logs` are typed, others pass through.
- *
- * @example
- * ```ts
- * trajectoryGroupSchema.parse({ trajectories: [{ messages_and_choices: [], reward: 0 }] });
- * ```
  */
 export const trajectoryGroupSchema: SchemaOf<TrajectoryGroup> = trajectoryGroup;
 
@@ -384,11 +278,6 @@ const experimentalConfig = z.strictObject({
  * Loss and optimizer settings of a training job. Each member absent or null means the server's
  * default; each is sent under the name written (`variant_k2_tau` is the spec's name for ART's
  * `kimi_k2_tau`).
- *
- * @example
- * ```ts
- * const config: ExperimentalConfig = { learning_rate: 5e-6, ppo: true, epsilon: 0.2 };
- * ```
  */
 export interface ExperimentalConfig extends Fields<typeof experimentalConfig.shape> {}
 
@@ -397,11 +286,6 @@ export interface ExperimentalConfig extends Fields<typeof experimentalConfig.sha
  * a misspelt setting would otherwise be ignored without notice. The spec's `variant_k2_tau` is
  * ART's `kimi_k2_tau`: both names are accepted and sent as written (an ART server reads
  * `kimi_k2_tau`).
- *
- * @example
- * ```ts
- * experimentalConfigSchema.parse({ learning_rate: 5e-6, ppo: true, epsilon: 0.2, variant_k2_tau: null });
- * ```
  */
 export const experimentalConfigSchema: SchemaOf<ExperimentalConfig> = experimentalConfig;
 const trainingJobCreateParams = z.strictObject({
@@ -416,25 +300,11 @@ const trainingJobCreateParams = z.strictObject({
 });
 /**
  * Body of a training-job creation.
- *
- * @example
- * ```ts
- * const params: TrainingJobCreateParams = { model_id, trajectory_groups: [group] };
- * ```
  */
 export interface TrainingJobCreateParams extends Fields<typeof trainingJobCreateParams.shape> {}
 
 /**
  * Body of `POST /v1/preview/training-jobs`. `model_id` is a UUID of any version, in either case.
- *
- * @example
- * ```ts
- * trainingJobCreateParamsSchema.parse({
- *   model_id: "3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b",
- *   trajectory_groups: [{ trajectories: [{ messages_and_choices: [], reward: 1 }] }],
- *   experimental_config: { learning_rate: 1e-5 },
- * });
- * ```
  */
 export const trainingJobCreateParamsSchema: SchemaOf<TrainingJobCreateParams> = trainingJobCreateParams;
 
@@ -446,20 +316,10 @@ const eventListParams = z.strictObject({
 });
 /**
  * Query of `GET /v1/preview/training-jobs/{id}/events`.
- *
- * @example
- * ```ts
- * const params: TrainingJobEventListParams = { after: "evt-12", limit: 100 };
- * ```
  */
 export interface TrainingJobEventListParams extends Fields<typeof eventListParams.shape> {}
 
 /**
  * Query of `GET /v1/preview/training-jobs/{id}/events`: `limit` 1-100.
- *
- * @example
- * ```ts
- * trainingJobEventListParamsSchema.parse({ limit: 100 });
- * ```
  */
 export const trainingJobEventListParamsSchema: SchemaOf<TrainingJobEventListParams> = eventListParams;

@@ -39,11 +39,6 @@ const trainingJobsCreate = endpoint({
 
 /**
  * Reinforcement-learning training jobs (`/v1/preview`, Bearer auth).
- *
- * @example
- * ```ts
- * const { id } = await client.trainingJobs.create({ model_id, trajectory_groups }, { idempotencyKey: crypto.randomUUID() });
- * ```
  */
 export class TrainingJobs extends APIResource {
   /** The jobs' events, as cursor lists. */
@@ -76,9 +71,10 @@ export class TrainingJobs extends APIResource {
    *
    * @example
    * ```ts
-   * for await (const event of client.trainingJobs.follow(jobId, { pollInterval: 2_000 })) {
+   * let after: string | undefined; // kept somewhere that outlives the process
+   * for await (const event of client.trainingJobs.follow(jobId, { pollInterval: 2_000, after })) {
    *   if (event.type === "gradient_step") console.log("loss", event.data.loss);
-   *   saveCursor(event.id);
+   *   after = event.id;
    * }
    * ```
    */
@@ -107,7 +103,7 @@ export class TrainingJobs extends APIResource {
    * @example
    * ```ts
    * const { id } = await client.trainingJobs.create(
-   *   { model_id: "5f1c1a7e-8a40-4c55-9c2e-3d3a8f0e6b11", trajectory_groups: [{ trajectories: [traj] }] },
+   *   { model_id: "5f1c1a7e-8a40-4c55-9c2e-3d3a8f0e6b11", trajectory_groups: groups },
    *   { idempotencyKey: crypto.randomUUID() },
    * );
    * ```

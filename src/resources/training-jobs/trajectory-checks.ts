@@ -11,11 +11,6 @@ import { isTrajectoryChoice, type TrajectoryItem } from "./trajectory-item.js";
  * - `missing_logprobs`: a choice was recorded without logprobs while others have them;
  * - `no_trajectories`: the job has no trajectory groups, or a group has no trajectories, so
  *   there is nothing to train on (the server takes such a job all the same).
- *
- * @example
- * ```ts
- * const code: TrainingWarningCode = "uniform_rewards";
- * ```
  */
 export type TrainingWarningCode =
   | "uniform_rewards"
@@ -27,11 +22,6 @@ export type TrainingWarningCode =
 /**
  * One problem that would waste training without making the request invalid. `path` is dotted,
  * from the request body (`trajectory_groups.0.trajectories.3`).
- *
- * @example
- * ```ts
- * const w: TrainingWarning = { code: "missing_reward", path: "trajectory_groups.0.trajectories.2", message: "trajectory has no reward" };
- * ```
  */
 export interface TrainingWarning {
   code: TrainingWarningCode;
@@ -66,13 +56,6 @@ function choicesOf(items: readonly TrajectoryItem[], path: string, out: ChoiceAt
  * What would waste a training job without making it invalid, found one trajectory at a time
  * (group by group, in order), so a caller can check each trajectory and let it go before
  * reading the next: `trainingJobs.create` (which logs the findings) and `checkTrajectoryGroups`.
- *
- * @example
- * ```ts
- * const checks = new TrajectoryChecks();
- * groups.forEach((group, g) => group.trajectories.forEach((t, i) => checks.add(g, i, t)));
- * const warnings = checks.warnings();
- * ```
  */
 export class TrajectoryChecks {
   /** Findings about the job's shape (empty groups), reported before the rest. */

@@ -3,11 +3,6 @@ import type { TrajectoryChoice, TrajectoryMessage } from "./request-schema.js";
 /**
  * One entry of `messages_and_choices`: a message the model saw (context), or a choice it
  * sampled (a trainable turn).
- *
- * @example
- * ```ts
- * const items: TrajectoryItem[] = [{ role: "user", content: "What is 2+2?" }, completion.choices[0]!];
- * ```
  */
 export type TrajectoryItem = TrajectoryMessage | TrajectoryChoice;
 
@@ -17,7 +12,7 @@ export type TrajectoryItem = TrajectoryMessage | TrajectoryChoice;
  *
  * @example
  * ```ts
- * const trainable = t.messages_and_choices.filter(isTrajectoryChoice);
+ * const sampled = trajectory.messages_and_choices.filter(isTrajectoryChoice);
  * ```
  */
 export function isTrajectoryChoice(item: unknown): item is TrajectoryChoice {

@@ -1,10 +1,5 @@
 /**
  * Response of `client.trainingJobs.create(...)`: the new job's UUID. Unknown members are kept.
- *
- * @example
- * ```ts
- * const { id }: TrainingJobCreateResponse = await client.trainingJobs.create(params);
- * ```
  */
 export interface TrainingJobCreateResponse {
   id: string;
@@ -14,12 +9,6 @@ export interface TrainingJobCreateResponse {
 /**
  * A training job as `client.trainingJobs.retrieve` returns it: `id` and every other member the
  * server sends (such as `status`), kept as they are.
- *
- * @example
- * ```ts
- * const job: TrainingJobResponse = await client.trainingJobs.retrieve(jobId);
- * console.log(job.id, job["status"]);
- * ```
  */
 export interface TrainingJobResponse {
   id: string;
@@ -31,11 +20,6 @@ export interface TrainingJobResponse {
  * `training_started` (`data.num_sequences`: how many gradient steps to expect),
  * `gradient_step` (numeric metrics such as `loss`), `training_ended`, `training_failed`
  * (`data.error_message`), or any other string the server adds later (passed through as is).
- *
- * @example
- * ```ts
- * const e: TrainingJobEvent = { id: "evt-3", type: "gradient_step", data: { loss: 0.42 } };
- * ```
  */
 export interface TrainingJobEvent {
   id: string;

@@ -121,9 +121,6 @@ async function* wrapBody(
 
 /**
  * Runs `produce` (the real route) under a fault, returning the plan the adapter must follow.
- *
- * @example
- * const plan = await applyFault(fault, req, () => route(req));
  */
 export async function applyFault(
   fault: Fault,

@@ -13,17 +13,16 @@
  * body as a single chunk for JSON responses.
  *
  * @example
+ * ```ts
  * svc.inject(faults.rateLimited({ retryAfter: 1, path: "/v1/chat/completions" }));
  * svc.inject(faults.cutStream(3));
  * svc.inject({ kind: "reset", afterBytes: 100, times: 2 });
+ * ```
  */
 import type { BodyPart, ContentEncoding } from "../types.js";
 
 /**
  * Which requests a fault applies to, and how many times.
- *
- * @example
- * const target: FaultTarget = { method: "POST", path: /^\/calls\//, times: 3 };
  */
 export interface FaultTarget {
   /** HTTP method, case-insensitive. Default: any method but OPTIONS. */
@@ -38,7 +37,9 @@ export interface FaultTarget {
  * Reply with a status code (and optional body and headers) instead of running the route.
  *
  * @example
+ * ```ts
  * svc.inject({ kind: "status", status: 500, body: { reason: "boom" } });
+ * ```
  */
 export interface StatusFault extends FaultTarget {
   kind: "status";
@@ -52,7 +53,9 @@ export interface StatusFault extends FaultTarget {
  * Destroy the connection: before headers, or after some bytes or chunks of the real body.
  *
  * @example
+ * ```ts
  * svc.inject({ kind: "reset", afterBytes: 100 });
+ * ```
  */
 export interface ResetFault extends FaultTarget {
   kind: "reset";
@@ -65,7 +68,9 @@ export interface ResetFault extends FaultTarget {
  * After `ms` (default: until the client leaves or the service closes) the response carries on.
  *
  * @example
+ * ```ts
  * svc.inject({ kind: "stall", afterChunks: 2, ms: 500 });
+ * ```
  */
 export interface StallFault extends FaultTarget {
   kind: "stall";
@@ -78,7 +83,9 @@ export interface StallFault extends FaultTarget {
  * End the response cleanly after `afterChunks` chunks: a stream without `[DONE]`.
  *
  * @example
+ * ```ts
  * svc.inject({ kind: "cutStream", afterChunks: 3 });
+ * ```
  */
 export interface CutStreamFault extends FaultTarget {
   kind: "cutStream";
@@ -89,7 +96,9 @@ export interface CutStreamFault extends FaultTarget {
  * Insert raw data after `afterChunks` chunks; with `end: true` the response ends right after it.
  *
  * @example
+ * ```ts
  * svc.inject({ kind: "insert", afterChunks: 1, data: ": comment\n\n" });
+ * ```
  */
 export interface InsertFault extends FaultTarget {
   kind: "insert";
@@ -102,7 +111,9 @@ export interface InsertFault extends FaultTarget {
  * Replace the whole response with a raw body (malformed JSON, invalid UTF-8, ...).
  *
  * @example
+ * ```ts
  * svc.inject({ kind: "body", status: 200, body: "{not json" });
+ * ```
  */
 export interface BodyFault extends FaultTarget {
   kind: "body";
@@ -117,7 +128,9 @@ export interface BodyFault extends FaultTarget {
  * Add a delay before this response (on top of the `latencyMs` option).
  *
  * @example
+ * ```ts
  * svc.inject({ kind: "latency", ms: 250, path: "/v1/models" });
+ * ```
  */
 export interface LatencyFault extends FaultTarget {
   kind: "latency";
@@ -130,7 +143,9 @@ export interface LatencyFault extends FaultTarget {
  * no event ever comes.
  *
  * @example
+ * ```ts
  * svc.inject({ kind: "keepAlive", afterChunks: 1, everyMs: 100 });
+ * ```
  */
 export interface KeepAliveFault extends FaultTarget {
   kind: "keepAlive";
@@ -145,7 +160,9 @@ export interface KeepAliveFault extends FaultTarget {
  * been sent (default: until the client leaves).
  *
  * @example
+ * ```ts
  * svc.inject({ kind: "endless", afterChunks: 1, prefix: '{"id": "endless", "pad": "' });
+ * ```
  */
 export interface EndlessFault extends FaultTarget {
   kind: "endless";
@@ -158,7 +175,9 @@ export interface EndlessFault extends FaultTarget {
  * Compress the route's real body with `encoding`, whatever the request asked for.
  *
  * @example
+ * ```ts
  * svc.inject({ kind: "compress", encoding: "gzip" });
+ * ```
  */
 export interface CompressFault extends FaultTarget {
   kind: "compress";
@@ -170,7 +189,9 @@ export interface CompressFault extends FaultTarget {
  * spaces, compressed on the fly with `encoding`, until the client leaves.
  *
  * @example
+ * ```ts
  * svc.inject({ kind: "bomb", encoding: "gzip", prefix: "[" });
+ * ```
  */
 export interface BombFault extends FaultTarget {
   kind: "bomb";
@@ -184,7 +205,9 @@ export interface BombFault extends FaultTarget {
  * Answer with a redirect (default 307) to `location`, with an empty body.
  *
  * @example
+ * ```ts
  * svc.inject({ kind: "redirect", status: 308, location: "https://elsewhere.example/v1/models?token=abc" });
+ * ```
  */
 export interface RedirectFault extends FaultTarget {
   kind: "redirect";
@@ -194,9 +217,6 @@ export interface RedirectFault extends FaultTarget {
 
 /**
  * Any fault the service can inject.
- *
- * @example
- * const f: Fault = { kind: "status", status: 503, times: 3 };
  */
 export type Fault =
   | StatusFault
@@ -216,9 +236,6 @@ export type Fault =
 /**
  * Make the next training job created fail: its events run `afterSteps` gradient steps (default
  * 1), then `training_failed` with `data.error_message` = `message`. The create itself succeeds.
- *
- * @example
- * svc.inject(faults.trainingFailed("CUDA out of memory"));
  */
 export interface TrainingFailedFault extends FaultTarget {
   kind: "trainingFailed";

@@ -43,15 +43,19 @@ function concatBytes(...parts: Array<Uint8Array | string>): Uint8Array {
  * (`method`, `path`, `times`).
  *
  * @example
+ * ```ts
  * svc.inject(faults.serviceUnavailable({ times: 3 }));
  * svc.inject(faults.streamError({ afterChunks: 2 }));
+ * ```
  */
 export const faults = {
   /**
    * A status code with an optional body and headers.
    *
    * @example
+   * ```ts
    * faults.status(500, { body: { reason: "boom" } });
+   * ```
    */
   status(status: number, init: Omit<StatusFault, "kind" | "status"> = {}): StatusFault {
     return { kind: "status", status, ...init };
@@ -61,8 +65,10 @@ export const faults = {
    * 429 with `retry-after` (seconds, or an HTTP date when given a Date) and/or `retry-after-ms`.
    *
    * @example
+   * ```ts
    * faults.rateLimited({ retryAfter: new Date(Date.now() + 1000) });
    * faults.rateLimited({ retryAfterMs: 20 });
+   * ```
    */
   rateLimited(init: Target & { retryAfter?: number | Date; retryAfterMs?: number } = {}): StatusFault {
     const { retryAfter, retryAfterMs, ...target } = init;
@@ -85,7 +91,9 @@ export const faults = {
    * 503 "engine overloaded"; pass `times` for a burst.
    *
    * @example
+   * ```ts
    * faults.serviceUnavailable({ times: 2 });
+   * ```
    */
   serviceUnavailable(target: Target = {}): StatusFault {
     return {
@@ -107,7 +115,9 @@ export const faults = {
    * 502 with an HTML page, as a proxy in front of the service sends.
    *
    * @example
+   * ```ts
    * faults.badGatewayHtml();
+   * ```
    */
   badGatewayHtml(target: Target = {}): StatusFault {
     return {
@@ -123,7 +133,9 @@ export const faults = {
    * Destroys the connection before headers, or after `afterBytes`/`afterChunks` of the body.
    *
    * @example
+   * ```ts
    * faults.reset({ afterChunks: 3 });
+   * ```
    */
   reset(init: Target & { afterBytes?: number; afterChunks?: number } = {}): ResetFault {
     return { kind: "reset", ...init };
@@ -133,7 +145,9 @@ export const faults = {
    * Stops writing (socket kept open) before headers or mid-body, for `ms` or until closed.
    *
    * @example
+   * ```ts
    * faults.stall({ afterChunks: 2 });
+   * ```
    */
   stall(init: Target & { afterBytes?: number; afterChunks?: number; ms?: number } = {}): StallFault {
     return { kind: "stall", ...init };
@@ -143,7 +157,9 @@ export const faults = {
    * Ends the stream cleanly after `afterChunks` chunks, with no `[DONE]`.
    *
    * @example
+   * ```ts
    * faults.cutStream(3, { path: "/v1/chat/completions" });
+   * ```
    */
   cutStream(afterChunks: number, target: Target = {}): CutStreamFault {
     return { kind: "cutStream", afterChunks, ...target };
@@ -153,7 +169,9 @@ export const faults = {
    * Inserts raw data after `afterChunks` chunks.
    *
    * @example
+   * ```ts
    * faults.insert(1, ": keep-alive comment\n\n");
+   * ```
    */
   insert(afterChunks: number, data: BodyPart, init: Target & { end?: boolean } = {}): InsertFault {
     return { kind: "insert", afterChunks, data, ...init };
@@ -163,7 +181,9 @@ export const faults = {
    * Replaces the response with a raw body.
    *
    * @example
+   * ```ts
    * faults.body("{\"truncated\": ", { status: 200 });
+   * ```
    */
   body(body: BodyFault["body"], init: Target & { status?: number; headers?: Record<string, string> } = {}): BodyFault {
     return { kind: "body", body, ...init };
@@ -173,7 +193,9 @@ export const faults = {
    * A 200 JSON response whose body is not valid JSON.
    *
    * @example
+   * ```ts
    * faults.malformedJson({ path: "/v1/models" });
+   * ```
    */
   malformedJson(target: Target = {}): BodyFault {
     return { kind: "body", body: '{"object": "list", "data": [{"id": "broken"', ...target };
@@ -183,7 +205,9 @@ export const faults = {
    * An SSE event whose data is not JSON, after `afterChunks` events; the stream then continues.
    *
    * @example
+   * ```ts
    * faults.malformedSseLine({ afterChunks: 2 });
+   * ```
    */
   malformedSseLine(init: Target & { afterChunks?: number } = {}): InsertFault {
     const { afterChunks = 1, ...target } = init;
@@ -194,7 +218,9 @@ export const faults = {
    * A JSONL line that is not JSON, after `afterLines` good lines; the stream then continues.
    *
    * @example
+   * ```ts
    * faults.malformedJsonlLine({ afterLines: 2 });
+   * ```
    */
   malformedJsonlLine(init: Target & { afterLines?: number } = {}): InsertFault {
     const { afterLines = 1, ...target } = init;
@@ -205,7 +231,9 @@ export const faults = {
    * vLLM's in-stream error event (`data: {"error":{...,"code":500}}`) then `[DONE]`.
    *
    * @example
-   * faults.streamError({ afterChunks: 2, code: 400, message: "bad" });
+   * ```ts
+   * svc.inject(faults.streamError({ afterChunks: 2, code: 400, message: "context too long" }));
+   * ```
    */
   streamError(
     init: Target & { afterChunks?: number; code?: number; message?: string; type?: string } = {},
@@ -223,8 +251,10 @@ export const faults = {
    * `afterChunks` chunks.
    *
    * @example
+   * ```ts
    * faults.invalidUtf8({ format: "jsonl", afterChunks: 1 });
    * faults.invalidUtf8({ path: "/v1/models", members: { object: "list", data: [] } });
+   * ```
    */
   invalidUtf8(
     init: Target & { format?: "json" | "sse" | "jsonl"; afterChunks?: number; members?: Record<string, unknown> } = {},
@@ -250,7 +280,9 @@ export const faults = {
    * One very long, valid line (default 10 MB): a JSONL record or an SSE event.
    *
    * @example
+   * ```ts
    * faults.hugeLine({ format: "jsonl", afterChunks: 1 });
+   * ```
    */
   hugeLine(init: Target & { format: "sse" | "jsonl"; bytes?: number; afterChunks?: number }): InsertFault {
     const { format, bytes = TEN_MB, afterChunks = 1, ...target } = init;
@@ -265,8 +297,10 @@ export const faults = {
    * `{"choices":[null]}`. The client must fail with a typed error naming the member.
    *
    * @example
+   * ```ts
    * faults.oddJson(null, { path: "/v1/chat/completions" });
    * faults.oddJson({ choices: [null] });
+   * ```
    */
   oddJson(value: unknown, init: Target & { headers?: Record<string, string> } = {}): BodyFault {
     return { kind: "body", body: JSON.stringify(value) ?? "null", ...init };
@@ -277,7 +311,9 @@ export const faults = {
    * events; the stream then continues.
    *
    * @example
+   * ```ts
    * faults.oddChunk({ choices: [{ index: 0, delta: { tool_calls: [null] } }] }, { afterChunks: 1 });
+   * ```
    */
   oddChunk(payload: unknown, init: Target & { afterChunks?: number } = {}): InsertFault {
     const { afterChunks = 1, ...target } = init;
@@ -289,7 +325,9 @@ export const faults = {
    * `error` envelope: valid JSON, which a recursive walk of it cannot finish.
    *
    * @example
+   * ```ts
    * faults.deepErrorBody({ depth: 50_000, status: 500 });
+   * ```
    */
   deepErrorBody(init: Target & { depth?: number; status?: number } = {}): StatusFault {
     const { depth = 50_000, status = 500, ...target } = init;
@@ -304,7 +342,9 @@ export const faults = {
    * choice of the copy's prototype.
    *
    * @example
+   * ```ts
    * faults.protoErrorBody({ status: 422 });
+   * ```
    */
   protoErrorBody(init: Target & { status?: number } = {}): StatusFault {
     const { status = 422, ...target } = init;
@@ -318,7 +358,9 @@ export const faults = {
    * `offset` asked for, as a server that ignores paging does. Ids are `ignored-0`, `ignored-1`, ...
    *
    * @example
+   * ```ts
    * faults.ignoresLimit({ records: 50_000, path: "/calls/stream_query" });
+   * ```
    */
   ignoresLimit(init: Target & { records?: number } = {}): BodyFault {
     const { records = 50_000, ...target } = init;
@@ -342,7 +384,9 @@ export const faults = {
    * `data: "\n"` for JSONL blank lines) every `everyMs` until the client leaves.
    *
    * @example
+   * ```ts
    * faults.keepAliveOnly({ afterChunks: 1, everyMs: 100 });
+   * ```
    */
   keepAliveOnly(init: Target & { afterChunks?: number; everyMs?: number; data?: BodyPart } = {}): KeepAliveFault {
     const { afterChunks = 1, ...rest } = init;
@@ -354,7 +398,9 @@ export const faults = {
    * `afterChunks` chunks; `bytes` caps it (default: endless).
    *
    * @example
+   * ```ts
    * faults.endlessValue({ format: "sse", afterChunks: 1 });
+   * ```
    */
   endlessValue(init: Target & { format: "sse" | "jsonl"; afterChunks?: number; bytes?: number }): EndlessFault {
     const { format, afterChunks = 1, ...target } = init;
@@ -366,7 +412,9 @@ export const faults = {
    * The route's real answer, compressed with `encoding` (default gzip).
    *
    * @example
+   * ```ts
    * faults.compressed("br", { path: "/v1/models" });
+   * ```
    */
   compressed(encoding: ContentEncoding = "gzip", target: Target = {}): CompressFault {
     return { kind: "compress", encoding, ...target };
@@ -377,7 +425,9 @@ export const faults = {
    * inflates without end (`prefix`, then spaces).
    *
    * @example
+   * ```ts
    * faults.compressionBomb({ encoding: "br", prefix: "data: " , contentType: "text/event-stream" });
+   * ```
    */
   compressionBomb(
     init: Target & { encoding?: ContentEncoding; prefix?: string; contentType?: string } = {},
@@ -390,7 +440,9 @@ export const faults = {
    * A redirect (default 307) to `location`.
    *
    * @example
+   * ```ts
    * faults.redirect("https://elsewhere.example/v1/models", { status: 301 });
+   * ```
    */
   redirect(location: string, init: Target & { status?: number } = {}): RedirectFault {
     return { kind: "redirect", location, ...init };
@@ -400,7 +452,9 @@ export const faults = {
    * A delay before this response.
    *
    * @example
+   * ```ts
    * faults.latency(200, { path: "/v1/models" });
+   * ```
    */
   latency(ms: number, target: Target = {}): LatencyFault {
     return { kind: "latency", ms, ...target };
@@ -410,7 +464,9 @@ export const faults = {
    * The next training job fails after `afterSteps` gradient steps (default 1) with `message`.
    *
    * @example
+   * ```ts
    * faults.trainingFailed("CUDA out of memory", { afterSteps: 2 });
+   * ```
    */
   trainingFailed(message: string, init: { afterSteps?: number; times?: number } = {}): TrainingFailedFault {
     return { kind: "trainingFailed", message, method: "POST", path: "/v1/preview/training-jobs", ...init };

@@ -16,8 +16,11 @@ function matches(fault: Fault, req: FakeRequest): boolean {
  * The queue of pending faults of one fake service.
  *
  * @example
- * const queue = new FaultQueue();
- * queue.inject(faults.serviceUnavailable({ times: 2 }));
+ * ```ts
+ * svc.state.faults.inject(faults.serviceUnavailable({ times: 2 }));
+ * // ... calls that meet the two 503s ...
+ * expect(svc.state.faults.pending()).toHaveLength(0);
+ * ```
  */
 export class FaultQueue {
   private readonly entries: Array<{ fault: Fault; remaining: number }> = [];
@@ -26,7 +29,9 @@ export class FaultQueue {
    * Queues a fault.
    *
    * @example
-   * queue.inject({ kind: "status", status: 500 });
+   * ```ts
+   * svc.state.faults.inject({ kind: "status", status: 500 });
+   * ```
    */
   inject(fault: Fault): void {
     this.entries.push({ fault, remaining: fault.times ?? 1 });
@@ -36,7 +41,12 @@ export class FaultQueue {
    * Takes the first matching fault for a request and uses up one of its `times`.
    *
    * @example
-   * const fault = queue.take(req);
+   * ```ts
+   * const queue = new FaultQueue();
+   * queue.inject({ kind: "status", status: 503, path: "/v1/models" });
+   * const req: FakeRequest = { method: "GET", path: "/v1/models", query: "", headers: {}, body: "", json: undefined, signal };
+   * queue.take(req)?.kind; // "status"; the next take finds nothing
+   * ```
    */
   take(req: FakeRequest): Fault | undefined {
     const index = this.entries.findIndex((e) => e.remaining > 0 && matches(e.fault, req));
@@ -51,7 +61,9 @@ export class FaultQueue {
    * Faults not used up yet.
    *
    * @example
-   * expect(queue.pending()).toHaveLength(0);
+   * ```ts
+   * expect(svc.state.faults.pending()).toHaveLength(0);
+   * ```
    */
   pending(): Fault[] {
     return this.entries.map((e) => e.fault);
@@ -61,7 +73,9 @@ export class FaultQueue {
    * Drops every pending fault.
    *
    * @example
-   * queue.clear();
+   * ```ts
+   * svc.state.faults.clear();
+   * ```
    */
   clear(): void {
     this.entries.length = 0;
