@@ -57,11 +57,13 @@ export async function* readJSONEvents<T>(
  * {@link readJSONEvents} over batches of events (see `decodeSSEBatches`), yielding the
  * payloads of each batch in non-empty arrays of at most 32. Same order and same failures: the payloads before a
  * bad event or `[DONE]` are handed over first, then the error is thrown (or the end reached).
+ * `atDone` is called when `[DONE]` is read (see `TransportResponse.finish`).
  */
 export async function* readJSONEventBatches<T>(
   batches: AsyncIterable<SSEEvent[]>,
   headers: Record<string, string>,
   redactor: Redactor,
+  atDone?: () => void,
 ): AsyncGenerator<T[]> {
   let n = 0;
   for await (const events of batches) {
@@ -70,6 +72,8 @@ export async function* readJSONEventBatches<T>(
       const ev = events[i]!;
       n++;
       if (ev.data === DONE) {
+        // Before the last payloads are handed over: the reader may stop at them.
+        atDone?.();
         if (out.length) yield out;
         return;
       }

@@ -17,7 +17,7 @@ import { checkOptions } from "./option-checks.js";
 import type { ErrorHint, ReadMode, RequestSpec, Service } from "./request-spec.js";
 import type { RequestOptions } from "./options.js";
 import { signalAbortError } from "./abort.js";
-import { backoffMs, isRetryableStatus, MAX_RETRY_AFTER_MS, retryAfterMs, serverRetryHint, sleep } from "./retry.js";
+import { type AttemptOutcome, decideRetry, type RetryTerms, retryAfterMs, sleep } from "./retry.js";
 import { redirectMessage } from "./redirect.js";
 import type { Redactor } from "./secrets.js";
 import { endSpanWithBody, traced, type OperationSpan, type TelemetryOptions } from "./telemetry.js";
@@ -194,7 +194,19 @@ export class HttpClient {
     const body: TransportRequest["body"] =
       value === undefined ? undefined : spec.bodyInPieces ? { pieces: () => jsonPieces(value) } : JSON.stringify(value);
     const path = base.prefix + spec.path;
-    const mayRepeat = spec.retry === "safe" || options?.idempotencyKey !== undefined;
+    // The same for every attempt: a retry sends the same bytes.
+    const request: TransportRequest = {
+      method: spec.method,
+      origin: base.origin,
+      path,
+      headers,
+      body,
+      signal,
+      timeout,
+      idleTimeout,
+      compress: spec.stream !== true,
+    };
+    const terms: RetryTerms = { policy: spec.retry, idempotencyKey: options?.idempotencyKey !== undefined, maxRetries };
     const log = cfg.log;
 
     for (let attempt = 0; ; attempt++) {
@@ -204,32 +216,16 @@ export class HttpClient {
         log.write("debug", `→ ${spec.operation}: ${spec.method} ${path}${attempt ? ` (retry ${attempt})` : ""}`, {
           headers: cfg.redactor.headers(headers),
         });
-      let res: TransportResponse | undefined;
       let failure: unknown;
-      let retryable = false;
-      // Whether the failure is one a request that may be repeated would be sent again for.
-      let usuallyRetried = false;
-      let waitMs: number | undefined;
+      let outcome: AttemptOutcome;
+      let res: TransportResponse | undefined;
       try {
-        res = await cfg.transport.send({
-          method: spec.method,
-          origin: base.origin,
-          path,
-          headers,
-          body,
-          signal,
-          timeout,
-          idleTimeout,
-          compress: spec.stream !== true,
-        });
+        res = await cfg.transport.send(request);
       } catch (err) {
         failure = err;
-        // The caller's signal ended it (a timeout signal included): another attempt would end the same way.
-        usuallyRetried = err instanceof APIConnectionError && !signal?.aborted;
-        retryable = !(err instanceof APIUserAbortError) && !signal?.aborted && (mayRepeat || wasUnsent(err));
       }
-
-      if (res) {
+      if (res === undefined) outcome = sendFailure(failure, signal);
+      else {
         if (log.enabled("debug"))
           log.write("debug", `← ${spec.operation}: ${res.status} ${spec.method} ${path} in ${Date.now() - started} ms`);
         if (res.status >= 200 && res.status < 300) {
@@ -240,46 +236,37 @@ export class HttpClient {
             return withResponse(await read(response, spec), response);
           } catch (err) {
             response.cancel();
+            failure = asSdkError(err);
             // Only a body cut off or stalled is worth another attempt; a body that arrived
             // whole but cannot be read will read the same way next time.
-            if (!(err instanceof APIConnectionError) || !mayRepeat)
-              throw cfg.redactor.error(
-                err instanceof APIConnectionError && attempt < maxRetries ? notRetried(err, spec) : asSdkError(err),
-              );
-            failure = err;
-            retryable = true;
+            outcome = err instanceof APIConnectionError ? CONNECTION_FAILED : UNREADABLE;
           }
         } else {
-          const redirect = res.status < 400;
           failure = await this.#errorFrom(
             res,
-            redirect ? { spec, base } : undefined,
+            res.status < 400 ? { spec, base } : undefined,
             res.status === 401
               ? authFailureHint(authOf(spec), cfg.credentials, callerAuth)
               : doubledV1Hint(res.status, base, spec.path),
             spec.errorHints,
           );
-          const hint = serverRetryHint(res.headers);
-          // A non-idempotent request that got an answer was received: sending it again could
-          // do the work twice, whatever the status says. A redirect gets the same answer again.
-          usuallyRetried = !redirect && (hint ?? isRetryableStatus(res.status));
-          retryable = mayRepeat && usuallyRetried;
-          waitMs = retryAfterMs(res.headers);
-          if (waitMs !== undefined && waitMs > MAX_RETRY_AFTER_MS) retryable = false;
+          outcome = { kind: "status", status: res.status, headers: res.headers };
         }
       }
 
-      // Say why a failure that is normally retried was not: the caller can make it retryable.
-      if (!retryable && usuallyRetried && !mayRepeat && attempt < maxRetries) notRetried(failure as Error, spec);
-      if (!retryable || attempt >= maxRetries) throw cfg.redactor.error(failure);
-      const delay = waitMs ?? backoffMs(attempt);
-      span?.retry(attempt + 1, delay, failure);
+      const decision = decideRetry(outcome, terms, attempt);
+      if (!decision.retry) {
+        // Say why a failure that is normally retried was not: the caller can make it retryable.
+        if (decision.why === "may-duplicate") notRetried(failure as Error, spec);
+        throw cfg.redactor.error(failure);
+      }
+      span?.retry(attempt + 1, decision.delayMs, failure);
       if (log.enabled("warn"))
         log.write(
           "warn",
-          `${spec.operation}: ${spec.method} ${path} failed (${describe(failure)}); retrying in ${Math.round(delay)} ms (${attempt + 1}/${maxRetries})`,
+          `${spec.operation}: ${spec.method} ${path} failed (${describe(failure)}); retrying in ${Math.round(decision.delayMs)} ms (${attempt + 1}/${maxRetries})`,
         );
-      await sleep(delay, signal);
+      await sleep(decision.delayMs, signal);
     }
   }
 
@@ -335,6 +322,20 @@ export class HttpClient {
       retryAfter: res.status === 429 ? retryAfterMs(res.headers) : undefined,
     });
   }
+}
+
+const CONNECTION_FAILED: AttemptOutcome = { kind: "connection", unsent: false };
+const UNREADABLE: AttemptOutcome = { kind: "unreadable" };
+const ABORTED: AttemptOutcome = { kind: "aborted" };
+const UNSENT: AttemptOutcome = { kind: "connection", unsent: true };
+const UNKNOWN: AttemptOutcome = { kind: "unknown" };
+
+/** What the transport's failure means for a retry. Whatever the error, once the caller's signal
+ * has fired (a timeout signal included), another attempt would end the same way. */
+function sendFailure(err: unknown, signal: AbortSignal | undefined): AttemptOutcome {
+  if (err instanceof APIUserAbortError || signal?.aborted) return ABORTED;
+  if (err instanceof APIConnectionError) return wasUnsent(err) ? UNSENT : CONNECTION_FAILED;
+  return UNKNOWN;
 }
 
 /**

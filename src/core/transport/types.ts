@@ -85,6 +85,13 @@ export interface TransportResponse {
   text(maxBytes: number): Promise<BodyText>;
   /** Abandon the body: the connection is closed or returned to the pool, timers are cleared. */
   cancel(): void;
+  /**
+   * The reader has all it needs and the server has said it is done (an SSE stream's `[DONE]`):
+   * once the reader leaves the body, the rest is read and dropped rather than the request
+   * aborted, so the connection can serve the next request. Optional: without it, leaving
+   * closes the request as `cancel` does.
+   */
+  finish?(): void;
 }
 
 /** Errors known to have been raised before any byte of the request left this machine. */

@@ -3,6 +3,7 @@ import type { Dispatcher } from "undici";
 import { signalAbortError } from "../abort.js";
 import { APIConnectionTimeoutError, InferloopError } from "../errors.js";
 import { acceptEncoding, decode, decodeError, decoderFor } from "./decompress.js";
+import { NodeBodyChunks } from "./node-body.js";
 import {
   connectionError,
   isStreamedBody,
@@ -36,6 +37,16 @@ function toSdkError(err: unknown, request: TransportRequest, phase: "request" | 
   if (code === "UND_ERR_BODY_TIMEOUT")
     return new APIConnectionTimeoutError(`No response data for ${request.idleTimeout} ms (idleTimeout).`);
   return connectionError(request.origin, code, phase === "body", err);
+}
+
+/** A body that fails at its first read (one this client cannot decode). */
+function failed(err: Error, release: () => void): AsyncIterator<Uint8Array> {
+  return {
+    async next() {
+      release();
+      throw err;
+    },
+  };
 }
 
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -153,24 +164,13 @@ export class UndiciTransport implements Transport {
         }
       }
     };
+    const fail = (err: unknown) => toSdkError(err, request, "body");
+    let reader: NodeBodyChunks | undefined;
     const iterable: AsyncIterable<Uint8Array> = {
-      async *[Symbol.asyncIterator]() {
-        const signal = request.signal;
-        try {
-          if (undecodable) throw undecodable;
-          for await (const chunk of body) {
-            // undici ignores an abort once the whole response has arrived, though its data
-            // may still wait unread in the body's buffer; fetch errors the body then, and so
-            // does this transport: nothing more is handed over after the caller aborted.
-            if (signal?.aborted) throw signalAbortError(signal);
-            yield chunk as Uint8Array;
-          }
-        } catch (err) {
-          throw toSdkError(err, request, "body");
-        } finally {
-          // Reached on break/return too: destroying an unfinished body aborts the request.
-          release();
-        }
+      [Symbol.asyncIterator]() {
+        if (undecodable) return failed(fail(undecodable), release);
+        reader = new NodeBodyChunks(body, request.signal, fail, release);
+        return reader;
       },
     };
     return {
@@ -190,6 +190,7 @@ export class UndiciTransport implements Transport {
         return readCapped(iterable, maxBytes);
       },
       cancel: release,
+      finish: () => reader?.finish(),
     };
   }
 }

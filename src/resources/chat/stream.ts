@@ -106,10 +106,11 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>,
       () => res.cancel(),
       "data event",
     );
+    const finish = () => res.finish?.();
     async function* chunks(): AsyncGenerator<ChatCompletionChunk[]> {
       let n = 0;
       try {
-        for await (const batch of readJSONEventBatches<ChatCompletionChunk>(events, res.headers, redactor)) {
+        for await (const batch of readJSONEventBatches<ChatCompletionChunk>(events, res.headers, redactor, finish)) {
           for (let i = 0; i < batch.length; i++) {
             try {
               const chunk = checkChunk(batch[i], ++n) as ChatCompletionChunk;
