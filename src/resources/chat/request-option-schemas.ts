@@ -8,26 +8,13 @@
  * @module
  */
 import * as z from "zod/mini";
-import { type Fields, looseObject, type SchemaOf } from "../shape.js";
-import { nearMisses, taggedUnion } from "../tagged-union.js";
+import { type Fields, looseObject, looseObjectNoTypos, type SchemaOf } from "../shape.js";
+import { taggedUnion } from "../tagged-union.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 import { STRUCTURED_OUTPUTS_CONSTRAINTS, structuredOutputsConstraints } from "./structured-outputs.js";
 // English messages, as classic zod gave them, before the first schema below is built.
 ensureZodDefaults();
 
-// vLLM's option models ignore keys they do not know (pydantic's default), so unknown keys are
-// kept and sent; a near miss of a known key (`include_usgae`) is refused with a "did you mean",
-// since the server would silently drop it.
-function looseOption<S extends z.core.$ZodLooseShape>(shape: S) {
-  const known = Object.keys(shape);
-  return looseObject(shape).check(
-    z.superRefine((value, ctx) => {
-      const issues: z.core.$ZodRawIssue[] = [];
-      nearMisses(value, known, issues);
-      for (const i of issues) ctx.addIssue(i as z.core.$ZodRawIssue<z.core.$ZodIssueCustom>);
-    }),
-  );
-}
 const textFormat = looseObject({
   /** Always `"text"`. */
   type: z.literal("text"),
@@ -174,7 +161,7 @@ export type ResponseFormat =
   | ResponseFormatJSONObject
   | ResponseFormatJSONSchema
   | ResponseFormatStructuralTag;
-const streamOptions = looseOption({
+const streamOptions = looseObjectNoTypos({
   /** Send a last chunk with `choices: []` and the token `usage` of the whole reply. Default false. */
   include_usage: z.nullish(z.boolean()),
   /** With `include_usage`, every chunk also carries the usage so far. Default false. */
@@ -199,7 +186,7 @@ export interface ChatCompletionStreamOptions extends Fields<typeof streamOptions
  * chatCompletionStreamOptionsSchema.parse({ include_usage: true, continuous_usage_stats: false });
  */
 export const chatCompletionStreamOptionsSchema: SchemaOf<ChatCompletionStreamOptions> = streamOptions;
-const structuredOutputs = looseOption({
+const structuredOutputs = looseObjectNoTypos({
   /** The reply is JSON matching this JSON Schema (an object, or its JSON text). */
   json: z.nullish(z.union([z.string(), z.record(z.string(), z.unknown())])),
   /** The reply matches this regular expression. */
@@ -288,7 +275,7 @@ const int64 = (min?: number) =>
         message: `must be an integer in ${min ?? "-9223372036854775808"}..9223372036854775807`,
       });
   });
-const repetitionDetection = looseOption({
+const repetitionDetection = looseObjectNoTypos({
   /** Longest pattern looked for, in tokens; at least `min_pattern_size`. */
   max_pattern_size: z.optional(int64(0)),
   /** Shortest pattern looked for, in tokens. */

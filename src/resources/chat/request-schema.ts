@@ -34,7 +34,7 @@ import * as z from "zod/mini";
 import { topLevelFieldHint } from "../../core/field-hint.js";
 import { isWellFormed } from "../../core/well-formed.js";
 import { inputIssues } from "../../core/validate.js";
-import { type Fields, looseObject, type SchemaOf } from "../shape.js";
+import { type Fields, looseObject, type SchemaOf, strictObject } from "../shape.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 import { chatCompletionMessageParamSchema, chatCompletionToolSchema } from "./message-schemas.js";
 import {
@@ -495,9 +495,9 @@ function allRules(p: RuleInput, ctx: z.core.$RefinementCtx): void {
   surrogateIssues(p, [], ctx);
 }
 
-const request = z
-  .strictObject(requestShape, { error: unknownKeyMessage })
-  .check(z.superRefine((p, ctx) => allRules(p, ctx)));
+const request = strictObject(requestShape, { error: unknownKeyMessage }).check(
+  z.superRefine((p, ctx) => allRules(p, ctx)),
+);
 /**
  * The fields of a chat completion request, streaming or not (`stream?: boolean | null`). Use it
  * for a request whose `stream` is only known at run time; {@link ChatCompletionCreateParamsStreaming}
@@ -530,9 +530,10 @@ export const chatCompletionCreateParamsSchema: SchemaOf<ChatCompletionCreatePara
 // The two variants below are for callers' own checks; the client validates with the schema
 // above. Marked pure so that bundlers drop them from apps that do not use them.
 
-const nonStreamingRequest = /* @__PURE__ */ z
-  .strictObject({ ...requestShape, stream: z.nullish(z.literal(false)) }, { error: unknownKeyMessage })
-  .check(/* @__PURE__ */ z.superRefine((p, ctx) => allRules(p, ctx)));
+const nonStreamingRequest = /* @__PURE__ */ strictObject(
+  { ...requestShape, stream: z.nullish(z.literal(false)) },
+  { error: unknownKeyMessage },
+).check(/* @__PURE__ */ z.superRefine((p, ctx) => allRules(p, ctx)));
 /**
  * A non-streaming request: `stream` absent, `false` or `null`. `create` resolves to a `ChatCompletion`.
  *
@@ -554,9 +555,10 @@ export interface ChatCompletionCreateParamsNonStreaming extends ChatCompletionCr
 export const chatCompletionCreateParamsNonStreamingSchema: SchemaOf<ChatCompletionCreateParamsNonStreaming> =
   nonStreamingRequest;
 
-const streamingRequest = /* @__PURE__ */ z
-  .strictObject({ ...requestShape, stream: z.literal(true) }, { error: unknownKeyMessage })
-  .check(/* @__PURE__ */ z.superRefine((p, ctx) => allRules(p, ctx)));
+const streamingRequest = /* @__PURE__ */ strictObject(
+  { ...requestShape, stream: z.literal(true) },
+  { error: unknownKeyMessage },
+).check(/* @__PURE__ */ z.superRefine((p, ctx) => allRules(p, ctx)));
 /**
  * A streaming request: `stream: true`. `create` resolves to a `ChatCompletionStream`.
  *

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { cursorAfter, cursorLimit } from "../cursor-params.js";
-import type { Fields, SchemaOf } from "../shape.js";
+import { type Fields, looseObjectNoTypos, type SchemaOf, strictObject } from "../shape.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 import { isTokenLogprob } from "./token-logprob-check.js";
 
@@ -216,7 +216,7 @@ const messagesAndChoices = z.array<SchemaOf<TrajectoryEntry>>(
   z.union([trajectoryChoiceSchema, trajectoryMessageSchema]),
 );
 const tools = z.nullish(z.array(trajectoryToolSchema));
-const trajectoryHistory = z.strictObject({
+const trajectoryHistory = strictObject({
   /** The conversation: messages as context, choices as trainable turns. */
   messages_and_choices: messagesAndChoices,
   /** The tools offered during it. */
@@ -241,7 +241,7 @@ export interface TrajectoryHistory extends Fields<typeof trajectoryHistory.shape
  * ```
  */
 export const trajectoryHistorySchema: SchemaOf<TrajectoryHistory> = trajectoryHistory;
-const trajectory = z.strictObject({
+const trajectory = strictObject({
   /** The conversation: messages as context, choices (with logprobs) as trainable turns. */
   messages_and_choices: messagesAndChoices,
   /** The tools offered during the rollout. */
@@ -304,7 +304,8 @@ export interface TrajectoryParams extends Fields<typeof trajectory.shape> {}
  * ```
  */
 export const trajectorySchema: SchemaOf<TrajectoryParams> = trajectory;
-const trajectoryGroup = z.looseObject({
+// Loose (ART's other group members pass), but a near miss of a known one (`trajectorys`) is refused.
+const trajectoryGroup = looseObjectNoTypos({
   /** The rollouts of the group. */
   trajectories: z.array(trajectorySchema),
   /** Rollouts that failed, recorded instead of their trajectories. */
@@ -404,7 +405,7 @@ export interface ExperimentalConfig extends Fields<typeof experimentalConfig.sha
  * ```
  */
 export const experimentalConfigSchema: SchemaOf<ExperimentalConfig> = experimentalConfig;
-const trainingJobCreateParams = z.strictObject({
+const trainingJobCreateParams = strictObject({
   // z.guid() checks the 8-4-4-4-12 hex shape without the RFC version and variant digits, so
   // every id the server could have issued passes.
   /** UUID of the trainable model the job updates. */
@@ -438,7 +439,7 @@ export interface TrainingJobCreateParams extends Fields<typeof trainingJobCreate
  */
 export const trainingJobCreateParamsSchema: SchemaOf<TrainingJobCreateParams> = trainingJobCreateParams;
 
-const eventListParams = z.strictObject({
+const eventListParams = strictObject({
   /** Start after the event with this id (a saved cursor). */
   after: cursorAfter,
   /** Items per page, 1-100 (server default 20). */
