@@ -98,7 +98,8 @@ export const callsFilterSchema: SchemaOf<CallsFilter> = filter;
 const sortBy = strictObject({
   /**
    * A call field (`started_at`, `id`, ...) or a dotted path into `attributes`, `inputs`,
-   * `output` or `summary`, such as `summary.weave.latency_ms`. Not empty.
+   * `output` or `summary`, such as `summary.weave.latency_ms` (running calls have none: W&B's
+   * trace server puts them last in both directions). Not empty.
    */
   field: z.string().check(z.minLength(1)),
   // Optional here; `client.calls.query` sends a missing one as "asc", which the server requires.
