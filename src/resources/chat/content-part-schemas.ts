@@ -434,19 +434,21 @@ export type ChatCompletionAssistantContentPart = ChatCompletionAnyContentPart;
 /**
  * A content part of a custom-role message (`role: "ipython"`, ...): vLLM's free-form message
  * takes a bare string, every typed part (an `input_audio` of any format, a `tool_reference`),
- * and parts without `type`.
+ * and parts without `type` (typed here as vLLM's short forms; any other passes at run time).
  *
  * @example
  * ```ts
  * const parts: ChatCompletionCustomContentPart[] = ["42", { type: "tool_reference", name: "get_weather" }];
  * ```
  */
+// Parts without `type` are typed as vLLM's short forms, which is what they are for; any other
+// untyped object passes at run time (a union member open to every key would also take every
+// misspelt typed part, and the compiler's error would name it instead of the real mistake).
 export type ChatCompletionCustomContentPart =
   | string
-  | Exclude<ChatCompletionAnyContentPart, ChatCompletionContentPartInputAudio | ChatCompletionContentPartUntyped>
+  | Exclude<ChatCompletionAnyContentPart, ChatCompletionContentPartInputAudio>
   | ChatCompletionCustomContentPartInputAudio
-  | ChatCompletionContentPartToolReference
-  | { type?: null | undefined; [key: string]: unknown };
+  | ChatCompletionContentPartToolReference;
 
 /**
  * Any content part at all, refusals and thinking included. vLLM takes every part on every role
