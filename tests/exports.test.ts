@@ -73,6 +73,7 @@ const PUBLIC_EXPORTS = [
   "chatCompletionCreateParamsNonStreamingSchema",
   "chatCompletionCreateParamsSchema",
   "chatCompletionCreateParamsStreamingSchema",
+  "chatCompletionCustomContentPartSchema",
   "chatCompletionCustomMessageParamSchema",
   "chatCompletionCustomRoleMessageParamSchema",
   "chatCompletionDeveloperMessageParamSchema",
