@@ -81,6 +81,7 @@ const PUBLIC_EXPORTS = [
   "chatCompletionCreateParamsNonStreamingSchema",
   "chatCompletionCreateParamsSchema",
   "chatCompletionCreateParamsStreamingSchema",
+  "chatCompletionCustomContentPartSchema",
   "chatCompletionCustomMessageParamSchema",
   "chatCompletionCustomRoleMessageParamSchema",
   "chatCompletionDeveloperMessageParamSchema",

@@ -166,6 +166,13 @@ export interface ValidationIssue {
   code?: string;
 }
 
+// A schema's own message often starts with its field's name ("model_id must be a UUID"), which
+// reads well alone but says the name twice after the path ("model_id: model_id must ...").
+function unrepeated(path: string, message: string): string {
+  const name = path.slice(path.lastIndexOf(".") + 1);
+  return message.startsWith(`${name} `) ? message.slice(name.length + 1) : message;
+}
+
 /**
  * The input was refused on the client: nothing was sent.
  */
@@ -175,7 +182,7 @@ export class RequestValidationError extends InferloopError {
   constructor(issues: ValidationIssue[], what = "request") {
     const summary = issues
       .slice(0, 5)
-      .map((i) => (i.path ? `${i.path}: ${i.message}` : i.message))
+      .map((i) => (i.path ? `${i.path}: ${unrepeated(i.path, i.message)}` : i.message))
       .join("; ");
     const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : "";
     super(`Invalid ${what}: ${summary}${more}. Nothing was sent.`);

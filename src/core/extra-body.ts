@@ -3,8 +3,8 @@ import { toJSONValue } from "./json-value.js";
 
 /**
  * Fields merged into the top level of a JSON request body after validation, unvalidated,
- * overriding what is there: the way to send what the SDK does not know yet (a newer vLLM
- * field such as `thinking_token_budget`) or to override what it sends.
+ * overriding what is there: the way to send what the SDK does not know yet (a vLLM field
+ * newer than the SDK) or to override what it sends.
  */
 export type ExtraBody = Record<string, unknown>;
 

@@ -1,5 +1,55 @@
+import { closestName } from "./closest-name.js";
 import { RequestValidationError, type ValidationIssue } from "./errors.js";
+import type { ClientOptions, RequestOptions } from "./options.js";
 import { kindOf } from "./response-shape.js";
+
+/** Every option of `new Inferloop(...)`, at run time (the compiler checks the list is whole). */
+export const CLIENT_OPTION_NAMES = [
+  "apiKey",
+  "username",
+  "password",
+  "baseURL",
+  "traceBaseURL",
+  "trainingBaseURL",
+  "wandbBaseURL",
+  "project",
+  "timeout",
+  "idleTimeout",
+  "eventTimeout",
+  "maxBufferBytes",
+  "maxRetries",
+  "defaultHeaders",
+  "fetch",
+  "dispatcher",
+  "logger",
+  "logLevel",
+  "extraBody",
+  "telemetry",
+] as const satisfies readonly (keyof ClientOptions)[];
+
+/** Every option a single request takes (the compiler checks the list is whole). */
+export const REQUEST_OPTION_NAMES = [
+  "signal",
+  "timeout",
+  "idleTimeout",
+  "eventTimeout",
+  "maxBufferBytes",
+  "maxRetries",
+  "headers",
+  "idempotencyKey",
+  "extraBody",
+] as const satisfies readonly (keyof RequestOptions)[];
+
+/**
+ * `true` when the list `L` names every key of `T`, else `never`: assigning `true` to it is then a
+ * compile error, so a runtime list of option names cannot fall behind its interface.
+ */
+export type ListsEveryKey<T, L extends readonly unknown[]> = Exclude<keyof T, L[number]> extends never ? true : never;
+const wholeLists: [
+  ListsEveryKey<ClientOptions, typeof CLIENT_OPTION_NAMES>,
+  ListsEveryKey<RequestOptions, typeof REQUEST_OPTION_NAMES>,
+] = [true, true];
+void wholeLists;
 
 /**
  * How one numeric option is checked: a finite number at or above `min`, and a whole number
@@ -104,16 +154,52 @@ export function optionIssues(options: object): ValidationIssue[] {
 }
 
 /**
+ * The problems of the option names in `options` (own string keys): with `only: "near misses"`,
+ * a key that is not in `known` but within two edits of one that is (`timout`) is refused with a
+ * "did you mean" and other keys are left alone (they may belong to the method: `pageSize`);
+ * with `only: "known"`, every key not in `known` is refused, with the closest name when one is near.
+ * JavaScript callers have no compiler to catch a misspelt option, which would be ignored silently.
+ *
+ * @example
+ * ```ts
+ * optionNameIssues({ apikey: "k" }, CLIENT_OPTION_NAMES, "known");
+ * // [{ path: "apikey", message: 'unknown option "apikey" (did you mean "apiKey"?)', code: "unknown_option" }]
+ * ```
+ */
+export function optionNameIssues(
+  options: object,
+  known: readonly string[],
+  only: "known" | "near misses",
+): ValidationIssue[] {
+  const out: ValidationIssue[] = [];
+  for (const key of Object.keys(options)) {
+    if (known.includes(key)) continue;
+    // Case-insensitive first: `apikey` and `baseUrl` are the likeliest slips.
+    const near = known.find((k) => k.toLowerCase() === key.toLowerCase()) ?? closestName(key, known);
+    if (near === undefined && only === "near misses") continue;
+    const hint = near === undefined ? `; the options are ${known.join(", ")}` : ` (did you mean "${near}"?)`;
+    out.push({ path: key, message: `unknown option "${key}"${hint}`, code: "unknown_option" });
+  }
+  return out;
+}
+
+/**
  * Throw a {@link RequestValidationError} when `options` break a rule of {@link optionIssues}.
  * The constructor and every request run this same check, so a value refused by one is refused
- * by the other, and a bad per-request option fails before anything is sent.
+ * by the other, and a bad per-request option fails before anything is sent. A misspelt option
+ * name is refused too ({@link optionNameIssues}).
  */
-export function checkOptions(options: object | undefined, what: string): void {
+export function checkOptions(options: object | undefined, what: "client options" | `${string} request`): void {
   if (options === undefined) return;
   if (typeof options !== "object" || options === null) {
     const issue = { path: "", message: `must be an object, got ${describeValue(options)}` };
     throw new RequestValidationError([issue], what);
   }
-  const issues = optionIssues(options);
+  // A client's options are all its own; a request's may carry the method's (`pageSize`,
+  // `project`), so there only a near miss of a request option is refused.
+  const issues =
+    what === "client options"
+      ? [...optionNameIssues(options, CLIENT_OPTION_NAMES, "known"), ...optionIssues(options)]
+      : [...optionNameIssues(options, REQUEST_OPTION_NAMES, "near misses"), ...optionIssues(options)];
   if (issues.length) throw new RequestValidationError(issues, what);
 }

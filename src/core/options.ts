@@ -74,7 +74,7 @@ export interface ClientOptions {
   /**
    * Fields merged into the top level of every JSON request body after validation, unvalidated,
    * overriding; a request's own `extraBody` is merged over these. For fields the SDK does not
-   * know yet (newer vLLM fields such as `thinking_token_budget`, `session_id`).
+   * know yet (a vLLM field newer than the SDK).
    */
   extraBody?: Record<string, unknown> | undefined;
   /** OpenTelemetry spans (made only when the app has registered OpenTelemetry); see the Observability guide. */
@@ -112,7 +112,7 @@ export interface RequestOptions {
    *
    * @example
    * ```ts
-   * await client.chat.completions.create({ model, messages }, { extraBody: { thinking_token_budget: 256 } });
+   * await client.chat.completions.create({ model, messages }, { extraBody: { new_vllm_field: 256 } });
    * ```
    */
   extraBody?: Record<string, unknown> | undefined;

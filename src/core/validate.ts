@@ -1,5 +1,6 @@
 import { safeParse, type $ZodIssue, type $ZodType } from "zod/v4/core";
 import { RequestValidationError, type ValidationIssue } from "./errors.js";
+import { knownFieldsHint, type UnknownKeyHint } from "./field-hint.js";
 import { toJSONValue } from "./json-value.js";
 import { quickAccepts } from "./quick-accept.js";
 
@@ -12,12 +13,6 @@ export interface InputIssue {
   message: string;
   code: string;
 }
-
-/**
- * Extra words appended to `unknown field "<key>"`, such as a "did you mean" suggestion;
- * `path` is where the object holding the key sits (`[]` for the top level).
- */
-export type UnknownKeyHint = (key: string, path: readonly (string | number)[]) => string;
 
 function toPath(prefix: readonly PropertyKey[], rest: readonly PropertyKey[]): (string | number)[] {
   const out: (string | number)[] = [];
@@ -42,9 +37,9 @@ function collectIssues(
     const path = toPath(prefix, issue.path);
     if (issue.code === "unrecognized_keys") {
       // zod reports every unknown key of an object in one issue; one per key lets each
-      // carry its own path and suggestion.
+      // carry its own path and suggestion (the operation's, else the object's "did you mean").
       for (const key of issue.keys) {
-        const extra = hint ? hint(key, path) : "";
+        const extra = hint?.(key, path) || knownFieldsHint(key, issue);
         out.push({ path: [...path, key], message: `unknown field "${key}"${extra}`, code: issue.code });
       }
     } else if (issue.code === "invalid_union" && issue.errors.length > 0) {

@@ -18,6 +18,8 @@
  * @module
  */
 import * as z from "zod/mini";
+import { closestName } from "../core/closest-name.js";
+import { keepKnownFields } from "../core/field-hint.js";
 
 /**
  * The fields of a zod shape as a caller writes them: each property's input type, optional
@@ -48,3 +50,73 @@ export const looseObject: <S extends z.core.$ZodLooseShape>(
   shape: S,
   params?: string | z.core.$ZodObjectParams,
 ) => z.ZodMiniObject<S, z.core.$strip> = z.looseObject;
+
+/**
+ * `z.strictObject` (an unknown key is refused) whose refusal of a misspelt key says which one
+ * was meant: `unknown field "rewrad" (did you mean "reward"?)`, at any depth of a request.
+ * An `error` of `params` still words the issue for those who read zod's issues directly.
+ *
+ * @example
+ * ```ts
+ * const trajectory = strictObject({ reward: z.number() });
+ * ```
+ */
+export function strictObject<S extends z.core.$ZodLooseShape>(
+  shape: S,
+  params?: z.core.$ZodObjectParams,
+): z.ZodMiniObject<S, z.core.$strict> {
+  const own = params?.error;
+  const error: z.core.$ZodErrorMap = (issue) => {
+    keepKnownFields(issue);
+    return typeof own === "function" ? own(issue as never) : own;
+  };
+  return z.strictObject(shape, { ...params, error });
+}
+
+/**
+ * Pushes one issue per key of `value` that `known` lacks but that is within two edits of one
+ * of its keys (a misspelt field), with a "did you mean".
+ * @example
+ * nearMisses({ nmae: "a" }, ["name"], issues); // one issue at path ["nmae"]
+ */
+export function nearMisses(value: object, known: readonly string[], issues: z.core.$ZodRawIssue[]): void {
+  for (const k of Object.keys(value)) {
+    if (known.includes(k)) continue;
+    const near = closestName(k, known);
+    if (near !== undefined) {
+      issues.push({
+        code: "custom",
+        input: (value as Record<string, unknown>)[k],
+        path: [k],
+        message: `unknown field "${k}" (did you mean "${near}"?); a misspelt field is refused, other unknown fields are sent as written`,
+      });
+    }
+  }
+}
+
+/**
+ * {@link looseObject} (unknown keys are kept and sent, as servers ignore or keep keys they do not
+ * know) that refuses a near miss of a known key (`include_usag`, `trajectorys`) with a "did you
+ * mean": the server would drop it silently, or miss the member it was meant to be.
+ *
+ * @example
+ * ```ts
+ * const options = looseObjectNoTypos({ include_usage: z.optional(z.boolean()) });
+ * options.safeParse({ include_usag: true }).success; // false
+ * ```
+ */
+export function looseObjectNoTypos<S extends z.core.$ZodLooseShape>(shape: S) {
+  const known = Object.keys(shape);
+  return looseObject(shape).check(
+    z.superRefine(
+      (value, ctx) => {
+        const issues: z.core.$ZodRawIssue[] = [];
+        nearMisses(value, known, issues);
+        for (const i of issues) ctx.addIssue(i as z.core.$ZodRawIssue<z.core.$ZodIssueCustom>);
+      },
+      // Also beside other issues: a misspelt required member is then reported as missing too,
+      // and the "did you mean" is what says why.
+      { when: (payload) => typeof payload.value === "object" && payload.value !== null },
+    ),
+  );
+}

@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { safeParse } from "zod/v4/core";
-import { closestName } from "../core/closest-name.js";
 import { quickAccepts } from "../core/quick-accept.js";
+import { nearMisses } from "./shape.js";
 
 /** An object schema whose `key` member is a literal: one option of a {@link taggedUnion}. */
 type TaggedOption = z.ZodMiniObject<z.core.$ZodLooseShape, z.core.$ZodObjectConfig>;
@@ -67,23 +67,4 @@ export function taggedUnion<const T extends readonly TaggedOption[], F extends z
 function shapeKeys(schema: z.ZodMiniType): string[] {
   const shape = (schema as { def?: { shape?: object } }).def?.shape;
   return shape ? Object.keys(shape) : [];
-}
-
-/**
- * Pushes one issue per key of `value` that `known` lacks but that is within two edits of one
- * of its keys (a misspelt field), with a "did you mean".
- */
-export function nearMisses(value: object, known: readonly string[], issues: z.core.$ZodRawIssue[]): void {
-  for (const k of Object.keys(value)) {
-    if (known.includes(k)) continue;
-    const near = closestName(k, known);
-    if (near !== undefined) {
-      issues.push({
-        code: "custom",
-        input: (value as Record<string, unknown>)[k],
-        path: [k],
-        message: `unknown field "${k}" (did you mean "${near}"?); a misspelt field is refused, other unknown fields are sent as written`,
-      });
-    }
-  }
 }

@@ -254,7 +254,8 @@ export class AnnotationStore {
     if (!(SETTABLE_STATES as readonly string[]).includes(state)) {
       return {
         status: 400,
-        reason: `Invalid annotation_state: '${state}'. Must be one of: ${SETTABLE_STATES.join(", ")}`,
+        // Weave's words: the states sorted by name.
+        reason: `Invalid annotation_state '${state}'. Must be one of: ${[...SETTABLE_STATES].sort().join(", ")}`,
       };
     }
     const queue = this.queues.get(queueId);

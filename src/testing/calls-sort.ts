@@ -5,8 +5,10 @@
  * - the id is added as the last key when no key names it: in the direction of a last
  *   `started_at` key, descending after any other field;
  * - `summary.weave.status`, `summary.weave.latency_ms` and `summary.weave.trace_name` are
- *   computed as Weave computes them for sorting (a running call's latency is 0, so it comes
- *   first in ascending order; the trace name is the display name, else the op name as stored);
+ *   computed as Weave computes them for sorting (the trace name is the display name, else the
+ *   op name as stored). A running call (no `ended_at`) has no latency: it comes last in both
+ *   directions, as on W&B's production trace server, whose ClickHouse orders NULL last by
+ *   default (`weave/trace_server/calls_query_builder`; the sqlite server reads it as 0);
  *   other `summary.weave.*` paths read nothing (they are not stored);
  * - dotted paths into `inputs`, `output`, `attributes` and `summary` read JSON values, compared
  *   as SQL compares them: null before numbers (booleans are 1 and 0) before text (objects and
@@ -41,6 +43,7 @@ export function weaveOrder(sortBy: readonly SortKey[]): SortKey[] {
 }
 
 const WEAVE_TRACE_INTERNAL = "weave-trace-internal:///";
+const LATENCY = "summary.weave.latency_ms";
 
 function sortValue(record: CallRecord, field: string): unknown {
   switch (field) {
@@ -50,7 +53,7 @@ function sortValue(record: CallRecord, field: string): unknown {
         : undefined;
     case "summary.weave.latency_ms": {
       const ended = record["ended_at"];
-      if (typeof ended !== "string") return 0;
+      if (typeof ended !== "string") return null;
       return Date.parse(ended) - Date.parse(record.started_at);
     }
     case "summary.weave.trace_name": {
@@ -102,7 +105,11 @@ function compareSql(x: unknown, y: unknown, field: string): number {
 export function compareForWeave(keys: readonly SortKey[]): (a: CallRecord, b: CallRecord) => number {
   return (a, b) => {
     for (const { field, direction } of keys) {
-      const c = compareSql(sortValue(a, field), sortValue(b, field), field);
+      const x = sortValue(a, field);
+      const y = sortValue(b, field);
+      // ClickHouse's NULLS LAST, whatever the direction (see the module note).
+      if (field === LATENCY && (x === null) !== (y === null)) return x === null ? 1 : -1;
+      const c = compareSql(x, y, field);
       if (c !== 0) return direction === "desc" ? -c : c;
     }
     return 0;

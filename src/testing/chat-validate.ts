@@ -2,8 +2,8 @@
  * Request validation of `POST /v1/chat/completions`, refusing what vLLM refuses with its 400
  * envelope `{"error":{"message","type":"BadRequestError","param","code":400}}` (messages
  * contain vLLM's wording, so tests can match by substring), and 404 `NotFoundError` for a model
- * that is not in the model list. Everything vLLM's request model accepts is accepted (both
- * `engine_xargs` and `vllm_xargs`, unknown top-level fields, any role, nulls); the rules follow
+ * that is not in the model list. Everything vLLM's request model accepts is accepted (unknown
+ * top-level fields such as the spec's `engine_xargs` are kept unread, any role, nulls); the rules follow
  * `vllm/entrypoints/openai/chat_completion/protocol.py` and `vllm/sampling_params.py`. The fake
  * behaves as a server started with `--enable-auto-tool-choice`: `tools` without `tool_choice`
  * (or with `"auto"`) may produce tool calls. The rules are the shared case table's
@@ -123,6 +123,18 @@ const FIELD_TYPES: Record<string, Kind> = {
   kv_transfer_params: "object",
   vllm_xargs: "object",
   repetition_detection: "object",
+  thinking_token_budget: "int",
+  watermarking: "bool",
+  truncation_side: "string",
+  logprob_token_ids: "array",
+  media_io_kwargs: "object",
+  session_id: "string",
+  routed_experts_prompt_start: "int",
+  return_token_offsets: "bool",
+  return_prompt_text: "bool",
+  return_mm_kwargs: "bool",
+  ec_transfer_params: "object",
+  stream_interval: "int",
 };
 
 const NOT_NULL = new Set([
@@ -140,6 +152,8 @@ const NOT_NULL = new Set([
   "add_special_tokens",
   "priority",
   "request_id",
+  "routed_experts_prompt_start",
+  "return_mm_kwargs",
 ]);
 
 const KIND_MESSAGES: Record<Kind, string> = {
@@ -248,7 +262,7 @@ function checkMessages(messages: unknown): ResponsePlan | undefined {
     // OpenAI's assistant message refuses tool_calls None, the free-form one content None.
     if (m["role"] === "assistant" && content === null && m["tool_calls"] === null)
       return typeError(`messages.${i}.tool_calls`, "array");
-    const partError = Array.isArray(content) ? checkParts(content, i) : undefined;
+    const partError = Array.isArray(content) ? checkParts(content, i, m["role"]) : undefined;
     if (partError) return partError;
     if (hasLoneSurrogate(m))
       return openAiError(
@@ -274,15 +288,32 @@ const UNTYPED_KEYS = [
   "tool_reference",
 ];
 
-// OpenAI's detail values, which vLLM's typed image parser validates (its input_audio parser
-// casts, so any format passes); a part without `type` must be one of the short forms.
-function checkParts(parts: unknown[], i: number): ResponsePlan | undefined {
+// The roles whose OpenAI message type takes content parts: vLLM validates their parts as
+// OpenAI's (InputAudio.format: Literal["wav", "mp3"]). Any other role (function included, whose
+// OpenAI type takes a string only) is vLLM's free-form message, whose part union ends in `str`
+// and holds TypedDicts with no required member: strings, untyped parts and any audio format pass.
+const OPENAI_PART_ROLES = ["developer", "system", "user", "assistant", "tool"];
+const AUDIO_FORMATS = ["wav", "mp3"];
+
+// OpenAI's detail values, which vLLM's typed image parser validates; a part without `type` on
+// an OpenAI role must be one of the short forms.
+function checkParts(parts: unknown[], i: number, role: unknown): ResponsePlan | undefined {
+  const openAiRole = OPENAI_PART_ROLES.includes(String(role));
   for (const [j, part] of parts.entries()) {
     if (!isRecord(part)) continue;
     const image = part["image_url"];
     if (part["type"] === "image_url" && isRecord(image) && image["detail"] != null)
       if (!IMAGE_DETAILS.includes(String(image["detail"])))
         return typeError(`messages.${i}.content.${j}.image_url.detail`, "string");
+    if (!openAiRole) continue;
+    const audio = part["input_audio"];
+    if (part["type"] === "input_audio" && isRecord(audio) && !AUDIO_FORMATS.includes(String(audio["format"])))
+      return openAiError(
+        400,
+        "BadRequestError",
+        `1 validation error for ChatCompletionRequest\nmessages.${i}.content.${j}.input_audio.format\n  Input should be 'wav' or 'mp3' [type=literal_error]`,
+        "messages",
+      );
     if (part["type"] == null && !UNTYPED_KEYS.some((k) => k in part) && part["input_audio"] == null)
       return openAiError(400, "BadRequestError", "Missing 'type' field in multimodal part.", null);
   }
@@ -404,8 +435,53 @@ function checkRules(body: Record<string, unknown>, raw?: string): ResponsePlan |
     checkSampling(body, maxTokens) ??
     checkStructuredOutputs(body) ??
     checkCacheSalt(body["cache_salt"]) ??
-    checkRepetition(body)
+    checkRepetition(body) ??
+    checkNewerFields(body)
   );
+}
+
+// The fields of the current request model: ChatCompletionRequest's Field bounds, check_logprobs,
+// validate_thinking_token_budget and the sampler's MAX_LOGPROB_TOKEN_IDS (128).
+function checkNewerFields(body: Record<string, unknown>): ResponsePlan | undefined {
+  const budget = body["thinking_token_budget"];
+  if (typeof budget === "number" && budget < -1)
+    return invalid(
+      "`thinking_token_budget` must be a non-negative integer or -1 for unlimited.",
+      "thinking_token_budget",
+    );
+  const side = body["truncation_side"];
+  if (side != null && side !== "left" && side !== "right")
+    return invalid("Input should be 'left' or 'right'", "truncation_side");
+  const interval = body["stream_interval"];
+  if (typeof interval === "number" && interval < 1)
+    return invalid("Input should be greater than or equal to 1", "stream_interval");
+  const start = body["routed_experts_prompt_start"];
+  if (typeof start === "number" && start < 0)
+    return invalid("Input should be greater than or equal to 0", "routed_experts_prompt_start");
+  const media = body["media_io_kwargs"];
+  if (isRecord(media))
+    for (const v of Object.values(media)) if (!isRecord(v)) return typeError("media_io_kwargs", "object");
+  const ids = body["logprob_token_ids"];
+  if (Array.isArray(ids)) {
+    if (!ids.every((t) => typeof t === "number" && Number.isInteger(t))) return typeError("logprob_token_ids", "int");
+    if (ids.length === 0) return invalid("`logprob_token_ids` must not be an empty list.", "logprob_token_ids");
+    if (body["use_beam_search"] === true)
+      return invalid("`logprob_token_ids` is not supported with beam search.", "logprob_token_ids");
+    if (body["logprobs"] !== true)
+      return invalid("when using `logprob_token_ids`, `logprobs` must be set to true.", "logprob_token_ids");
+    if (ids.length > 128)
+      return invalid(
+        `Requested logprob_token_ids of length ${ids.length}, which is greater than max allowed: 128`,
+        "logprob_token_ids",
+      );
+    const negative = ids.filter((t) => (t as number) < 0);
+    if (negative.length > 0)
+      return invalid(
+        `token_id(s) [${negative.join(", ")}] in logprob_token_ids contain out-of-vocab token ids.`,
+        "logprob_token_ids",
+      );
+  }
+  return undefined;
 }
 
 // The rest of SamplingParams._verify_args and the engine's token-id checks.
@@ -538,10 +614,23 @@ function checkConstraintContents(so: Record<string, unknown>): ResponsePlan | un
   if (so["json_object"] === false) return invalid("No valid structured output parameter found", "structured_outputs");
   if (Array.isArray(so["choice"]) && so["choice"].length === 0)
     return invalid("Failed to transform choices into a grammar.", "structured_outputs");
-  if (typeof so["grammar"] === "string" && so["grammar"].trim() === "")
-    return invalid("Invalid grammar specification.", "structured_outputs");
-  if (so["json"] === "") return invalid("Invalid JSON grammar specification.", "structured_outputs");
+  // SamplingParams._validate_structured_outputs strips both texts (Python's str.strip) first.
+  if (typeof so["grammar"] === "string" && strippedEmpty(so["grammar"]))
+    return invalid("structured_outputs.grammar cannot be an empty string", "structured_outputs");
+  if (typeof so["json"] === "string" && strippedEmpty(so["json"]))
+    return invalid("structured_outputs.json cannot be an empty string", "structured_outputs");
   return undefined;
+}
+
+// Python's whitespace (str.isspace), which differs from JavaScript's trim() at U+001C-U+001F,
+// U+0085 (Python strips them) and U+FEFF (Python keeps it).
+const PY_SPACE = new Set([
+  ..."\t\n\u000b\f\r\u001c\u001d\u001e\u001f \u0085\u00a0\u1680\u2028\u2029\u202f\u205f\u3000",
+]);
+for (let c = 0x2000; c <= 0x200a; c++) PY_SPACE.add(String.fromCharCode(c));
+function strippedEmpty(text: string): boolean {
+  for (const ch of text) if (!PY_SPACE.has(ch)) return false;
+  return true;
 }
 
 function isJSONText(text: string): boolean {

@@ -57,7 +57,6 @@ const VLLM_BACKEND = "vllm/v1/structured_output (backend_xgrammar.py, request.py
 const VLLM_ENGINE = "vllm/v1/engine/input_processor.py (_validate_logit_bias, allowed_token_ids)";
 const PYDANTIC_STR = "pydantic-core str validation (a lone surrogate is not valid Unicode)";
 const VLLM_PART_PARSER = "vllm/entrypoints/chat_utils.py (_parse_chat_message_content_mm_part)";
-const VLLM_PART_MAP = "vllm/entrypoints/chat_utils.py (MM_PARSER_MAP: cast, not validated)";
 const VLLM_STOP = "vllm/entrypoints/generate/base/protocol.py (StopParam: max_length=VLLM_MAX_STOP_STRINGS, 4)";
 const VLLM_FROM_FORMAT = "vllm/entrypoints/generate/base/protocol.py (structured_outputs_from_response_format)";
 const VLLM_TAG = "vllm/entrypoints/generate/base/protocol.py (validate_structural_tag_payload)";
@@ -224,14 +223,6 @@ const messageShapes: { accepted: Row[]; refused: Row[] } = {
     ],
     ...untypedParts(),
     [
-      "input_audio format other than wav/mp3",
-      {
-        messages: [{ role: "user", content: [{ type: "input_audio", input_audio: { data: "UklG", format: "flac" } }] }],
-      },
-      "the input_audio parser casts the part: any format becomes data:audio/<format>",
-      VLLM_PART_MAP,
-    ],
-    [
       "image_embeds null with a uuid",
       { messages: [{ role: "user", content: [{ type: "image_embeds", image_embeds: null, uuid: "img-1" }] }] },
       "ChatCompletionContentPartImageEmbedsParam.image_embeds: str | dict | None",
@@ -296,6 +287,186 @@ const messageShapes: { accepted: Row[]; refused: Row[] } = {
       { messages: [...user, { role: "assistant", content: null, tool_calls: null }] },
       "OpenAI's assistant message refuses tool_calls None; the free-form one refuses content None",
       VLLM_MESSAGES,
+    ],
+  ],
+};
+
+// The current request model's fields the SDK declares since issue 41, and vLLM's free-form
+// message (chat_utils.CustomChatCompletionMessageParam) against OpenAI's typed ones.
+const VLLM_CUSTOM_PARTS =
+  "vllm/entrypoints/chat_utils.py (CustomChatCompletionMessageParam.content: str | list[ChatCompletionContentPartParam], a union ending in str)";
+const OPENAI_AUDIO =
+  "openai/types/chat/chat_completion_content_part_input_audio_param.py (InputAudio.format: Literal['wav', 'mp3'])";
+const VLLM_LOGPROB_IDS =
+  "vllm/entrypoints/openai/chat_completion/protocol.py (check_logprobs); vllm/sampling_params.py (MAX_LOGPROB_TOKEN_IDS = 128)";
+const VLLM_BUDGET = "vllm/sampling_params.py (validate_thinking_token_budget)";
+const VLLM_SO_STRIP = "vllm/sampling_params.py (_validate_structured_outputs strips grammar and json)";
+const audioPart = (format?: string) => ({
+  type: "input_audio",
+  input_audio: format === undefined ? { data: "UklG" } : { data: "UklG", format },
+});
+const newer: { accepted: Row[]; refused: Row[] } = {
+  accepted: [
+    [
+      "thinking_token_budget 256",
+      { thinking_token_budget: 256 },
+      "ThinkingTokenBudget: int >= 0 or -1 (whether the model's reasoning parser honours it is the server's question)",
+      VLLM_BUDGET,
+    ],
+    ["thinking_token_budget -1 (unlimited)", { thinking_token_budget: -1 }, "-1 means no budget", VLLM_BUDGET],
+    ["stream_interval 8 while streaming", { stream: true, stream_interval: 8 }, "stream_interval: int >= 1 | None"],
+    ["session_id", { session_id: "conv-42" }, "session_id: str | None"],
+    ["watermarking", { watermarking: true }, "watermarking: bool | None"],
+    [
+      "return_token_offsets",
+      { return_token_offsets: true },
+      "return_token_offsets: bool | None (used by the render endpoints)",
+    ],
+    ["return_prompt_text", { return_prompt_text: true }, "return_prompt_text: bool | None"],
+    ["return_mm_kwargs false", { return_mm_kwargs: false }, "return_mm_kwargs: bool"],
+    [
+      "logprob_token_ids with logprobs",
+      { logprobs: true, logprob_token_ids: [11, 12] },
+      "check_logprobs: needs logprobs",
+      VLLM_LOGPROB_IDS,
+    ],
+    [
+      "logprob_token_ids of 128 ids",
+      { logprobs: true, logprob_token_ids: Array.from({ length: 128 }, (_, i) => i) },
+      "at most 128",
+      VLLM_LOGPROB_IDS,
+    ],
+    ["routed_experts_prompt_start 12", { routed_experts_prompt_start: 12 }, "routed_experts_prompt_start: int >= 0"],
+    ["ec_transfer_params", { ec_transfer_params: { producer: "enc-0" } }, "ec_transfer_params: dict | None"],
+    [
+      "truncation_side left",
+      { truncate_prompt_tokens: 64, truncation_side: "left" },
+      "truncation_side: Literal['left', 'right'] | None",
+    ],
+    [
+      "media_io_kwargs per modality",
+      { media_io_kwargs: { video: { num_frames: 8 } } },
+      "media_io_kwargs: dict[str, dict[str, Any]] | None (a server without --trust-request-mm-kwargs refuses it: sent)",
+    ],
+    [
+      "engine_xargs as a string",
+      { engine_xargs: "x" },
+      "no field of the request model: kept unread (extra='allow'), any JSON",
+    ],
+    ["engine_xargs as an empty list", { engine_xargs: [] }, "kept unread, any JSON"],
+    ["engine_xargs with a nested object", { engine_xargs: { a: { b: 1 } } }, "kept unread, any JSON"],
+    ["engine_xargs as a number", { engine_xargs: 5 }, "kept unread, any JSON"],
+    [
+      "repetition_detection sizes at 2^64",
+      { repetition_detection: { max_pattern_size: 2 ** 64, min_pattern_size: 2, min_count: 2 ** 64 } },
+      "RepetitionDetectionParams sizes are Python ints (no int64 bound)",
+      VLLM_SAMPLING,
+    ],
+    [
+      "a bare string part on a custom role",
+      { messages: [...user, { role: "ipython", content: ["hello"] }] },
+      "the part union ends in str",
+      VLLM_CUSTOM_PARTS,
+    ],
+    [
+      "a part without type on a custom role",
+      { messages: [...user, { role: "ipython", content: [{ text: "hi" }] }] },
+      "TypedDicts whose members are all optional take it",
+      VLLM_CUSTOM_PARTS,
+    ],
+    [
+      "a tool_reference part on a custom role",
+      { messages: [...user, { role: "ipython", content: [{ type: "tool_reference", name: "get_weather" }] }] },
+      "CustomChatCompletionContentToolReferenceParam, handed to the chat template",
+      VLLM_CUSTOM_PARTS,
+    ],
+    [
+      "input_audio flac on a custom role",
+      { messages: [...user, { role: "ipython", content: [audioPart("flac")] }] },
+      "the free-form message takes any format",
+      VLLM_CUSTOM_PARTS,
+    ],
+    [
+      "input_audio without format on a custom role",
+      { messages: [...user, { role: "ipython", content: [audioPart()] }] },
+      "the free-form message takes none",
+      VLLM_CUSTOM_PARTS,
+    ],
+    [
+      "input_audio ogg on a function message",
+      { messages: [...user, { role: "function", name: "f", content: [audioPart("ogg")] }] },
+      "OpenAI's function message takes a string only: parts are the free-form message's",
+      VLLM_CUSTOM_PARTS,
+    ],
+    [
+      "input_audio mp3 on a user message",
+      { messages: [{ role: "user", content: [audioPart("mp3")] }] },
+      "InputAudio.format: wav or mp3",
+      OPENAI_AUDIO,
+    ],
+  ],
+  refused: [
+    ["thinking_token_budget -2", { thinking_token_budget: -2 }, "a non-negative integer or -1", VLLM_BUDGET],
+    ["thinking_token_budget 1.5", { thinking_token_budget: 1.5 }, "a float is refused", VLLM_BUDGET],
+    ["stream_interval 0", { stream: true, stream_interval: 0 }, "stream_interval: Field(ge=1)"],
+    ["routed_experts_prompt_start -1", { routed_experts_prompt_start: -1 }, "routed_experts_prompt_start: Field(ge=0)"],
+    ["truncation_side middle", { truncation_side: "middle" }, "Literal['left', 'right']"],
+    ["return_mm_kwargs null", { return_mm_kwargs: null }, "return_mm_kwargs: bool (not Optional)"],
+    [
+      "media_io_kwargs with a value that is not an object",
+      { media_io_kwargs: { video: 8 } },
+      "dict[str, dict[str, Any]]",
+    ],
+    [
+      "logprob_token_ids empty",
+      { logprobs: true, logprob_token_ids: [] },
+      "must not be an empty list",
+      VLLM_LOGPROB_IDS,
+    ],
+    ["logprob_token_ids without logprobs", { logprob_token_ids: [11] }, "needs logprobs: true", VLLM_LOGPROB_IDS],
+    [
+      "logprob_token_ids with beam search",
+      { logprobs: true, use_beam_search: true, logprob_token_ids: [11] },
+      "not supported with beam search",
+      VLLM_LOGPROB_IDS,
+    ],
+    [
+      "logprob_token_ids of 129 ids",
+      { logprobs: true, logprob_token_ids: Array.from({ length: 129 }, (_, i) => i) },
+      "greater than max allowed: 128",
+      VLLM_LOGPROB_IDS,
+    ],
+    [
+      "logprob_token_ids with a negative id",
+      { logprobs: true, logprob_token_ids: [-1] },
+      "out-of-vocab token ids",
+      VLLM_LOGPROB_IDS,
+    ],
+    [
+      "structured_outputs.json of whitespace",
+      { structured_outputs: { json: " \n\t" } },
+      "stripped, it is empty",
+      VLLM_SO_STRIP,
+    ],
+    [
+      "structured_outputs.grammar of whitespace",
+      { structured_outputs: { grammar: "\u0085 " } },
+      "Python's strip removes U+0085 too",
+      VLLM_SO_STRIP,
+    ],
+    ...["user", "system", "developer", "assistant", "tool"].map(
+      (role): Row => [
+        `input_audio flac on ${role === "assistant" ? "an" : "a"} ${role} message`,
+        { messages: [...(role === "user" ? [] : user), { role, content: [audioPart("flac")] }] },
+        "OpenAI's message type holds the part to InputAudio.format",
+        OPENAI_AUDIO,
+      ],
+    ),
+    [
+      "input_audio without format on a user message",
+      { messages: [{ role: "user", content: [audioPart()] }] },
+      "InputAudio.format is required",
+      OPENAI_AUDIO,
     ],
   ],
 };
@@ -427,7 +598,7 @@ const vllmForms: { accepted: Row[]; refused: Row[] } = {
     [
       "repetition_detection sizes above 2^53",
       { repetition_detection: { max_pattern_size: 2 ** 60, min_pattern_size: 2, min_count: 2 ** 55 } },
-      "Python int, held as int64 by the engine",
+      "Python int: any size",
       VLLM_SAMPLING,
     ],
     ["engine_xargs as a list", { engine_xargs: ["a", 1] }, "an unknown top-level key: kept and ignored"],
@@ -570,6 +741,7 @@ const vllmForms: { accepted: Row[]; refused: Row[] } = {
 };
 
 const chatAccepted: Row[] = [
+  ...newer.accepted,
   ...sampling.accepted,
   ...messageShapes.accepted,
   ...vllmForms.accepted,
@@ -635,6 +807,7 @@ const chatAccepted: Row[] = [
 ];
 
 const chatRefused: Row[] = [
+  ...newer.refused,
   ["seed 2^63 (the spec's bound as a double)", { seed: 2 ** 63 }, "seed: Field(le=int64 max)"],
   ["seed -2^63 (written below int64's minimum)", { seed: -(2 ** 63) }, "JSON.stringify writes -9223372036854776000"],
   ["truncate_prompt_tokens 2^63", { truncate_prompt_tokens: 2 ** 63 }, "truncate_prompt_tokens: Field(le=int64 max)"],

@@ -98,7 +98,10 @@ export const REVIEW_REQUEST_CASES: ReviewRequestCase[] = [
     name: "progress to unstarted",
     operation: "annotation_queues.items.progress",
     request: { annotation_state: "unstarted" },
-    real: { status: 400, reason: "Invalid annotation_state" },
+    real: {
+      status: 400,
+      reason: "Invalid annotation_state 'unstarted'. Must be one of: completed, in_progress, skipped",
+    },
     sdk: { refuses: "annotation_state" },
     source: "weave/trace_server/clickhouse/annotation_queues.py annotator_queue_items_progress_update",
   },

@@ -10,6 +10,11 @@ import type { CallRecord } from "../../src/testing/index.js";
 
 const SQLITE = "weave/trace_server/sqlite_trace_server.py (calls_query: order_by, select columns)";
 const PROGRESS = "weave/trace_server (annotation queue progress update: transition checks)";
+// W&B's production trace server is the ClickHouse one: its ORDER BY puts NULL last in both
+// directions (ClickHouse's default NULLS LAST), where the sqlite server reads a running call's
+// latency as 0.
+const CLICKHOUSE =
+  "weave/trace_server/clickhouse_trace_server_batched.py, calls_query_builder (ORDER BY on ClickHouse: NULLS LAST)";
 
 /** The project the records are stored under. */
 export const ORDER_PROJECT = SEED_PROJECT_ID;
@@ -101,23 +106,23 @@ export const ORDER_CASES: readonly OrderCase[] = [
   {
     name: "latency asc",
     sort_by: [asc("summary.weave.latency_ms")],
-    ids: ["c05", "c02", "c01", "c03", "c04"],
-    why: "a running call's latency sorts as 0 (first); equal latencies: id desc",
-    source: SQLITE,
+    ids: ["c02", "c01", "c03", "c04", "c05"],
+    why: "a running call has no latency (NULL), last in ClickHouse's order; equal latencies: id desc",
+    source: CLICKHOUSE,
   },
   {
     name: "latency desc",
     sort_by: [desc("summary.weave.latency_ms")],
     ids: ["c04", "c03", "c02", "c01", "c05"],
-    why: "a running call's latency sorts as 0 (last); equal latencies: id desc",
-    source: SQLITE,
+    why: "NULL last descending too (ClickHouse's NULLS LAST default); equal latencies: id desc",
+    source: CLICKHOUSE,
   },
   {
     name: "latency asc, then id asc",
     sort_by: [asc("summary.weave.latency_ms"), asc("id")],
-    ids: ["c05", "c01", "c02", "c03", "c04"],
-    why: "an explicit id key: no tie-break added",
-    source: SQLITE,
+    ids: ["c01", "c02", "c03", "c04", "c05"],
+    why: "an explicit id key: no tie-break added; the running call still last",
+    source: CLICKHOUSE,
   },
   {
     name: "inputs.tier asc",

@@ -14,6 +14,15 @@ import {
   trajectoryGroups,
   useMsw,
 } from "./msw-setup.js";
+import { catchWarningsOfEachTest } from "../warnings.js";
+
+// The training jobs here are about requests, not their contents: the SDK's findings on them are expected.
+catchWarningsOfEachTest([
+  "INFERLOOP_UNIFORM_REWARDS",
+  "INFERLOOP_MISSING_REWARD",
+  "INFERLOOP_NO_TRAJECTORIES",
+  "INFERLOOP_MISSING_LOGPROBS",
+]);
 
 const { server, seen } = useMsw();
 

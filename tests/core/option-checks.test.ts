@@ -48,16 +48,16 @@ describe("optionIssues: one check for client and request options", () => {
   });
 
   it("throws RequestValidationError, naming every bad option", () => {
-    expect(() => checkOptions({ timeout: -1, maxRetries: Number.NaN }, "request options")).toThrow(
+    expect(() => checkOptions({ timeout: -1, maxRetries: Number.NaN }, "chat.completions.create request")).toThrow(
       RequestValidationError,
     );
     try {
-      checkOptions({ timeout: -1, maxRetries: Number.NaN }, "request options");
+      checkOptions({ timeout: -1, maxRetries: Number.NaN }, "chat.completions.create request");
     } catch (err) {
       expect((err as RequestValidationError).issues.map((i) => i.path)).toEqual(["timeout", "maxRetries"]);
     }
-    expect(() => checkOptions(undefined, "request options")).not.toThrow();
-    expect(() => checkOptions(5 as never, "request options")).toThrow(RequestValidationError);
+    expect(() => checkOptions(undefined, "chat.completions.create request")).not.toThrow();
+    expect(() => checkOptions(5 as never, "chat.completions.create request")).toThrow(RequestValidationError);
   });
 
   it("is what the constructor runs", () => {
@@ -67,5 +67,55 @@ describe("optionIssues: one check for client and request options", () => {
     );
     expect(() => new Inferloop({ ...base, idleTimeout: Number.NaN })).toThrow(RequestValidationError);
     expect(new Inferloop({ ...base, maxRetries: 0, timeout: 0 }).maxRetries).toBe(0);
+  });
+});
+
+// JavaScript callers have no compiler to catch a misspelt option: it would be ignored silently.
+describe("misspelt option names", () => {
+  const base = { baseURL: "http://127.0.0.1:9", apiKey: "k", maxRetries: 0 };
+  const refusal = (fn: () => unknown): RequestValidationError => {
+    try {
+      fn();
+    } catch (err) {
+      expect(err).toBeInstanceOf(RequestValidationError);
+      return err as RequestValidationError;
+    }
+    throw new Error("expected a refusal");
+  };
+
+  it("refuses an unknown client option at construction, with the name meant", () => {
+    const err = refusal(() => new Inferloop({ ...base, apikey: "k" } as never));
+    expect(err.message).toBe(
+      'Invalid client options: apikey: unknown option "apikey" (did you mean "apiKey"?). Nothing was sent.',
+    );
+    expect(refusal(() => new Inferloop({ ...base, baseUrl: "http://x" } as never)).issues).toEqual([
+      { path: "baseUrl", message: 'unknown option "baseUrl" (did you mean "baseURL"?)', code: "unknown_option" },
+    ]);
+  });
+
+  it("refuses a client option no name is close to, listing the options", () => {
+    const err = refusal(() => new Inferloop({ ...base, region: "eu" } as never));
+    expect(err.issues[0]!.message).toMatch(/^unknown option "region"; the options are apiKey, username, .*telemetry$/);
+  });
+
+  it("refuses a misspelt option in withOptions too", () => {
+    const client = new Inferloop(base);
+    expect(refusal(() => client.withOptions({ timout: 5 } as never)).issues[0]!.message).toBe(
+      'unknown option "timout" (did you mean "timeout"?)',
+    );
+    expect(client.withOptions({ timeout: 5 }).timeout).toBe(5);
+  });
+
+  it("refuses a near miss of a request option before sending, and leaves a method's own options alone", async () => {
+    const client = new Inferloop(base);
+    const err = await client.models.list({ maxRetires: 1 } as never).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RequestValidationError);
+    expect((err as RequestValidationError).message).toBe(
+      'Invalid request options: maxRetires: unknown option "maxRetires" (did you mean "maxRetries"?). Nothing was sent.',
+    );
+    // `project` belongs to models.list, not to every request: it passes this check (and the
+    // closed port then fails the request itself).
+    const other = await client.models.list({ project: "acme/bot" }).catch((e: unknown) => e);
+    expect(other).not.toBeInstanceOf(RequestValidationError);
   });
 });

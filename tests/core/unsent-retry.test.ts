@@ -3,6 +3,15 @@
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import { APIConnectionError, Inferloop, type Logger, type TrainingJobCreateParams } from "../../src/index.js";
+import { catchWarningsOfEachTest } from "../warnings.js";
+
+// The training jobs here are about requests, not their contents: the SDK's findings on them are expected.
+catchWarningsOfEachTest([
+  "INFERLOOP_UNIFORM_REWARDS",
+  "INFERLOOP_MISSING_REWARD",
+  "INFERLOOP_NO_TRAJECTORIES",
+  "INFERLOOP_MISSING_LOGPROBS",
+]);
 
 const MODEL_ID = "5f1c1a7e-8a40-4c55-9c2e-3d3a8f0e6b11";
 const job: TrainingJobCreateParams = {

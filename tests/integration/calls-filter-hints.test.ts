@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { type CallsQueryParams, type Logger, RequestValidationError } from "../../src/index.js";
 import { SEED_PROJECT_ID } from "../../src/testing/index.js";
+import { captureWarnings } from "../warnings.js";
 import { caught, clientFor, useFakeService } from "./helpers.js";
 
 const fake = useFakeService();
@@ -63,8 +64,9 @@ describe("bare op names in filter.op_names", () => {
     expect((fake.svc.requests[0]!.json as { filter: unknown }).filter).toEqual({ op_names: ["answer_ticket"] });
   });
 
-  it("says nothing of refs, and nothing when logging is off (the default)", async () => {
+  it("says nothing of refs, and nothing in the logger when logging is off (the default): a process warning says it", async () => {
     const { logger, lines } = warnings();
+    const emitted = captureWarnings();
     const ref = `weave:///${PROJECT}/op/answer_ticket:*`;
     await clientFor(fake.svc, { logger, logLevel: "warn" })
       .calls.query({ project_id: PROJECT, limit: 1, filter: { op_names: [ref] } })
@@ -73,5 +75,6 @@ describe("bare op names in filter.op_names", () => {
       .calls.query({ project_id: PROJECT, limit: 1, filter: { op_names: ["answer_ticket"] } })
       .toArray();
     expect(lines).toEqual([]);
+    expect(emitted.codes()).toEqual(["INFERLOOP_BARE_OP_NAME"]);
   });
 });

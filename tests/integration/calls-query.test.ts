@@ -18,6 +18,7 @@ import {
   type CallsQueryParams,
 } from "../../src/index.js";
 import { faults, SEED_PROJECT_ID, startFakeService, type FakeService } from "../../src/testing/index.js";
+import { captureWarnings } from "../warnings.js";
 import { caught, clientFor, closedPort, eventually, openSockets, settledSockets, useFakeService } from "./helpers.js";
 
 const PROJECT = SEED_PROJECT_ID; // 304 seeded records
@@ -239,6 +240,8 @@ describe("filters, sorting and query expressions are evaluated by the server", (
       byUser,
     );
     const everything = records.map((r) => r.id);
+    // The SDK warns that Weave ignores the spec's names (asserted below, and in svc-filter-warning.test.ts).
+    const warnings = captureWarnings();
     expect(await ids(fake.client.calls.query({ project_id: PROJECT, filter: { svc_user_ids: [someUser] } }))).toEqual(
       everything,
     );
@@ -251,6 +254,7 @@ describe("filters, sorting and query expressions are evaluated by the server", (
     // Sent as written: the name the user chose reaches the server.
     const filters = fake.svc.requests.map((r) => Object.keys((r.json as CallsQueryParams).filter ?? {}));
     expect(filters).toEqual([["wb_user_ids"], ["svc_user_ids"], ["wb_run_ids"], ["svc_run_ids"]]);
+    expect(warnings.codes()).toEqual(["INFERLOOP_SVC_USER_IDS", "INFERLOOP_SVC_RUN_IDS"]);
   });
 
   it("accepts latest_only and null wb_* filters, as Weave's Python client sends them", async () => {

@@ -22,6 +22,7 @@ import {
   Trajectory,
 } from "../../src/index.js";
 import { faults } from "../../src/testing/index.js";
+import { captureWarnings } from "../warnings.js";
 import { caught, clientFor, MODEL, MODEL_ID, useFakeService } from "./helpers.js";
 
 const fake = useFakeService({ seedCalls: false });
@@ -105,8 +106,11 @@ describe("capturingFetch with the openai client", () => {
         .map((c) => [(c as ChatCompletionChoice).token_ids, (c as ChatCompletionChoice).logprobs]);
     expect(tokens(streamed!)).toEqual(tokens(plain!));
     expect(chatBodies().every((b) => b["logprobs"] === true && b["return_token_ids"] === true)).toBe(true);
+    // Both conversations score 1: the SDK says the group teaches nothing, and still sends it.
+    const warnings = captureWarnings();
     const { id } = await fake.client.trainingJobs.create({ model_id: MODEL_ID, trajectory_groups: groups });
     expect(fake.svc.trainingJobs.find((j) => j.id === id)!.rewards).toEqual([[1, 1]]);
+    expect(warnings.codes()).toEqual(["INFERLOOP_UNIFORM_REWARDS"]);
   });
 
   it("a client made without capturingFetch records no choice: train() and create() refuse, naming group and index, nothing sent", async () => {

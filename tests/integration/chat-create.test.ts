@@ -316,7 +316,7 @@ describe("invalid requests are refused before anything is sent", () => {
       { ...ok, structured_outputs: { regex: "a+", choice: ["b"] } },
       "structured_outputs",
     ],
-    ["engine_xargs value an object", { ...ok, engine_xargs: { a: { b: 1 } } }, "engine_xargs.a"],
+    ["vllm_xargs value an object", { ...ok, vllm_xargs: { a: { b: 1 } } }, "vllm_xargs.a"],
     ["min_tokens negative", { ...ok, min_tokens: -1 }, "min_tokens"],
     ["prompt_logprobs below -1", { ...ok, prompt_logprobs: -2 }, "prompt_logprobs"],
     ["stop_token_ids not integers", { ...ok, stop_token_ids: ["a"] }, "stop_token_ids.0"],

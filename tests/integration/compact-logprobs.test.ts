@@ -12,6 +12,7 @@ import {
   Trajectory,
   type TrajectoryChoice,
 } from "../../src/index.js";
+import { captureWarnings } from "../warnings.js";
 import { MODEL, MODEL_ID, useFakeService } from "./helpers.js";
 
 const fake = useFakeService({ seedCalls: false });
@@ -92,7 +93,10 @@ describe("a kept choice's logprobs", () => {
     const kept = t.messages_and_choices.at(-1) as TrajectoryChoice;
     expect(types.isProxy(kept.logprobs!.content)).toBe(true);
     const plain = JSON.parse(JSON.stringify(t)) as object;
+    // A group of one rollout teaches nothing: the SDK says so, and sends it as asked.
+    const warnings = captureWarnings();
     await fake.client.trainingJobs.create({ model_id: MODEL_ID, trajectory_groups: [{ trajectories: [t] }] });
+    expect(warnings.codes()).toEqual(["INFERLOOP_UNIFORM_REWARDS"]);
     const sent = fake.svc.requests.at(-1)!;
     expect(sent.body).toBe(JSON.stringify({ model_id: MODEL_ID, trajectory_groups: [{ trajectories: [plain] }] }));
   });

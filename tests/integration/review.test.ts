@@ -13,6 +13,7 @@ import {
   type CallRecord,
 } from "../../src/index.js";
 import { faults, referenceCalls } from "../../src/testing/index.js";
+import { captureWarnings } from "../warnings.js";
 import { caught, useFakeService } from "./helpers.js";
 
 const fake = useFakeService({ seedCalls: false, calls: referenceCalls() });
@@ -359,10 +360,13 @@ describe("calls.trajectoryGroups", () => {
       },
     ]);
     await review("aaaaaaaaaaaaaaaa", 1);
+    // An OTLP span's op name is no Weave op ref: the SDK's bare-op-name hint is expected.
+    const warnings = captureWarnings();
     const [group] = await fake.client.calls.trajectoryGroups(
       { project_id: PROJECT, filter: { op_names: ["chat m"] } },
       { groupBy: () => "all", reward: quality },
     );
+    expect(warnings.codes()).toEqual(["INFERLOOP_BARE_OP_NAME"]);
     expect(group!.trajectories[0]!.messages_and_choices).toEqual([
       ...messages,
       { index: 0, finish_reason: "stop", message: { role: "assistant", content: "otel" } },

@@ -12,6 +12,7 @@ import {
   type Logger,
   type TrajectoryChoice,
 } from "../../src/index.js";
+import { captureWarnings } from "../warnings.js";
 import { clientFor, MODEL, MODEL_ID, useFakeService } from "./helpers.js";
 
 const fake = useFakeService({ seedCalls: false });
@@ -175,13 +176,15 @@ describe("gathering and training", () => {
     expect(fake.svc.trainingJobs).toHaveLength(2);
   });
 
-  it("says nothing when the log level is off (the default)", async () => {
+  it("writes nothing to the logger when the log level is off (the default): a process warning says it", async () => {
     const { logger, warnings } = collectingLogger();
     const quiet = clientFor(fake.svc, { logger });
     const t = prompt("a");
     t.messages_and_choices.push(answer);
+    const emitted = captureWarnings();
     await quiet.trainingJobs.create({ model_id: MODEL_ID, trajectory_groups: [{ trajectories: [t] }] });
     expect(warnings).toEqual([]);
+    expect(emitted.codes()).toEqual(["INFERLOOP_MISSING_REWARD", "INFERLOOP_UNIFORM_REWARDS"]);
     expect(fake.svc.trainingJobs).toHaveLength(1);
     expect(fake.svc.trainingJobs[0]!.rewards).toEqual([[null]]);
   });

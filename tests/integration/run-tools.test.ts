@@ -13,6 +13,7 @@ import {
   tool,
 } from "../../src/index.js";
 import { faults } from "../../src/testing/index.js";
+import { captureWarnings } from "../warnings.js";
 import { MODEL, MODEL_ID, useFakeService } from "./helpers.js";
 
 const fake = useFakeService({ seedCalls: false });
@@ -77,8 +78,11 @@ describe("runTools inside captureTrajectory", () => {
         { logprobs: true },
       );
     const groups = await gatherTrajectoryGroups([[rollout, rollout]]);
+    // Both rollouts score 1: the SDK says the group teaches nothing, and still sends it.
+    const warnings = captureWarnings();
     const { id } = await fake.client.trainingJobs.create({ model_id: MODEL_ID, trajectory_groups: groups });
     expect(fake.svc.trainingJobs.find((j) => j.id === id)!.rewards).toEqual([[1, 1]]);
+    expect(warnings.codes()).toEqual(["INFERLOOP_UNIFORM_REWARDS"]);
   });
 });
 

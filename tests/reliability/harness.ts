@@ -28,26 +28,23 @@ export const chatParams = {
   max_completion_tokens: 8,
 };
 
-export const trainingJob = {
-  model_id: JOB_MODEL_ID,
-  trajectory_groups: [
+// Two rollouts with different rewards: a group that teaches something, so the SDK has no
+// finding to warn about (a fault test is not about the job's contents).
+const rollout = (content: string, reward: number) => ({
+  messages_and_choices: [
+    { role: "user", content: "2+2?" },
     {
-      trajectories: [
-        {
-          messages_and_choices: [
-            { role: "user", content: "2+2?" },
-            {
-              finish_reason: "stop",
-              index: 0,
-              logprobs: { content: [{ token: "4", logprob: -0.1, bytes: [52], top_logprobs: [] }] },
-              message: { role: "assistant" as const, content: "4" },
-            },
-          ],
-          reward: 1,
-        },
-      ],
+      finish_reason: "stop",
+      index: 0,
+      logprobs: { content: [{ token: content, logprob: -0.1, bytes: [content.charCodeAt(0)], top_logprobs: [] }] },
+      message: { role: "assistant" as const, content },
     },
   ],
+  reward,
+});
+export const trainingJob = {
+  model_id: JOB_MODEL_ID,
+  trajectory_groups: [{ trajectories: [rollout("4", 1), rollout("5", 0)] }],
 };
 
 /** A log line as the SDK wrote it. */

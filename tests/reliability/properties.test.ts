@@ -9,6 +9,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RequestValidationError } from "../../src/index.js";
 import { useFakeService } from "../integration/helpers.js";
+import { catchWarningsOfEachTest } from "../warnings.js";
 import { guardProcess, settle, within } from "./harness.js";
 
 guardProcess();
@@ -19,6 +20,17 @@ const RUNS = 100;
 const INT64_MAX = 2 ** 63 - 1024;
 
 const fake = useFakeService({}, { logLevel: "off" });
+// Generated requests include the SDK's findings (bare op names, jobs that teach nothing): each
+// may warn, and only with a finding's code.
+catchWarningsOfEachTest([
+  "INFERLOOP_BARE_OP_NAME",
+  "INFERLOOP_SVC_USER_IDS",
+  "INFERLOOP_SVC_RUN_IDS",
+  "INFERLOOP_UNIFORM_REWARDS",
+  "INFERLOOP_MISSING_REWARD",
+  "INFERLOOP_NO_TRAJECTORIES",
+  "INFERLOOP_MISSING_LOGPROBS",
+]);
 
 // ---------------------------------------------------------------------------------------------
 // Arbitraries, valid by construction

@@ -9,6 +9,7 @@
 import { linkedAbort, signalAbortError } from "../../core/abort.js";
 import { assistantTurn } from "../assistant-turn.js";
 import { InferloopError, RequestValidationError } from "../../core/errors.js";
+import { optionNameIssues, REQUEST_OPTION_NAMES } from "../../core/option-checks.js";
 import type { RequestOptions } from "../../core/options.js";
 import type { ChatCompletionsEndpoint } from "../../resources/chat/completions.js";
 import type {
@@ -99,8 +100,10 @@ function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-function checkParams(params: ToolRunParams, maxIterations: number): void {
-  const issues = [];
+const TOOL_RUN_OPTION_NAMES = ["maxIterations", "onToolError", ...REQUEST_OPTION_NAMES];
+
+function checkParams(params: ToolRunParams, maxIterations: number, options: ToolRunOptions): void {
+  const issues = optionNameIssues(options, TOOL_RUN_OPTION_NAMES, "near misses");
   if (!Array.isArray(params.tools) || params.tools.length === 0)
     issues.push({
       path: "tools",
@@ -224,7 +227,7 @@ export class ToolRun implements AsyncIterable<ChatCompletion> {
     options: ToolRunOptions,
   ): Promise<ToolRunResult> {
     const { maxIterations = 10, onToolError = "message", ...requestOptions } = options;
-    checkParams(params, maxIterations);
+    checkParams(params, maxIterations, options);
     const { tools, messages: input, ...rest } = params;
     const byName = new Map(tools.map((t) => [t.function.name, t]));
     const messages: ChatCompletionMessageParam[] = [...input];

@@ -1,5 +1,6 @@
 import { linkedAbort } from "../../core/abort.js";
-import { APIUserAbortError, InferloopError } from "../../core/errors.js";
+import { APIUserAbortError, InferloopError, RequestValidationError } from "../../core/errors.js";
+import { type ListsEveryKey, optionNameIssues } from "../../core/option-checks.js";
 import type { Trajectory } from "./trajectory.js";
 
 /**
@@ -45,6 +46,17 @@ export interface GatherOptions {
     | null
     | PromiseLike<GatheredTrajectoryGroup | GatheredTrajectoryGroup[] | null>;
 }
+
+// Every option of gatherTrajectoryGroups (the compiler checks the list is whole).
+const GATHER_OPTION_NAMES = [
+  "concurrency",
+  "maxExceptions",
+  "onProgress",
+  "signal",
+  "afterEach",
+] as const satisfies readonly (keyof GatherOptions)[];
+const gatherListWhole: ListsEveryKey<GatherOptions, typeof GATHER_OPTION_NAMES> = true;
+void gatherListWhole;
 
 /**
  * A failed rollout kept in its group, in the shape of ART's `exceptions` (`traceback` is the
@@ -124,6 +136,8 @@ export function gatherTrajectoryGroups(
   const concurrency = options.concurrency ?? 32;
   const maxExceptions = options.maxExceptions ?? 0;
   try {
+    const misnamed = optionNameIssues(options, GATHER_OPTION_NAMES, "known");
+    if (misnamed.length > 0) throw new RequestValidationError(misnamed, "gather options");
     checkCount("concurrency", concurrency, 1);
     checkCount("maxExceptions", maxExceptions, 0);
   } catch (err) {

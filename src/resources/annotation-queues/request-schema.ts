@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { projectIdSchema } from "../project-id.js";
-import type { Fields, SchemaOf } from "../shape.js";
+import { type Fields, type SchemaOf, strictObject } from "../shape.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 
 export { PROJECT_ID_PATTERN } from "../project-id.js";
@@ -12,10 +12,14 @@ ensureZodDefaults();
  * the server refuses it as a target.
  */
 export const ANNOTATION_STATES_SETTABLE = ["in_progress", "completed", "skipped"] as const;
-const progressParams = z.strictObject({
+const SETTABLE_WORDS = `"in_progress", "completed" or "skipped"`;
+const progressParams = strictObject({
   /** The state to set for the caller: `"in_progress"`, `"completed"` or `"skipped"`. */
   annotation_state: z.enum(ANNOTATION_STATES_SETTABLE, {
-    error: `annotation_state must be one of ${ANNOTATION_STATES_SETTABLE.join(", ")}`,
+    error: (issue) =>
+      issue.input === "unstarted"
+        ? `annotation_state "unstarted" is the state Weave gives an item nobody has worked on yet, not one a client sets: set ${SETTABLE_WORDS}`
+        : `annotation_state must be one of ${SETTABLE_WORDS}`,
   }),
   /** The project, `"<entity>/<project>"`: two non-empty parts, no whitespace. */
   project_id: projectIdSchema,
@@ -38,7 +42,7 @@ export const annotationQueueItemProgressParamsSchema: SchemaOf<AnnotationQueueIt
 export const pathParamSchema = z.string().check(z.minLength(1));
 
 const count = z.nullish(z.int().check(z.nonnegative()));
-const sortBy = z.strictObject({
+const sortBy = strictObject({
   /** The field sorted on (queues: `id`, `name`, `created_at`, `updated_at`; items: `call_started_at`, `call_op_name`, `created_at`, `updated_at`). */
   field: z.string().check(z.minLength(1)),
   /** `"asc"` or `"desc"`; Weave requires it. */
@@ -53,7 +57,7 @@ export interface AnnotationQueueSortBy extends Fields<typeof sortBy.shape> {}
 const sortBySchema: SchemaOf<AnnotationQueueSortBy> = sortBy;
 const sortByList = z.nullish(z.array(sortBySchema));
 
-const createParams = z.strictObject({
+const createParams = strictObject({
   /** The project, `"<entity>/<project>"`. */
   project_id: projectIdSchema,
   /** The queue's name: not empty. */
@@ -68,7 +72,7 @@ const createParams = z.strictObject({
  */
 export interface AnnotationQueueCreateParams extends Fields<typeof createParams.shape> {}
 
-const listParams = z.strictObject({
+const listParams = strictObject({
   /** The project, `"<entity>/<project>"`. */
   project_id: projectIdSchema,
   /** Case-insensitive substring of the queue name. */
@@ -85,7 +89,7 @@ const listParams = z.strictObject({
  */
 export interface AnnotationQueueListParams extends Fields<typeof listParams.shape> {}
 
-const retrieveParams = z.strictObject({
+const retrieveParams = strictObject({
   /** The project, `"<entity>/<project>"`. */
   project_id: projectIdSchema,
 });
@@ -94,7 +98,7 @@ const retrieveParams = z.strictObject({
  */
 export interface AnnotationQueueRetrieveParams extends Fields<typeof retrieveParams.shape> {}
 
-const updateParams = z.strictObject({
+const updateParams = strictObject({
   /** The project, `"<entity>/<project>"`. */
   project_id: projectIdSchema,
   /** A new name: not empty. */
@@ -109,7 +113,7 @@ const updateParams = z.strictObject({
  */
 export interface AnnotationQueueUpdateParams extends Fields<typeof updateParams.shape> {}
 
-const statsParams = z.strictObject({
+const statsParams = strictObject({
   /** The project, `"<entity>/<project>"`. */
   project_id: projectIdSchema,
   /** The queues to count: ids, each not empty. */
@@ -120,7 +124,7 @@ const statsParams = z.strictObject({
  */
 export interface AnnotationQueueStatsParams extends Fields<typeof statsParams.shape> {}
 
-const addParams = z.strictObject({
+const addParams = strictObject({
   /** The project, `"<entity>/<project>"`. */
   project_id: projectIdSchema,
   /** The calls to review: at least one. Calls already in the queue and unknown ids are skipped. */
@@ -136,7 +140,7 @@ const addParams = z.strictObject({
 export interface AnnotationQueueItemAddParams extends Fields<typeof addParams.shape> {}
 
 const ITEM_STATES = ["unstarted", "in_progress", "completed", "skipped"] as const;
-const itemFilter = z.strictObject({
+const itemFilter = strictObject({
   /** The item's id. */
   id: z.nullish(z.string()),
   /** The id of the call the item holds. */
@@ -158,7 +162,7 @@ const itemFilter = z.strictObject({
 export interface AnnotationQueueItemFilter extends Fields<typeof itemFilter.shape> {}
 const itemFilterSchema: SchemaOf<AnnotationQueueItemFilter> = itemFilter;
 
-const itemListParams = z.strictObject({
+const itemListParams = strictObject({
   /** The project, `"<entity>/<project>"`. */
   project_id: projectIdSchema,
   /** Exact-match filter of the items. */

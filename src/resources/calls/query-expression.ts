@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { strictObject } from "../shape.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 
 ensureZodDefaults();
@@ -225,14 +226,14 @@ const operationShape = {
   $lte: z.exactOptional(operandPair),
   $in: z.exactOptional(z.tuple([lazyOperand, z.array(lazyOperand)])),
   $contains: z.exactOptional(
-    z.strictObject({ input: lazyOperand, substr: lazyOperand, case_insensitive: z.nullish(z.boolean()) }),
+    strictObject({ input: lazyOperand, substr: lazyOperand, case_insensitive: z.nullish(z.boolean()) }),
   ),
 };
 
 const operandOnlyShape = {
   $literal: z.exactOptional(literalValueSchema),
   $getField: z.exactOptional(z.string()),
-  $convert: z.exactOptional(z.strictObject({ input: lazyOperand, to: z.enum(CONVERT_TARGETS) })),
+  $convert: z.exactOptional(strictObject({ input: lazyOperand, to: z.enum(CONVERT_TARGETS) })),
 };
 
 function unknownKeyMessage(allowed: readonly string[]) {
@@ -251,7 +252,7 @@ const whenNodeIsClean = (payload: { issues: readonly unknown[] }) => payload.iss
 /**
  * Validates one operation node (what may stand under `$expr`), recursively.
  */
-export const operationSchema = z.strictObject(operationShape, { error: unknownKeyMessage(OPERATION_KEYS) }).check(
+export const operationSchema = strictObject(operationShape, { error: unknownKeyMessage(OPERATION_KEYS) }).check(
   z.refine(hasExactlyOneKey, {
     message: `An operation has exactly one key out of ${OPERATION_KEYS.join(", ")}`,
     when: whenNodeIsClean,
@@ -263,17 +264,18 @@ export const operationSchema = z.strictObject(operationShape, { error: unknownKe
 /**
  * Validates one operand node (a literal, a field, a cast or an operation), recursively.
  */
-export const operandSchema = z
-  .strictObject({ ...operandOnlyShape, ...operationShape }, { error: unknownKeyMessage(OPERAND_KEYS) })
-  .check(
-    z.refine(hasExactlyOneKey, {
-      message: `An operand has exactly one key out of ${OPERAND_KEYS.join(", ")}`,
-      when: whenNodeIsClean,
-    }),
-  ) as unknown as z.ZodMiniType<Operand, Operand>;
+export const operandSchema = strictObject(
+  { ...operandOnlyShape, ...operationShape },
+  { error: unknownKeyMessage(OPERAND_KEYS) },
+).check(
+  z.refine(hasExactlyOneKey, {
+    message: `An operand has exactly one key out of ${OPERAND_KEYS.join(", ")}`,
+    when: whenNodeIsClean,
+  }),
+) as unknown as z.ZodMiniType<Operand, Operand>;
 
 /**
  * Validates a whole `query` value, `{ $expr: Operation }`. A malformed tree fails with the issue
  * path pointing inside it, e.g. `["$expr", "$and", 1, "$not"]`.
  */
-export const queryExpressionSchema = z.strictObject({ $expr: operationSchema });
+export const queryExpressionSchema = strictObject({ $expr: operationSchema });

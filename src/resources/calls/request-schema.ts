@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { closestName } from "../../core/closest-name.js";
 import { projectIdSchema } from "../project-id.js";
-import type { Fields, SchemaOf } from "../shape.js";
+import { type Fields, type SchemaOf, strictObject } from "../shape.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 import { type QueryExpression, queryExpressionSchema } from "./query-expression.js";
 
@@ -85,10 +85,11 @@ export interface CallsFilter extends Fields<typeof filterShape> {}
  * unfiltered, with records of every user. Use `svc_*` only with a service that implements the spec.
  */
 export const callsFilterSchema: SchemaOf<CallsFilter> = filter;
-const sortBy = z.strictObject({
+const sortBy = strictObject({
   /**
    * A call field (`started_at`, `id`, ...) or a dotted path into `attributes`, `inputs`,
-   * `output` or `summary`, such as `summary.weave.latency_ms`. Not empty.
+   * `output` or `summary`, such as `summary.weave.latency_ms` (running calls have none: W&B's
+   * trace server puts them last in both directions). Not empty.
    */
   field: z.string().check(z.minLength(1)),
   // Optional here; `client.calls.query` sends a missing one as "asc", which the server requires.
@@ -106,7 +107,7 @@ export interface CallsSortBy extends Fields<typeof sortBy.shape> {}
  * key such as `id`.
  */
 export const callsSortBySchema: SchemaOf<CallsSortBy> = sortBy;
-const queryParams = z.strictObject({
+const queryParams = strictObject({
   /** The project, `"<entity>/<project>"`. */
   project_id: projectIdSchema,
   /** Return only these columns of each call (plus the ones always sent). Default: all. */

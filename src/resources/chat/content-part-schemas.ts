@@ -62,8 +62,14 @@ const inputAudioPart = looseObject({
   input_audio: looseObject({
     /** Base64-encoded audio bytes. */
     data: z.string(),
-    /** Encoding of `data`, such as `"wav"` or `"mp3"` (vLLM reads any, as `audio/<format>`). */
-    format: z.string(),
+    /**
+     * Encoding of `data`: `"wav"` or `"mp3"` (OpenAI's `InputAudio.format`, which vLLM holds
+     * these roles to; a custom-role message takes any format, see {@link ChatCompletionCustomContentPart}).
+     */
+    format: z.enum(["wav", "mp3"], {
+      error:
+        'must be "wav" or "mp3" on this role (OpenAI\'s InputAudio.format); only a custom-role message takes other formats',
+    }),
   }),
 });
 /**
@@ -221,6 +227,68 @@ const userPart = taggedUnion("type", userContentParts);
  */
 export const chatCompletionContentPartSchema: SchemaOf<ChatCompletionContentPart> = userPart;
 
+// A custom-role message is vLLM's free-form message (chat_utils.CustomChatCompletionMessageParam):
+// its parts are any of vLLM's part types, which end in `str` and include TypedDicts whose
+// members are all optional, so a bare string or a part without `type` goes through as well,
+// an input_audio of any format (or none), and a tool_reference part for the chat template.
+const customInputAudioPart = looseObject({
+  /** Always `"input_audio"`. */
+  type: z.literal("input_audio"),
+  /** The audio itself. */
+  input_audio: looseObject({
+    /** Base64-encoded audio bytes. */
+    data: z.string(),
+    /** Encoding of `data`; any (vLLM reads it as `audio/<format>`), or none. */
+    format: z.optional(z.string()),
+  }),
+});
+/**
+ * Inline audio on a custom-role message: any `format`, or none (vLLM reads it as `audio/<format>`).
+ *
+ * @example
+ * ```ts
+ * const part: ChatCompletionCustomContentPartInputAudio = { type: "input_audio", input_audio: { data: "T2dnUw...", format: "ogg" } };
+ * ```
+ */
+export interface ChatCompletionCustomContentPartInputAudio extends Fields<typeof customInputAudioPart.shape> {}
+const toolReferencePart = looseObject({
+  /** Always `"tool_reference"`. */
+  type: z.literal("tool_reference"),
+  /** The name of the tool referenced (a deferred tool the chat template expands). */
+  name: z.optional(z.string()),
+});
+/**
+ * A reference to a tool by name, handed to the chat template as it is (custom-role messages).
+ *
+ * @example
+ * ```ts
+ * const part: ChatCompletionContentPartToolReference = { type: "tool_reference", name: "get_weather" };
+ * ```
+ */
+export interface ChatCompletionContentPartToolReference extends Fields<typeof toolReferencePart.shape> {}
+const customTypedPart = taggedUnion("type", [
+  ...userContentParts.filter((p) => p !== inputAudioPart),
+  customInputAudioPart,
+  refusalPart,
+  thinkingPart,
+  toolReferencePart,
+]);
+const customRolePart = z.unknown().check((ctx) => {
+  const v = ctx.value;
+  if (typeof v === "string") return;
+  const typeless = typeof v === "object" && v !== null && !Array.isArray(v) && (v as { type?: unknown }).type == null;
+  if (typeless) return;
+  const r = z.safeParse(customTypedPart, v);
+  if (!r.success) ctx.issues.push(...(r.error.issues as z.core.$ZodRawIssue[]));
+}) as unknown as SchemaOf<ChatCompletionCustomContentPart>;
+/**
+ * A content part of a custom-role message (vLLM's free-form message): a string, any typed part
+ * (input_audio of any format, tool_reference included), or a part without `type`.
+ * @example
+ * chatCompletionCustomContentPartSchema.parse("hello");
+ */
+export const chatCompletionCustomContentPartSchema: SchemaOf<ChatCompletionCustomContentPart> = customRolePart;
+
 // vLLM also reads parts written without `type` by the key they hold (content-part-untyped.ts).
 const anyPart = withUntypedForms(taggedUnion("type", [...userContentParts, refusalPart, thinkingPart]));
 /**
@@ -254,6 +322,25 @@ export type ChatCompletionContentPart =
  * assistant turns too); text, refusal and thinking are the usual ones.
  */
 export type ChatCompletionAssistantContentPart = ChatCompletionAnyContentPart;
+
+/**
+ * A content part of a custom-role message (`role: "ipython"`, ...): vLLM's free-form message
+ * takes a bare string, every typed part (an `input_audio` of any format, a `tool_reference`),
+ * and parts without `type` (typed here as vLLM's short forms; any other passes at run time).
+ *
+ * @example
+ * ```ts
+ * const parts: ChatCompletionCustomContentPart[] = ["42", { type: "tool_reference", name: "get_weather" }];
+ * ```
+ */
+// Parts without `type` are typed as vLLM's short forms, which is what they are for; any other
+// untyped object passes at run time (a union member open to every key would also take every
+// misspelt typed part, and the compiler's error would name it instead of the real mistake).
+export type ChatCompletionCustomContentPart =
+  | string
+  | Exclude<ChatCompletionAnyContentPart, ChatCompletionContentPartInputAudio>
+  | ChatCompletionCustomContentPartInputAudio
+  | ChatCompletionContentPartToolReference;
 
 /**
  * Any content part at all, refusals and thinking included. vLLM takes every part on every role

@@ -10,7 +10,7 @@ import * as z from "zod/mini";
 import { type Fields, looseObject, type SchemaOf } from "../shape.js";
 import { taggedUnion } from "../tagged-union.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
-import { chatCompletionAnyContentPartSchema } from "./content-part-schemas.js";
+import { chatCompletionAnyContentPartSchema, chatCompletionCustomContentPartSchema } from "./content-part-schemas.js";
 // English messages, as classic zod gave them, before the first schema below is built.
 ensureZodDefaults();
 
@@ -23,6 +23,9 @@ ensureZodDefaults();
 // system message or thinking on an assistant turn reach the chat template; `null` only where
 // OpenAI's own message types allow it (assistant, function).
 const anyContent = z.union([z.string(), z.array(chatCompletionAnyContentPartSchema)]);
+// vLLM's free-form message types content as str | list[part], where a part may also be a
+// bare string or untyped (chat_utils.ChatCompletionContentPartParam).
+const customContent = z.union([z.string(), z.array(chatCompletionCustomContentPartSchema)]);
 const toolCall = looseObject({
   /** Id of the call, answered by the `tool` message whose `tool_call_id` is the same. */
   id: z.string(),
@@ -212,8 +215,9 @@ const functionMessage = looseObject({
   role: z.literal("function"),
   /** Name of the function whose result this is. */
   name: z.optional(z.string()),
-  /** The function's result: a string, content parts or null. */
-  content: z.nullish(anyContent),
+  // OpenAI's function message takes a string only: parts reach vLLM's free-form message.
+  /** The function's result: a string, content parts (as a custom-role message takes them) or null. */
+  content: z.nullish(customContent),
 });
 /**
  * A function result, answering a `function_call`.
@@ -231,8 +235,11 @@ const customRoleMessageShape = {
   /** Any role the model's chat template knows. */
   role: z.string(),
   // vLLM's free-form message types content as str | list: null is refused, absent is fine.
-  /** The message's content: a string or content parts. May be absent, not null (vLLM refuses null here). */
-  content: z.optional(anyContent),
+  /**
+   * The message's content: a string or parts (strings, typed parts, parts without `type`). May
+   * be absent, not null (vLLM refuses null here).
+   */
+  content: z.optional(customContent),
   /** Name of the participant. */
   name: z.optional(z.string()),
   /** `id` of the assistant tool call this message answers, if it is a tool result. */

@@ -1,6 +1,6 @@
 /**
  * Zod schemas for the option objects of a chat request: `response_format`,
- * `stream_options`, `structured_outputs`, `repetition_detection`, `engine_xargs` and the
+ * `stream_options`, `structured_outputs`, `repetition_detection`, `vllm_xargs` and the
  * items of `documents`. All keep unknown keys, as vLLM's models ignore them; the option
  * objects refuse a near miss of a known key (`include_usag`), which vLLM would drop silently.
  * See `request-schema.ts` for the rules every request schema follows.
@@ -8,26 +8,13 @@
  * @module
  */
 import * as z from "zod/mini";
-import { type Fields, looseObject, type SchemaOf } from "../shape.js";
-import { nearMisses, taggedUnion } from "../tagged-union.js";
+import { type Fields, looseObject, looseObjectNoTypos, type SchemaOf } from "../shape.js";
+import { taggedUnion } from "../tagged-union.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
-import { STRUCTURED_OUTPUTS_CONSTRAINTS, structuredOutputsConstraints } from "./structured-outputs.js";
+import { isBlankToVllm, STRUCTURED_OUTPUTS_CONSTRAINTS, structuredOutputsConstraints } from "./structured-outputs.js";
 // English messages, as classic zod gave them, before the first schema below is built.
 ensureZodDefaults();
 
-// vLLM's option models ignore keys they do not know (pydantic's default), so unknown keys are
-// kept and sent; a near miss of a known key (`include_usgae`) is refused with a "did you mean",
-// since the server would silently drop it.
-function looseOption<S extends z.core.$ZodLooseShape>(shape: S) {
-  const known = Object.keys(shape);
-  return looseObject(shape).check(
-    z.superRefine((value, ctx) => {
-      const issues: z.core.$ZodRawIssue[] = [];
-      nearMisses(value, known, issues);
-      for (const i of issues) ctx.addIssue(i as z.core.$ZodRawIssue<z.core.$ZodIssueCustom>);
-    }),
-  );
-}
 const textFormat = looseObject({
   /** Always `"text"`. */
   type: z.literal("text"),
@@ -129,7 +116,7 @@ export type ResponseFormat =
   | ResponseFormatJSONObject
   | ResponseFormatJSONSchema
   | ResponseFormatStructuralTag;
-const streamOptions = looseOption({
+const streamOptions = looseObjectNoTypos({
   /** Send a last chunk with `choices: []` and the token `usage` of the whole reply. Default false. */
   include_usage: z.nullish(z.boolean()),
   /** With `include_usage`, every chunk also carries the usage so far. Default false. */
@@ -147,7 +134,7 @@ export interface ChatCompletionStreamOptions extends Fields<typeof streamOptions
  * `stream_options` (only meaningful with `stream: true`).
  */
 export const chatCompletionStreamOptionsSchema: SchemaOf<ChatCompletionStreamOptions> = streamOptions;
-const structuredOutputs = looseOption({
+const structuredOutputs = looseObjectNoTypos({
   /** The reply is JSON matching this JSON Schema (an object, or its JSON text). */
   json: z.nullish(z.union([z.string(), z.record(z.string(), z.unknown())])),
   /** The reply matches this regular expression. */
@@ -194,8 +181,11 @@ const structuredOutputs = looseOption({
     // What vLLM's structured-output backends refuse (vllm/v1/structured_output): a constraint
     // that is falsy there finds no grammar, and NUL never reaches the regex compiler.
     if (Array.isArray(so.choice) && so.choice.length === 0) issue("choice", "is empty: give at least one choice");
-    if (so.grammar === "") issue("grammar", "is empty: give a grammar");
-    if (so.json === "") issue("json", "is empty: give a JSON Schema (an object or its JSON text)");
+    // vLLM strips these texts before checking them: whitespace alone is empty there.
+    if (typeof so.grammar === "string" && isBlankToVllm(so.grammar))
+      issue("grammar", `is ${so.grammar === "" ? "empty" : "blank"}: give a grammar`);
+    if (typeof so.json === "string" && isBlankToVllm(so.json))
+      issue("json", `is ${so.json === "" ? "empty" : "blank"}: give a JSON Schema (an object or its JSON text)`);
     if (so.structural_tag === "") issue("structural_tag", "is empty: give a structural tag specification");
     if (typeof so.regex === "string" && so.regex.includes("\u0000"))
       issue("regex", "contains a NUL character, which vLLM refuses");
@@ -217,25 +207,25 @@ export interface StructuredOutputsParams extends Fields<typeof structuredOutputs
  */
 export const structuredOutputsParamsSchema: SchemaOf<StructuredOutputsParams> = structuredOutputs;
 
-// RepetitionDetectionParams' sizes are Python ints the engine holds as int64 (z.int() would
-// stop at 2^53).
-const int64 = (min?: number) =>
+// RepetitionDetectionParams' sizes are Python ints of any size (a pydantic dataclass reads
+// 2^64 as well as 4); z.int() would stop at 2^53. (From 10^21, JSON's exponent form, see vllm-limits.ts.)
+const pythonInt = (min?: number) =>
   z.number().check((ctx) => {
     const v = ctx.value;
-    if (!Number.isInteger(v) || Math.abs(v) >= 2 ** 63 || (min !== undefined && v < min))
+    if (!Number.isInteger(v) || (min !== undefined && v < min))
       ctx.issues.push({
         code: "custom",
         input: v,
-        message: `must be an integer in ${min ?? "-9223372036854775808"}..9223372036854775807`,
+        message: min === undefined ? "must be an integer" : `must be an integer, at least ${min}`,
       });
   });
-const repetitionDetection = looseOption({
+const repetitionDetection = looseObjectNoTypos({
   /** Longest pattern looked for, in tokens; at least `min_pattern_size`. */
-  max_pattern_size: z.optional(int64(0)),
+  max_pattern_size: z.optional(pythonInt(0)),
   /** Shortest pattern looked for, in tokens. */
-  min_pattern_size: z.optional(int64(0)),
+  min_pattern_size: z.optional(pythonInt(0)),
   /** Repetitions of a pattern that end generation; at least 2. */
-  min_count: z.optional(int64()),
+  min_count: z.optional(pythonInt()),
 }).check(
   z.superRefine((rd, ctx) => {
     // Absent members take vLLM's defaults (0), as in RepetitionDetectionParams.__post_init__,
@@ -267,15 +257,15 @@ export const repetitionDetectionParamsSchema: SchemaOf<RepetitionDetectionParams
 const xargValue = z.union([z.string(), z.number(), z.boolean()]);
 const engineXargs = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(xargValue)]));
 /**
- * Extension parameters (`engine_xargs`, vLLM's `vllm_xargs`): values are strings, numbers or
- * lists of them, for server plugins that read them.
+ * Extension parameters (`vllm_xargs`): values are strings, numbers or lists of them, for
+ * server plugins that read them.
  */
 export type EngineXargs = Record<string, string | number | boolean | (string | number | boolean)[]>;
 
 /**
- * `engine_xargs` (the spec's name) or `vllm_xargs` (vLLM's): extension parameters; values are
- * strings, numbers or lists of them. vLLM reads only `vllm_xargs` (and ignores `engine_xargs`);
- * the SDK sends whichever name you wrote.
+ * `vllm_xargs`: extension parameters; values are strings, numbers or lists of them. (The
+ * spec's `engine_xargs` is no field of vLLM's request model: vLLM keeps it unread, whatever it
+ * holds, so the SDK sends it as written.)
  */
 export const engineXargsSchema: SchemaOf<EngineXargs> = engineXargs;
 

@@ -34,13 +34,12 @@ import * as z from "zod/mini";
 import { topLevelFieldHint } from "../../core/field-hint.js";
 import { isWellFormed } from "../../core/well-formed.js";
 import { inputIssues } from "../../core/validate.js";
-import { type Fields, looseObject, type SchemaOf } from "../shape.js";
+import { type Fields, looseObject, type SchemaOf, strictObject } from "../shape.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 import { chatCompletionMessageParamSchema, chatCompletionToolSchema } from "./message-schemas.js";
 import {
   chatCompletionDocumentSchema,
   chatCompletionStreamOptionsSchema,
-  type EngineXargs,
   engineXargsSchema,
   repetitionDetectionParamsSchema,
   responseFormatSchema,
@@ -129,12 +128,18 @@ const logitBiasSchema = z.record(z.string(), z.number()).check((ctx) => {
     });
 });
 
-// vLLM keeps and ignores this spec name (it reads vllm_xargs): a list goes out as written; an
-// object is held to vllm_xargs' shape, so it works under either name.
-const engineXargsOrList = z.unknown().check((ctx) => {
-  const r = z.safeParse(Array.isArray(ctx.value) ? z.array(z.unknown()) : engineXargsSchema, ctx.value);
-  if (!r.success) ctx.issues.push(...(r.error.issues as z.core.$ZodRawIssue[]));
-}) as unknown as SchemaOf<EngineXargs | unknown[]>;
+// vLLM's check_logprobs refuses an empty list; the sampler holds at most MAX_LOGPROB_TOKEN_IDS
+// (128, a constant) per request and refuses a negative id as out of vocabulary.
+const MAX_LOGPROB_TOKEN_IDS = 128;
+const logprobTokenIdsSchema = z
+  .array(anyInt("a token id", 0))
+  .check(
+    z.minLength(1, "is empty: leave logprob_token_ids out to get the top_logprobs"),
+    z.maxLength(
+      MAX_LOGPROB_TOKEN_IDS,
+      `holds more than ${MAX_LOGPROB_TOKEN_IDS} ids, the most vLLM scores per position`,
+    ),
+  );
 
 const nonEmptyString = (what: string) => z.string().check(z.minLength(1, `${what} must not be empty`));
 /**
@@ -227,6 +232,11 @@ const requestShape = {
   tool_choice: z.nullish(toolChoiceSchema),
   /** How much a reasoning model thinks before answering. Default: the model's. */
   reasoning_effort: z.nullish<SchemaOf<ReasoningEffort>>(z.enum(REASONING_EFFORTS)),
+  /**
+   * Most tokens a reasoning model may spend thinking before it must answer; -1 for no limit.
+   * Needs a server started with a reasoning parser that supports it. Default: no limit.
+   */
+  thinking_token_budget: z.nullish(anyInt("thinking_token_budget", -1)),
   /** Return the model's reasoning in `message.reasoning`. Default true. */
   include_reasoning: z.optional(z.boolean()),
   /** Allow several tool calls in one reply. Default true. */
@@ -241,6 +251,8 @@ const requestShape = {
   min_p: z.nullish(ranged("min_p", (v) => v >= 0 && v <= 1, "[0, 1]")),
   /** Penalizes tokens already in the prompt or output; above 1 discourages repeats, 1 is none. Default 1. */
   repetition_penalty: z.nullish(ranged("repetition_penalty", (v) => v > 0 && Number.isFinite(v), "(0, ∞)")),
+  /** Watermark the generated text, on a server that supports it. Default: the server's. */
+  watermarking: z.nullish(z.boolean()),
   /** Beam search only: favours longer (above 1) or shorter (below 1) sequences. Default 1. */
   length_penalty: z.optional(z.number()),
   /** Token ids that end generation, like `stop` for tokens. Default none. */
@@ -257,8 +269,19 @@ const requestShape = {
   spaces_between_special_tokens: z.optional(z.boolean()),
   /** Keep only the last this-many prompt tokens; -1 for the model's context length. Default: no truncation. */
   truncate_prompt_tokens: z.nullish(boundedInteger("truncate_prompt_tokens", -1)),
+  /**
+   * With `truncate_prompt_tokens`, which end of the prompt is cut: `"left"` keeps the last
+   * tokens, `"right"` the first. Default: the tokenizer's.
+   */
+  truncation_side: z.nullish(z.enum(["left", "right"])),
   /** Log-probabilities returned per prompt token (0 or more, -1 for all); not with `stream: true`. */
   prompt_logprobs: z.nullish(anyInt("prompt_logprobs", -1)),
+  /**
+   * Token ids whose log-probabilities are returned at each output position (instead of the
+   * most likely ones of `top_logprobs`): 1 to 128 ids, for scoring a fixed set of labels.
+   * Needs `logprobs: true`; not with beam search.
+   */
+  logprob_token_ids: z.nullish(logprobTokenIdsSchema),
   /** Generate only these token ids. Default: any. */
   allowed_token_ids: z.nullish(
     z
@@ -285,6 +308,11 @@ const requestShape = {
   chat_template: z.nullish(z.string()),
   /** Extra variables for the chat template, such as `{ enable_thinking: false }`. */
   chat_template_kwargs: z.nullish(z.record(z.string(), z.unknown())),
+  /**
+   * Extra arguments for the media loaders, per modality (`{ video: { num_frames: 8 } }`),
+   * merged over the server's. Refused unless the server trusts request media arguments.
+   */
+  media_io_kwargs: z.nullish(z.record(z.string(), z.record(z.string(), z.unknown()))),
   /** Extra arguments for the multimodal processor. Refused unless the server trusts them. */
   mm_processor_kwargs: z.nullish(z.record(z.string(), z.unknown())),
   /** Constrain the reply to a JSON Schema, regex, choice or grammar (vLLM). Not with a JSON `response_format`. */
@@ -293,10 +321,29 @@ const requestShape = {
   priority: z.optional(boundedInteger("priority")),
   /** Id of the request, used in the server's logs and in the reply's `id`. Default: a random one. */
   request_id: z.optional(z.string()),
+  /**
+   * A stable id shared by the requests of one conversation or agent session (unlike
+   * `request_id`), for servers that route or cache by session.
+   */
+  session_id: z.nullish(z.string()),
   /** With `logprobs`, write tokens as `token_id:<id>` strings. Default false. */
   return_tokens_as_token_ids: z.nullish(z.boolean()),
   /** Return token ids next to the text: `prompt_token_ids`, and `token_ids` per choice (per chunk when streaming). Default false. */
   return_token_ids: z.nullish(z.boolean()),
+  /**
+   * With the server's `--enable-return-routed-experts`, leave the first this-many prompt
+   * tokens out of the routed-expert data returned (those an earlier turn already returned). Default 0.
+   */
+  routed_experts_prompt_start: z.optional(anyInt("routed_experts_prompt_start", 0)),
+  /**
+   * Character offsets of each token in the `token_offsets` of vLLM's render endpoints; the chat
+   * endpoint ignores it. Default false.
+   */
+  return_token_offsets: z.nullish(z.boolean()),
+  /** Return the prompt the chat template produced, as `prompt_text` (on the first chunk when streaming). Default false. */
+  return_prompt_text: z.nullish(z.boolean()),
+  /** On vLLM's render endpoints, `false` leaves the multimodal data out of `features`; the chat endpoint ignores it. Default true. */
+  return_mm_kwargs: z.optional(z.boolean()),
   /**
    * Salt of the prefix cache, so that only requests with the same salt share cached prompts.
    * Random and secret: up to 128 characters, without `@`, `/`, `\` (use URL-safe base64).
@@ -304,15 +351,23 @@ const requestShape = {
   cache_salt: z.nullish(cacheSaltSchema),
   /** Parameters for disaggregated prefill/decode serving, passed to the KV connector. */
   kv_transfer_params: z.nullish(z.record(z.string(), z.unknown())),
+  /** Parameters for encoder-cache disaggregated serving, passed to the EC connector. */
+  ec_transfer_params: z.nullish(z.record(z.string(), z.unknown())),
   /**
-   * Extension parameters for server plugins (the spec's name; vLLM itself reads `vllm_xargs`
-   * and keeps this one unread, so a list is sent as written too).
+   * Extension parameters under the spec's name. vLLM reads only `vllm_xargs`: this one is no
+   * field of its request model, so it keeps it unread whatever it holds, and the SDK sends it
+   * as written (any JSON value).
    */
-  engine_xargs: z.nullish(engineXargsOrList),
+  engine_xargs: z.nullish(z.unknown()),
   /** Extension parameters for server plugins, under vLLM's own name. */
   vllm_xargs: z.nullish(engineXargsSchema),
   /** End generation early when an n-gram pattern of the output repeats. */
   repetition_detection: z.nullish(repetitionDetectionParamsSchema),
+  /**
+   * Streaming: tokens batched into each chunk, at least 1; raised to the server's
+   * `--stream-interval` when below it. The first and last chunks go at once. Default: the server's.
+   */
+  stream_interval: z.nullish(anyInt("stream_interval", 1)),
 };
 
 // "Did you mean" and extraBody hints for unknown top-level fields.
@@ -331,6 +386,7 @@ type RuleInput = {
   logprobs?: boolean | null | undefined;
   top_logprobs?: number | null | undefined;
   prompt_logprobs?: number | null | undefined;
+  logprob_token_ids?: readonly number[] | null | undefined;
   response_format?: { type?: unknown; json_schema?: { schema?: unknown } } | null | undefined;
   structured_outputs?: object | null | undefined;
   tools?: readonly { function?: { name?: unknown } }[] | null | undefined;
@@ -375,6 +431,11 @@ function requestRules(p: RuleInput, ctx: z.core.$RefinementCtx): void {
   const top = p.top_logprobs;
   if (top != null && (top > 0 || top === -1) && p.logprobs !== true) {
     issue("top_logprobs", "needs logprobs: true");
+  }
+  // check_logprobs: a list of ids to score needs logprobs, and beam search cannot score them.
+  if (p.logprob_token_ids != null) {
+    if (p.logprobs !== true) issue("logprob_token_ids", "needs logprobs: true");
+    if (p.use_beam_search === true) issue("logprob_token_ids", "is not supported with use_beam_search");
   }
   const prompt = p.prompt_logprobs;
   if (prompt != null && (prompt > 0 || prompt === -1) && p.stream === true) {
@@ -480,9 +541,9 @@ function allRules(p: RuleInput, ctx: z.core.$RefinementCtx): void {
   surrogateIssues(p, [], ctx);
 }
 
-const request = z
-  .strictObject(requestShape, { error: unknownKeyMessage })
-  .check(z.superRefine((p, ctx) => allRules(p, ctx)));
+const request = strictObject(requestShape, { error: unknownKeyMessage }).check(
+  z.superRefine((p, ctx) => allRules(p, ctx)),
+);
 /**
  * The fields of a chat completion request, streaming or not (`stream?: boolean | null`). Use it
  * for a request whose `stream` is only known at run time; {@link ChatCompletionCreateParamsStreaming}
@@ -499,9 +560,10 @@ export const chatCompletionCreateParamsSchema: SchemaOf<ChatCompletionCreatePara
 // The two variants below are for callers' own checks; the client validates with the schema
 // above. Marked pure so that bundlers drop them from apps that do not use them.
 
-const nonStreamingRequest = /* @__PURE__ */ z
-  .strictObject({ ...requestShape, stream: z.nullish(z.literal(false)) }, { error: unknownKeyMessage })
-  .check(/* @__PURE__ */ z.superRefine((p, ctx) => allRules(p, ctx)));
+const nonStreamingRequest = /* @__PURE__ */ strictObject(
+  { ...requestShape, stream: z.nullish(z.literal(false)) },
+  { error: unknownKeyMessage },
+).check(/* @__PURE__ */ z.superRefine((p, ctx) => allRules(p, ctx)));
 /**
  * A non-streaming request: `stream` absent, `false` or `null`. `create` resolves to a `ChatCompletion`.
  */
@@ -516,9 +578,10 @@ export interface ChatCompletionCreateParamsNonStreaming extends ChatCompletionCr
 export const chatCompletionCreateParamsNonStreamingSchema: SchemaOf<ChatCompletionCreateParamsNonStreaming> =
   nonStreamingRequest;
 
-const streamingRequest = /* @__PURE__ */ z
-  .strictObject({ ...requestShape, stream: z.literal(true) }, { error: unknownKeyMessage })
-  .check(/* @__PURE__ */ z.superRefine((p, ctx) => allRules(p, ctx)));
+const streamingRequest = /* @__PURE__ */ strictObject(
+  { ...requestShape, stream: z.literal(true) },
+  { error: unknownKeyMessage },
+).check(/* @__PURE__ */ z.superRefine((p, ctx) => allRules(p, ctx)));
 /**
  * A streaming request: `stream: true`. `create` resolves to a `ChatCompletionStream`.
  */
@@ -550,7 +613,7 @@ export interface RequestIssue {
 /**
  * Turns zod issues of a request into one issue per problem with a precise path: an unknown
  * key gets the key in its path (with a "did you mean" hint at top level), and a union
- * (string or array content, engine_xargs values) reports the branch the value was meant for.
+ * (string or array content) reports the branch the value was meant for.
  * The generic part is the core's `inputIssues`; this adds the request's field hints.
  * @example
  * ```ts

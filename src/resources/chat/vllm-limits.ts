@@ -31,8 +31,11 @@ const INT_FIELDS = [
   "min_tokens",
   "top_logprobs",
   "prompt_logprobs",
+  "thinking_token_budget",
+  "stream_interval",
+  "routed_experts_prompt_start",
 ] as const;
-const INT_LIST_FIELDS = ["stop_token_ids", "allowed_token_ids"] as const;
+const INT_LIST_FIELDS = ["stop_token_ids", "allowed_token_ids", "logprob_token_ids"] as const;
 const REPETITION_SIZES = ["max_pattern_size", "min_pattern_size", "min_count"] as const;
 
 type Path = (string | number)[];
@@ -97,9 +100,6 @@ function structuredRules(p: Body, issue: Issue): void {
       ["response_format", "json_schema", "schema"],
       "is missing, and vLLM replaces structured_outputs.json with it (leaving no constraint): put the schema here, or drop response_format",
     );
-  const grammar = so["grammar"];
-  if (typeof grammar === "string" && grammar !== "" && grammar.trim() === "")
-    issue(["structured_outputs", "grammar"], "is blank: give a grammar");
   const tag = so["structural_tag"];
   if (typeof tag === "string" && tag !== "" && !isJSON(tag))
     issue(

@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { type QueryExpression, queryExpressionSchema } from "../calls/query-expression.js";
 import { projectIdSchema } from "../project-id.js";
-import type { Fields, SchemaOf } from "../shape.js";
+import { type Fields, type SchemaOf, strictObject } from "../shape.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 
 ensureZodDefaults();
@@ -80,7 +80,7 @@ function payloadRules(ctx: { value: CreateLike; issues: unknown[] }): void {
     issue(["payload", "output"], "runnable feedback carries its result as payload.output");
 }
 
-const createParams = z.strictObject(createShape).check((ctx) => payloadRules(ctx as never));
+const createParams = strictObject(createShape).check((ctx) => payloadRules(ctx as never));
 /**
  * Body of `POST /feedback/create`: one piece of feedback on a call or an object. The payload's
  * shape follows `feedback_type`: `wandb.reaction.1` takes `{ emoji }` (one emoji),
@@ -89,19 +89,17 @@ const createParams = z.strictObject(createShape).check((ctx) => payloadRules(ctx
  */
 export interface FeedbackCreateParams extends Fields<typeof createParams.shape> {}
 
-const replaceParams = z
-  .strictObject({
-    ...createShape,
-    /** The feedback replaced. */
-    feedback_id: z.string().check(z.minLength(1)),
-  })
-  .check((ctx) => payloadRules(ctx as never));
+const replaceParams = strictObject({
+  ...createShape,
+  /** The feedback replaced. */
+  feedback_id: z.string().check(z.minLength(1)),
+}).check((ctx) => payloadRules(ctx as never));
 /**
  * Body of `POST /feedback/replace`: a new version of an existing piece of feedback.
  */
 export interface FeedbackReplaceParams extends Fields<typeof replaceParams.shape> {}
 
-const sortBy = z.strictObject({
+const sortBy = strictObject({
   /** The field sorted on, such as `created_at`. */
   field: z.string().check(z.minLength(1)),
   /** `"asc"` or `"desc"`; Weave requires it. */
@@ -113,7 +111,7 @@ const sortBy = z.strictObject({
 export interface FeedbackSortBy extends Fields<typeof sortBy.shape> {}
 const sortBySchema: SchemaOf<FeedbackSortBy> = sortBy;
 
-const queryParams = z.strictObject({
+const queryParams = strictObject({
   /** The project, `"<entity>/<project>"`. */
   project_id: projectIdSchema,
   /** Only these fields of each row (dotted paths such as `payload.value`); default every field. */
@@ -143,21 +141,19 @@ function isIdEq(op: unknown): boolean {
   return (field(a) && literal(b)) || (literal(a) && field(b));
 }
 
-const purgeParams = z
-  .strictObject({
-    /** The project, `"<entity>/<project>"`. */
-    project_id: projectIdSchema,
-    /** The feedback to delete: `id = <literal>` or an `$or` of such comparisons. */
-    query: queryExpression,
-  })
-  .check((ctx) => {
-    const expr = (ctx.value.query as { $expr: unknown }).$expr;
-    const or = (expr as { $or?: unknown }).$or;
-    const ok =
-      isIdEq(expr) ||
-      (Array.isArray(or) && or.length > 0 && or.every(isIdEq) && Object.keys(expr as object).length === 1);
-    if (!ok) ctx.issues.push({ code: "custom", path: ["query"], message: PURGE_BY_ID, input: ctx.value });
-  });
+const purgeParams = strictObject({
+  /** The project, `"<entity>/<project>"`. */
+  project_id: projectIdSchema,
+  /** The feedback to delete: `id = <literal>` or an `$or` of such comparisons. */
+  query: queryExpression,
+}).check((ctx) => {
+  const expr = (ctx.value.query as { $expr: unknown }).$expr;
+  const or = (expr as { $or?: unknown }).$or;
+  const ok =
+    isIdEq(expr) ||
+    (Array.isArray(or) && or.length > 0 && or.every(isIdEq) && Object.keys(expr as object).length === 1);
+  if (!ok) ctx.issues.push({ code: "custom", path: ["query"], message: PURGE_BY_ID, input: ctx.value });
+});
 /**
  * Body of `POST /feedback/purge`. Weave deletes feedback only by id: the query must be
  * `id = <literal>` or an `$or` of such comparisons.

@@ -1,14 +1,14 @@
 import * as z from "zod/mini";
 import { trajectoryGroupSchema } from "../training-jobs/request-schema.js";
 import { cursorAfter, cursorLimit } from "../cursor-params.js";
-import type { Fields, SchemaOf } from "../shape.js";
+import { type Fields, type SchemaOf, strictObject } from "../shape.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 
 ensureZodDefaults();
 
 const required = (field: string, what: string) =>
   z.string({ error: `${field} is required: ${what}` }).check(z.minLength(1, { error: `${field} must not be empty` }));
-const createParams = z.strictObject({
+const createParams = strictObject({
   /** Team or user of the API key; the server fills it in when absent or null. */
   entity: z.nullish(z.string()),
   /** W&B project the model is stored in. */
@@ -34,7 +34,7 @@ export const trainableModelCreateParamsSchema: SchemaOf<TrainableModelCreatePara
  * Params of `client.trainableModels.register`: create with `return_existing: true`.
  */
 export type TrainableModelRegisterParams = Omit<TrainableModelCreateParams, "return_existing">;
-const logParams = z.strictObject({
+const logParams = strictObject({
   /** The split the trajectories belong to, e.g. `"train"` or `"val"`. */
   split: required("split", 'e.g. "train" or "val"'),
   /** The trajectory groups to log, in the shape `trainingJobs.create` takes. */
@@ -49,7 +49,7 @@ export interface TrainableModelLogParams extends Fields<typeof logParams.shape> 
  * Body of `POST /v1/preview/models/{model_id}/log`.
  */
 export const trainableModelLogParamsSchema: SchemaOf<TrainableModelLogParams> = logParams;
-const checkpointListParams = z.strictObject({
+const checkpointListParams = strictObject({
   /** `asc` (the server's default: oldest step first) or `desc`. */
   order: z.optional(z.enum(["asc", "desc"], { error: 'order must be "asc" or "desc"' })),
   /** Items per page, 1-100 (server default 20). */
@@ -66,7 +66,7 @@ export interface CheckpointListParams extends Fields<typeof checkpointListParams
  * Query of `GET /v1/preview/models/{model_id}/checkpoints`: `limit` 1-100, `order` `asc|desc`.
  */
 export const checkpointListParamsSchema: SchemaOf<CheckpointListParams> = checkpointListParams;
-const checkpointDeleteParams = z.strictObject({
+const checkpointDeleteParams = strictObject({
   /** The steps to delete (integers). */
   steps: z.array(
     z.number({ error: "each step must be an integer" }).check(z.int({ error: "each step must be an integer" })),

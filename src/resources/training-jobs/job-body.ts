@@ -16,7 +16,7 @@ import { isTrajectoryChoice } from "./trajectory-item.js";
 // the request, with every other rule of trainingJobCreateParamsSchema.
 const jobAroundTrajectories = z.extend(trainingJobCreateParamsSchema as unknown as z.ZodMiniObject, {
   trajectory_groups: z.array(
-    z.extend(trajectoryGroupSchema as unknown as z.ZodMiniObject, { trajectories: z.array(z.unknown()) }),
+    z.safeExtend(trajectoryGroupSchema as unknown as z.ZodMiniObject, { trajectories: z.array(z.unknown()) }),
   ),
 });
 

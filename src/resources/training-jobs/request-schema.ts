@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { cursorAfter, cursorLimit } from "../cursor-params.js";
 import { modelIdSchema } from "../model-id.js";
-import type { Fields, SchemaOf } from "../shape.js";
+import { type Fields, looseObjectNoTypos, type SchemaOf, strictObject } from "../shape.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 import { experimentalConfigSchema } from "./experimental-config.js";
 import { isTokenLogprob } from "./token-logprob-check.js";
@@ -154,7 +154,7 @@ const messagesAndChoices = z.array<SchemaOf<TrajectoryEntry>>(
   z.union([trajectoryChoiceSchema, trajectoryMessageSchema]),
 );
 const tools = z.nullish(z.array(trajectoryToolSchema));
-const trajectoryHistory = z.strictObject({
+const trajectoryHistory = strictObject({
   /** The conversation: messages as context, choices as trainable turns. */
   messages_and_choices: messagesAndChoices,
   /** The tools offered during it. */
@@ -169,7 +169,7 @@ export interface TrajectoryHistory extends Fields<typeof trajectoryHistory.shape
  * An extra conversation of the same trajectory, tokenized separately and sharing its advantage.
  */
 export const trajectoryHistorySchema: SchemaOf<TrajectoryHistory> = trajectoryHistory;
-const trajectory = z.strictObject({
+const trajectory = strictObject({
   /** The conversation: messages as context, choices (with logprobs) as trainable turns. */
   messages_and_choices: messagesAndChoices,
   /** The tools offered during the rollout. */
@@ -209,7 +209,8 @@ export interface TrajectoryParams extends Fields<typeof trajectory.shape> {}
  * reward. Strict, because a misspelt `reward` would otherwise train on the server's default of 0.
  */
 export const trajectorySchema: SchemaOf<TrajectoryParams> = trajectory;
-const trajectoryGroup = z.looseObject({
+// Loose (ART's other group members pass), but a near miss of a known one (`trajectorys`) is refused.
+const trajectoryGroup = looseObjectNoTypos({
   /** The rollouts of the group. */
   trajectories: z.array(trajectorySchema),
   /** Rollouts that failed, recorded instead of their trajectories. */
@@ -248,7 +249,7 @@ export const trajectoryGroupSchema: SchemaOf<TrajectoryGroup> = trajectoryGroup;
 
 // Every current member of ExperimentalTrainingConfig, in its own file (also SFT's reference).
 export { type ExperimentalConfig, experimentalConfigSchema } from "./experimental-config.js";
-const trainingJobCreateParams = z.strictObject({
+const trainingJobCreateParams = strictObject({
   /** UUID of the trainable model the job updates. */
   model_id: modelIdSchema,
   /** The rollouts to train on, grouped by prompt. */
@@ -266,7 +267,7 @@ export interface TrainingJobCreateParams extends Fields<typeof trainingJobCreate
  */
 export const trainingJobCreateParamsSchema: SchemaOf<TrainingJobCreateParams> = trainingJobCreateParams;
 
-const eventListParams = z.strictObject({
+const eventListParams = strictObject({
   /** Start after the event with this id (a saved cursor). */
   after: cursorAfter,
   /** Items per page, 1-100 (server default 20). */

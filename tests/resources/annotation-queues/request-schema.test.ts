@@ -50,7 +50,9 @@ describe("annotationQueueItemProgressParamsSchema", () => {
       project_id: "x",
     });
     const messages = result.error?.issues.map((issue) => issue.message);
-    expect(messages).toContain("annotation_state must be one of in_progress, completed, skipped");
+    expect(messages).toContain(
+      'annotation_state "unstarted" is the state Weave gives an item nobody has worked on yet, not one a client sets: set "in_progress", "completed" or "skipped"',
+    );
     expect(messages).toContain('project_id must be "<entity>/<project>"');
   });
 });

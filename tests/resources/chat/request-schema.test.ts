@@ -171,8 +171,8 @@ const invalid: Invalid[] = [
     ["stream_options", "include_usage"],
   ],
   ["stream_options without stream", { messages: user, stream_options: { include_usage: true } }, ["stream_options"]],
-  ["engine_xargs with object value", { messages: user, engine_xargs: { a: { b: 1 } } }, ["engine_xargs", "a"]],
-  ["engine_xargs with nested list", { messages: user, engine_xargs: { a: [[1]] } }, ["engine_xargs", "a"]],
+  ["vllm_xargs with object value", { messages: user, vllm_xargs: { a: { b: 1 } } }, ["vllm_xargs", "a"]],
+  ["vllm_xargs with nested list", { messages: user, vllm_xargs: { a: [[1]] } }, ["vllm_xargs", "a"]],
   ["response_format unknown type", { messages: user, response_format: { type: "xml" } }, ["response_format", "type"]],
   [
     "response_format json_schema without name",
@@ -237,8 +237,8 @@ describe("chatCompletionCreateParamsSchema: invalid requests", () => {
   });
 
   it("points an unknown field with no near name to extraBody", () => {
-    const r = chatCompletionCreateParamsSchema.safeParse({ messages: user, thinking_token_budget: 64 });
-    expect(r.error!.issues[0]!.message).toMatch(/"thinking_token_budget"; .*extraBody/);
+    const r = chatCompletionCreateParamsSchema.safeParse({ messages: user, new_vllm_field: 64 });
+    expect(r.error!.issues[0]!.message).toMatch(/"new_vllm_field"; .*extraBody/);
   });
 
   it("says why continue_final_message and add_generation_prompt are refused", () => {
@@ -377,6 +377,18 @@ const everyField = {
   engine_xargs: { my_ext: "on", weight: 0.5, ids: [1, "two", 3] },
   vllm_xargs: { my_ext: "on" },
   repetition_detection: { max_pattern_size: 16, min_pattern_size: 2, min_count: 4 },
+  thinking_token_budget: 512,
+  watermarking: false,
+  truncation_side: "left",
+  logprob_token_ids: [11, 12],
+  media_io_kwargs: { video: { num_frames: 8 } },
+  session_id: "conv-42",
+  routed_experts_prompt_start: 0,
+  return_token_offsets: false,
+  return_prompt_text: true,
+  return_mm_kwargs: true,
+  ec_transfer_params: { producer: "enc-0" },
+  stream_interval: 4,
 };
 
 const nulls = {
@@ -422,6 +434,16 @@ const nulls = {
   mm_processor_kwargs: null,
   engine_xargs: null,
   vllm_xargs: null,
+  thinking_token_budget: null,
+  watermarking: null,
+  truncation_side: null,
+  logprob_token_ids: null,
+  media_io_kwargs: null,
+  session_id: null,
+  return_token_offsets: null,
+  return_prompt_text: null,
+  ec_transfer_params: null,
+  stream_interval: null,
 };
 
 const valid: [string, Record<string, unknown>][] = [
@@ -627,9 +649,9 @@ describe("requestIssues", () => {
   });
 
   it("lists the expected types when no branch fits", () => {
-    const [issue] = issuesOf({ messages: user, engine_xargs: { a: { b: 1 } } });
+    const [issue] = issuesOf({ messages: user, vllm_xargs: { a: { b: 1 } } });
     expect(issue).toEqual({
-      path: ["engine_xargs", "a"],
+      path: ["vllm_xargs", "a"],
       message: "Invalid input: expected string or number or boolean or array",
       code: "invalid_union",
     });
