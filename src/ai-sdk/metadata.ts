@@ -5,20 +5,6 @@ import type { FinishReason, Usage } from "./spec.js";
 /**
  * `providerMetadata.inferloop`: what vLLM sent beside the text, as it sent it. Absent fields
  * are `null` (asked for nothing, got nothing); other extras the server added are kept too.
- *
- * @example
- * ```ts
- * import { generateText } from "ai";
- *
- * const inferloop = createInferloopProvider({ client });
- * const { providerMetadata } = await generateText({
- *   model: inferloop(model),
- *   prompt: "Say hi",
- *   providerOptions: { inferloop: { logprobs: true } },
- * });
- * const meta = providerMetadata?.["inferloop"] as InferloopProviderMetadata | undefined;
- * console.log(meta?.request_id, meta?.logprobs?.map((t) => t.logprob));
- * ```
  */
 export interface InferloopProviderMetadata {
   /** The body's `id` (`chatcmpl-...`). */

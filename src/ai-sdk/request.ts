@@ -14,18 +14,6 @@ import type { Warning } from "./spec.js";
  * What `providerOptions.inferloop` takes: the SDK's chat request fields (snake_case, as on the
  * wire), checked by the same schema as `client.chat.completions.create`, and `extraBody` for
  * fields the SDK does not know. `model`, `messages` and `stream` come from the AI SDK call.
- *
- * @example
- * ```ts
- * import { generateText } from "ai";
- *
- * const inferloop = createInferloopProvider({ client });
- * await generateText({
- *   model: inferloop(model),
- *   prompt: "Say hi",
- *   providerOptions: { inferloop: { top_k: 20, logprobs: true } satisfies InferloopProviderOptions },
- * });
- * ```
  */
 export type InferloopProviderOptions = Omit<ChatCompletionCreateParamsBase, "messages" | "model" | "stream"> & {
   /** Fields sent as they are, past the SDK's checks (as the `extraBody` request option). */

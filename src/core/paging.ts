@@ -38,11 +38,6 @@ export type Paging<Row> = OffsetPaging<Row> | CursorPaging<Row>;
 
 /**
  * Options of an offset-paged list, beside the request options.
- *
- * @example
- * ```ts
- * const queues = client.annotationQueues.list({ project_id: "acme/bot" }, { pageSize: 100 });
- * ```
  */
 export interface PagedListOptions {
   /** Rows per request, a positive integer; default 1000. */

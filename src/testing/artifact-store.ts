@@ -26,9 +26,6 @@ function b64ToHex(b64: string): string {
 
 /**
  * One artifact version (or a version being made) in the fake (`svc.state.artifacts.list()`).
- *
- * @example
- * const a = svc.state.artifacts.list()[0]!; expect(a.state).toBe("COMMITTED");
  */
 export interface FakeArtifact {
   id: string;

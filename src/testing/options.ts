@@ -6,11 +6,6 @@ import type { CallRecord, ModelEntry } from "./types.js";
 
 /**
  * Options of {@link startFakeService} and {@link createFakeState}.
- *
- * @example
- * ```ts
- * const svc = await startFakeService({ apiKey: "k", seedCalls: false, syntheticCalls: 200_000 });
- * ```
  */
 export interface FakeServiceOptions {
   /** TCP port; 0 (default) picks a free one. */

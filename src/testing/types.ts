@@ -4,12 +4,6 @@
  */
 /**
  * One request as the fake service received it, kept in `svc.requests` for assertions.
- *
- * @example
- * ```ts
- * const last = svc.requests.at(-1)!;
- * expect(last.headers["client-project"]).toBe("acme/support-bot");
- * ```
  */
 export interface RecordedRequest {
   method: string;

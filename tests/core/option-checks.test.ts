@@ -111,7 +111,7 @@ describe("misspelt option names", () => {
     const err = await client.models.list({ maxRetires: 1 } as never).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RequestValidationError);
     expect((err as RequestValidationError).message).toBe(
-      'Invalid request options: maxRetires: unknown option "maxRetires" (did you mean "maxRetries"?). Nothing was sent.',
+      'Invalid models.list request: maxRetires: unknown option "maxRetires" (did you mean "maxRetries"?). Nothing was sent.',
     );
     // `project` belongs to models.list, not to every request: it passes this check (and the
     // closed port then fails the request itself).

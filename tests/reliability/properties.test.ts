@@ -24,6 +24,7 @@ const fake = useFakeService({}, { logLevel: "off" });
 // may warn, and only with a finding's code.
 catchWarningsOfEachTest([
   "INFERLOOP_BARE_OP_NAME",
+  "INFERLOOP_IGNORED_SETTING",
   "INFERLOOP_SVC_USER_IDS",
   "INFERLOOP_SVC_RUN_IDS",
   "INFERLOOP_UNIFORM_REWARDS",

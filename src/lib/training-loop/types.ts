@@ -5,11 +5,6 @@ import type { GatherProgress } from "../trajectories/gather.js";
 
 /**
  * What `rollouts` and `eval` of {@link TrainLoopOptions} are called with.
- *
- * @example
- * ```ts
- * const rollouts = ({ modelName, signal }: TrainLoopRolloutContext) => gatherTrajectoryGroups(groupsFor(modelName), { signal });
- * ```
  */
 export interface TrainLoopRolloutContext {
   /** The step to train (`rollouts`) or to evaluate (`eval`). */
@@ -26,11 +21,6 @@ export interface TrainLoopRolloutContext {
 
 /**
  * What the loop reports to `onEvent`, each with its `step`.
- *
- * @example
- * ```ts
- * const onEvent = (e: TrainLoopEvent) => e.type === "rollout_progress" && console.log(`${e.done}/${e.total}`);
- * ```
  */
 export type TrainLoopEvent =
   | { type: "rollouts_started"; step: number; sampledStep: number; modelName: string }
@@ -51,11 +41,6 @@ export type TrainLoopEvent =
 
 /**
  * Options of `model.trainLoop`.
- *
- * @example
- * ```ts
- * const options: TrainLoopOptions = { steps: 20, maxStepsOffPolicy: 1, rollouts };
- * ```
  */
 export interface TrainLoopOptions {
   /** The step to end at (absolute: a model at step 3 trains steps 4 to `steps`). */
@@ -86,11 +71,6 @@ export interface TrainLoopOptions {
 
 /**
  * One trained step of `model.trainLoop`.
- *
- * @example
- * ```ts
- * for await (const s of model.trainLoop(options)) console.log(s.step, s.sampledStep, s.reward);
- * ```
  */
 export interface TrainLoopStep {
   /** The checkpoint this step's job made. */

@@ -149,11 +149,6 @@ export async function* artifactFiles(
 
 /**
  * What `client.artifacts.download` resolves to.
- *
- * @example
- * ```ts
- * const { dir, version, files }: ArtifactDownload = await client.artifacts.download("acme/rl/agent:step3", { dir: "./lora" });
- * ```
  */
 export interface ArtifactDownload {
   /** The directory the files were written under. */

@@ -2,11 +2,6 @@
  * One file of an upload: its path inside the artifact and its content. An (async) iterable is
  * read once: it is hashed into a temp file (Node) or a Blob (browsers) before anything is sent,
  * since W&B asks for every file's MD5 before it hands out the upload URL.
- *
- * @example
- * ```ts
- * const file: ArtifactFileInput = { name: "train.jsonl", data: '{"messages":[]}\n' };
- * ```
  */
 export interface ArtifactFileInput {
   /** The path inside the artifact (`train.jsonl`, `adapter/config.json`): relative, no `..`. */
@@ -16,11 +11,6 @@ export interface ArtifactFileInput {
 
 /**
  * The parameters of `client.artifacts.upload`.
- *
- * @example
- * ```ts
- * const params: ArtifactUploadParams = { entity: "acme", project: "rl", name: "agent-sft-data", type: "dataset", files: [{ name: "train.jsonl", data: rows }] };
- * ```
  */
 export interface ArtifactUploadParams {
   entity: string;
@@ -41,11 +31,6 @@ export interface ArtifactUploadParams {
 
 /**
  * What `client.artifacts.upload` resolves to: the committed version W&B assigned.
- *
- * @example
- * ```ts
- * const { ref, version } = await client.artifacts.upload(params); // ref: "wandb-artifact:///acme/rl/data:v0"
- * ```
  */
 export interface ArtifactUploadResult {
   id: string;
@@ -62,11 +47,6 @@ export interface ArtifactUploadResult {
 
 /**
  * One file of a stored artifact, as its manifest lists it.
- *
- * @example
- * ```ts
- * for (const f of artifact.files) console.log(f.name, f.size, f.digest);
- * ```
  */
 export interface ArtifactFileEntry {
   name: string;
@@ -77,12 +57,6 @@ export interface ArtifactFileEntry {
 
 /**
  * What `client.artifacts.retrieve` resolves to.
- *
- * @example
- * ```ts
- * const a = await client.artifacts.retrieve("acme/rl/agent:step3");
- * console.log(a.version, a.type, a.aliases, a.files.length);
- * ```
  */
 export interface Artifact {
   id: string;
@@ -100,11 +74,6 @@ export interface Artifact {
 
 /**
  * A file as `client.artifacts.files` yields it: read `body` before asking for the next one.
- *
- * @example
- * ```ts
- * for await (const f of client.artifacts.files("acme/rl/agent:latest")) console.log(f.name, await new Response(f.body).text());
- * ```
  */
 export interface ArtifactFile {
   name: string;

@@ -11,12 +11,6 @@ import type { CallRecord } from "./types.js";
  * Nothing is sent until iteration starts; invalid input rejects the first iteration with
  * `RequestValidationError`. With `await using`, the page request still open is closed when the
  * block ends.
- *
- * @example
- * ```ts
- * const query = client.calls.query({ project_id: "acme/support-bot", filter: { trace_roots_only: true } });
- * for await (const page of query.pages()) console.log(page.length); // or for await (const call of query)
- * ```
  */
 export type CallQuery = OffsetList<CallRecord>;
 // The name is a value too, as when it was a class: `query instanceof CallQuery` holds.

@@ -244,11 +244,6 @@ const customInputAudioPart = looseObject({
 });
 /**
  * Inline audio on a custom-role message: any `format`, or none (vLLM reads it as `audio/<format>`).
- *
- * @example
- * ```ts
- * const part: ChatCompletionCustomContentPartInputAudio = { type: "input_audio", input_audio: { data: "T2dnUw...", format: "ogg" } };
- * ```
  */
 export interface ChatCompletionCustomContentPartInputAudio extends Fields<typeof customInputAudioPart.shape> {}
 const toolReferencePart = looseObject({
@@ -259,11 +254,6 @@ const toolReferencePart = looseObject({
 });
 /**
  * A reference to a tool by name, handed to the chat template as it is (custom-role messages).
- *
- * @example
- * ```ts
- * const part: ChatCompletionContentPartToolReference = { type: "tool_reference", name: "get_weather" };
- * ```
  */
 export interface ChatCompletionContentPartToolReference extends Fields<typeof toolReferencePart.shape> {}
 const customTypedPart = taggedUnion("type", [
@@ -327,11 +317,6 @@ export type ChatCompletionAssistantContentPart = ChatCompletionAnyContentPart;
  * A content part of a custom-role message (`role: "ipython"`, ...): vLLM's free-form message
  * takes a bare string, every typed part (an `input_audio` of any format, a `tool_reference`),
  * and parts without `type` (typed here as vLLM's short forms; any other passes at run time).
- *
- * @example
- * ```ts
- * const parts: ChatCompletionCustomContentPart[] = ["42", { type: "tool_reference", name: "get_weather" }];
- * ```
  */
 // Parts without `type` are typed as vLLM's short forms, which is what they are for; any other
 // untyped object passes at run time (a union member open to every key would also take every

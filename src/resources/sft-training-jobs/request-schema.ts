@@ -35,11 +35,6 @@ const sftTrainingConfig = z.strictObject({
 /**
  * Settings of an SFT job (`config` of `client.sftTrainingJobs.create`); each absent or null
  * member means the server's default.
- *
- * @example
- * ```ts
- * const config: SFTTrainingConfig = { batch_size: "auto", learning_rate: 5e-5, assistant_turns: "last" };
- * ```
  */
 export interface SFTTrainingConfig extends Fields<typeof sftTrainingConfig.shape> {}
 
@@ -72,15 +67,6 @@ const sftTrainingJobCreateParams = z.strictObject({
 
 /**
  * Body of `client.sftTrainingJobs.create` (`POST /v1/preview/sft-training-jobs`).
- *
- * @example
- * ```ts
- * const params: SFTTrainingJobCreateParams = {
- *   model_id: model.id,
- *   training_data_url: "wandb-artifact:///acme/sft/agent-data:v0",
- *   config: { batch_size: "auto", learning_rate: 5e-5 },
- * };
- * ```
  */
 export interface SFTTrainingJobCreateParams extends Fields<typeof sftTrainingJobCreateParams.shape> {}
 

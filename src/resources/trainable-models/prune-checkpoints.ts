@@ -5,11 +5,6 @@ import type { Checkpoint } from "./types.js";
 
 /**
  * Which checkpoints `model.pruneCheckpoints` keeps (the latest step always).
- *
- * @example
- * ```ts
- * const options: PruneCheckpointsOptions = { keepLatest: 2, keepBest: 1, metric: "reward", mode: "max" };
- * ```
  */
 export interface PruneCheckpointsOptions {
   /** The newest steps to keep (default 1). */
@@ -26,11 +21,6 @@ export interface PruneCheckpointsOptions {
 
 /**
  * What `model.pruneCheckpoints` kept and deleted (with `dryRun`: would delete), in step order.
- *
- * @example
- * ```ts
- * const { kept, deleted }: PruneCheckpointsResult = await model.pruneCheckpoints({ keepLatest: 3 });
- * ```
  */
 export interface PruneCheckpointsResult {
   kept: number[];

@@ -20,11 +20,6 @@ import type { TrainResult } from "./types.js";
 /**
  * One SFT example as ART writes it: the conversation (the assistant turns are what is
  * trained), and the tools it could call.
- *
- * @example
- * ```ts
- * const row: SFTRow = { messages: [{ role: "user", content: "2+2?" }, { role: "assistant", content: "4" }] };
- * ```
  */
 export interface SFTRow {
   messages: Array<{ role: string; [key: string]: unknown }>;
@@ -33,11 +28,6 @@ export interface SFTRow {
 
 /**
  * Options of `model.trainSFT`.
- *
- * @example
- * ```ts
- * const options: TrainSFTOptions = { config: { learning_rate: 5e-5 }, onEvent: (e) => console.log(e.type) };
- * ```
  */
 export interface TrainSFTOptions {
   /** The job's `config` (`batch_size`, `learning_rate`, `assistant_turns`, `metric_logging`). */
@@ -59,11 +49,6 @@ export interface TrainSFTOptions {
 /**
  * What `trainSFT` resolves to: the job, the model's new latest step, the mean metrics, and the
  * dataset artifact it trained on.
- *
- * @example
- * ```ts
- * const { jobId, step, metrics, trainingDataUrl }: TrainSFTResult = await model.trainSFT(rows);
- * ```
  */
 export interface TrainSFTResult extends TrainResult {
   /** `wandb-artifact:///{entity}/{project}/{name}:v{N}`: the dataset the job was given. */

@@ -33,12 +33,6 @@ export interface TrainOptions {
 /**
  * The chat namespace a model's handle carries: `completions` (`create`, `parse`) sent to the
  * Training host (`trainingBaseURL`), which serves every trained checkpoint.
- *
- * @example
- * ```ts
- * const chat: ModelChat = model.chat;
- * await chat.completions.create({ model: model.inferenceName(), messages });
- * ```
  */
 export interface ModelChat {
   readonly completions: ChatCompletionsEndpoint;

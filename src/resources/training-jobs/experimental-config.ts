@@ -80,11 +80,6 @@ const experimentalConfig = z.strictObject({
  * Loss and optimizer settings of a training job: every member of W&B Training's
  * `ExperimentalTrainingConfig`. Each member absent or null means the server's default; each is
  * sent under the name written (`variant_k2_tau` is the spec's name for ART's `kimi_k2_tau`).
- *
- * @example
- * ```ts
- * const config: ExperimentalConfig = { learning_rate: 5e-6, loss_fn: "ppo", ppo: true, importance_sampling_level: "sequence" };
- * ```
  */
 export interface ExperimentalConfig extends Fields<typeof experimentalConfig.shape> {}
 

@@ -35,11 +35,6 @@ export interface FaultTarget {
 
 /**
  * Reply with a status code (and optional body and headers) instead of running the route.
- *
- * @example
- * ```ts
- * svc.inject({ kind: "status", status: 500, body: { reason: "boom" } });
- * ```
  */
 export interface StatusFault extends FaultTarget {
   kind: "status";
@@ -51,11 +46,6 @@ export interface StatusFault extends FaultTarget {
 
 /**
  * Destroy the connection: before headers, or after some bytes or chunks of the real body.
- *
- * @example
- * ```ts
- * svc.inject({ kind: "reset", afterBytes: 100 });
- * ```
  */
 export interface ResetFault extends FaultTarget {
   kind: "reset";
@@ -66,11 +56,6 @@ export interface ResetFault extends FaultTarget {
 /**
  * Stop writing while keeping the socket open: before headers, or after some bytes or chunks.
  * After `ms` (default: until the client leaves or the service closes) the response carries on.
- *
- * @example
- * ```ts
- * svc.inject({ kind: "stall", afterChunks: 2, ms: 500 });
- * ```
  */
 export interface StallFault extends FaultTarget {
   kind: "stall";
@@ -81,11 +66,6 @@ export interface StallFault extends FaultTarget {
 
 /**
  * End the response cleanly after `afterChunks` chunks: a stream without `[DONE]`.
- *
- * @example
- * ```ts
- * svc.inject({ kind: "cutStream", afterChunks: 3 });
- * ```
  */
 export interface CutStreamFault extends FaultTarget {
   kind: "cutStream";
@@ -94,11 +74,6 @@ export interface CutStreamFault extends FaultTarget {
 
 /**
  * Insert raw data after `afterChunks` chunks; with `end: true` the response ends right after it.
- *
- * @example
- * ```ts
- * svc.inject({ kind: "insert", afterChunks: 1, data: ": comment\n\n" });
- * ```
  */
 export interface InsertFault extends FaultTarget {
   kind: "insert";
@@ -109,11 +84,6 @@ export interface InsertFault extends FaultTarget {
 
 /**
  * Replace the whole response with a raw body (malformed JSON, invalid UTF-8, ...).
- *
- * @example
- * ```ts
- * svc.inject({ kind: "body", status: 200, body: "{not json" });
- * ```
  */
 export interface BodyFault extends FaultTarget {
   kind: "body";
@@ -126,11 +96,6 @@ export interface BodyFault extends FaultTarget {
 
 /**
  * Add a delay before this response (on top of the `latencyMs` option).
- *
- * @example
- * ```ts
- * svc.inject({ kind: "latency", ms: 250, path: "/v1/models" });
- * ```
  */
 export interface LatencyFault extends FaultTarget {
   kind: "latency";
@@ -141,11 +106,6 @@ export interface LatencyFault extends FaultTarget {
  * After `afterChunks` chunks, send only `data` (default an SSE comment, `: ping`) every
  * `everyMs` (default 100) until the client leaves: a connection kept warm by keep-alives while
  * no event ever comes.
- *
- * @example
- * ```ts
- * svc.inject({ kind: "keepAlive", afterChunks: 1, everyMs: 100 });
- * ```
  */
 export interface KeepAliveFault extends FaultTarget {
   kind: "keepAlive";
@@ -158,11 +118,6 @@ export interface KeepAliveFault extends FaultTarget {
  * After `afterChunks` chunks, start one value that never ends: `prefix` (default an SSE
  * `data:` line opening a JSON string), then `x` bytes with no line break, until `bytes` have
  * been sent (default: until the client leaves).
- *
- * @example
- * ```ts
- * svc.inject({ kind: "endless", afterChunks: 1, prefix: '{"id": "endless", "pad": "' });
- * ```
  */
 export interface EndlessFault extends FaultTarget {
   kind: "endless";
@@ -173,11 +128,6 @@ export interface EndlessFault extends FaultTarget {
 
 /**
  * Compress the route's real body with `encoding`, whatever the request asked for.
- *
- * @example
- * ```ts
- * svc.inject({ kind: "compress", encoding: "gzip" });
- * ```
  */
 export interface CompressFault extends FaultTarget {
   kind: "compress";
@@ -187,11 +137,6 @@ export interface CompressFault extends FaultTarget {
 /**
  * A 200 whose compressed body inflates without end (a decompression bomb): `prefix`, then
  * spaces, compressed on the fly with `encoding`, until the client leaves.
- *
- * @example
- * ```ts
- * svc.inject({ kind: "bomb", encoding: "gzip", prefix: "[" });
- * ```
  */
 export interface BombFault extends FaultTarget {
   kind: "bomb";
@@ -203,11 +148,6 @@ export interface BombFault extends FaultTarget {
 
 /**
  * Answer with a redirect (default 307) to `location`, with an empty body.
- *
- * @example
- * ```ts
- * svc.inject({ kind: "redirect", status: 308, location: "https://elsewhere.example/v1/models?token=abc" });
- * ```
  */
 export interface RedirectFault extends FaultTarget {
   kind: "redirect";
