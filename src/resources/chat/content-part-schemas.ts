@@ -274,8 +274,6 @@ const customRolePart = z.unknown().check((ctx) => {
 /**
  * A content part of a custom-role message (vLLM's free-form message): a string, any typed part
  * (input_audio of any format, tool_reference included), or a part without `type`.
- * @example
- * chatCompletionCustomContentPartSchema.parse("hello");
  */
 export const chatCompletionCustomContentPartSchema: SchemaOf<ChatCompletionCustomContentPart> = customRolePart;
 

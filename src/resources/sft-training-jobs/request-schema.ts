@@ -41,11 +41,6 @@ export interface SFTTrainingConfig extends Fields<typeof sftTrainingConfig.shape
 /**
  * Settings of an SFT job. Strict, with a "did you mean" for a misspelt member (the server would
  * ignore it); `extraBody: { config: { ... } }` is merged into it for a setting newer than the SDK.
- *
- * @example
- * ```ts
- * sftTrainingConfigSchema.parse({ batch_size: 8, learning_rate: [1e-4, 5e-5] });
- * ```
  */
 export const sftTrainingConfigSchema: SchemaOf<SFTTrainingConfig> = sftTrainingConfig;
 
@@ -73,14 +68,6 @@ export interface SFTTrainingJobCreateParams extends Fields<typeof sftTrainingJob
 /**
  * Body of `POST /v1/preview/sft-training-jobs`: `model_id` (a UUID) and `training_data_url` are
  * required.
- *
- * @example
- * ```ts
- * sftTrainingJobCreateParamsSchema.parse({
- *   model_id: "3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b",
- *   training_data_url: "wandb-artifact:///acme/sft/agent-data:v0",
- * });
- * ```
  */
 export const sftTrainingJobCreateParamsSchema: SchemaOf<SFTTrainingJobCreateParams> = sftTrainingJobCreateParams;
 

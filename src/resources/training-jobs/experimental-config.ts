@@ -89,11 +89,6 @@ export interface ExperimentalConfig extends Fields<typeof experimentalConfig.sha
  * with the default; it is refused with a "did you mean", and a setting newer than the SDK goes
  * in `extraBody: { experimental_config: { ... } }`, which is merged into this object. The
  * spec's `variant_k2_tau` is ART's `kimi_k2_tau`: both names are accepted and sent as written.
- *
- * @example
- * ```ts
- * experimentalConfigSchema.parse({ learning_rate: 5e-6, ppo: true, epsilon: 0.2, kl_penalty_source: "sample" });
- * ```
  */
 export const experimentalConfigSchema: SchemaOf<ExperimentalConfig> = experimentalConfig;
 
