@@ -6,8 +6,8 @@
 // Usage: `npm run build && node bench/bun-transport.mjs [rounds]` (needs .tmp/runtimes:
 // `node scripts/install-runtimes.mjs`). The fake service runs here, in Node, on loopback.
 import { execFile, execFileSync } from "node:child_process";
-import { promisify } from "node:util";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { startFakeService } from "../dist/testing.js";
 import { median } from "./stats.mjs";
 

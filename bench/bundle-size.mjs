@@ -1,7 +1,8 @@
 // Browser bundle size of one streaming chat call: the code an app ships to make it, bundled
 // and minified by esbuild for the browser, then gzipped (level 9, as CDNs serve it).
-import { gzipSync } from "node:zlib";
+
 import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));

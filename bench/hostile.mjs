@@ -16,8 +16,8 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { startFramingServer } from "./framing-server.mjs";
-import { measureInto } from "./measure.mjs";
 import { framingRoutes, HOSTILE_SCENARIOS } from "./hostile-scenarios.mjs";
+import { measureInto } from "./measure.mjs";
 import { startBenchServer } from "./server.mjs";
 import { startThrottleProxy } from "./throttle-proxy.mjs";
 

@@ -9,8 +9,8 @@
 // Contenders: "inferloop" (the built package: stream, finalCompletion, Trajectory.record) and
 // "floor" (a naive client keeping JSON.parse's objects, bench/contenders/floor.mjs).
 import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { startBenchServer } from "./server.mjs";
 
 const arg = (name, fallback) =>

@@ -1,6 +1,7 @@
 // What the numbers were measured on: they mean little without it.
-import { cpus, totalmem, loadavg } from "node:os";
+
 import { readFileSync } from "node:fs";
+import { cpus, loadavg, totalmem } from "node:os";
 
 export function machine() {
   const version = (name) => {

@@ -1,8 +1,9 @@
 // The benchmark's loopback server: node:http with pre-rendered bodies, so its cost per request
 // is a JSON.parse of the small request body and one write. It speaks just enough of the
 // interface for the benchmark: chat completions (plain and SSE) and the JSONL call query.
-import { createServer } from "node:http";
+
 import { once } from "node:events";
+import { createServer } from "node:http";
 import { createGzip } from "node:zlib";
 import { callLines, chatCompletionBody, rolloutSseBody, sseBody } from "./fixtures.mjs";
 

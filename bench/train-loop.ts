@@ -6,8 +6,8 @@
 // one rollout phase plus eight training phases, (R + 8T) / (8R + 8T).
 import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
-import { gatherTrajectoryGroups, Inferloop, Trajectory, type TrainLoopRolloutContext } from "../src/index.js";
 import { sleep } from "../src/core/retry.js";
+import { gatherTrajectoryGroups, Inferloop, type TrainLoopRolloutContext, Trajectory } from "../src/index.js";
 import { startFakeService } from "../src/testing/index.js";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

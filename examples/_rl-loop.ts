@@ -9,12 +9,12 @@
 import {
   gatherTrajectoryGroups,
   type Inferloop,
-  Trajectory,
   type TrainableModel,
+  Trajectory,
   type TrajectoryGroup,
 } from "../src/index.js";
 import { reviewRollouts } from "./_review.js";
-import { setting, type ExampleService } from "./_service.js";
+import { type ExampleService, setting } from "./_service.js";
 import { startTracing } from "./_tracing.js";
 
 const PROMPTS = [

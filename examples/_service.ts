@@ -10,13 +10,13 @@
  * Examples import the SDK from the source tree so they run from a fresh clone without a build;
  * in your own code, import from "inferloop" and "inferloop/testing".
  */
-import { Inferloop, type ClientOptions } from "../src/index.js";
+import { type ClientOptions, Inferloop } from "../src/index.js";
 import {
+  type FakeService,
   SEED_ITEM_IDS,
   SEED_PROJECT_ID,
   SEED_QUEUE_ID,
   startFakeService,
-  type FakeService,
 } from "../src/testing/index.js";
 
 /** Where each id comes from against a real service: `--arg=value`, else the variable. */

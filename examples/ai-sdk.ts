@@ -9,8 +9,8 @@
  * In your own code: `import { createInferloopProvider } from "inferloop/ai-sdk"`.
  */
 import { generateText, jsonSchema, Output, stepCountIs, streamText, tool } from "ai";
-import { captureTrajectory, gatherTrajectoryGroups, RequestValidationError } from "../src/index.js";
 import { createInferloopProvider, type InferloopProviderMetadata } from "../src/ai-sdk/index.js";
+import { captureTrajectory, gatherTrajectoryGroups, RequestValidationError } from "../src/index.js";
 import { runExample } from "./_service.js";
 
 const tools = {

@@ -3,7 +3,7 @@
  *
  *   npx tsx examples/calls-pages.ts [--project=entity/project]
  */
-import { q, type CallRecord } from "../src/index.js";
+import { type CallRecord, q } from "../src/index.js";
 import { howToSet, runExample } from "./_service.js";
 
 const latencyMs = (call: CallRecord) => call.summary?.weave?.latency_ms ?? 0;

@@ -8,10 +8,10 @@
  * --item / INFERLOOP_ITEM_ID, --training-model / INFERLOOP_TRAINING_MODEL_ID, --model / INFERLOOP_MODEL.
  */
 import { randomUUID } from "node:crypto";
-import { APIError, q, RequestValidationError, type Logger, type TrainingJobCreateParams } from "../src/index.js";
+import { APIError, type Logger, q, RequestValidationError, type TrainingJobCreateParams } from "../src/index.js";
 import { faults } from "../src/testing/index.js";
 import { runRlLoop } from "./_rl-loop.js";
-import { howToSet, runExample, type ExampleService } from "./_service.js";
+import { type ExampleService, howToSet, runExample } from "./_service.js";
 
 const isTTY = process.stdout.isTTY === true;
 const color = isTTY && !process.env.NO_COLOR;

@@ -8,9 +8,9 @@ import {
   APIConnectionError,
   APIConnectionTimeoutError,
   InternalServerError,
+  type Logger,
   RateLimitError,
   RequestValidationError,
-  type Logger,
 } from "../src/index.js";
 import { faults } from "../src/testing/index.js";
 import { runExample } from "./_service.js";

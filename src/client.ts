@@ -11,13 +11,13 @@ import { Redactor } from "./core/secrets.js";
 import { createDefaultTransport } from "./core/transport/default.js";
 import { FetchTransport } from "./core/transport/fetch.js";
 import type { Transport } from "./core/transport/types.js";
-import { AnnotationQueues } from "./resources/annotation-queues/annotation-queues.js";
-import { Artifacts } from "./resources/artifacts/artifacts.js";
 import { Calls } from "./lib/namespaces/calls.js";
 import { Chat } from "./lib/namespaces/chat.js";
+import { TrainableModels } from "./lib/namespaces/trainable-models.js";
+import { AnnotationQueues } from "./resources/annotation-queues/annotation-queues.js";
+import { Artifacts } from "./resources/artifacts/artifacts.js";
 import { Feedback } from "./resources/feedback/feedback.js";
 import { Models } from "./resources/models/models.js";
-import { TrainableModels } from "./lib/namespaces/trainable-models.js";
 import { SFTTrainingJobs } from "./resources/sft-training-jobs/sft-training-jobs.js";
 import { TrainingJobs } from "./resources/training-jobs/training-jobs.js";
 

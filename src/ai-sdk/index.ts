@@ -6,8 +6,9 @@
  *
  * @module
  */
-export { createInferloopProvider, type InferloopProvider } from "./provider.js";
-export type { InferloopProviderSettings } from "./make-provider.js";
+
 export { InferloopChatLanguageModel } from "./language-model.js";
-export type { InferloopProviderOptions } from "./request.js";
+export type { InferloopProviderSettings } from "./make-provider.js";
 export type { InferloopProviderMetadata } from "./metadata.js";
+export { createInferloopProvider, type InferloopProvider } from "./provider.js";
+export type { InferloopProviderOptions } from "./request.js";

@@ -5,8 +5,9 @@
  *
  * @module
  */
-export { createInferloopProvider, type InferloopProvider } from "./provider-v3.js";
-export type { InferloopProviderSettings } from "./make-provider.js";
+
 export { InferloopChatLanguageModel } from "./language-model-v3.js";
-export type { InferloopProviderOptions } from "./request.js";
+export type { InferloopProviderSettings } from "./make-provider.js";
 export type { InferloopProviderMetadata } from "./metadata.js";
+export { createInferloopProvider, type InferloopProvider } from "./provider-v3.js";
+export type { InferloopProviderOptions } from "./request.js";

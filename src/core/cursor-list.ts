@@ -2,8 +2,8 @@ import { type Endpoint, type EndpointCall, firstListRequest } from "./endpoint.j
 import type { APIResponse, HttpClient } from "./http-client.js";
 import type { RequestOptions } from "./options.js";
 import type { CursorPaging } from "./paging.js";
-import type { RequestSpec } from "./request-spec.js";
 import { readObject } from "./read-body.js";
+import type { RequestSpec } from "./request-spec.js";
 import { shapeError } from "./response-shape.js";
 
 /**

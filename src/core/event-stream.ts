@@ -1,5 +1,5 @@
 import { describeErrorPayload } from "./error-body.js";
-import { APIConnectionError, apiErrorFor, type APIError, ResponseParseError } from "./errors.js";
+import { APIConnectionError, type APIError, apiErrorFor, ResponseParseError } from "./errors.js";
 import type { Redactor } from "./secrets.js";
 import type { SSEEvent } from "./sse.js";
 

@@ -1,28 +1,28 @@
+import { signalAbortError } from "./abort.js";
 import type { ResponseInfo, WithResponse } from "./api-promise.js";
 import { type AuthScheme, authFailureHint, authorizationHeader, type Credentials } from "./auth.js";
 import { parseErrorBody } from "./error-body.js";
 import {
   APIConnectionError,
   APIError,
-  apiErrorFor,
   APIUserAbortError,
+  apiErrorFor,
   InferloopError,
   ResponseParseError,
   ResponseTooLargeError,
 } from "./errors.js";
 import { withExtraBody } from "./extra-body.js";
 import { checkRequestHeaders } from "./header-values.js";
+import { jsonPieces } from "./json-value.js";
 import type { Log } from "./log.js";
 import { checkOptions } from "./option-checks.js";
-import type { ErrorHint, ReadMode, RequestSpec, Service } from "./request-spec.js";
 import type { RequestOptions } from "./options.js";
-import { signalAbortError } from "./abort.js";
-import { type AttemptOutcome, decideRetry, type RetryTerms, retryAfterMs, sleep } from "./retry.js";
 import { redirectMessage } from "./redirect.js";
+import type { ErrorHint, ReadMode, RequestSpec, Service } from "./request-spec.js";
+import { type AttemptOutcome, decideRetry, type RetryTerms, retryAfterMs, sleep } from "./retry.js";
 import type { Redactor } from "./secrets.js";
-import { endSpanWithBody, traced, type OperationSpan, type TelemetryOptions } from "./telemetry.js";
-import { jsonPieces } from "./json-value.js";
-import { wasUnsent, type Transport, type TransportRequest, type TransportResponse } from "./transport/types.js";
+import { endSpanWithBody, type OperationSpan, type TelemetryOptions, traced } from "./telemetry.js";
+import { type Transport, type TransportRequest, type TransportResponse, wasUnsent } from "./transport/types.js";
 
 /** A base URL split once into what undici wants: the origin and a path prefix. */
 export interface Base {

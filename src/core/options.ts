@@ -1,5 +1,5 @@
 import type { Dispatcher } from "undici";
-import type { LogLevel, Logger } from "./log.js";
+import type { Logger, LogLevel } from "./log.js";
 import type { TelemetryOptions } from "./telemetry.js";
 import type { FetchLike } from "./transport/fetch.js";
 

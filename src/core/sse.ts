@@ -1,6 +1,6 @@
 import { createParser } from "eventsource-parser";
 import { ResponseTooLargeError } from "./errors.js";
-import { lastLineEndBefore, LineBytes } from "./line-bytes.js";
+import { LineBytes, lastLineEndBefore } from "./line-bytes.js";
 
 /**
  * Bytes decoded and parsed at a time. A network read can hold 64 KiB; decoded and parsed at

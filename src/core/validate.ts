@@ -1,4 +1,4 @@
-import { safeParse, type $ZodIssue, type $ZodType } from "zod/v4/core";
+import { type $ZodIssue, type $ZodType, safeParse } from "zod/v4/core";
 import { RequestValidationError, type ValidationIssue } from "./errors.js";
 import { knownFieldsHint, type UnknownKeyHint } from "./field-hint.js";
 import { toJSONValue } from "./json-value.js";

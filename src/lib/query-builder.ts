@@ -1,5 +1,4 @@
 import {
-  OPERAND_KEYS,
   type AndOperation,
   type ContainsOperation,
   type ConvertOperand,
@@ -11,10 +10,11 @@ import {
   type InOperation,
   type LiteralOperand,
   type LiteralValue,
-  nestLiteral,
   type LteOperation,
   type LtOperation,
   type NotOperation,
+  nestLiteral,
+  OPERAND_KEYS,
   type Operand,
   type Operation,
   type OrOperation,

@@ -10,8 +10,8 @@ import { callEndpoint, type Endpoint, endpoint } from "../core/endpoint.js";
 import { graphqlMessages } from "../core/error-body.js";
 import { APIError } from "../core/errors.js";
 import type { APIResponse, HttpClient } from "../core/http-client.js";
-import { readObject } from "../core/read-body.js";
 import type { RequestOptions } from "../core/options.js";
+import { readObject } from "../core/read-body.js";
 import type { RetryPolicy } from "../core/request-spec.js";
 import { expectObject } from "../core/response-shape.js";
 

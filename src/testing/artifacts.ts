@@ -8,7 +8,7 @@
  */
 import { type FakeArtifact, md5Base64 } from "./artifact-store.js";
 import { jsonResponse, toBody } from "./responses.js";
-import { route, type Route } from "./route.js";
+import { type Route, route } from "./route.js";
 import type { FakeState } from "./state.js";
 import type { FakeTrainableModel } from "./trainable.js";
 import type { FakeRequest, ResponsePlan } from "./types.js";

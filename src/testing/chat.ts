@@ -6,13 +6,14 @@
  * finish_reason (a separate empty-delta finish chunk after a tool call), an optional usage chunk
  * with `choices: []`, then `data: [DONE]\n\n`.
  */
-import { generateChoice, messageText, promptTokenIds, topAlternatives } from "./chat-generate.js";
+
 import type { GeneratedChoice, GeneratedToken } from "./chat-generate.js";
-import { checkChatRequest } from "./chat-validate.js";
+import { generateChoice, messageText, promptTokenIds, topAlternatives } from "./chat-generate.js";
 import type { ChatParams, ChatServerFlags } from "./chat-validate.js";
+import { checkChatRequest } from "./chat-validate.js";
 import { jsonResponse, openAiError } from "./responses.js";
-import { route } from "./route.js";
 import type { Route } from "./route.js";
+import { route } from "./route.js";
 import type { TrainableStore } from "./trainable.js";
 import type { BodyPart, FakeRequest, ModelEntry, ResponsePlan } from "./types.js";
 import { randomHex } from "./util.js";

@@ -15,11 +15,11 @@
  * await svc.close();
  * ```
  */
-export { startFakeService } from "./server.js";
-export type { FakeService } from "./server.js";
-export { createFakeState, FakeState, SEED_ITEM_IDS, SEED_QUEUE_ID } from "./state.js";
-export { faults } from "./faults/presets.js";
-export { FaultQueue } from "./faults/queue.js";
+
+export type { AnnotationQueue, AnnotationQueueItem, AnnotationState } from "./annotation.js";
+export { AnnotationStore, checkTransition } from "./annotation.js";
+export { userIdFor } from "./auth.js";
+export { tokenize } from "./chat-generate.js";
 export type {
   BodyFault,
   CutStreamFault,
@@ -32,20 +32,20 @@ export type {
   StatusFault,
   TrainingFailedFault,
 } from "./faults/kinds.js";
-export { DEFAULT_BASE_MODELS, TrainableStore } from "./trainable.js";
-export type { FakeTrainableModel, FakeTrainingEvent } from "./trainable.js";
-export { generateCall, generateCalls, seedCallRecords, SEED_OTHER_PROJECT_ID, SEED_USER_IDS } from "./seed.js";
-export type { GenerateCallsOptions } from "./seed.js";
-export { referenceCalls, SEED_PROJECT_ID } from "./seed-reference.js";
-export { DEFAULT_MODELS } from "./models.js";
-export { userIdFor } from "./auth.js";
-export { AnnotationStore, checkTransition } from "./annotation.js";
-export { FeedbackStore } from "./feedback.js";
+export { faults } from "./faults/presets.js";
+export { FaultQueue } from "./faults/queue.js";
 export type { FeedbackRow as FakeFeedbackRow } from "./feedback.js";
-export type { AnnotationQueue, AnnotationQueueItem, AnnotationState } from "./annotation.js";
-export { tokenize } from "./chat-generate.js";
-export { ConnectionReset } from "./types.js";
+export { FeedbackStore } from "./feedback.js";
+export { DEFAULT_MODELS } from "./models.js";
 export type { FakeServiceOptions } from "./options.js";
+export type { GenerateCallsOptions } from "./seed.js";
+export { generateCall, generateCalls, SEED_OTHER_PROJECT_ID, SEED_USER_IDS, seedCallRecords } from "./seed.js";
+export { referenceCalls, SEED_PROJECT_ID } from "./seed-reference.js";
+export type { FakeService } from "./server.js";
+export { startFakeService } from "./server.js";
+export { createFakeState, FakeState, SEED_ITEM_IDS, SEED_QUEUE_ID } from "./state.js";
+export type { FakeTrainableModel, FakeTrainingEvent } from "./trainable.js";
+export { DEFAULT_BASE_MODELS, TrainableStore } from "./trainable.js";
 export type {
   BodyPart,
   CallRecord,
@@ -55,3 +55,4 @@ export type {
   ResponsePlan,
   TrainingJob,
 } from "./types.js";
+export { ConnectionReset } from "./types.js";

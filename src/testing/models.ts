@@ -3,8 +3,8 @@
  * "unknown model" check.
  */
 import { jsonResponse } from "./responses.js";
-import { route } from "./route.js";
 import type { Route } from "./route.js";
+import { route } from "./route.js";
 import type { ModelEntry, ResponsePlan } from "./types.js";
 
 /**

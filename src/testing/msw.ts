@@ -3,14 +3,15 @@
  * intercept `fetch` instead of opening a port. This is the only file that imports `msw`
  * (a peer the user installs), so `inferloop/testing` users of the node server never load it.
  */
-import { http } from "msw";
+
 import type { HttpHandler } from "msw";
-import { handle, parseJsonBody } from "./router.js";
-import { createFakeState } from "./state.js";
-import type { FakeState } from "./state.js";
-import { ConnectionReset } from "./types.js";
+import { http } from "msw";
 import type { FakeServiceOptions } from "./options.js";
+import { handle, parseJsonBody } from "./router.js";
+import type { FakeState } from "./state.js";
+import { createFakeState } from "./state.js";
 import type { BodyPart } from "./types.js";
+import { ConnectionReset } from "./types.js";
 
 /**
  * Options of {@link createHandlers}.

@@ -3,19 +3,19 @@
  * bodies progressively with backpressure, and carries out faults at the socket level.
  */
 import { once } from "node:events";
-import { asyncDispose } from "../core/dispose.js";
-import * as zlib from "node:zlib";
-import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer } from "node:http";
 import type { Socket } from "node:net";
+import * as zlib from "node:zlib";
+import { asyncDispose } from "../core/dispose.js";
 import type { AnnotationStore } from "./annotation.js";
 import type { Fault } from "./faults/kinds.js";
 import type { FakeServiceOptions } from "./options.js";
 import { handle, parseJsonBody } from "./router.js";
-import { createFakeState } from "./state.js";
 import type { FakeState } from "./state.js";
-import { ConnectionReset } from "./types.js";
+import { createFakeState } from "./state.js";
 import type { BodyPart, CallRecord, ContentEncoding, RecordedRequest, ResponsePlan, TrainingJob } from "./types.js";
+import { ConnectionReset } from "./types.js";
 
 /**
  * A running fake service.

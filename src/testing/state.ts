@@ -4,18 +4,18 @@
  */
 import { AnnotationStore } from "./annotation.js";
 import { ArtifactStore } from "./artifact-store.js";
-import { userIdFor } from "./auth.js";
 import type { Credentials } from "./auth.js";
+import { userIdFor } from "./auth.js";
 import { CallStore } from "./calls-store.js";
 import type { Fault } from "./faults/kinds.js";
 import { FaultQueue } from "./faults/queue.js";
 import { FeedbackStore } from "./feedback.js";
 import { DEFAULT_MODELS, toModelEntries } from "./models.js";
-import { referenceCalls, SEED_PROJECT_ID } from "./seed-reference.js";
+import type { FakeServiceOptions } from "./options.js";
 import { seedCallRecords } from "./seed.js";
+import { referenceCalls, SEED_PROJECT_ID } from "./seed-reference.js";
 import { DEFAULT_BASE_MODELS, TrainableStore } from "./trainable.js";
 import { TrainingJobStore } from "./training.js";
-import type { FakeServiceOptions } from "./options.js";
 import type { CallRecord, ModelEntry, RecordedRequest, TrainingJob } from "./types.js";
 
 /**

@@ -5,10 +5,11 @@
  * The job's life (its status and events) is the training service's (`trainable.ts`), which
  * ends it with a new checkpoint of its model.
  */
-import { detailError, jsonResponse, requireJsonBody } from "./responses.js";
-import { route } from "./route.js";
-import type { Route } from "./route.js";
+
 import type { ArtifactStore } from "./artifact-store.js";
+import { detailError, jsonResponse, requireJsonBody } from "./responses.js";
+import type { Route } from "./route.js";
+import { route } from "./route.js";
 import { sftDatasetProblem } from "./sft-dataset.js";
 import type { TrainableStore } from "./trainable.js";
 import { createJobCheck, createSftJobCheck } from "./training-checks.js";

@@ -9,9 +9,9 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from "@ai-sdk/provider";
 import type { LanguageModelV3CallOptions, LanguageModelV3Prompt } from "@ai-sdk/provider-v3";
 import { describe, expect, it } from "vitest";
-import { RequestValidationError } from "../../src/index.js";
 import { createInferloopProvider as createV4 } from "../../src/ai-sdk/index.js";
 import { createInferloopProvider as createV3 } from "../../src/ai-sdk/v3.js";
+import { RequestValidationError } from "../../src/index.js";
 import { chunk, completion, parts, type StubInit, stubClient } from "./replies.js";
 
 /** The same reply behind a v3 model and a v4 model, and what each sent. */

@@ -6,8 +6,8 @@
  */
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
-import { Inferloop, RequestValidationError } from "../../src/index.js";
 import { createInferloopProvider, type InferloopProviderMetadata } from "../../src/ai-sdk/index.js";
+import { Inferloop, RequestValidationError } from "../../src/index.js";
 import { chunk, completion, parts, type StubInit, stubClient } from "./replies.js";
 
 function stub(reply: unknown, init: StubInit = {}) {

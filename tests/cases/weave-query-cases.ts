@@ -5,8 +5,9 @@
  * `annotationQueues.items.progress` against the fake). Each case names the Weave source it
  * follows (`wandb/weave`), so it can be checked again when Weave changes.
  */
-import { referenceCalls, SEED_PROJECT_ID } from "../../src/testing/index.js";
+
 import type { CallRecord } from "../../src/testing/index.js";
+import { referenceCalls, SEED_PROJECT_ID } from "../../src/testing/index.js";
 
 const SQLITE = "weave/trace_server/sqlite_trace_server.py (calls_query: order_by, select columns)";
 const PROGRESS = "weave/trace_server (annotation queue progress update: transition checks)";

@@ -1,5 +1,5 @@
-import { http, HttpResponse } from "msw";
 import util from "node:util";
+import { HttpResponse, http } from "msw";
 import { describe, expect, it } from "vitest";
 import {
   type APIError,

@@ -1,20 +1,20 @@
-import { http, HttpResponse } from "msw";
+import { HttpResponse, http } from "msw";
 import { describe, expect, it } from "vitest";
 import { InferloopError, type LogLevel, MissingCredentialsError } from "../../src/index.js";
+import { catchWarningsOfEachTest } from "../warnings.js";
 import {
   BASE,
   chatParams,
   chatReply,
   KEY,
-  makeClient,
   MODEL_ID,
+  makeClient,
   modelList,
   PASSWORD,
   TRACE,
   trajectoryGroups,
   useMsw,
 } from "./msw-setup.js";
-import { catchWarningsOfEachTest } from "../warnings.js";
 
 // The training jobs here are about requests, not their contents: the SDK's findings on them are expected.
 catchWarningsOfEachTest([

@@ -1,4 +1,4 @@
-import { http, HttpResponse } from "msw";
+import { HttpResponse, http } from "msw";
 import { describe, expect, it } from "vitest";
 import {
   APIError,
@@ -8,18 +8,18 @@ import {
   InternalServerError,
   RateLimitError,
 } from "../../src/index.js";
+import { catchWarningsOfEachTest } from "../warnings.js";
 import {
   BASE,
   chatParams,
   chatReply,
   errorResponse,
-  makeClient,
   MODEL_ID,
+  makeClient,
   modelList,
   trajectoryGroups,
   useMsw,
 } from "./msw-setup.js";
-import { catchWarningsOfEachTest } from "../warnings.js";
 
 // The training jobs here are about requests, not their contents: the SDK's findings on them are expected.
 catchWarningsOfEachTest([

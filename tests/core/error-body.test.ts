@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { parseErrorBody } from "../../src/core/error-body.js";
 import {
   APIError,
-  apiErrorFor,
   AuthenticationError,
+  apiErrorFor,
   BadRequestError,
   ConflictError,
   InferloopError,

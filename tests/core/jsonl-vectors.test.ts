@@ -8,8 +8,8 @@ import {
   mismatches,
   title,
   toAsync,
-  vectors,
   vectorStream,
+  vectors,
 } from "./vectors.js";
 
 async function decode(chunks: Iterable<Uint8Array>): Promise<{ records: unknown[]; failure: unknown }> {

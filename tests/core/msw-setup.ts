@@ -4,7 +4,7 @@
 import { HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
-import { Inferloop, type ClientOptions, type TrainingJobCreateParams } from "../../src/index.js";
+import { type ClientOptions, Inferloop, type TrainingJobCreateParams } from "../../src/index.js";
 
 export const BASE = "https://api.inferloop.test";
 export const TRACE = "https://trace.inferloop.test";

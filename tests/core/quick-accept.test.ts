@@ -4,9 +4,9 @@
  * the SDK knows (the real-server and training tables) and on generated requests.
  */
 import fc from "fast-check";
-import * as z from "zod/mini";
-import { safeParse, type $ZodType } from "zod/v4/core";
 import { describe, expect, it } from "vitest";
+import * as z from "zod/mini";
+import { type $ZodType, safeParse } from "zod/v4/core";
 import { toJSONValue } from "../../src/core/json-value.js";
 import { quickAccepts, ZOD_TESTED } from "../../src/core/quick-accept.js";
 import { annotationQueueItemProgressParamsSchema } from "../../src/resources/annotation-queues/request-schema.js";
@@ -17,18 +17,18 @@ import {
   chatCompletionCreateParamsStreamingSchema,
   chatCompletionMessageParamSchema,
 } from "../../src/resources/chat/request-schema.js";
+import { sftTrainingJobCreateParamsSchema } from "../../src/resources/sft-training-jobs/request-schema.js";
 import {
   checkpointDeleteParamsSchema,
   checkpointListParamsSchema,
   trainableModelCreateParamsSchema,
   trainableModelLogParamsSchema,
 } from "../../src/resources/trainable-models/request-schema.js";
+import { experimentalConfigSchema } from "../../src/resources/training-jobs/experimental-config.js";
 import {
   trainingJobCreateParamsSchema,
   trainingJobEventListParamsSchema,
 } from "../../src/resources/training-jobs/request-schema.js";
-import { sftTrainingJobCreateParamsSchema } from "../../src/resources/sft-training-jobs/request-schema.js";
-import { experimentalConfigSchema } from "../../src/resources/training-jobs/experimental-config.js";
 import { REAL_SERVER_CASES } from "../cases/real-server-cases.js";
 import { TRAINING_API_CASES, type TrainingOperation } from "../cases/training-api-cases.js";
 

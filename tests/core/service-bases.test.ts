@@ -4,11 +4,11 @@
  * no base URL is given at all, `baseURL` alone serving everything, and a trained model's chat on
  * the Training host.
  */
-import { http, HttpResponse } from "msw";
+import { HttpResponse, http } from "msw";
 import { describe, expect, it } from "vitest";
 import type { HttpClient } from "../../src/core/http-client.js";
 import { APIError, type TrainableModel } from "../../src/index.js";
-import { BASE, chatParams, chatReply, KEY, makeClient, MODEL_ID, trajectoryGroups, useMsw } from "./msw-setup.js";
+import { BASE, chatParams, chatReply, KEY, MODEL_ID, makeClient, trajectoryGroups, useMsw } from "./msw-setup.js";
 
 const { server, seen } = useMsw();
 

@@ -3,7 +3,7 @@ import { APIError, ResponseParseError } from "../../src/core/errors.js";
 import { readJSONEvents } from "../../src/core/event-stream.js";
 import { Redactor } from "../../src/core/secrets.js";
 import { decodeSSE, type SSEEvent } from "../../src/core/sse.js";
-import { chunkBytes, mismatches, type SSEVector, title, toAsync, vectors, vectorStream } from "./vectors.js";
+import { chunkBytes, mismatches, type SSEVector, title, toAsync, vectorStream, vectors } from "./vectors.js";
 
 async function decodeAll(chunks: Iterable<Uint8Array>): Promise<SSEEvent[]> {
   const out: SSEEvent[] = [];

@@ -10,9 +10,9 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { APIResource } from "../../src/core/resource.js";
 import * as main from "../../src/index.js";
 import { chatCompletionCreateParamsSchema } from "../../src/index.js";
-import { APIResource } from "../../src/core/resource.js";
 import * as testing from "../../src/testing/index.js";
 import * as msw from "../../src/testing/msw.js";
 

@@ -6,11 +6,11 @@ import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  type FakeService,
   SEED_ITEM_IDS,
   SEED_PROJECT_ID,
   SEED_QUEUE_ID,
   startFakeService,
-  type FakeService,
 } from "../../src/testing/index.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");

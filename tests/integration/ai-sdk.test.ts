@@ -9,14 +9,14 @@
 import * as ai7 from "ai";
 import * as ai6 from "ai6";
 import { describe, expect, it } from "vitest";
+import { createInferloopProvider as createV4, type InferloopProviderMetadata } from "../../src/ai-sdk/index.js";
+import { createInferloopProvider as createV3 } from "../../src/ai-sdk/v3.js";
 import {
-  captureTrajectory,
   type ChatCompletionChoice,
+  captureTrajectory,
   RateLimitError,
   RequestValidationError,
 } from "../../src/index.js";
-import { createInferloopProvider as createV4, type InferloopProviderMetadata } from "../../src/ai-sdk/index.js";
-import { createInferloopProvider as createV3 } from "../../src/ai-sdk/v3.js";
 import { faults } from "../../src/testing/index.js";
 import { caught, clientFor, MODEL, useFakeService } from "./helpers.js";
 

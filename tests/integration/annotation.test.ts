@@ -1,10 +1,10 @@
 /** Annotation-queue item progress over real HTTP: states, typed items, refusals, encoding, auth. */
 import { describe, expect, it } from "vitest";
 import {
+  type AnnotationQueueItem,
   AuthenticationError,
   BadRequestError,
   RequestValidationError,
-  type AnnotationQueueItem,
 } from "../../src/index.js";
 import { referenceCalls, SEED_ITEM_IDS, SEED_PROJECT_ID, SEED_QUEUE_ID } from "../../src/testing/index.js";
 import { caught, clientFor, closedPort, useFakeService } from "./helpers.js";

@@ -10,14 +10,14 @@ import { afterAll, describe, expect, it } from "vitest";
 import {
   APIConnectionError,
   CallQuery,
+  type CallRecord,
+  type CallsQueryParams,
   q,
   RequestValidationError,
   ResponseParseError,
   UnprocessableEntityError,
-  type CallRecord,
-  type CallsQueryParams,
 } from "../../src/index.js";
-import { faults, SEED_PROJECT_ID, startFakeService, type FakeService } from "../../src/testing/index.js";
+import { type FakeService, faults, SEED_PROJECT_ID, startFakeService } from "../../src/testing/index.js";
 import { captureWarnings } from "../warnings.js";
 import { caught, clientFor, closedPort, eventually, openSockets, settledSockets, useFakeService } from "./helpers.js";
 

@@ -6,13 +6,13 @@
 import { describe, expect, it } from "vitest";
 import {
   APIUserAbortError,
-  captureTrajectory,
-  type ChatCompletionStream,
-  currentTrajectory,
-  gatherTrajectoryGroups,
   type ChatCompletionChoice,
   type ChatCompletionMessageParam,
+  type ChatCompletionStream,
   type ChatCompletionTool,
+  captureTrajectory,
+  currentTrajectory,
+  gatherTrajectoryGroups,
   InternalServerError,
   RequestValidationError,
   Trajectory,

@@ -14,10 +14,10 @@ import type {
 } from "openai/resources/chat/completions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  type ChatCompletionChoice,
   captureTrajectory,
   capturingFetch,
   gatherTrajectoryGroups,
-  type ChatCompletionChoice,
   RequestValidationError,
   Trajectory,
 } from "../../src/index.js";

@@ -7,13 +7,13 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   BadRequestError,
+  type ChatCompletion,
+  type ChatCompletionCreateParamsNonStreaming,
+  type ChatCompletionMessageParam,
   ContentParseError,
   NotFoundError,
   RequestValidationError,
   zodResponseFormat,
-  type ChatCompletion,
-  type ChatCompletionCreateParamsNonStreaming,
-  type ChatCompletionMessageParam,
 } from "../../src/index.js";
 import { faults } from "../../src/testing/index.js";
 import { caught, MODEL, useFakeService } from "./helpers.js";

@@ -3,7 +3,7 @@
  * miss of a known key is refused before anything is sent.
  */
 import { describe, expect, it } from "vitest";
-import { RequestValidationError, type ChatCompletionMessageParam } from "../../src/index.js";
+import { type ChatCompletionMessageParam, RequestValidationError } from "../../src/index.js";
 import { caught, MODEL, useFakeService } from "./helpers.js";
 
 const fake = useFakeService({ seedCalls: false });

@@ -9,14 +9,14 @@ import {
   APIConnectionTimeoutError,
   APIUserAbortError,
   BadRequestError,
-  ChatCompletionStream,
-  InternalServerError,
-  ResponseParseError,
   type ChatCompletionChunk,
   type ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionStream,
   type Inferloop,
+  InternalServerError,
+  ResponseParseError,
 } from "../../src/index.js";
-import { faults, startFakeService, type FakeService } from "../../src/testing/index.js";
+import { type FakeService, faults, startFakeService } from "../../src/testing/index.js";
 import { caught, clientFor, eventually, MODEL, openSockets, settledSockets, useFakeService } from "./helpers.js";
 
 const CHAT = "/v1/chat/completions";

@@ -6,9 +6,9 @@
 import { types } from "node:util";
 import { describe, expect, it } from "vitest";
 import {
-  captureTrajectory,
   type ChatCompletion,
   type ChatCompletionChoice,
+  captureTrajectory,
   Trajectory,
   type TrajectoryChoice,
 } from "../../src/index.js";

@@ -2,7 +2,7 @@
 // never its path, query string or credentials) and the cause, on both transports, over real
 // sockets: a closed loopback port and the fake service dropping the connection.
 import { describe, expect, it } from "vitest";
-import { APIConnectionError, Inferloop, type ClientOptions } from "../../src/index.js";
+import { APIConnectionError, type ClientOptions, Inferloop } from "../../src/index.js";
 import { faults } from "../../src/testing/index.js";
 import { caught, closedPort, MODEL, useFakeService } from "./helpers.js";
 

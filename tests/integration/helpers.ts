@@ -1,8 +1,8 @@
 /** Shared setup of the integration tests: the real client, default (undici) transport, real HTTP on loopback. */
 import { createServer } from "node:net";
-import { Inferloop, type ClientOptions } from "../../src/index.js";
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { startFakeService, type FakeService, type FakeServiceOptions } from "../../src/testing/index.js";
+import { type ClientOptions, Inferloop } from "../../src/index.js";
+import { type FakeService, type FakeServiceOptions, startFakeService } from "../../src/testing/index.js";
 
 /** A client pointed at `svc` with its credentials; no `fetch`, so the undici transport is used. */
 export function clientFor(svc: FakeService, options: ClientOptions = {}): Inferloop {

@@ -11,12 +11,12 @@ import {
   APIError,
   APIUserAbortError,
   type ClientOptions,
-  InferloopError,
   type Inferloop,
+  InferloopError,
   ResponseParseError,
   ResponseTooLargeError,
 } from "../../src/index.js";
-import { faults, startFakeService, type FakeService } from "../../src/testing/index.js";
+import { type FakeService, faults, startFakeService } from "../../src/testing/index.js";
 import { within } from "../reliability/harness.js";
 import { captureWarnings } from "../warnings.js";
 import { caught, clientFor, eventually, MODEL, MODEL_ID } from "./helpers.js";

@@ -1,6 +1,6 @@
 /** `models.list()` over real HTTP: the typed list, the Client-Project header, auth, validation. */
 import { describe, expect, it } from "vitest";
-import { AuthenticationError, RequestValidationError, type ModelList } from "../../src/index.js";
+import { AuthenticationError, type ModelList, RequestValidationError } from "../../src/index.js";
 import { DEFAULT_MODELS } from "../../src/testing/index.js";
 import { caught, clientFor, useFakeService } from "./helpers.js";
 

@@ -6,11 +6,11 @@
 import { describe, expect, it, vi } from "vitest";
 import {
   APIUserAbortError,
+  type CallRecord,
   InferloopError,
   NotFoundError,
   q,
   RequestValidationError,
-  type CallRecord,
 } from "../../src/index.js";
 import { faults, referenceCalls } from "../../src/testing/index.js";
 import { captureWarnings } from "../warnings.js";

@@ -5,11 +5,11 @@
 import { describe, expect, it } from "vitest";
 import {
   APIUserAbortError,
+  type ChatCompletionChoice,
   gatherTrajectoryGroups,
+  type Logger,
   RolloutsFailedError,
   Trajectory,
-  type ChatCompletionChoice,
-  type Logger,
   type TrajectoryChoice,
 } from "../../src/index.js";
 import { captureWarnings } from "../warnings.js";

@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
-  captureTrajectory,
   type ChatCompletionChoice,
+  captureTrajectory,
   gatherTrajectoryGroups,
   isTrajectoryChoice,
   tool,

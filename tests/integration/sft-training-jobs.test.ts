@@ -8,9 +8,9 @@ import {
   APIConnectionError,
   InternalServerError,
   RequestValidationError,
-  TrainingJobFailedError,
   type SFTTrainingJobCreateParams,
   type TrainableModel,
+  TrainingJobFailedError,
 } from "../../src/index.js";
 import { faults } from "../../src/testing/index.js";
 import { caught, clientFor, seedDataset, useFakeService } from "./helpers.js";

@@ -4,6 +4,8 @@
  * stream timings, errors, content only on opt-in, and no secrets. Before any provider is
  * registered the client makes no span at all.
  */
+
+import { readdirSync, readFileSync } from "node:fs";
 import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import {
   BasicTracerProvider,
@@ -12,7 +14,6 @@ import {
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { readdirSync, readFileSync } from "node:fs";
 import { RateLimitError, type TrainableModel } from "../../src/index.js";
 import { faults, SEED_ITEM_IDS, SEED_PROJECT_ID, SEED_QUEUE_ID } from "../../src/testing/index.js";
 import { caught, clientFor, MODEL, seedDataset, useFakeService } from "./helpers.js";

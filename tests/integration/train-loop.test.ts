@@ -5,19 +5,19 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { sleep } from "../../src/core/retry.js";
 import {
   APIUserAbortError,
   gatherTrajectoryGroups,
   RequestValidationError,
-  TrainingJobFailedError,
-  Trajectory,
   type TrainableModel,
+  TrainingJobFailedError,
   type TrainLoopEvent,
   type TrainLoopOptions,
   type TrainLoopRolloutContext,
   type TrainLoopStep,
+  Trajectory,
 } from "../../src/index.js";
-import { sleep } from "../../src/core/retry.js";
 import { faults } from "../../src/testing/index.js";
 import { caught, useFakeService } from "./helpers.js";
 

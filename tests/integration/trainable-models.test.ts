@@ -10,9 +10,9 @@ import {
   InferloopError,
   NotFoundError,
   RequestValidationError,
-  TrainingJobFailedError,
   type TrainableModel,
   type TrainingJobEvent,
+  TrainingJobFailedError,
   type TrajectoryGroup,
 } from "../../src/index.js";
 import { faults } from "../../src/testing/index.js";

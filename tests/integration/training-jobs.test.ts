@@ -5,13 +5,13 @@
  */
 import { describe, expect, it } from "vitest";
 import {
-  Inferloop,
   APIConnectionError,
+  Inferloop,
   InternalServerError,
-  RequestValidationError,
-  UnprocessableEntityError,
   type Logger,
+  RequestValidationError,
   type TrainingJobCreateParams,
+  UnprocessableEntityError,
 } from "../../src/index.js";
 import { faults } from "../../src/testing/index.js";
 import { caught, clientFor, closedPort, MODEL_ID, useFakeService } from "./helpers.js";

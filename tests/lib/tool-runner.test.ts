@@ -11,9 +11,9 @@ import {
   type ChatCompletion,
   Inferloop,
   RequestValidationError,
-  tool,
   ToolRun,
   ToolRunLimitError,
+  tool,
 } from "../../src/index.js";
 
 type Call = { name: string; arguments: string; id?: string };

@@ -3,8 +3,8 @@
 // is an instance of the app's `inferloop` classes), `generateText` of the real `ai` package runs
 // against the fake service, and a consumer's TypeScript accepts the declarations.
 import { spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
 import { mkdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, inject, it } from "vitest";

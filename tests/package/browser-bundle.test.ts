@@ -21,10 +21,12 @@ const app = inject("app");
  * page creates a whole client, so every namespace's endpoints are in it: issues 31-34 added
  * annotation queues and feedback, `calls.trajectoryGroups` (which rebuilds traced calls with
  * the trajectory recorder), `chat.completions.runTools` and vLLM's remaining rules (chat alone
- * is about 33.5 KB). The browser build keeps logprob lists as received (no packing code). This
- * budget, just over the measured size, stops further growth.
+ * is about 33.5 KB). The browser build keeps logprob lists as received (no packing code).
+ * Issues 39-41 added W&B Artifacts (GraphQL, uploads, downloads), SFT jobs and `trainSFT`, every
+ * training setting, `trainLoop` and vLLM's current fields: 64.2 KB. This budget, just over the
+ * measured size, stops further growth; whether to load those namespaces lazily is an open decision.
  */
-const BUDGET = 49_200;
+const BUDGET = 64_500;
 
 /**
  * Gzipped, for a page that only reads a stream relayed by its own server (issue 26, item 5;

@@ -38,8 +38,9 @@ describe.each(["index.d.ts", "index.d.cts"])("dist/%s", (file) => {
   // 196 KB. The API surface of issues 31-34 (annotation queues and feedback, runTools, RULER,
   // the AI SDK's shared types, the vLLM rules) added about 20 KB. Every example in the source is
   // shipped (an editor shows them): functions', classes' and methods' only, since issue 38.
-  // docs/performance.md ("Declarations") has the figures.
-  it("stays within 220 KB", () => {
-    expect(Buffer.byteLength(dts)).toBeLessThanOrEqual(220_000);
+  // Issues 39-41 added the API of W&B Artifacts, SFT jobs, every training setting, trainLoop and
+  // vLLM's current fields: 261 KB. docs/performance.md ("Declarations") has the figures.
+  it("stays within 270 KB", () => {
+    expect(Buffer.byteLength(dts)).toBeLessThanOrEqual(270_000);
   });
 });

@@ -12,20 +12,20 @@ import {
   ResponseParseError,
   type UnprocessableEntityError,
 } from "../../src/index.js";
-import { faults, startFakeService, type Fault, type FakeService } from "../../src/testing/index.js";
-import { FAULTS, OPERATIONS, TABLE, type Expected, type FaultId, type OperationId } from "./fault-table.js";
+import { type FakeService, type Fault, faults, startFakeService } from "../../src/testing/index.js";
+import { type Expected, FAULTS, type FaultId, OPERATIONS, type OperationId, TABLE } from "./fault-table.js";
 import {
   clientFor,
   deadPort,
   guardProcess,
   PATHS,
   REPLACED,
+  type RunResult,
   runOperation,
   settle,
   TEN_MB_TEXT,
   trainingJob,
   within,
-  type RunResult,
 } from "./harness.js";
 import { renderFaultTable } from "./render-table.js";
 

@@ -4,9 +4,9 @@
  * fails the suite when a promise rejection goes unhandled.
  */
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
-import { Inferloop, type ChatCompletionChunk, type ClientOptions, type RequestOptions } from "../../src/index.js";
-import { SEED_ITEM_IDS, SEED_PROJECT_ID, SEED_QUEUE_ID, type FakeService } from "../../src/testing/index.js";
-import { MODEL, MODEL_ID as JOB_MODEL_ID } from "../integration/helpers.js";
+import { type ChatCompletionChunk, type ClientOptions, Inferloop, type RequestOptions } from "../../src/index.js";
+import { type FakeService, SEED_ITEM_IDS, SEED_PROJECT_ID, SEED_QUEUE_ID } from "../../src/testing/index.js";
+import { MODEL_ID as JOB_MODEL_ID, MODEL } from "../integration/helpers.js";
 import type { OperationId } from "./fault-table.js";
 
 export { JOB_MODEL_ID, MODEL };

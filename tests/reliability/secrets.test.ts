@@ -7,10 +7,10 @@
  */
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import { Inferloop, type ClientOptions } from "../../src/index.js";
-import { faults, startFakeService, type Fault } from "../../src/testing/index.js";
+import { type ClientOptions, Inferloop } from "../../src/index.js";
+import { type Fault, faults, startFakeService } from "../../src/testing/index.js";
 import type { OperationId } from "./fault-table.js";
-import { deadPort, guardProcess, PATHS, runOperation, settle, within, type LogLine } from "./harness.js";
+import { deadPort, guardProcess, type LogLine, PATHS, runOperation, settle, within } from "./harness.js";
 
 guardProcess();
 

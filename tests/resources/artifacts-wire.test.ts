@@ -4,7 +4,7 @@
  * Authorization), GraphQL errors as typed errors; and the shared artifact cases against the
  * SDK's digests and checks.
  */
-import { http, HttpResponse } from "msw";
+import { HttpResponse, http } from "msw";
 import { describe, expect, it } from "vitest";
 import { GraphQLError, InternalServerError, RequestValidationError } from "../../src/index.js";
 import { manifestDigest, md5Base64 } from "../../src/resources/artifacts/digest.js";

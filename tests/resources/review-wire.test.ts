@@ -5,10 +5,10 @@
  * table against the SDK's validation: refused ⇒ `RequestValidationError` naming the field,
  * nothing sent; accepted ⇒ sent as written.
  */
-import { http, HttpResponse } from "msw";
+import { HttpResponse, http } from "msw";
 import { describe, expect, it } from "vitest";
-import { BadRequestError, NotFoundError, q, RequestValidationError, type Inferloop } from "../../src/index.js";
-import { REVIEW_REQUEST_CASES, RECORDED, type ReviewRequestCase } from "../cases/review-cases.js";
+import { BadRequestError, type Inferloop, NotFoundError, q, RequestValidationError } from "../../src/index.js";
+import { RECORDED, REVIEW_REQUEST_CASES, type ReviewRequestCase } from "../cases/review-cases.js";
 import { makeClient, PASSWORD, TRACE, useMsw } from "../core/msw-setup.js";
 
 const { server, seen } = useMsw();

@@ -14,8 +14,8 @@ import {
 import {
   GROUPS_WITHOUT_LOGPROBS,
   JOB_GROUPS,
-  TRAINING_API_CASES,
   TRAINING_API_SHAPES as S,
+  TRAINING_API_CASES,
   type TrainingApiCase,
 } from "../cases/training-api-cases.js";
 

@@ -10,10 +10,10 @@ import { build } from "esbuild";
 import { afterEach, beforeEach, describe, expect, inject, it } from "vitest";
 import {
   DEFAULT_MODELS,
+  type FakeService,
   faults,
   SEED_PROJECT_ID,
   startFakeService,
-  type FakeService,
 } from "../../src/testing/index.js";
 
 const repo = inject("repo");

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { AnnotationQueueItem, FakeService } from "../../src/testing/index.js";
 import {
   referenceCalls,
   SEED_ITEM_IDS,
@@ -6,7 +7,6 @@ import {
   SEED_QUEUE_ID,
   startFakeService,
 } from "../../src/testing/index.js";
-import type { AnnotationQueueItem, FakeService } from "../../src/testing/index.js";
 import { basic, postJson } from "./helpers.js";
 
 let svc: FakeService;

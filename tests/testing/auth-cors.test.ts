@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeService } from "../../src/testing/index.js";
 import type { FakeService } from "../../src/testing/index.js";
+import { startFakeService } from "../../src/testing/index.js";
 import { basic, bearer, postJson, queryCalls } from "./helpers.js";
 
 let svc: FakeService;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { referenceCalls, SEED_OTHER_PROJECT_ID, SEED_PROJECT_ID, startFakeService } from "../../src/testing/index.js";
 import type { FakeService } from "../../src/testing/index.js";
+import { referenceCalls, SEED_OTHER_PROJECT_ID, SEED_PROJECT_ID, startFakeService } from "../../src/testing/index.js";
 import { jsonl, queryCalls } from "./helpers.js";
 
 let svc: FakeService;

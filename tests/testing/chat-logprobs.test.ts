@@ -4,8 +4,8 @@
  * strings, length cut), plain and streamed alike.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeService } from "../../src/testing/index.js";
 import type { FakeService } from "../../src/testing/index.js";
+import { startFakeService } from "../../src/testing/index.js";
 import { chat, readStream } from "./helpers.js";
 
 let svc: FakeService;

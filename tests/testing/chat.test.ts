@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeService, tokenize } from "../../src/testing/index.js";
 import type { FakeService } from "../../src/testing/index.js";
-import { bearer, chat, postJson, readStream } from "./helpers.js";
+import { startFakeService, tokenize } from "../../src/testing/index.js";
 import type { Chunk } from "./helpers.js";
+import { bearer, chat, postJson, readStream } from "./helpers.js";
 
 let svc: FakeService;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 /** `await using svc = await startFakeService()`: the service closes with the block that holds it. */
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { startFakeService, type FakeService } from "../../src/testing/index.js";
+import { type FakeService, startFakeService } from "../../src/testing/index.js";
 
 describe("the fake service is async-disposable", () => {
   it("closes when an `await using` block ends, refusing connections afterwards", async () => {

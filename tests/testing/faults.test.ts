@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { faults, startFakeService } from "../../src/testing/index.js";
 import type { FakeService } from "../../src/testing/index.js";
+import { faults, startFakeService } from "../../src/testing/index.js";
 import { bearer, chat, queryCalls, sseData } from "./helpers.js";
 
 let svc: FakeService;

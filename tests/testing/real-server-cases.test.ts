@@ -4,7 +4,7 @@
  * `{"error":{message,type,param,code}}` 400, Weave's FastAPI 422 `{"detail":[...]}`).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SEED_PROJECT_ID, startFakeService, type FakeService } from "../../src/testing/index.js";
+import { type FakeService, SEED_PROJECT_ID, startFakeService } from "../../src/testing/index.js";
 import { REAL_SERVER_CASES, type RealServerCase } from "../cases/real-server-cases.js";
 import { chat, queryCalls } from "./helpers.js";
 

@@ -5,12 +5,12 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
+  type FakeService,
   referenceCalls,
   SEED_ITEM_IDS,
   SEED_PROJECT_ID,
   SEED_QUEUE_ID,
   startFakeService,
-  type FakeService,
 } from "../../src/testing/index.js";
 import {
   PROGRESS_CASES,

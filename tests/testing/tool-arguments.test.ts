@@ -5,8 +5,8 @@
  */
 import { Validator } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
-import { hash32, seededRandom } from "../../src/testing/util.js";
 import { toolArguments } from "../../src/testing/tool-arguments.js";
+import { hash32, seededRandom } from "../../src/testing/util.js";
 
 const SCHEMAS: Record<string, Record<string, unknown>> = {
   calculator: {

@@ -3,14 +3,14 @@
  * what the real API does (422 in FastAPI's `detail` envelope) and answers in the same shapes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeService, type FakeService } from "../../src/testing/index.js";
+import { type FakeService, startFakeService } from "../../src/testing/index.js";
 import {
   GROUPS_WITHOUT_LOGPROBS,
   JOB_GROUPS,
+  TRAINING_API_SHAPES as S,
   SFT_DATA,
   shapeOf,
   TRAINING_API_CASES,
-  TRAINING_API_SHAPES as S,
   type TrainingApiCase,
 } from "../cases/training-api-cases.js";
 import { clientFor, seedDataset } from "../integration/helpers.js";

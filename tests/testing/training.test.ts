@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFakeService } from "../../src/testing/index.js";
 import type { FakeService } from "../../src/testing/index.js";
+import { startFakeService } from "../../src/testing/index.js";
 import { bearer, postJson } from "./helpers.js";
 
 let svc: FakeService;

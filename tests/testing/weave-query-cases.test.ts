@@ -3,8 +3,8 @@
  * the order of every `sort_by`, what `columns` fills, and the words of progress refusals.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { SEED_ITEM_IDS, SEED_PROJECT_ID, SEED_QUEUE_ID, startFakeService } from "../../src/testing/index.js";
 import type { FakeService } from "../../src/testing/index.js";
+import { SEED_ITEM_IDS, SEED_PROJECT_ID, SEED_QUEUE_ID, startFakeService } from "../../src/testing/index.js";
 import {
   COLUMNS_CASES,
   ORDER_CASES,

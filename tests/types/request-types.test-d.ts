@@ -5,18 +5,8 @@
 import { describe, expectTypeOf, it } from "vitest";
 import type * as z from "zod/mini";
 import type {
-  annotationQueueItemProgressParamsSchema,
-  callsFilterSchema,
-  callsQueryParamsSchema,
-  chatCompletionContentPartSchema,
-  chatCompletionCreateParamsNonStreamingSchema,
-  chatCompletionCreateParamsSchema,
-  chatCompletionCreateParamsStreamingSchema,
-  chatCompletionMessageParamSchema,
-  experimentalConfigSchema,
-  trainingJobCreateParamsSchema,
-  trajectorySchema,
   AnnotationQueueItemProgressParams,
+  annotationQueueItemProgressParamsSchema,
   CallsFilter,
   CallsQueryParams,
   ChatCompletionContentPart,
@@ -25,10 +15,20 @@ import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionCreateParamsStreaming,
   ChatCompletionMessageParam,
+  callsFilterSchema,
+  callsQueryParamsSchema,
+  chatCompletionContentPartSchema,
+  chatCompletionCreateParamsNonStreamingSchema,
+  chatCompletionCreateParamsSchema,
+  chatCompletionCreateParamsStreamingSchema,
+  chatCompletionMessageParamSchema,
   ExperimentalConfig,
+  experimentalConfigSchema,
   ReasoningEffort,
   TrainingJobCreateParams,
   TrajectoryParams,
+  trainingJobCreateParamsSchema,
+  trajectorySchema,
 } from "../../src/index.js";
 
 describe("exported schemas are typed by the named request types", () => {

@@ -2,8 +2,8 @@
 // this plugs into (resources/chat/capture-slot.ts); `capturingFetch` and `currentTrajectory` read
 // it here.
 import { type ChatCapture, plugChatCapture } from "../../resources/chat/capture-slot.js";
-import type { AsyncScope } from "./async-scope.js";
 import type { TrajectoryRecorder } from "../trajectories/recorder.js";
+import type { AsyncScope } from "./async-scope.js";
 
 /** @internal What the async context holds inside a capture. */
 export interface CaptureState extends ChatCapture {

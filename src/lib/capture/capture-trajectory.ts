@@ -1,9 +1,9 @@
 import { InferloopError, RequestValidationError } from "../../core/errors.js";
+import { TrajectoryRecorder } from "../trajectories/recorder.js";
 import { Trajectory } from "../trajectories/trajectory.js";
 import { activeCapture, type CaptureState, runCapture } from "./active-capture.js";
-import { createAsyncScope, type AsyncScope } from "./async-scope.js";
+import { type AsyncScope, createAsyncScope } from "./async-scope.js";
 import { captureChat } from "./chat-hook.js";
-import { TrajectoryRecorder } from "../trajectories/recorder.js";
 
 let scope: AsyncScope<CaptureState> | undefined | null;
 

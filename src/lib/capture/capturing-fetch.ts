@@ -1,8 +1,8 @@
 import { RequestValidationError } from "../../core/errors.js";
+import { type CapturedRequest, TrajectoryRecorder } from "../trajectories/recorder.js";
 import type { Trajectory } from "../trajectories/trajectory.js";
-import { TrajectoryRecorder, type CapturedRequest } from "../trajectories/recorder.js";
-import { JSONReplyTap, SSEReplyTap, type ReplyTap } from "./reply-tap.js";
 import { activeCapture } from "./active-capture.js";
+import { JSONReplyTap, type ReplyTap, SSEReplyTap } from "./reply-tap.js";
 
 /**
  * A standard `fetch`, as the `openai` client, the AI SDK and inferloop take it.

@@ -1,9 +1,9 @@
 import { APIUserAbortError } from "../../core/errors.js";
+import type { ChatResult } from "../../resources/chat/capture-slot.js";
 import { ChatCompletionStream } from "../../resources/chat/stream.js";
 import type { ChatCompletion } from "../../resources/chat/types.js";
-import type { ChatResult } from "../../resources/chat/capture-slot.js";
-import { type CaptureState, runInClient } from "./active-capture.js";
 import type { CapturedRequest, TrajectoryRecorder } from "../trajectories/recorder.js";
+import { type CaptureState, runInClient } from "./active-capture.js";
 
 /**
  * @internal An inferloop chat call made inside a capture: sent with the capture's request

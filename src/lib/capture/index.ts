@@ -1,2 +1,2 @@
-export { capturingFetch, type CapturingFetchOptions, type FetchFunction } from "./capturing-fetch.js";
-export { captureTrajectory, currentTrajectory, type CaptureOptions } from "./capture-trajectory.js";
+export { type CaptureOptions, captureTrajectory, currentTrajectory } from "./capture-trajectory.js";
+export { type CapturingFetchOptions, capturingFetch, type FetchFunction } from "./capturing-fetch.js";

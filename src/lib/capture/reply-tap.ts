@@ -1,9 +1,9 @@
 import { ChatCompletionAccumulator } from "../../resources/chat/accumulate.js";
 import {
-  normalizeChunk,
-  normalizeCompletion,
   type ChatCompletion,
   type ChatCompletionChunk,
+  normalizeChunk,
+  normalizeCompletion,
 } from "../../resources/chat/types.js";
 
 /** Reads a copy of a chat reply's bytes as they pass, and builds the completion at the end. */

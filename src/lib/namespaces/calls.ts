@@ -1,11 +1,11 @@
 import type { RequestOptions } from "../../core/options.js";
 import { Calls as CallsResource } from "../../resources/calls/calls.js";
-import type { GatheredTrajectoryGroup } from "../trajectories/gather.js";
 import {
   type TrajectoryGroupsOptions,
   type TrajectoryGroupsParams,
   trajectoryGroupsFromCalls,
 } from "../trajectories/from-calls.js";
+import type { GatheredTrajectoryGroup } from "../trajectories/gather.js";
 
 /**
  * The call query of the tracing store (`POST /calls/stream_query`, Basic auth, `traceBaseURL`),

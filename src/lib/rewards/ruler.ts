@@ -11,10 +11,10 @@ import type { RequestOptions } from "../../core/options.js";
 import type { ChatCompletionsEndpoint } from "../../resources/chat/completions.js";
 import type { ChatCompletionMessageParam } from "../../resources/chat/message-schemas.js";
 import type { ChatCompletion } from "../../resources/chat/types.js";
-import type { RolloutException } from "../trajectories/gather.js";
 import type { TrajectoryParams } from "../../resources/training-jobs/request-schema.js";
-import { assistantMessage, Trajectory } from "../trajectories/trajectory.js";
 import { isTrajectoryChoice, type TrajectoryItem } from "../../resources/training-jobs/trajectory-item.js";
+import type { RolloutException } from "../trajectories/gather.js";
+import { assistantMessage, Trajectory } from "../trajectories/trajectory.js";
 
 /**
  * The rubric the judge grades by when none is given: general enough for most tasks, since the

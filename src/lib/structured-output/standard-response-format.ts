@@ -6,18 +6,19 @@
  *
  * @module
  */
-import { dropSafeIntegerBounds } from "./json-schema-tidy.js";
+
 import { PARSE_COMPLETION, type ParsedChatCompletion } from "../../resources/chat/parse-hook.js";
+import type { ChatCompletion, ChatCompletionChoice } from "../../resources/chat/types.js";
+import { dropSafeIntegerBounds } from "./json-schema-tidy.js";
 import type { ParseableResponseFormat } from "./parseable-response-format.js";
-import { withStreamParsing } from "./parsed-stream.js";
 import {
+  type ContentParseIssue,
   mismatchError,
   parseableContent,
   readReplyJSON,
   withParsedChoices,
-  type ContentParseIssue,
 } from "./parsed-reply.js";
-import type { ChatCompletion, ChatCompletionChoice } from "../../resources/chat/types.js";
+import { withStreamParsing } from "./parsed-stream.js";
 
 /**
  * The result of a Standard Schema `validate`: the value, or the issues.

@@ -8,9 +8,7 @@
  *
  * @module
  */
-import { safeParse, toJSONSchema, type $ZodType, type output } from "zod/v4/core";
-import { ensureZodDefaults } from "../../resources/zod-defaults.js";
-import { dropSafeIntegerBounds } from "./json-schema-tidy.js";
+import { type $ZodType, type output, safeParse, toJSONSchema } from "zod/v4/core";
 import {
   type CompletionParser,
   PARSE_COMPLETION,
@@ -20,15 +18,17 @@ import {
 } from "../../resources/chat/parse-hook.js";
 import type { ResponseFormatJSONSchema } from "../../resources/chat/request-schema.js";
 import type { ChatCompletion } from "../../resources/chat/types.js";
+import { ensureZodDefaults } from "../../resources/zod-defaults.js";
+import { dropSafeIntegerBounds } from "./json-schema-tidy.js";
 import { mismatchError, readReplyJSON, withParsedChoices } from "./parsed-reply.js";
 import { type ParsedChatCompletionStream, withStreamParsing } from "./parsed-stream.js";
 
-export { ContentParseError, type ContentParseIssue } from "./parsed-reply.js";
 export type {
   ParsedChatCompletion,
   ParsedChatCompletionChoice,
   ParsedChatCompletionMessage,
 } from "../../resources/chat/parse-hook.js";
+export { ContentParseError, type ContentParseIssue } from "./parsed-reply.js";
 
 // A symbol key that is also non-enumerable: JSON.stringify and object spreads of the
 // request never carry the zod schema to the wire.

@@ -7,7 +7,6 @@
  * @module
  */
 import { linkedAbort, signalAbortError } from "../../core/abort.js";
-import { assistantTurn } from "../assistant-turn.js";
 import { InferloopError, RequestValidationError } from "../../core/errors.js";
 import { optionNameIssues, REQUEST_OPTION_NAMES } from "../../core/option-checks.js";
 import type { RequestOptions } from "../../core/options.js";
@@ -18,6 +17,7 @@ import type {
 } from "../../resources/chat/message-schemas.js";
 import type { ChatCompletionCreateParamsBase } from "../../resources/chat/request-schema.js";
 import type { ChatCompletion, ChatCompletionMessageToolCall, CompletionUsage } from "../../resources/chat/types.js";
+import { assistantTurn } from "../assistant-turn.js";
 import { isRunnableTool, type RunnableTool } from "./tool.js";
 
 /**

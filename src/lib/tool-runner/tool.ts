@@ -6,16 +6,17 @@
  *
  * @module
  */
-import { dropSafeIntegerBounds } from "../structured-output/json-schema-tidy.js";
-import { jsonSchemaArguments } from "./json-schema-arguments.js";
+
 import type { ChatCompletionMessageParam, FunctionDefinition } from "../../resources/chat/message-schemas.js";
+import type { ChatCompletionMessageToolCall } from "../../resources/chat/types.js";
+import { dropSafeIntegerBounds } from "../structured-output/json-schema-tidy.js";
 import type {
   JSONSchemaObject,
   StandardJSONSchema,
   StandardOutput,
   StandardValidationResult,
 } from "../structured-output/standard-response-format.js";
-import type { ChatCompletionMessageToolCall } from "../../resources/chat/types.js";
+import { jsonSchemaArguments } from "./json-schema-arguments.js";
 
 /**
  * What a tool's `run` is handed beside its arguments.

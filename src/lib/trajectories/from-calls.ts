@@ -6,15 +6,16 @@
  *
  * @module
  */
-import type { RequestOptions } from "../../core/options.js";
+
 import { InferloopError, RequestValidationError } from "../../core/errors.js";
+import type { RequestOptions } from "../../core/options.js";
 import { warnOnce } from "../../core/warn-once.js";
-import { TrajectoryRecorder } from "./recorder.js";
 import type { CallQuery } from "../../resources/calls/call-query.js";
 import type { CallsFilter, CallsQueryParams } from "../../resources/calls/request-schema.js";
 import type { CallRecord } from "../../resources/calls/types.js";
 import type { ChatCompletion } from "../../resources/chat/types.js";
 import type { GatheredTrajectoryGroup } from "./gather.js";
+import { TrajectoryRecorder } from "./recorder.js";
 import { Trajectory } from "./trajectory.js";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -1,13 +1,14 @@
 // The RL loop built on the endpoints: trajectories, gathering rollouts into groups, and the
 // checks of groups before they are sent.
-export { Trajectory, type ChatSampler, type TrajectoryInit, type TrajectorySampleParams } from "./trajectory.js";
-export { checkTrajectoryGroups, type CheckedTrajectoryGroup } from "./check-trajectory-groups.js";
+
+export { type CheckedTrajectoryGroup, checkTrajectoryGroups } from "./check-trajectory-groups.js";
 export {
-  gatherTrajectoryGroups,
-  RolloutsFailedError,
+  type GatheredTrajectoryGroup,
   type GatherOptions,
   type GatherProgress,
-  type GatheredTrajectoryGroup,
+  gatherTrajectoryGroups,
   type Rollout,
   type RolloutException,
+  RolloutsFailedError,
 } from "./gather.js";
+export { type ChatSampler, Trajectory, type TrajectoryInit, type TrajectorySampleParams } from "./trajectory.js";

@@ -1,8 +1,8 @@
 import type { ChatCompletion, ChatCompletionChoice } from "../../resources/chat/types.js";
 import type { TrajectoryHistory, TrajectoryTool } from "../../resources/training-jobs/request-schema.js";
+import { isTrajectoryChoice, type TrajectoryItem } from "../../resources/training-jobs/trajectory-item.js";
 import { keptChoice } from "./compact-logprobs.js";
 import type { Trajectory } from "./trajectory.js";
-import { isTrajectoryChoice, type TrajectoryItem } from "../../resources/training-jobs/trajectory-item.js";
 
 /** The fields of a chat request a capture reads (the body as sent, from any client). */
 export interface CapturedRequest {

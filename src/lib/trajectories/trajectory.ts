@@ -1,5 +1,5 @@
-import type { RequestOptions } from "../../core/options.js";
 import { RequestValidationError } from "../../core/errors.js";
+import type { RequestOptions } from "../../core/options.js";
 import type { ChatCompletionsEndpoint } from "../../resources/chat/completions.js";
 import type { ChatCompletionMessageParam } from "../../resources/chat/message-schemas.js";
 import type { ChatCompletionCreateParamsNonStreaming } from "../../resources/chat/request-schema.js";
@@ -10,9 +10,9 @@ import type {
   TrajectoryParams,
   TrajectoryTool,
 } from "../../resources/training-jobs/request-schema.js";
+import { isTrajectoryChoice, type TrajectoryItem } from "../../resources/training-jobs/trajectory-item.js";
 import { assistantTurn, type ReplyMessage } from "../assistant-turn.js";
 import { keptChoice } from "./compact-logprobs.js";
-import { isTrajectoryChoice, type TrajectoryItem } from "../../resources/training-jobs/trajectory-item.js";
 
 /**
  * What a {@link Trajectory} starts from: every field optional, `start_time` a string or a `Date`.

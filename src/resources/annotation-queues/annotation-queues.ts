@@ -1,19 +1,11 @@
 import type { APIPromise } from "../../core/api-promise.js";
 import { callEndpoint, endpoint } from "../../core/endpoint.js";
 import { type OffsetList, offsetList } from "../../core/offset-list.js";
+import type { RequestOptions } from "../../core/options.js";
 import { offsetPages, type PagedListOptions } from "../../core/paging.js";
 import { readHaving, readObject, readUnwrapped, readWithId } from "../../core/read-body.js";
-import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
 import {
-  annotationQueueCreateParamsSchema,
-  annotationQueueItemAddParamsSchema,
-  annotationQueueItemListParamsSchema,
-  annotationQueueItemProgressParamsSchema,
-  annotationQueueListParamsSchema,
-  annotationQueueRetrieveParamsSchema,
-  annotationQueueStatsParamsSchema,
-  annotationQueueUpdateParamsSchema,
   type AnnotationQueueCreateParams,
   type AnnotationQueueItemAddParams,
   type AnnotationQueueItemListParams,
@@ -22,6 +14,14 @@ import {
   type AnnotationQueueRetrieveParams,
   type AnnotationQueueStatsParams,
   type AnnotationQueueUpdateParams,
+  annotationQueueCreateParamsSchema,
+  annotationQueueItemAddParamsSchema,
+  annotationQueueItemListParamsSchema,
+  annotationQueueItemProgressParamsSchema,
+  annotationQueueListParamsSchema,
+  annotationQueueRetrieveParamsSchema,
+  annotationQueueStatsParamsSchema,
+  annotationQueueUpdateParamsSchema,
 } from "./request-schema.js";
 import type {
   AnnotationQueue,

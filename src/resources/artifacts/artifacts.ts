@@ -1,8 +1,8 @@
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
 import { type ArtifactDownload, artifactFiles, downloadArtifact, retrieveArtifact } from "./download.js";
-import { uploadArtifact } from "./upload.js";
 import type { Artifact, ArtifactFile, ArtifactUploadParams, ArtifactUploadResult } from "./types.js";
+import { uploadArtifact } from "./upload.js";
 
 /**
  * W&B Artifacts over W&B's GraphQL API (`wandbBaseURL`, Basic `api:<apiKey>`): versioned sets of

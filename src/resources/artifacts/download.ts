@@ -13,7 +13,7 @@ import { ArtifactDigestError, ArtifactNotFoundError, UnsafeArtifactPathError } f
 import { hasFileSystem, pathUnder, writeChecked } from "./local-files.js";
 import { manifestFiles } from "./manifest.js";
 import { createMd5 } from "./md5.js";
-import { type FileUrlPage, fileUrls, manifestUrl, type Membership, membershipByName } from "./operations.js";
+import { type FileUrlPage, fileUrls, type Membership, manifestUrl, membershipByName } from "./operations.js";
 import { getFromStorage, StorageRequestError } from "./storage.js";
 import type { Artifact, ArtifactFile, ArtifactFileEntry } from "./types.js";
 

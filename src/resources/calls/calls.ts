@@ -1,18 +1,18 @@
-import type { RequestOptions } from "../../core/options.js";
-import { APIResource } from "../../core/resource.js";
-import { topLevelFieldHint } from "../../core/field-hint.js";
 import { endpoint } from "../../core/endpoint.js";
+import { topLevelFieldHint } from "../../core/field-hint.js";
 import { offsetList } from "../../core/offset-list.js";
+import type { RequestOptions } from "../../core/options.js";
 import { offsetPages } from "../../core/paging.js";
+import { APIResource } from "../../core/resource.js";
 import { inputIssues } from "../../core/validate.js";
 import type { Finding } from "../../core/warn-once.js";
 import type { CallQuery } from "./call-query.js";
 import {
-  DEFAULT_CALLS_ACCEPT,
-  callsQueryOptionsSchema,
-  callsQueryParamsSchema,
   type CallsQueryOptions,
   type CallsQueryParams,
+  callsQueryOptionsSchema,
+  callsQueryParamsSchema,
+  DEFAULT_CALLS_ACCEPT,
 } from "./request-schema.js";
 import type { CallRecord } from "./types.js";
 

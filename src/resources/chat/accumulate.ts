@@ -3,6 +3,10 @@
  *
  * @module
  */
+
+import { assertChunkIndices } from "./chunk-indices.js";
+import { finishedLogprobs, LogprobListBuilder } from "./packed-logprobs.js";
+import { appendText, type StreamedText } from "./streamed-text.js";
 import type {
   ChatCompletion,
   ChatCompletionChoice,
@@ -15,9 +19,6 @@ import type {
   ChatCompletionTokenLogprob,
   CompletionUsage,
 } from "./types.js";
-import { assertChunkIndices } from "./chunk-indices.js";
-import { appendText, type StreamedText } from "./streamed-text.js";
-import { finishedLogprobs, LogprobListBuilder } from "./packed-logprobs.js";
 
 // Keys read by the accumulator; any other key is carried over as is (last value wins). A
 // `switch` rather than a Set: it runs for every key of every chunk, choice and delta, and V8

@@ -1,17 +1,9 @@
 import { APIPromise } from "../../core/api-promise.js";
+import { callEndpoint, endpoint } from "../../core/endpoint.js";
 import { RequestValidationError } from "../../core/errors.js";
 import { readJSON } from "../../core/http-client.js";
 import type { RequestOptions } from "../../core/options.js";
-import { callEndpoint, endpoint } from "../../core/endpoint.js";
 import { APIResource } from "../../core/resource.js";
-import {
-  chatCompletionCreateParamsSchema,
-  prepareChatRequest,
-  requestIssues,
-  type ChatCompletionCreateParamsBase,
-  type ChatCompletionCreateParamsNonStreaming,
-  type ChatCompletionCreateParamsStreaming,
-} from "./request-schema.js";
 import { activeChatCapture } from "./capture-slot.js";
 import {
   PARSE_COMPLETION,
@@ -20,9 +12,17 @@ import {
   type ParsedStreamOpener,
   type ParsingResponseFormat,
 } from "./parse-hook.js";
+import {
+  type ChatCompletionCreateParamsBase,
+  type ChatCompletionCreateParamsNonStreaming,
+  type ChatCompletionCreateParamsStreaming,
+  chatCompletionCreateParamsSchema,
+  prepareChatRequest,
+  requestIssues,
+} from "./request-schema.js";
 import { checkCompletion } from "./response-shape.js";
 import { ChatCompletionStream } from "./stream.js";
-import { normalizeCompletion, type ChatCompletion } from "./types.js";
+import { type ChatCompletion, normalizeCompletion } from "./types.js";
 
 // parse()'s requests. Users name them ChatCompletionParseParams<T> and
 // ChatCompletionParseStreamParams<T> (src/lib/structured-output), where a parsing format's

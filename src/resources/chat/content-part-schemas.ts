@@ -9,8 +9,9 @@
 import * as z from "zod/mini";
 import { type Fields, looseObject, type SchemaOf } from "../shape.js";
 import { taggedUnion } from "../tagged-union.js";
-import { type ChatCompletionContentPartUntyped, withUntypedForms } from "./content-part-untyped.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
+import { type ChatCompletionContentPartUntyped, withUntypedForms } from "./content-part-untyped.js";
+
 export type { ChatCompletionContentPartUntyped, UntypedPartURL } from "./content-part-untyped.js";
 
 // English messages, as classic zod gave them, before the first schema below is built.

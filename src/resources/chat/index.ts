@@ -6,14 +6,15 @@
  *
  * @module
  */
+
+export * from "./accumulate.js";
 export * from "./content-part-schemas.js";
 export * from "./message-schemas.js";
 export * from "./request-option-schemas.js";
+export type * from "./request-schema.js";
 export {
-  chatCompletionCreateParamsSchema,
   chatCompletionCreateParamsNonStreamingSchema,
+  chatCompletionCreateParamsSchema,
   chatCompletionCreateParamsStreamingSchema,
 } from "./request-schema.js";
-export type * from "./request-schema.js";
 export type * from "./types.js";
-export * from "./accumulate.js";

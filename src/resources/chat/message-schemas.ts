@@ -11,6 +11,7 @@ import { type Fields, looseObject, type SchemaOf } from "../shape.js";
 import { taggedUnion } from "../tagged-union.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 import { chatCompletionAnyContentPartSchema, chatCompletionCustomContentPartSchema } from "./content-part-schemas.js";
+
 // English messages, as classic zod gave them, before the first schema below is built.
 ensureZodDefaults();
 

@@ -12,6 +12,7 @@ import { type Fields, looseObject, looseObjectNoTypos, type SchemaOf } from "../
 import { taggedUnion } from "../tagged-union.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 import { isBlankToVllm, STRUCTURED_OUTPUTS_CONSTRAINTS, structuredOutputsConstraints } from "./structured-outputs.js";
+
 // English messages, as classic zod gave them, before the first schema below is built.
 ensureZodDefaults();
 

@@ -32,8 +32,8 @@
  */
 import * as z from "zod/mini";
 import { topLevelFieldHint } from "../../core/field-hint.js";
-import { isWellFormed } from "../../core/well-formed.js";
 import { inputIssues } from "../../core/validate.js";
+import { isWellFormed } from "../../core/well-formed.js";
 import { type Fields, looseObject, type SchemaOf, strictObject } from "../shape.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 import { chatCompletionMessageParamSchema, chatCompletionToolSchema } from "./message-schemas.js";
@@ -47,6 +47,7 @@ import {
 } from "./request-option-schemas.js";
 import { structuredOutputsConstraints } from "./structured-outputs.js";
 import { vllmLimitRules } from "./vllm-limits.js";
+
 export * from "./content-part-schemas.js";
 export * from "./message-schemas.js";
 export * from "./request-option-schemas.js";

@@ -1,16 +1,16 @@
+import { abortError } from "../../core/abort.js";
 import { asyncDispose } from "../../core/dispose.js";
+import { APIConnectionError, InferloopError } from "../../core/errors.js";
 import { withEventDeadline } from "../../core/event-deadline.js";
 import { readJSONEventBatches, streamEventError } from "../../core/event-stream.js";
-import { abortError } from "../../core/abort.js";
-import { APIConnectionError, InferloopError } from "../../core/errors.js";
 import type { APIResponse } from "../../core/http-client.js";
 import { decodeJSONLBatches } from "../../core/jsonl.js";
 import { Redactor } from "../../core/secrets.js";
 import { decodeSSEBatches } from "../../core/sse.js";
 import { ChatCompletionAccumulator } from "./accumulate.js";
-import { checkChunk } from "./response-shape.js";
 import { assertChunkIndices } from "./chunk-indices.js";
-import { normalizeChunk, type ChatCompletion, type ChatCompletionChunk } from "./types.js";
+import { checkChunk } from "./response-shape.js";
+import { type ChatCompletion, type ChatCompletionChunk, normalizeChunk } from "./types.js";
 
 /** Status and headers of the response a stream came from. */
 export interface StreamResponseInfo {

@@ -6,14 +6,14 @@ import { offsetPages, type PagedListOptions } from "../../core/paging.js";
 import { readObject, readWithId } from "../../core/read-body.js";
 import { APIResource } from "../../core/resource.js";
 import {
-  feedbackCreateParamsSchema,
-  feedbackPurgeParamsSchema,
-  feedbackQueryParamsSchema,
-  feedbackReplaceParamsSchema,
   type FeedbackCreateParams,
   type FeedbackPurgeParams,
   type FeedbackQueryParams,
   type FeedbackReplaceParams,
+  feedbackCreateParamsSchema,
+  feedbackPurgeParamsSchema,
+  feedbackQueryParamsSchema,
+  feedbackReplaceParamsSchema,
 } from "./request-schema.js";
 import type { FeedbackCreateResponse, FeedbackRow } from "./types.js";
 

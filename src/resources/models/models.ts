@@ -1,10 +1,10 @@
-import { hasControlCharacter, isLatin1 } from "../../core/header-values.js";
 import { APIPromise } from "../../core/api-promise.js";
-import { RequestValidationError } from "../../core/errors.js";
-import { readHaving } from "../../core/read-body.js";
-import type { RequestOptions } from "../../core/options.js";
-import { APIResource } from "../../core/resource.js";
 import { callEndpoint, endpoint } from "../../core/endpoint.js";
+import { RequestValidationError } from "../../core/errors.js";
+import { hasControlCharacter, isLatin1 } from "../../core/header-values.js";
+import type { RequestOptions } from "../../core/options.js";
+import { readHaving } from "../../core/read-body.js";
+import { APIResource } from "../../core/resource.js";
 import type { ModelList } from "./types.js";
 
 const PROJECT = /^[^/\s]+\/[^/\s]+$/;

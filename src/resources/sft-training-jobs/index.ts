@@ -1,7 +1,7 @@
 // Transport-free parts of `client.sftTrainingJobs`: request schemas.
 export {
   type SFTTrainingConfig,
-  sftTrainingConfigSchema,
   type SFTTrainingJobCreateParams,
+  sftTrainingConfigSchema,
   sftTrainingJobCreateParamsSchema,
 } from "./request-schema.js";

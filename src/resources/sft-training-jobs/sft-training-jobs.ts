@@ -3,11 +3,11 @@ import type { APIPromise } from "../../core/api-promise.js";
 import { callEndpoint, endpoint } from "../../core/endpoint.js";
 import { memberFieldHint, topLevelFieldHint } from "../../core/field-hint.js";
 import type { RequestOptions } from "../../core/options.js";
+import { readWithId } from "../../core/read-body.js";
 import { APIResource } from "../../core/resource.js";
 import { inputIssues } from "../../core/validate.js";
 import type { TrainingJobEvents } from "../training-jobs/events.js";
 import type { TrainingJobFollowOptions } from "../training-jobs/follow.js";
-import { readWithId } from "../../core/read-body.js";
 import { TrainingJobs } from "../training-jobs/training-jobs.js";
 import type { TrainingJobCreateResponse, TrainingJobEvent, TrainingJobResponse } from "../training-jobs/types.js";
 import {

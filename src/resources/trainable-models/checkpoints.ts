@@ -2,11 +2,11 @@ import type { APIPromise } from "../../core/api-promise.js";
 import { type CursorList, cursorList } from "../../core/cursor-list.js";
 import { callEndpoint, endpoint } from "../../core/endpoint.js";
 import type { RequestOptions } from "../../core/options.js";
-import { APIResource } from "../../core/resource.js";
 import { cursorPages } from "../../core/paging.js";
 import { readObject } from "../../core/read-body.js";
-import { checkpointDeleteParamsSchema, checkpointListParamsSchema } from "./request-schema.js";
+import { APIResource } from "../../core/resource.js";
 import type { CheckpointDeleteParams, CheckpointListParams } from "./request-schema.js";
+import { checkpointDeleteParamsSchema, checkpointListParamsSchema } from "./request-schema.js";
 import type { Checkpoint, CheckpointDeleteResponse } from "./types.js";
 
 const checkpointsList = endpoint({

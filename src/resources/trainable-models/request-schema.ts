@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
-import { trajectoryGroupSchema } from "../training-jobs/request-schema.js";
 import { cursorAfter, cursorLimit } from "../cursor-params.js";
 import { type Fields, type SchemaOf, strictObject } from "../shape.js";
+import { trajectoryGroupSchema } from "../training-jobs/request-schema.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
 
 ensureZodDefaults();

@@ -11,10 +11,10 @@ import type { RequestOptions } from "../../core/options.js";
 import { isObject } from "../../core/response-shape.js";
 import { fileLines } from "../artifacts/local-files.js";
 import { uploadArtifact } from "../artifacts/upload.js";
+import { SFTTrainingJobs } from "../sft-training-jobs/sft-training-jobs.js";
 import type { TrainingJobs } from "../training-jobs/training-jobs.js";
 import type { TrainingJobEvent } from "../training-jobs/types.js";
 import { meanGradientMetrics } from "./job-metrics.js";
-import { SFTTrainingJobs } from "../sft-training-jobs/sft-training-jobs.js";
 import type { TrainResult } from "./types.js";
 
 /**

@@ -1,15 +1,15 @@
-import type { ChatCompletionsEndpoint } from "../chat/completions.js";
 import type { HttpClient } from "../../core/http-client.js";
+import type { RequestOptions } from "../../core/options.js";
 import type { ArtifactDownload } from "../artifacts/download.js";
+import type { ChatCompletionsEndpoint } from "../chat/completions.js";
+import type { ExperimentalConfig, TrajectoryGroup } from "../training-jobs/request-schema.js";
+import type { TrainingJobs } from "../training-jobs/training-jobs.js";
+import type { TrainingJobEvent } from "../training-jobs/types.js";
+import type { Checkpoints } from "./checkpoints.js";
 import { downloadCheckpoint } from "./download-checkpoint.js";
 import { meanGradientMetrics } from "./job-metrics.js";
+import { type PruneCheckpointsOptions, type PruneCheckpointsResult, pruneCheckpoints } from "./prune-checkpoints.js";
 import { type SFTRow, type TrainSFTOptions, type TrainSFTResult, trainSFT } from "./train-sft.js";
-import type { TrainingJobEvent } from "../training-jobs/types.js";
-import type { RequestOptions } from "../../core/options.js";
-import type { TrainingJobs } from "../training-jobs/training-jobs.js";
-import type { ExperimentalConfig, TrajectoryGroup } from "../training-jobs/request-schema.js";
-import type { Checkpoints } from "./checkpoints.js";
-import { pruneCheckpoints, type PruneCheckpointsOptions, type PruneCheckpointsResult } from "./prune-checkpoints.js";
 import type { TrainableModelResponse, TrainResult } from "./types.js";
 
 /**

@@ -1,21 +1,21 @@
 import type { APIPromise } from "../../core/api-promise.js";
 import { callEndpoint, endpoint } from "../../core/endpoint.js";
+import type { HttpClient } from "../../core/http-client.js";
 import { type APIResponse, readJSON } from "../../core/http-client.js";
+import type { RequestOptions } from "../../core/options.js";
 import { readObject } from "../../core/read-body.js";
 import type { RequestSpec } from "../../core/request-spec.js";
-import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
 import { shapeError } from "../../core/response-shape.js";
-import type { HttpClient } from "../../core/http-client.js";
 import { ChatCompletionsEndpoint } from "../chat/completions.js";
 import { TrainingJobs } from "../training-jobs/training-jobs.js";
 import { Checkpoints } from "./checkpoints.js";
-import { trainableModelCreateParamsSchema, trainableModelLogParamsSchema } from "./request-schema.js";
 import type {
   TrainableModelCreateParams,
   TrainableModelLogParams,
   TrainableModelRegisterParams,
 } from "./request-schema.js";
+import { trainableModelCreateParamsSchema, trainableModelLogParamsSchema } from "./request-schema.js";
 import { type ModelChat, TrainableModel } from "./trainable-model.js";
 import type { TrainableModelDeleteResponse, TrainableModelResponse } from "./types.js";
 

@@ -1,11 +1,11 @@
 import { type CursorList, cursorList } from "../../core/cursor-list.js";
-import { cursorPages } from "../../core/paging.js";
 import { endpoint } from "../../core/endpoint.js";
-import type { TrainingJobEvent } from "./types.js";
 import type { RequestOptions } from "../../core/options.js";
+import { cursorPages } from "../../core/paging.js";
 import { APIResource } from "../../core/resource.js";
-import { trainingJobEventListParamsSchema } from "./request-schema.js";
 import type { TrainingJobEventListParams } from "./request-schema.js";
+import { trainingJobEventListParamsSchema } from "./request-schema.js";
+import type { TrainingJobEvent } from "./types.js";
 
 const eventsList = endpoint({
   operation: "training_jobs.events.list",

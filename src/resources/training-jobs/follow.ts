@@ -1,10 +1,10 @@
 import { linkedAbort, signalAbortError } from "../../core/abort.js";
 import { APIConnectionError, APIError, APIUserAbortError, InferloopError } from "../../core/errors.js";
-import { TrainingJobFailedError } from "./errors.js";
-import type { TrainingJobEvent } from "./types.js";
 import type { Log } from "../../core/log.js";
 import { sleep } from "../../core/retry.js";
+import { TrainingJobFailedError } from "./errors.js";
 import type { TrainingJobEvents } from "./events.js";
+import type { TrainingJobEvent } from "./types.js";
 
 /**
  * Options of `client.trainingJobs.follow`.

@@ -1,12 +1,12 @@
 import * as z from "zod/mini";
 import { safeParse } from "zod/v4/core";
-import { RequestValidationError, type ValidationIssue } from "../../core/errors.js";
 import { CompactJSONWriter } from "../../core/compact-json-text.js";
-import { SerializedJSON, toJSONValue, type SealHooks } from "../../core/json-value.js";
+import { RequestValidationError, type ValidationIssue } from "../../core/errors.js";
+import { type SealHooks, SerializedJSON, toJSONValue } from "../../core/json-value.js";
 import { inputIssues } from "../../core/validate.js";
 import { experimentalConfigKeyHint } from "./experimental-config.js";
-import { trainingJobCreateParamsSchema, trajectoryGroupSchema, trajectorySchema } from "./request-schema.js";
 import type { TrajectoryParams } from "./request-schema.js";
+import { trainingJobCreateParamsSchema, trajectoryGroupSchema, trajectorySchema } from "./request-schema.js";
 import { tokenEntryCopier } from "./token-entry-copy.js";
 import { isTokenLogprob } from "./token-logprob-check.js";
 import { TrajectoryChecks } from "./trajectory-checks.js";

@@ -249,6 +249,7 @@ export const trajectoryGroupSchema: SchemaOf<TrajectoryGroup> = trajectoryGroup;
 
 // Every current member of ExperimentalTrainingConfig, in its own file (also SFT's reference).
 export { type ExperimentalConfig, experimentalConfigSchema } from "./experimental-config.js";
+
 const trainingJobCreateParams = strictObject({
   /** UUID of the trainable model the job updates. */
   model_id: modelIdSchema,

@@ -3,8 +3,8 @@
  * wraps the route's real body to cut, stall, reset, insert into or compress it.
  */
 import { openAiError, reasonError, toBody } from "../responses.js";
-import { ConnectionReset } from "../types.js";
 import type { BodyPart, FakeRequest, ResponsePlan } from "../types.js";
+import { ConnectionReset } from "../types.js";
 import { sleep } from "../util.js";
 import type {
   CutStreamFault,

@@ -1,6 +1,8 @@
 /**
  * `faults.*`: ready-made faults for the usual failure modes, as users call them.
  */
+
+import type { BodyPart, ContentEncoding } from "../types.js";
 import type {
   BodyFault,
   BombFault,
@@ -17,7 +19,6 @@ import type {
   StatusFault,
   TrainingFailedFault,
 } from "./kinds.js";
-import type { BodyPart, ContentEncoding } from "../types.js";
 
 type Target = FaultTarget;
 

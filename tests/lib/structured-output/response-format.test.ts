@@ -1,13 +1,13 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
-import { chatCompletionCreateParamsSchema } from "../../../src/resources/chat/request-schema.js";
 import {
   ContentParseError,
   isAutoParseableResponseFormat,
+  type ParsedChatCompletion,
   parseCompletionContent,
   zodResponseFormat,
-  type ParsedChatCompletion,
 } from "../../../src/lib/structured-output/zod-response-format.js";
+import { chatCompletionCreateParamsSchema } from "../../../src/resources/chat/request-schema.js";
 import type { ChatCompletion, ChatCompletionFinishReason } from "../../../src/resources/chat/types.js";
 
 const Weather = z.object({

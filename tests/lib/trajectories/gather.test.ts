@@ -2,11 +2,11 @@
 import { describe, expect, it } from "vitest";
 import {
   APIUserAbortError,
+  type GatherProgress,
   gatherTrajectoryGroups,
+  type Rollout,
   RolloutsFailedError,
   Trajectory,
-  type GatherProgress,
-  type Rollout,
 } from "../../../src/index.js";
 
 const scored = (reward: number) => new Trajectory({ reward });

@@ -1,12 +1,12 @@
 /** Trajectory: what it sends next, what it records, and the wire shape it gives. */
 import { describe, expect, expectTypeOf, it } from "vitest";
 import {
-  RequestValidationError,
-  Trajectory,
-  trajectorySchema,
   type ChatCompletion,
   type ChatCompletionChoice,
+  RequestValidationError,
+  Trajectory,
   type TrajectoryChoice,
+  trajectorySchema,
 } from "../../../src/index.js";
 
 function choice(

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
+  type AnnotationQueueItemProgressParams,
   annotationQueueItemProgressParamsSchema,
   pathParamSchema,
-  type AnnotationQueueItemProgressParams,
 } from "../../../src/resources/annotation-queues/request-schema.js";
 
 describe("annotationQueueItemProgressParamsSchema", () => {

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   operandSchema,
   operationSchema,
-  queryExpressionSchema,
   type QueryExpression,
+  queryExpressionSchema,
 } from "../../../src/resources/calls/index.js";
 
 const field = { $getField: "summary.weave.latency_ms" };

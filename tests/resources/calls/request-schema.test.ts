@@ -1,13 +1,13 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { z } from "zod";
+import { q } from "../../../src/lib/query-builder.js";
 import {
-  callsQueryOptionsSchema,
-  callsQueryParamsSchema,
   type CallsQueryOptions,
   type CallsQueryParams,
+  callsQueryOptionsSchema,
+  callsQueryParamsSchema,
   type QueryExpression,
 } from "../../../src/resources/calls/index.js";
-import { q } from "../../../src/lib/query-builder.js";
 
 const project_id = "acme/support-bot";
 

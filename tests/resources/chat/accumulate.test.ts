@@ -3,11 +3,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { accumulateChatCompletion, ChatCompletionAccumulator } from "../../../src/resources/chat/accumulate.js";
 import {
-  normalizeChunk,
   type ChatCompletion,
   type ChatCompletionChunk,
   type ChatCompletionChunkChoice,
   type ChatCompletionTokenLogprob,
+  normalizeChunk,
 } from "../../../src/resources/chat/types.js";
 import { readTranscript, transcriptChunks } from "./sse-fixture.js";
 

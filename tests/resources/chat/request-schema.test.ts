@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
 import {
+  type ChatCompletionCreateParams,
+  type ChatCompletionCreateParamsBase,
+  type ChatCompletionCreateParamsNonStreaming,
+  type ChatCompletionCreateParamsStreaming,
+  type ChatCompletionMessageParam,
   chatCompletionCreateParamsNonStreamingSchema,
   chatCompletionCreateParamsSchema,
   chatCompletionCreateParamsStreamingSchema,
   chatCompletionMessageParamSchema,
   prepareChatRequest,
   requestIssues,
-  type ChatCompletionCreateParams,
-  type ChatCompletionCreateParamsBase,
-  type ChatCompletionCreateParamsNonStreaming,
-  type ChatCompletionCreateParamsStreaming,
-  type ChatCompletionMessageParam,
 } from "../../../src/resources/chat/request-schema.js";
 
 // The widest doubles vLLM's int64 bounds let through: 2^63 - 1024, written 9223372036854775000.

@@ -1,12 +1,12 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { ChatCompletionMessageParam } from "../../../src/resources/chat/request-schema.js";
 import {
-  normalizeChunk,
-  normalizeCompletion,
-  normalizeReasoning,
   type ChatCompletion,
   type ChatCompletionChunk,
   type ChatCompletionFinishReason,
+  normalizeChunk,
+  normalizeCompletion,
+  normalizeReasoning,
 } from "../../../src/resources/chat/types.js";
 
 const completion = (message: Record<string, unknown>): ChatCompletion => ({

@@ -1,14 +1,14 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import {
+  type ExperimentalConfig,
   experimentalConfigSchema,
+  type TrainingJobCreateParams,
+  type TrainingJobCreateResponse,
+  type TrajectoryGroup,
+  type TrajectoryParams,
   trainingJobCreateParamsSchema,
   trajectoryGroupSchema,
   trajectorySchema,
-  type ExperimentalConfig,
-  type TrainingJobCreateParams,
-  type TrainingJobCreateResponse,
-  type TrajectoryParams,
-  type TrajectoryGroup,
 } from "../../../src/resources/training-jobs/index.js";
 
 const model_id = "3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b";

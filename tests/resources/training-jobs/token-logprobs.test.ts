@@ -6,7 +6,7 @@
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { safeParse } from "zod/v4/core";
-import { tokenLogprobSchema, Trajectory, trainingJobCreateParamsSchema } from "../../../src/index.js";
+import { Trajectory, tokenLogprobSchema, trainingJobCreateParamsSchema } from "../../../src/index.js";
 
 const MODEL_ID = "3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b";
 const AT = 5;
