@@ -139,10 +139,6 @@ export class HttpClient {
    * requests sent to `service`'s base URL instead: W&B serves chat on trained checkpoints on
    * the Training host, so a trainable model's `chat` is the chat namespace over this.
    *
-   * @example
-   * ```ts
-   * const chatOnTraining = new Chat(http.routedTo("training"));
-   * ```
    */
   routedTo(service: Service): HttpClient {
     return new HttpClient({ ...this.#config, api: this.baseOf(service) });

@@ -18,11 +18,6 @@ import { expectObject } from "../core/response-shape.js";
 /**
  * A GraphQL answer of status 200 that carries `errors` (W&B's server words a failed mutation
  * so as often as with status 400, which becomes a `BadRequestError` with the same message).
- *
- * @example
- * ```ts
- * catch (e) { if (e instanceof GraphQLError) console.log(e.errors.map((x) => x.message)) }
- * ```
  */
 export class GraphQLError extends APIError {
   override name = "GraphQLError";

@@ -58,6 +58,8 @@ export const looseObject: <S extends z.core.$ZodLooseShape>(
  *
  * @example
  * ```ts
+ * import * as z from "zod/mini";
+ *
  * const trajectory = strictObject({ reward: z.number() });
  * ```
  */
@@ -76,8 +78,6 @@ export function strictObject<S extends z.core.$ZodLooseShape>(
 /**
  * Pushes one issue per key of `value` that `known` lacks but that is within two edits of one
  * of its keys (a misspelt field), with a "did you mean".
- * @example
- * nearMisses({ nmae: "a" }, ["name"], issues); // one issue at path ["nmae"]
  */
 export function nearMisses(value: object, known: readonly string[], issues: z.core.$ZodRawIssue[]): void {
   for (const k of Object.keys(value)) {
@@ -101,6 +101,8 @@ export function nearMisses(value: object, known: readonly string[], issues: z.co
  *
  * @example
  * ```ts
+ * import * as z from "zod/mini";
+ *
  * const options = looseObjectNoTypos({ include_usage: z.optional(z.boolean()) });
  * options.safeParse({ include_usag: true }).success; // false
  * ```

@@ -70,10 +70,6 @@ interface Grant {
 
 /**
  * The store behind the fake's GraphQL artifact operations and its storage routes.
- *
- * @example
- * const store = new ArtifactStore();
- * store.list().filter((a) => a.state === "COMMITTED");
  */
 export class ArtifactStore {
   private readonly byId = new Map<string, FakeArtifact>();
@@ -88,7 +84,9 @@ export class ArtifactStore {
    * Every artifact, committed or not, in creation order.
    *
    * @example
+   * ```ts
    * expect(svc.state.artifacts.list().some((a) => a.state === "COMMITTED")).toBe(false);
+   * ```
    */
   list(): FakeArtifact[] {
     return [...this.byId.values()];
@@ -98,7 +96,9 @@ export class ArtifactStore {
    * Forgets everything.
    *
    * @example
-   * store.clear();
+   * ```ts
+   * svc.state.artifacts.clear();
+   * ```
    */
   clear(): void {
     this.byId.clear();

@@ -386,7 +386,9 @@ export class TrainableStore {
    * artifacts of that name.
    *
    * @example
-   * store.findByName("acme", "rl", "agent")?.checkpoints.at(-1)?.step;
+   * ```ts
+   * svc.state.trainable.findByName("acme", "rl", "agent")?.checkpoints.at(-1)?.step;
+   * ```
    */
   findByName(entity: string, project: string, name: string): FakeTrainableModel | undefined {
     this.advance();

@@ -70,9 +70,6 @@ const choice = (values: readonly string[]) => ({ check: nullable(literal(values)
  * `ExperimentalTrainingConfig` of W&B Training's OpenAPI ("Serverless Training" v1.0.0): 25
  * nullable members, no `additionalProperties: false`, so pydantic ignores a member it does not
  * know (ART's `variant_k2_tau` spelling included) rather than refusing it.
- *
- * @example
- * validateBody(experimentalConfigCheck, { loss_fn: "ppo" }); // []
  */
 export const experimentalConfigCheck = obj(
   {
@@ -121,9 +118,6 @@ export const createJobCheck = obj(
 /**
  * The check of an SFT job's creation body (`CreateSFTTrainingJob` and `SFTTrainingConfig`:
  * unknown members ignored; ART's `assistant_turns` is not in the schema, so it passes unchecked).
- *
- * @example
- * validateBody(createSftJobCheck, { model_id, training_data_url: "wandb-artifact:///a/b/c:v0" }); // []
  */
 export const createSftJobCheck = obj(
   {

@@ -20,7 +20,7 @@ import type { TrainLoopOptions, TrainLoopStep } from "../training-loop/types.js"
  * @example
  * ```ts
  * const model = await client.trainableModels.register({ project: "rl", name: "agent", base_model: "OpenPipe/Qwen3-14B-Instruct" });
- * for await (const s of model.trainLoop({ steps: 10, maxStepsOffPolicy: 1, rollouts })) console.log(s.step);
+ * for await (const s of model.trainLoop({ steps: 10, maxStepsOffPolicy: 1, rollouts: () => groups })) console.log(s.step);
  * ```
  */
 export class TrainableModel extends TrainableModelResource {
@@ -50,10 +50,10 @@ export class TrainableModel extends TrainableModelResource {
    *
    * @example
    * ```ts
-   * for await (const s of model.trainLoop({
+   * for await (const s of trainable.trainLoop({
    *   steps: 20,
    *   maxStepsOffPolicy: 1,
-   *   rollouts: ({ modelName, signal, onProgress }) => gatherTrajectoryGroups(rolloutsOn(modelName), { signal, onProgress }),
+   *   rollouts: async ({ modelName, signal }) => (signal.aborted ? [] : groups.map((g) => ({ ...g, model: modelName }))),
    *   retention: { keepLatest: 2, keepBest: 1, metric: "reward" },
    * })) console.log(`step ${s.step} (sampled ${s.sampledStep}): reward ${s.reward?.toFixed(2)}`);
    * ```

@@ -34,7 +34,7 @@ export class Artifacts extends APIResource {
    * ```ts
    * async function* rows() { yield new TextEncoder().encode('{"messages":[]}\n'); }
    * const { version, ref } = await client.artifacts.upload({
-   *   entity: "acme", project: "rl", name: "sft-data", type: "dataset", runId: model.run_id ?? undefined,
+   *   entity: "acme", project: "rl", name: "sft-data", type: "dataset", runId: trainable.run_id ?? "run-1",
    *   files: [{ name: "train.jsonl", data: rows() }], metadata: { format: "jsonl" },
    * });
    * ```

@@ -3,11 +3,6 @@ import { InferloopError } from "../../core/errors.js";
 /**
  * A file could not be uploaded to the storage URL W&B handed out, after retries and fresh URLs.
  * Nothing was committed: the artifact version does not exist.
- *
- * @example
- * ```ts
- * catch (e) { if (e instanceof ArtifactUploadError) console.log(e.file, e.cause) }
- * ```
  */
 export class ArtifactUploadError extends InferloopError {
   override name = "ArtifactUploadError";
@@ -22,11 +17,6 @@ export class ArtifactUploadError extends InferloopError {
 /**
  * A downloaded file's MD5 differs from the digest in the artifact's manifest; its partial file
  * was removed.
- *
- * @example
- * ```ts
- * catch (e) { if (e instanceof ArtifactDigestError) console.log(e.file, e.expected, e.actual) }
- * ```
  */
 export class ArtifactDigestError extends InferloopError {
   override name = "ArtifactDigestError";
@@ -47,11 +37,6 @@ export class ArtifactDigestError extends InferloopError {
 /**
  * An artifact's manifest names a file outside the download directory (an absolute path or a
  * `..` segment); nothing was written.
- *
- * @example
- * ```ts
- * catch (e) { if (e instanceof UnsafeArtifactPathError) console.log(e.path) }
- * ```
  */
 export class UnsafeArtifactPathError extends InferloopError {
   override name = "UnsafeArtifactPathError";
@@ -66,11 +51,6 @@ export class UnsafeArtifactPathError extends InferloopError {
 
 /**
  * No artifact answers to the name and alias (`entity/project/name:alias`).
- *
- * @example
- * ```ts
- * catch (e) { if (e instanceof ArtifactNotFoundError) console.log(e.ref) }
- * ```
  */
 export class ArtifactNotFoundError extends InferloopError {
   override name = "ArtifactNotFoundError";

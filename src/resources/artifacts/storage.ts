@@ -13,11 +13,6 @@ import type { StreamedBody, TransportResponse } from "../../core/transport/types
 
 /**
  * A request to a signed storage URL failed; `status` when storage answered (403: the URL expired).
- *
- * @example
- * ```ts
- * catch (e) { if (e instanceof StorageRequestError) console.log(e.status, e.message) }
- * ```
  */
 export class StorageRequestError extends InferloopError {
   override name = "StorageRequestError";

@@ -45,7 +45,7 @@ const sftJobsCreate = endpoint({
  * @example
  * ```ts
  * const { id } = await client.sftTrainingJobs.create(
- *   { model_id: model.id, training_data_url: "wandb-artifact:///acme/sft/agent-data:v0" },
+ *   { model_id: trainable.id, training_data_url: "wandb-artifact:///acme/sft/agent-data:v0" },
  *   { idempotencyKey: crypto.randomUUID() },
  * );
  * for await (const event of client.sftTrainingJobs.follow(id)) console.log(event.type);
@@ -71,7 +71,7 @@ export class SFTTrainingJobs extends APIResource {
    * ```ts
    * const { id } = await client.sftTrainingJobs.create(
    *   {
-   *     model_id: model.id,
+   *     model_id: trainable.id,
    *     training_data_url: "wandb-artifact:///acme/sft/agent-data:v0",
    *     config: { batch_size: "auto", learning_rate: 5e-5, assistant_turns: "last" },
    *   },

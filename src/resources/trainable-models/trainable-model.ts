@@ -48,7 +48,7 @@ const inferenceBase = (m: TrainableModelResponse) => `wandb-artifact:///${m.enti
  * ```ts
  * const trainable = await client.trainableModels.register({ project: "rl", name: "agent", base_model: "OpenPipe/Qwen3-14B-Instruct" });
  * const reply = await client.chat.completions.create({ model: trainable.inferenceName(), messages });
- * const { step, metrics } = await trainable.train(groups, { onEvent: (e) => console.log(e.type) });
+ * const { step, metrics } = await trainable.train(groups, { onEvent: (e: { type: string }) => console.log(e.type) });
  * ```
  */
 export class TrainableModel implements TrainableModelResponse {
@@ -95,8 +95,8 @@ export class TrainableModel implements TrainableModelResponse {
    *
    * @example
    * ```ts
-   * const reply = await model.chat.completions.create({
-   *   model: model.inferenceName(await model.latestStep()),
+   * const reply = await trainable.chat.completions.create({
+   *   model: trainable.inferenceName(await trainable.latestStep()),
    *   messages: [{ role: "user", content: "Hi" }],
    * });
    * ```
@@ -145,7 +145,7 @@ export class TrainableModel implements TrainableModelResponse {
    *
    * @example
    * ```ts
-   * const { kept, deleted } = await model.pruneCheckpoints({ keepLatest: 2, keepBest: 1, metric: "reward" });
+   * const { kept, deleted } = await trainable.pruneCheckpoints({ keepLatest: 2, keepBest: 1, metric: "reward" });
    * console.log(`kept ${kept.join(", ")}; deleted ${deleted.join(", ") || "nothing"}`);
    * ```
    */
@@ -196,9 +196,9 @@ export class TrainableModel implements TrainableModelResponse {
    *
    * @example
    * ```ts
-   * const { step, metrics, trainingDataUrl } = await model.trainSFT(
+   * const { step, metrics, trainingDataUrl } = await trainable.trainSFT(
    *   [{ messages: [{ role: "user", content: "2+2?" }, { role: "assistant", content: "4" }] }],
-   *   { config: { learning_rate: 5e-5 }, onEvent: (e) => console.log(e.type) },
+   *   { config: { learning_rate: 5e-5 }, onEvent: (e: { type: string }) => console.log(e.type) },
    * );
    * ```
    */
@@ -215,7 +215,7 @@ export class TrainableModel implements TrainableModelResponse {
    *
    * @example
    * ```ts
-   * const { files } = await model.downloadCheckpoint(await model.latestStep(), { dir: "./lora" });
+   * const { files } = await trainable.downloadCheckpoint(await trainable.latestStep(), { dir: "./lora" });
    * ```
    */
   downloadCheckpoint(step: number, params: { dir: string }, options?: RequestOptions): Promise<ArtifactDownload> {
