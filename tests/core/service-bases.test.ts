@@ -4,10 +4,12 @@
  * no base URL is given at all, `baseURL` alone serving everything, and a trained model's chat on
  * the Training host.
  */
+
 import { HttpResponse, http } from "msw";
 import { describe, expect, it } from "vitest";
 import type { HttpClient } from "../../src/core/http-client.js";
 import { APIError, type TrainableModel } from "../../src/index.js";
+import { captureWarnings } from "../warnings.js";
 import { BASE, chatParams, chatReply, KEY, MODEL_ID, makeClient, trajectoryGroups, useMsw } from "./msw-setup.js";
 
 const { server, seen } = useMsw();
@@ -71,7 +73,10 @@ describe("where each service lives", () => {
     );
     await client.models.list();
     await client.annotationQueues.items.progress("q", "i", progress);
+    // A one-trajectory group teaches nothing (a finding): this test is about where it goes.
+    const warnings = captureWarnings();
     await client.trainingJobs.create({ model_id: MODEL_ID, trajectory_groups: trajectoryGroups });
+    expect(warnings.codes()).toEqual(["INFERLOOP_UNIFORM_REWARDS"]);
     await client.sftTrainingJobs.create(sft);
     await graphql(client);
     expect(seen.map((r) => `${r.url.origin}${r.url.pathname}`)).toEqual([

@@ -12,6 +12,7 @@ import {
   UnsafeArtifactPathError,
 } from "../../src/index.js";
 import { faults } from "../../src/testing/index.js";
+import { captureWarnings } from "../warnings.js";
 import { caught, useFakeService } from "./helpers.js";
 
 const fake = useFakeService({ seedCalls: false }, { maxRetries: 1 });
@@ -173,6 +174,8 @@ describe("client.artifacts over W&B's GraphQL and signed storage", () => {
     expect(await caught(() => fake.client.artifacts.retrieve("acme/rl/agent:step1"))).toBeInstanceOf(
       ArtifactNotFoundError,
     );
+    // One trajectory teaches nothing (a finding): this test is about the checkpoint it makes.
+    const warnings = captureWarnings();
     await model.train(
       [
         {
@@ -190,6 +193,7 @@ describe("client.artifacts over W&B's GraphQL and signed storage", () => {
       // A hand-built choice has no logprobs: the trainer is told to train it anyway.
       { pollInterval: 5, experimental_config: { allow_training_without_logprobs: true } },
     );
+    expect(warnings.codes()).toEqual(["INFERLOOP_UNIFORM_REWARDS"]);
     const lora = await fake.client.artifacts.retrieve("acme/rl/agent:step1");
     expect(lora).toMatchObject({ type: "lora", aliases: expect.arrayContaining(["step1", "latest"]) });
     await fake.client.artifacts.download("acme/rl/agent:step1", { dir });

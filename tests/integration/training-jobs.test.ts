@@ -3,6 +3,7 @@
  * sending, the server's 422 detail is kept, and retries never create a duplicate: only with an
  * idempotency key, or when the request provably never reached the server.
  */
+
 import { describe, expect, it } from "vitest";
 import {
   APIConnectionError,
@@ -14,6 +15,7 @@ import {
   UnprocessableEntityError,
 } from "../../src/index.js";
 import { faults } from "../../src/testing/index.js";
+import { captureWarnings } from "../warnings.js";
 import { caught, clientFor, closedPort, MODEL_ID, useFakeService } from "./helpers.js";
 
 const JOBS = "/v1/preview/training-jobs";
@@ -150,8 +152,10 @@ describe("trainingJobs.create", () => {
       const p = withoutLogprobs();
       p.trajectory_groups[0]!.trajectories[0]!.messages_and_choices =
         params().trajectory_groups[0]!.trajectories[0]!.messages_and_choices;
+      const warnings = captureWarnings();
       await fake.client.trainingJobs.create(p);
       expect(fake.svc.trainingJobs).toHaveLength(1);
+      expect(warnings.codes()).toEqual(["INFERLOOP_MISSING_LOGPROBS"]);
     });
   });
 
