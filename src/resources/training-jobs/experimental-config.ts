@@ -3,9 +3,9 @@
 // `src/art/serverless/client.py`, which sends them), typed, with ART's meaning of each.
 import * as z from "zod/mini";
 import { memberFieldHint } from "../../core/field-hint.js";
+import type { Finding } from "../../core/warn-once.js";
 import type { Fields, SchemaOf } from "../shape.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
-import type { TrainingWarning } from "./trajectory-checks.js";
 
 ensureZodDefaults();
 
@@ -103,7 +103,7 @@ export const experimentalConfigKeyHint = memberFieldHint("experimental_config", 
  * ART know only `kimi_k2_tau`, and the server ignores a member it does not know, so the setting
  * has no effect there.
  */
-export function ignoredSettings(config: unknown): TrainingWarning[] {
+export function ignoredSettings(config: unknown): Finding[] {
   if (typeof config !== "object" || config === null || (config as Record<string, unknown>)["variant_k2_tau"] == null)
     return [];
   return [
