@@ -5,20 +5,6 @@ export function base64Bytes(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-/** The chunks of a `ReadableStream` as an async iterable (not every browser iterates one). */
-export async function* streamChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    reader.releaseLock();
-  }
-}
-
 /** A `ReadableStream` of an async iterable's chunks, pulled as the reader reads. */
 export function readableOf(chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
   const it = chunks[Symbol.asyncIterator]();

@@ -4,7 +4,8 @@
  * Blobs are hashed where they are; data that can be read only once is spooled while hashed.
  */
 import { RequestValidationError } from "../../core/errors.js";
-import { base64Bytes, streamChunks } from "./bytes.js";
+import { streamChunks } from "../../core/stream-chunks.js";
+import { base64Bytes } from "./bytes.js";
 import { type HeldBytes, spool } from "./local-files.js";
 import { createMd5 } from "./md5.js";
 import type { ArtifactFileInput } from "./types.js";

@@ -2,7 +2,8 @@
 // while it is hashed (a browser may keep a large Blob on disk, but that is its choice), and
 // downloads to a directory are refused with the way out (`artifacts.files`).
 import { InferloopError } from "../../core/errors.js";
-import { base64Bytes, streamChunks } from "./bytes.js";
+import { streamChunks } from "../../core/stream-chunks.js";
+import { base64Bytes } from "./bytes.js";
 import type { HeldBytes } from "./local-files.js";
 import { createMd5 } from "./md5.js";
 

@@ -7,6 +7,7 @@ import type { APIResponse } from "../../core/http-client.js";
 import { decodeJSONLBatches } from "../../core/jsonl.js";
 import { Redactor } from "../../core/secrets.js";
 import { decodeSSEBatches } from "../../core/sse.js";
+import { streamChunks } from "../../core/stream-chunks.js";
 import { ChatCompletionAccumulator } from "./accumulate.js";
 import { assertChunkIndices } from "./chunk-indices.js";
 import { checkChunk } from "./response-shape.js";
@@ -165,9 +166,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>,
     // were complete. Every choice ends with a chunk carrying its finish_reason; these have not.
     const unfinished = new Set<number>();
     async function* chunks(): AsyncGenerator<ChatCompletionChunk[]> {
-      for await (const lines of decodeJSONLBatches<ChatCompletionChunk & { error?: unknown }>(
-        iterateReadable(readable),
-      )) {
+      for await (const lines of decodeJSONLBatches<ChatCompletionChunk & { error?: unknown }>(streamChunks(readable))) {
         const out: ChatCompletionChunk[] = [];
         for (const line of lines) {
           n++;
@@ -380,19 +379,6 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>,
     this.#batch = [];
     this.#pos = 0;
     this.#cancel();
-  }
-}
-
-async function* iterateReadable(readable: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = readable.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    reader.releaseLock();
   }
 }
 
