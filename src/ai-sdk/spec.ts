@@ -1,19 +1,21 @@
 import type {
-  LanguageModelV3Content,
-  LanguageModelV3FinishReason,
-  LanguageModelV3GenerateResult,
-  LanguageModelV3StreamPart,
-  LanguageModelV3StreamResult,
-  LanguageModelV3Usage,
   LanguageModelV4Content,
   LanguageModelV4FinishReason,
   LanguageModelV4GenerateResult,
   LanguageModelV4StreamPart,
   LanguageModelV4StreamResult,
   LanguageModelV4Usage,
-  SharedV3Warning,
   SharedV4Warning,
 } from "@ai-sdk/provider";
+import type {
+  V3Content as LanguageModelV3Content,
+  V3FinishReason as LanguageModelV3FinishReason,
+  LanguageModelV3GenerateResult,
+  V3StreamPart as LanguageModelV3StreamPart,
+  LanguageModelV3StreamResult,
+  V3Usage as LanguageModelV3Usage,
+  V3Warning as SharedV3Warning,
+} from "./spec-v3.js";
 
 // What the provider gives the AI SDK is typed as both specifications at once. Intersecting two
 // unions keeps the members they share (a text part, a tool call, a finish part...), so whatever

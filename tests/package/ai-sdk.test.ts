@@ -3,7 +3,7 @@
 // is an instance of the app's `inferloop` classes), `generateText` of the real `ai` package runs
 // against the fake service, and a consumer's TypeScript accepts the declarations.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -24,6 +24,14 @@ it.each([
   const cjs = createRequire(join(app, "package.json"))(specifier) as object;
   expect(names(esm)).toEqual(names(from));
   expect(names(cjs)).toEqual(names(from));
+});
+
+// `ai` 6 keeps its own `@ai-sdk/provider` 3 when the top level has 4: the v3 entry's types are its
+// own, so they are the same whichever major a project has (tests/types/ai-sdk-v3.test-d.ts).
+it.each(["ai-sdk-v3.d.ts", "ai-sdk-v3.d.cts"])("dist/%s takes no type from @ai-sdk/provider", (file) => {
+  const dts = readFileSync(join(app, "node_modules", "inferloop", "dist", file), "utf8");
+  expect(dts).toMatch(/declare class InferloopChatLanguageModel implements LanguageModelV3 \{/);
+  expect(dts).not.toMatch(/@ai-sdk\//);
 });
 
 const esmScript = `
