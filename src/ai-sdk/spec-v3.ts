@@ -7,14 +7,15 @@
 // model gives back is assignable to the specification's types of either copy, and the call it
 // takes is the specification's call. Written from the specification of `@ai-sdk/provider` 3.
 // JSON is mutable in what a model gives back (so it is 3's JSON and 4's readonly JSON alike) and
-// readonly in what it takes (so a call typed by either copy is one).
+// readonly in what it takes (so a call typed by either copy is one). What v4 kept of v3 is
+// exported for spec-v4.ts.
 
 /** A JSON value, as the specification types provider metadata. */
 export type JSONValue = null | string | number | boolean | JSONObject | JSONValue[];
 /** A JSON object (an `undefined` member stands for an absent one). */
 export type JSONObject = { [key: string]: JSONValue | undefined };
 /** A JSON value given to the model, mutable or not. */
-type JSONInput =
+export type JSONInput =
   | null
   | string
   | number
@@ -23,18 +24,18 @@ type JSONInput =
   | readonly JSONInput[];
 
 /** Options for a provider, by provider name (`providerOptions.inferloop`). */
-type ProviderOptions = Record<string, { readonly [key: string]: JSONInput | undefined }>;
+export type ProviderOptions = Record<string, { readonly [key: string]: JSONInput | undefined }>;
 /** Extra outputs of a provider, by provider name (`providerMetadata.inferloop`). */
-type ProviderMetadata = Record<string, JSONObject>;
-type WithOptions = { providerOptions?: ProviderOptions };
-type WithMetadata = { providerMetadata?: ProviderMetadata };
+export type ProviderMetadata = Record<string, JSONObject>;
+export type WithOptions = { providerOptions?: ProviderOptions };
+export type WithMetadata = { providerMetadata?: ProviderMetadata };
 
 // The call: the prompt, the settings and the tools.
 
 /** A file's content: bytes, base64 text or a URL. */
 export type V3DataContent = Uint8Array | string | URL;
-type V3TextPart = { type: "text"; text: string } & WithOptions;
-type V3ReasoningPart = { type: "reasoning"; text: string } & WithOptions;
+export type TextPart = { type: "text"; text: string } & WithOptions;
+export type ReasoningPart = { type: "reasoning"; text: string } & WithOptions;
 /** A file in the prompt. */
 export type V3FilePart = {
   type: "file";
@@ -42,7 +43,7 @@ export type V3FilePart = {
   data: V3DataContent;
   mediaType: string;
 } & WithOptions;
-type V3ToolCallPart = {
+export type ToolCallPart = {
   type: "tool-call";
   toolCallId: string;
   toolName: string;
@@ -79,7 +80,7 @@ export type V3ToolResultPart = {
   toolName: string;
   output: V3ToolResultOutput;
 } & WithOptions;
-type V3ToolApprovalResponsePart = {
+export type ToolApprovalResponsePart = {
   type: "tool-approval-response";
   approvalId: string;
   approved: boolean;
@@ -89,19 +90,19 @@ type V3ToolApprovalResponsePart = {
 /** One message of the prompt. */
 export type V3Message = (
   | { role: "system"; content: string }
-  | { role: "user"; content: Array<V3TextPart | V3FilePart> }
+  | { role: "user"; content: Array<TextPart | V3FilePart> }
   | {
       role: "assistant";
-      content: Array<V3TextPart | V3FilePart | V3ReasoningPart | V3ToolCallPart | V3ToolResultPart>;
+      content: Array<TextPart | V3FilePart | ReasoningPart | ToolCallPart | V3ToolResultPart>;
     }
-  | { role: "tool"; content: Array<V3ToolResultPart | V3ToolApprovalResponsePart> }
+  | { role: "tool"; content: Array<V3ToolResultPart | ToolApprovalResponsePart> }
 ) &
   WithOptions;
 /** The prompt: the conversation so far. */
 export type V3Prompt = V3Message[];
 
 /** A tool the model may call; `inputSchema` is a JSON Schema (draft 7) object. */
-type V3FunctionTool = {
+export type FunctionTool = {
   type: "function";
   name: string;
   description?: string;
@@ -110,11 +111,15 @@ type V3FunctionTool = {
   strict?: boolean;
 } & WithOptions;
 /** A tool another provider runs itself (vLLM runs none). */
-type V3ProviderTool = { type: "provider"; id: `${string}.${string}`; name: string; args: Record<string, unknown> };
+export type ProviderTool = {
+  type: "provider";
+  id: `${string}.${string}`;
+  name: string;
+  args: Record<string, unknown>;
+};
 
-/** The call of `doGenerate` and `doStream`. */
-export type LanguageModelV3CallOptions = {
-  prompt: V3Prompt;
+/** The settings of a call, but its prompt: the same in v3 and v4 (which adds `reasoning`). */
+export type CallSettings = {
   maxOutputTokens?: number;
   temperature?: number;
   stopSequences?: string[];
@@ -125,7 +130,7 @@ export type LanguageModelV3CallOptions = {
   /** JSON output (`schema` is a JSON Schema object), or text. */
   responseFormat?: { type: "text" } | { type: "json"; schema?: object; name?: string; description?: string };
   seed?: number;
-  tools?: Array<V3FunctionTool | V3ProviderTool>;
+  tools?: Array<FunctionTool | ProviderTool>;
   toolChoice?: { type: "auto" | "none" | "required" } | { type: "tool"; toolName: string };
   /** Adds each chunk as the server sent it to the stream, as a `raw` part. */
   includeRawChunks?: boolean;
@@ -133,6 +138,9 @@ export type LanguageModelV3CallOptions = {
   headers?: Record<string, string | undefined>;
   providerOptions?: ProviderOptions;
 };
+
+/** The call of `doGenerate` and `doStream`. */
+export type LanguageModelV3CallOptions = CallSettings & { prompt: V3Prompt };
 
 // The reply.
 
@@ -148,7 +156,7 @@ export type V3FinishReason = {
 };
 
 /** Token counts; a figure the server did not send is `undefined`. */
-export type V3Usage = {
+export type Usage = {
   inputTokens: {
     total: number | undefined;
     noCache: number | undefined;
@@ -159,17 +167,21 @@ export type V3Usage = {
   raw?: JSONObject;
 };
 
-type V3Text = { type: "text"; text: string } & WithMetadata;
-type V3Reasoning = { type: "reasoning"; text: string } & WithMetadata;
+export type TextContent = { type: "text"; text: string } & WithMetadata;
+export type ReasoningContent = { type: "reasoning"; text: string } & WithMetadata;
 type V3File = { type: "file"; mediaType: string; data: string | Uint8Array } & WithMetadata;
-type V3Source = (
+export type Source = (
   | { type: "source"; sourceType: "url"; id: string; url: string; title?: string }
   | { type: "source"; sourceType: "document"; id: string; mediaType: string; title: string; filename?: string }
 ) &
   WithMetadata;
-type V3ToolApprovalRequest = { type: "tool-approval-request"; approvalId: string; toolCallId: string } & WithMetadata;
+export type ToolApprovalRequest = {
+  type: "tool-approval-request";
+  approvalId: string;
+  toolCallId: string;
+} & WithMetadata;
 /** A tool call of the reply; `input` is the arguments' JSON text. */
-type V3ToolCall = {
+export type ToolCall = {
   type: "tool-call";
   toolCallId: string;
   toolName: string;
@@ -177,7 +189,7 @@ type V3ToolCall = {
   providerExecuted?: boolean;
   dynamic?: boolean;
 } & WithMetadata;
-type V3ToolResult = {
+export type ToolResult = {
   type: "tool-result";
   toolCallId: string;
   toolName: string;
@@ -188,29 +200,28 @@ type V3ToolResult = {
 } & WithMetadata;
 
 /** A part of a generated reply. */
-export type V3Content = V3Text | V3Reasoning | V3File | V3ToolApprovalRequest | V3Source | V3ToolCall | V3ToolResult;
+export type V3Content = TextContent | ReasoningContent | V3File | ToolApprovalRequest | Source | ToolCall | ToolResult;
 
-type V3ResponseMetadata = { id?: string; timestamp?: Date; modelId?: string };
+export type ResponseMetadata = { id?: string; timestamp?: Date; modelId?: string };
 
 /** What `doGenerate` gives back. */
 export type LanguageModelV3GenerateResult = {
   content: V3Content[];
   finishReason: V3FinishReason;
-  usage: V3Usage;
+  usage: Usage;
   providerMetadata?: ProviderMetadata;
   request?: { body?: unknown };
-  response?: V3ResponseMetadata & { headers?: Record<string, string>; body?: unknown };
+  response?: ResponseMetadata & { headers?: Record<string, string>; body?: unknown };
   warnings: V3Warning[];
 };
 
-type BlockPart<Kind extends string> =
+/** The start, a piece and the end of a streamed text or reasoning block. */
+export type BlockPart<Kind extends string> =
   | ({ type: `${Kind}-start` | `${Kind}-end`; id: string } & WithMetadata)
   | ({ type: `${Kind}-delta`; id: string; delta: string } & WithMetadata);
 
-/** A part of a streamed reply. */
-export type V3StreamPart =
-  | BlockPart<"text">
-  | BlockPart<"reasoning">
+/** The start, a piece and the end of a tool call's streamed arguments. */
+export type ToolInputPart =
   | ({
       type: "tool-input-start";
       id: string;
@@ -221,15 +232,21 @@ export type V3StreamPart =
       title?: string;
     } & WithMetadata)
   | ({ type: "tool-input-delta"; id: string; delta: string } & WithMetadata)
-  | ({ type: "tool-input-end"; id: string } & WithMetadata)
-  | V3ToolApprovalRequest
-  | V3ToolCall
-  | V3ToolResult
+  | ({ type: "tool-input-end"; id: string } & WithMetadata);
+
+/** A part of a streamed reply. */
+export type V3StreamPart =
+  | BlockPart<"text">
+  | BlockPart<"reasoning">
+  | ToolInputPart
+  | ToolApprovalRequest
+  | ToolCall
+  | ToolResult
   | V3File
-  | V3Source
+  | Source
   | { type: "stream-start"; warnings: V3Warning[] }
-  | ({ type: "response-metadata" } & V3ResponseMetadata)
-  | ({ type: "finish"; usage: V3Usage; finishReason: V3FinishReason } & WithMetadata)
+  | ({ type: "response-metadata" } & ResponseMetadata)
+  | ({ type: "finish"; usage: Usage; finishReason: V3FinishReason } & WithMetadata)
   | { type: "raw"; rawValue: unknown }
   | { type: "error"; error: unknown };
 

@@ -2,7 +2,7 @@
 // (`npm init -y`, `"type": "module"`, `tsc --init` of the installed TypeScript with `"types":
 // ["node"]` and @types/node) with the packed tarball beside `ai` 6 and `@ai-sdk/provider` 3 or
 // an unversioned `@ai-sdk/provider` (4, while `ai` 6 keeps its 3 nested) with
-// `inferloop/ai-sdk/v3`, or `ai` 7 and `@ai-sdk/provider` 4 with `inferloop/ai-sdk`. The install
+// `inferloop/ai-sdk/v3`, or `ai` 7 and `@ai-sdk/provider` 4 or 3 with `inferloop/ai-sdk`. The install
 // needs no flag (the optional peer covers both majors), the sample type-checks under those
 // defaults with the AI SDK's own types (and the model's types are not `any`), and runs as Node
 // runs a .ts file: generateText with vLLM's extras in providerMetadata, streamText with a tool
@@ -86,8 +86,9 @@ try {
 const major = (name: string) => version(name).split(".")[0]!;
 
 // `provider` is the major of `@ai-sdk/provider` npm puts at the top level. An unversioned
-// `@ai-sdk/provider` beside `ai` 6 is the newest (4), while `ai` 6 keeps its own 3 nested: the v3
-// entry's declarations must not take their types from whichever the top level has.
+// `@ai-sdk/provider` beside `ai` 6 is the newest (4), while `ai` 6 keeps its own 3 nested; beside
+// `ai` 7 a project may still have 3 (`ai` 7 keeps its 4 nested). Neither entry's declarations may
+// take their types from whichever the top level has.
 const majors = [
   {
     ai: "ai 6",
@@ -105,6 +106,12 @@ const majors = [
     ai: "ai 7",
     install: [`ai@${version("ai")}`, `@ai-sdk/provider@${version("@ai-sdk/provider")}`],
     provider: major("@ai-sdk/provider"),
+    entry: "inferloop/ai-sdk",
+  },
+  {
+    ai: "ai 7 and provider 3",
+    install: [`ai@${version("ai")}`, `@ai-sdk/provider@${version("@ai-sdk/provider-v3")}`],
+    provider: major("@ai-sdk/provider-v3"),
     entry: "inferloop/ai-sdk",
   },
 ];
