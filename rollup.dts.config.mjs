@@ -57,7 +57,8 @@ const mainEntryByName = {
 };
 
 // `ai-sdk-v3` is bundled on its own, so its declarations are whole (no chunk shared with
-// `ai-sdk`) and name only what `@ai-sdk/provider` 3 has too: the v3 types, never a v4 one.
+// `ai-sdk`) and carry inferloop's own v3 types (src/ai-sdk/spec-v3.ts): no `@ai-sdk/provider`,
+// whose top-level major need not be the one `ai` 6 uses.
 const inputs = [input, { "ai-sdk-v3": "src/ai-sdk/v3.ts" }];
 
 export default inputs.flatMap((input) =>

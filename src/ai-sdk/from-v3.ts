@@ -1,8 +1,4 @@
 import type {
-  LanguageModelV3CallOptions,
-  LanguageModelV3FilePart,
-  LanguageModelV3Prompt,
-  LanguageModelV3ToolResultPart,
   LanguageModelV4CallOptions,
   LanguageModelV4FilePart,
   LanguageModelV4Prompt,
@@ -10,6 +6,12 @@ import type {
   LanguageModelV4ToolResultPart,
 } from "@ai-sdk/provider";
 import { promptError } from "./errors.js";
+import type {
+  LanguageModelV3CallOptions,
+  V3FilePart as LanguageModelV3FilePart,
+  V3Prompt as LanguageModelV3Prompt,
+  V3ToolResultPart as LanguageModelV3ToolResultPart,
+} from "./spec-v3.js";
 
 // A v3 call differs from a v4 call in how files are given (bytes, base64 text or a URL, where v4
 // tags each form) and in a tool result's content parts (v3 has a kind per form: `file-data`,

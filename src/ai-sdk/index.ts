@@ -1,8 +1,9 @@
 /**
  * `inferloop/ai-sdk`: an AI SDK provider built on the inferloop client, of language model
- * specification v4 (`ai` 7; `inferloop/ai-sdk/v3` is the same for `ai` 6). Only these entries
- * load anything of the AI SDK (its types, from the optional peer `@ai-sdk/provider`); they take
- * the client from `inferloop` itself, so the two share one copy of the SDK.
+ * specification v4 (`ai` 7; `inferloop/ai-sdk/v3` is the same for `ai` 6). Their types of the
+ * specification are inferloop's own (spec-v4.ts, spec-v3.ts), so they load nothing of the AI SDK
+ * and work whichever major of `@ai-sdk/provider` a project has; they take the client from
+ * `inferloop` itself, so the two share one copy of the SDK.
  *
  * @module
  */

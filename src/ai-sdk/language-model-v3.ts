@@ -1,12 +1,12 @@
+import type { Inferloop } from "../index.js";
+import { generate, stream, supportedUrls } from "./chat-core.js";
+import { callFromV3 } from "./from-v3.js";
 import type {
   LanguageModelV3,
   LanguageModelV3CallOptions,
   LanguageModelV3GenerateResult,
   LanguageModelV3StreamResult,
-} from "@ai-sdk/provider";
-import type { Inferloop } from "../index.js";
-import { generate, stream, supportedUrls } from "./chat-core.js";
-import { callFromV3 } from "./from-v3.js";
+} from "./spec-v3.js";
 
 /**
  * A chat model of the AI SDK's language model specification v3 (what `ai` 6 calls), made by

@@ -1,11 +1,11 @@
+import type { Inferloop } from "../index.js";
+import { generate, stream, supportedUrls } from "./chat-core.js";
 import type {
   LanguageModelV4,
   LanguageModelV4CallOptions,
   LanguageModelV4GenerateResult,
   LanguageModelV4StreamResult,
-} from "@ai-sdk/provider";
-import type { Inferloop } from "../index.js";
-import { generate, stream, supportedUrls } from "./chat-core.js";
+} from "./spec-v4.js";
 
 /**
  * A chat model of the AI SDK's language model specification v4 (what `ai` 7 calls), made by

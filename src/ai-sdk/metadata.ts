@@ -1,6 +1,6 @@
-import type { JSONObject, JSONValue } from "@ai-sdk/provider";
 import type { ChatCompletion, ChatCompletionChoice, ChatCompletionTokenLogprob, CompletionUsage } from "../index.js";
 import type { FinishReason, Usage } from "./spec.js";
+import type { JSONObject, JSONValue } from "./spec-v3.js";
 
 /**
  * `providerMetadata.inferloop`: what vLLM sent beside the text, as it sent it. Absent fields

@@ -1,6 +1,6 @@
-import type { ProviderV3 } from "@ai-sdk/provider";
 import { InferloopChatLanguageModel } from "./language-model-v3.js";
 import { type InferloopProviderSettings, makeProvider } from "./make-provider.js";
+import type { ProviderV3 } from "./spec-v3.js";
 
 /**
  * An AI SDK provider of specification v3 (for `ai` 6) for vLLM through inferloop: call it with a

@@ -1,6 +1,6 @@
-import type { ProviderV4 } from "@ai-sdk/provider";
 import { InferloopChatLanguageModel } from "./language-model.js";
 import { type InferloopProviderSettings, makeProvider } from "./make-provider.js";
+import type { ProviderV4 } from "./spec-v4.js";
 
 /**
  * An AI SDK provider (specification v4, for `ai` 7) for vLLM through inferloop: call it with a

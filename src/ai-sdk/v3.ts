@@ -1,7 +1,9 @@
 /**
  * `inferloop/ai-sdk/v3`: the AI SDK provider of `inferloop/ai-sdk` for `ai` 6, whose language
  * models are of specification v3 (`ai` 7 takes them too). The same `createInferloopProvider`,
- * the same behaviour and `providerMetadata.inferloop`; only the specification differs.
+ * the same behaviour and `providerMetadata.inferloop`; only the specification differs. Its types
+ * of the specification are inferloop's own (no `@ai-sdk/provider`), so `ai` 6 takes its models
+ * whichever major of `@ai-sdk/provider` a project has at the top level.
  *
  * @module
  */

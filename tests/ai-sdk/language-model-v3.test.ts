@@ -3,8 +3,9 @@
  * bytes, base64 text or a URL; a tool result's `file-data`, `image-data`, `image-url` parts) sends
  * exactly what the same call in v4's forms sends, and the reply comes back the same, streamed or
  * not. The v3 calls are typed by `@ai-sdk/provider` 3 itself (the `@ai-sdk/provider-v3` alias).
- * That `ai` 6's `LanguageModel` type takes the model, with `@ai-sdk/provider` 3 installed, is
- * checked on the packed package (tests/package/ai-sdk.test.ts).
+ * That `ai` 6's `LanguageModel` type takes the model whichever `@ai-sdk/provider` a project has
+ * is checked by tests/types/ai-sdk-v3.test-d.ts and on the packed package
+ * (tests/package/ai-sdk-projects.test.ts).
  */
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from "@ai-sdk/provider";
 import type { LanguageModelV3CallOptions, LanguageModelV3Prompt } from "@ai-sdk/provider-v3";

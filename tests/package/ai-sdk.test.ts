@@ -3,7 +3,7 @@
 // is an instance of the app's `inferloop` classes), `generateText` of the real `ai` package runs
 // against the fake service, and a consumer's TypeScript accepts the declarations.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -24,6 +24,20 @@ it.each([
   const cjs = createRequire(join(app, "package.json"))(specifier) as object;
   expect(names(esm)).toEqual(names(from));
   expect(names(cjs)).toEqual(names(from));
+});
+
+// `ai` 6 keeps its own `@ai-sdk/provider` 3 when the top level has 4, and `ai` 7 its own 4 when
+// the top level has 3: each entry's types of its specification are its own, so they are the same
+// whichever major a project has (tests/types/ai-sdk-v3.test-d.ts, ai-sdk-v4.test-d.ts).
+it.each([
+  ["ai-sdk.d.ts", "V4"],
+  ["ai-sdk.d.cts", "V4"],
+  ["ai-sdk-v3.d.ts", "V3"],
+  ["ai-sdk-v3.d.cts", "V3"],
+])("dist/%s takes no type from @ai-sdk/provider", (file, version) => {
+  const dts = readFileSync(join(app, "node_modules", "inferloop", "dist", file), "utf8");
+  expect(dts).toMatch(new RegExp(`declare class InferloopChatLanguageModel implements LanguageModel${version} \\{`));
+  expect(dts).not.toMatch(/@ai-sdk\//);
 });
 
 const esmScript = `
@@ -118,16 +132,18 @@ const strictUsage = `
   const inferloop: InferloopProvider = createInferloopProvider({ client, maxRetries: 1 });
   const provider: ProviderV4 = inferloop;
   const model: LanguageModelV4 = inferloop("Qwen/Qwen3-8B");
+  const v3: LanguageModelV3 = createV3({ client })("Qwen/Qwen3-8B");
   const result = await model.doGenerate({ prompt: [{ role: "user", content: [{ type: "text", text: "hi" }] }] });
   const meta = result.providerMetadata?.["inferloop"] as unknown as InferloopProviderMetadata | undefined;
   const options: InferloopProviderOptions = { top_k: 20, extraBody: { x: 1 } };
   // @ts-expect-error: not a chat field's type
   const wrong: InferloopProviderOptions = { top_k: "20" };
-  return [provider, meta?.token_ids, options, wrong] as const;
+  return [provider, v3, meta?.token_ids, options, wrong] as const;
 `;
-const strictImports = `import type { LanguageModelV4, ProviderV4 } from "@ai-sdk/provider"$MODE;
+const strictImports = `import type { LanguageModelV3, LanguageModelV4, ProviderV4 } from "@ai-sdk/provider"$MODE;
 import { Inferloop } from "inferloop";
 import { createInferloopProvider, type InferloopProvider, type InferloopProviderMetadata, type InferloopProviderOptions } from "inferloop/ai-sdk";
+import { createInferloopProvider as createV3 } from "inferloop/ai-sdk/v3";
 `;
 const jsonSchemaShim = `declare module "json-schema" {
   export type JSONSchema7 = Record<string, unknown>;
@@ -194,6 +210,7 @@ describe("consumer type-check of inferloop/ai-sdk", () => {
       .join("\n");
     expect(run.status, `${diagnostics}\n${run.stderr}`).toBe(0);
     expect(run.stdout).toMatch(/node_modules\/inferloop\/dist\/ai-sdk\.d\.ts/);
+    if (name.startsWith("strict")) expect(run.stdout).toMatch(/node_modules\/inferloop\/dist\/ai-sdk-v3\.d\.c?ts/);
     if (name === "strict, node16") expect(run.stdout).toMatch(/node_modules\/inferloop\/dist\/ai-sdk\.d\.cts/);
   });
 });
