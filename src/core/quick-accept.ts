@@ -63,6 +63,9 @@ function sparseChecker(schema: $ZodType): Checker | null {
   // A check with its own condition may run even after an issue; leave such schemas to zod.
   if (checks.some((c) => c._zod.def.when !== undefined)) return null;
   const required = Object.keys(shape).filter((k) => shape[k]!._zod.optin !== "optional");
+  // One lookup per key the value has: a request schema's shape has a hundred keys, an object
+  // that V8 keeps as a dictionary, where `hasOwn` and then the read were two lookups.
+  const fields = new Map(Object.keys(shape).map((k) => [k, shape[k]!]));
   const catchall = def.catchall;
   return (value) => {
     for (const key of required) if (!(key in value)) return false;
@@ -72,7 +75,7 @@ function sparseChecker(schema: $ZodType): Checker | null {
     for (const key in value) {
       // zod gives "__proto__" rules of its own; not worth repeating here.
       if (key === "__proto__") return false;
-      const field = Object.hasOwn(shape, key) ? shape[key] : catchall;
+      const field = fields.get(key) ?? catchall;
       // No catch-all: zod strips unknown keys from its output without checking them.
       if (field === undefined) continue;
       payload.value = value[key];

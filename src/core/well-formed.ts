@@ -7,10 +7,13 @@
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+type WithWellFormed = string & { isWellFormed(): boolean };
+
 /**
- * `String.prototype.isWellFormed` where the runtime has it, a regular expression elsewhere.
+ * `String.prototype.isWellFormed` where the runtime has it, a regular expression elsewhere
+ * (chosen once: it runs on every string of every chat request).
  */
-export function isWellFormed(s: string): boolean {
-  const native = (s as { isWellFormed?: () => boolean }).isWellFormed;
-  return typeof native === "function" ? native.call(s) : !LONE_SURROGATE.test(s);
-}
+export const isWellFormed: (s: string) => boolean =
+  typeof (String.prototype as Partial<WithWellFormed>).isWellFormed === "function"
+    ? (s) => (s as WithWellFormed).isWellFormed()
+    : (s) => !LONE_SURROGATE.test(s);

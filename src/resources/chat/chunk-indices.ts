@@ -3,7 +3,7 @@ import type { ChatCompletionChunk } from "./types.js";
 
 /** A choice or tool-call index must be a non-negative integer: anything else (a string such as
  * `"__proto__"`, a fraction, a negative number) would silently become one more choice. */
-const isIndex = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
+export const isIndex = (v: unknown): boolean => Number.isInteger(v) && (v as number) >= 0;
 
 /**
  * Check the `index` of every choice and tool-call delta of a chunk, before it is accumulated.

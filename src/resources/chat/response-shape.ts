@@ -1,4 +1,6 @@
 import { expectArray, expectMemberObject, expectObject, isObject } from "../../core/response-shape.js";
+import { assertChunkIndices, isIndex } from "./chunk-indices.js";
+import type { ChatCompletionChunk } from "./types.js";
 
 // The checks below build the path of each member they look at, for the message. That is a few
 // strings per chunk, on the hot path of every stream; so a chunk is first tested by the same
@@ -6,15 +8,21 @@ import { expectArray, expectMemberObject, expectObject, isObject } from "../../c
 const isArrayOrNull = (v: unknown) => v == null || Array.isArray(v);
 const isObjectOrNull = (v: unknown) => v == null || isObject(v);
 
-function choiceIsReadable(choice: unknown, body: "message" | "delta"): boolean {
+// A stream chunk's choice and tool-call indices are checked in the same walk (`indices`): the
+// accumulator files each delta under them.
+function choiceIsReadable(choice: unknown, body: "message" | "delta", indices = false): boolean {
   if (!isObject(choice)) return false;
+  if (indices && !isIndex(choice["index"])) return false;
   const m = choice[body];
   if (body === "delta" ? !isObjectOrNull(m) : !isObject(m)) return false;
   if (m != null) {
     const calls = (m as Record<string, unknown>)["tool_calls"];
     if (!isArrayOrNull(calls)) return false;
     if (calls != null)
-      for (let t = 0; t < (calls as unknown[]).length; t++) if (!isObject((calls as unknown[])[t])) return false;
+      for (let t = 0; t < (calls as unknown[]).length; t++) {
+        const call = (calls as unknown[])[t];
+        if (!isObject(call) || (indices && !isIndex(call["index"]))) return false;
+      }
   }
   const lp = choice["logprobs"];
   if (!isObjectOrNull(lp)) return false;
@@ -63,16 +71,17 @@ export function checkCompletion(value: unknown): unknown {
 
 /**
  * Throws `ResponseParseError` naming the chunk and member when a stream chunk cannot be read
- * (a `null` chunk, `choices: [null]`, `tool_calls: [null]`, `logprobs.content: 5`, ...).
+ * (a `null` chunk, `choices: [null]`, `tool_calls: [null]`, `logprobs.content: 5`, ...) or
+ * when a choice or tool-call `index` is not a non-negative integer (see `assertChunkIndices`).
  */
-export function checkChunk(value: unknown, n: number): unknown {
+export function checkChunk(value: unknown, n: number): ChatCompletionChunk {
   if (isObject(value)) {
     const choices = value["choices"];
-    if (choices == null) return value;
+    if (choices == null) return value as unknown as ChatCompletionChunk;
     if (Array.isArray(choices)) {
       let ok = true;
-      for (let i = 0; i < choices.length && ok; i++) ok = choiceIsReadable(choices[i], "delta");
-      if (ok) return value;
+      for (let i = 0; i < choices.length && ok; i++) ok = choiceIsReadable(choices[i], "delta", true);
+      if (ok) return value as unknown as ChatCompletionChunk;
     }
   }
   const what = `stream chunk ${n}`;
@@ -80,5 +89,6 @@ export function checkChunk(value: unknown, n: number): unknown {
   const choices = expectArray(chunk, "choices", what, "choices", true);
   if (choices !== undefined)
     for (let i = 0; i < choices.length; i++) checkChoice(choices[i], `choices.${i}`, what, "delta");
-  return value;
+  assertChunkIndices(chunk as unknown as ChatCompletionChunk, n);
+  return chunk as unknown as ChatCompletionChunk;
 }

@@ -9,7 +9,6 @@ import { Redactor } from "../../core/secrets.js";
 import { decodeSSEBatches } from "../../core/sse.js";
 import { streamChunks } from "../../core/stream-chunks.js";
 import { ChatCompletionAccumulator } from "./accumulate.js";
-import { assertChunkIndices } from "./chunk-indices.js";
 import { checkChunk } from "./response-shape.js";
 import { type ChatCompletion, type ChatCompletionChunk, normalizeChunk } from "./types.js";
 
@@ -114,9 +113,7 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>,
         for await (const batch of readJSONEventBatches<ChatCompletionChunk>(events, res.headers, redactor, finish)) {
           for (let i = 0; i < batch.length; i++) {
             try {
-              const chunk = checkChunk(batch[i], ++n) as ChatCompletionChunk;
-              assertChunkIndices(chunk, n);
-              normalizeChunk(chunk);
+              normalizeChunk(checkChunk(batch[i], ++n));
             } catch (err) {
               // The good chunks before the unreadable one are delivered first, as they arrived.
               if (i > 0) {
@@ -170,15 +167,15 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>,
         const out: ChatCompletionChunk[] = [];
         for (const line of lines) {
           n++;
+          let chunk: ChatCompletionChunk;
           try {
             if (line && typeof line === "object" && line.error != null) throw streamEventError(line, {}, noRedaction);
-            assertChunkIndices(checkChunk(line, n) as ChatCompletionChunk, n);
+            chunk = normalizeChunk(checkChunk(line, n));
           } catch (err) {
             // The chunks before the bad line are delivered first, as they arrived.
             if (out.length) yield out;
             throw err;
           }
-          const chunk = normalizeChunk(checkChunk(line, n) as ChatCompletionChunk);
           for (const c of chunk.choices) {
             if (c.finish_reason == null) unfinished.add(c.index);
             else unfinished.delete(c.index);
@@ -210,7 +207,8 @@ export class ChatCompletionStream implements AsyncIterable<ChatCompletionChunk>,
       return undefined;
     }
     const chunk = this.#batch[this.#pos++]!;
-    this.#accumulator.add(chunk);
+    // Every chunk of a source was checked by checkChunk, indices included.
+    this.#accumulator._addChecked(chunk);
     return chunk;
   }
 
