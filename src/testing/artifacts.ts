@@ -231,6 +231,9 @@ function commit(state: FakeState, vars: Vars): ResponsePlan {
   const id = isRecord(vars.input) ? vars.input.artifactID : vars.artifactID;
   const artifact = typeof id === "string" ? state.artifacts.get(id) : undefined;
   if (artifact === undefined) return gqlError(400, F, "artifact not found");
+  // W&B's uploaders retry a commit whose answer was lost (wandb core/internal/api/gql_client.go,
+  // clients.CheckRetry): the version it made is answered again. What W&B's server answers is not
+  // public; anything else would fail its own clients' retries.
   if (artifact.state === "COMMITTED") return data(F, { artifact: { id: artifact.id, digest: artifact.digest } });
   const manifest = artifact.manifests.get("wandb_manifest.json");
   const stored = manifest && state.artifacts.object(manifest.key);

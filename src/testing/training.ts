@@ -96,7 +96,9 @@ export const TRAINING_JOB_ROUTES: ReadonlyArray<
     },
   }),
   // An SFT job is a training job of the same service: the events and record routes below
-  // serve it too (W&B's API has no SFT-specific route for either).
+  // serve it too. W&B's API has no SFT-specific route for either, and ART's client reads an SFT
+  // job's events through them (OpenPipe/ART src/art/serverless/client.py @029b7a28:
+  // SFTTrainingJobs.events is a TrainingJobEvents on /preview/training-jobs/{id}/events).
   route({
     method: "POST",
     path: "/v1/preview/sft-training-jobs",

@@ -142,7 +142,7 @@ export const SFT_DATASET_CASES: readonly SftDatasetCase[] = [
     name: "a row without messages",
     source:
       "ART-sft reads it as messages [] (data.get default), a row that trains nothing; inferloop refuses it as a likely mistake",
-    jsonl: qa("a", "1") + `${JSON.stringify({ tools: [] })}\n`,
+    jsonl: `${qa("a", "1")}${JSON.stringify({ tools: [] })}\n`,
     batchSize: 1,
     sdk: "refuse",
     sdkPath: "rows (line 2 of {file}).messages",

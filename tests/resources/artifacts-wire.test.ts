@@ -23,7 +23,7 @@ interface Op {
 }
 
 /** A W&B GraphQL double that answers the upload sequence and records each operation. */
-function wandb(options: { failFirst?: number } = {}) {
+function wandb(options: { failFirst?: number; failOnce?: string } = {}) {
   const ops: Op[] = [];
   const puts: { url: string; headers: Headers; body: string }[] = [];
   let fail = options.failFirst ?? 0;
@@ -31,7 +31,8 @@ function wandb(options: { failFirst?: number } = {}) {
     http.post(`${WANDB}/graphql`, async ({ request }) => {
       const op = (await request.json()) as Op;
       ops.push(op);
-      if (fail-- > 0)
+      const firstOfItsKind = ops.filter((o) => o.operationName === op.operationName).length === 1;
+      if (fail-- > 0 || (op.operationName === options.failOnce && firstOfItsKind))
         return HttpResponse.json(
           { errors: [{ message: "upstream" }] },
           { status: 502, headers: { "retry-after-ms": "1" } },
@@ -188,6 +189,43 @@ describe("client.artifacts.upload on the wire", () => {
     const graphql = seen.filter((s) => s.url.pathname === "/graphql");
     expect(graphql.every((s) => s.headers.get("authorization") === `Basic ${btoa(`api:${KEY}`)}`)).toBe(true);
     expect(graphql.every((s) => s.url.origin === WANDB)).toBe(true);
+  });
+
+  // wandb core/internal/api/gql_client.go sends every GraphQL request, commitArtifact included,
+  // with RetryPolicy clients.CheckRetry (core/internal/clients/retry_policy.go: connection
+  // errors, 429, 5xx but 501), so W&B's own uploader treats a repeated commit as safe.
+  it("sends commitArtifact again when its answer was lost (a 502), as W&B's uploader does", async () => {
+    const { ops } = wandb({ failOnce: "CommitArtifact" });
+    const result = await client().artifacts.upload({
+      entity: "acme",
+      project: "rl",
+      name: "d",
+      type: "dataset",
+      files: [{ name: "f", data: "x" }],
+    });
+    const commits = ops.filter((o) => o.operationName === "CommitArtifact");
+    expect(commits).toHaveLength(2);
+    expect(commits[1]!.variables).toEqual(commits[0]!.variables);
+    expect(result.version).toBe("v4");
+  });
+
+  // W&B's Go uploader (core/pkg/artifacts/saver.go) sends runName null to createArtifact for an
+  // artifact no run logs (UserCreated), and the artifact's RunId, "" then, to createArtifactManifest
+  // (whose runName is String!).
+  it('without a run: no runName in createArtifact, runName "" in createArtifactManifest', async () => {
+    const { ops } = wandb();
+    await client().artifacts.upload({
+      entity: "acme",
+      project: "rl",
+      name: "d",
+      type: "dataset",
+      files: [{ name: "f", data: "x" }],
+    });
+    const input = ops.find((o) => o.operationName === "CreateArtifact")!.variables.input as Record<string, unknown>;
+    expect("runName" in input).toBe(false);
+    const manifests = ops.filter((o) => o.operationName === "CreateArtifactManifest");
+    expect(manifests.length).toBeGreaterThan(0);
+    for (const m of manifests) expect(m.variables.runName).toBe("");
   });
 
   it("retries a GraphQL 5xx, and turns a 200 with `errors` into a GraphQLError with W&B's message", async () => {

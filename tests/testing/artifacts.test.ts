@@ -148,6 +148,17 @@ describe("the fake's W&B artifact GraphQL and storage", () => {
     expect((await put(slot.uploadUrl, slot.uploadHeaders, bytesOf("x"))).status).toBe(200);
   });
 
+  // W&B's Go uploader retries commitArtifact like every GraphQL request (core/internal/api/gql_client.go:
+  // RetryPolicy clients.CheckRetry), so a commit whose answer was lost comes again.
+  it("answers a repeated commitArtifact with the same version, making no other", async () => {
+    const id = await uploadOne("once");
+    const again = await gql(COMMIT, { artifactID: id });
+    expect(again.status).toBe(200);
+    expect(again.body.data!.commitArtifact.artifact.id).toBe(id);
+    expect((await gql(BY_ID, { id })).body.data!.artifact).toMatchObject({ versionIndex: 0, state: "COMMITTED" });
+    expect(svc.state.artifacts.list().filter((a) => a.state === "COMMITTED")).toHaveLength(1);
+  });
+
   it("answers a retried createArtifact (same clientID) with the same artifact, and refuses it with another digest", async () => {
     const first = await gql(CREATE, { input: input({ clientID: "same" }) });
     const again = await gql(CREATE, { input: input({ clientID: "same" }) });

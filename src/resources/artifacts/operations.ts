@@ -116,6 +116,8 @@ export const createFiles = graphqlEndpoint<
   },
 });
 
+// Retried like W&B's own uploader retries it: wandb core/internal/api/gql_client.go sends every
+// GraphQL request, this one included, with clients.CheckRetry (connection errors, 429, 5xx).
 export const commitArtifact = graphqlEndpoint<{ artifactID: string }, { id: string; digest: string | undefined }>({
   operation: "artifacts.commit",
   operationName: "CommitArtifact",

@@ -86,6 +86,8 @@ export async function uploadArtifact(
       clientID: clientId(),
       sequenceClientID: clientId(),
     };
+    // Without a run, W&B's uploader sends no runName here and "" to the manifest (whose runName
+    // is String!): wandb core/pkg/artifacts/saver.go (UserCreated, as.artifact.RunId).
     if (runId !== undefined) input.runName = runId;
     const metadata = lateMetadata ? { ...params.metadata, ...lateMetadata() } : params.metadata;
     if (metadata !== undefined) input.metadata = JSON.stringify(metadata);
