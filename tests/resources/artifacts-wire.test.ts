@@ -15,6 +15,7 @@ const { server, seen } = useMsw();
 const WANDB = "https://api.wandb.test";
 const STORAGE = "https://storage.test";
 const client = () => makeClient({ wandbBaseURL: WANDB, maxRetries: 1 });
+const hexMd5 = (bytes: Uint8Array) => Buffer.from(md5Base64(bytes), "base64").toString("hex");
 
 interface Op {
   operationName: string;
@@ -25,7 +26,7 @@ interface Op {
 /** A W&B GraphQL double that answers the upload sequence and records each operation. */
 function wandb(options: { failFirst?: number; failOnce?: string } = {}) {
   const ops: Op[] = [];
-  const puts: { url: string; headers: Headers; body: string }[] = [];
+  const puts: { url: string; headers: Headers; body: string; bytes: Uint8Array }[] = [];
   let fail = options.failFirst ?? 0;
   server.use(
     http.post(`${WANDB}/graphql`, async ({ request }) => {
@@ -68,11 +69,30 @@ function wandb(options: { failFirst?: number; failOnce?: string } = {}) {
             data: {
               createArtifactFiles: {
                 files: {
-                  edges: (op.variables.artifactFiles as { name: string; md5: string }[]).map((f) => ({
+                  edges: (
+                    op.variables.artifactFiles as {
+                      name: string;
+                      md5: string;
+                      uploadPartsInput?: { partNumber: number }[];
+                    }[]
+                  ).map((f) => ({
                     node: {
                       storagePath: "p",
                       uploadUrl: `${STORAGE}/${f.name}?X-Goog-Signature=s`,
-                      uploadHeaders: [`Content-MD5:${f.md5}`, "x-goog-meta-owner: wandb"],
+                      uploadHeaders: [
+                        `Content-MD5:${f.md5}`,
+                        "x-goog-meta-owner: wandb",
+                        "Content-Type:application/octet-stream",
+                      ],
+                      uploadMultipartUrls: f.uploadPartsInput
+                        ? {
+                            uploadID: "upload-1",
+                            uploadUrlParts: f.uploadPartsInput.map((p) => ({
+                              partNumber: p.partNumber,
+                              uploadUrl: `${STORAGE}/${f.name}?partNumber=${p.partNumber}&uploadId=upload-1&X-Amz-Signature=s`,
+                            })),
+                          }
+                        : null,
                       artifact: { id: "QXJ0aWZhY3Q6MQ==" },
                     },
                   })),
@@ -80,6 +100,8 @@ function wandb(options: { failFirst?: number; failOnce?: string } = {}) {
               },
             },
           });
+        case "CompleteMultipartUploadArtifact":
+          return HttpResponse.json({ data: { completeMultipartUploadArtifact: { digest: "d" } } });
         case "CommitArtifact":
           return HttpResponse.json({ data: { commitArtifact: { artifact: { id: "QXJ0aWZhY3Q6MQ==", digest: "d" } } } });
         case "ArtifactByID":
@@ -90,8 +112,15 @@ function wandb(options: { failFirst?: number; failOnce?: string } = {}) {
       return HttpResponse.json({ errors: [{ message: `unexpected ${op.operationName}` }] }, { status: 400 });
     }),
     http.put(`${STORAGE}/*`, async ({ request }) => {
-      puts.push({ url: request.url, headers: new Headers(request.headers), body: await request.text() });
-      return new HttpResponse(null, { status: 200 });
+      const bytes = new Uint8Array(await request.arrayBuffer());
+      puts.push({
+        url: request.url,
+        headers: new Headers(request.headers),
+        body: new TextDecoder().decode(bytes),
+        bytes,
+      });
+      // S3 answers a part with its ETag: the quoted hex MD5.
+      return new HttpResponse(null, { status: 200, headers: { etag: `"${hexMd5(bytes)}"` } });
     }),
   );
   return { ops, puts };
@@ -189,6 +218,66 @@ describe("client.artifacts.upload on the wire", () => {
     const graphql = seen.filter((s) => s.url.pathname === "/graphql");
     expect(graphql.every((s) => s.headers.get("authorization") === `Basic ${btoa(`api:${KEY}`)}`)).toBe(true);
     expect(graphql.every((s) => s.url.origin === WANDB)).toBe(true);
+  });
+
+  // wandb core/pkg/artifacts/multipart.go and saver.go (uploadMultipart): parts announced with
+  // their hex MD5s in uploadPartsInput, each PUT with Content-MD5 (base64), Content-Length and
+  // W&B's Content-Type, then completeMultipartUploadArtifact with the ETags in hexMD5, the birth
+  // artifact's id, the storage path and the upload id.
+  it("sends a file over the multipart threshold in parts, as W&B's uploader does", async () => {
+    const { ops, puts } = wandb();
+    const MiB = 1024 * 1024;
+    const data = new Uint8Array(11 * MiB + 3).map((_, i) => (i * 7) % 251);
+    await client().artifacts.upload({
+      entity: "acme",
+      project: "rl",
+      name: "d",
+      type: "lora",
+      multipart: { threshold: 8 * MiB, partSize: 5 * MiB },
+      files: [{ name: "adapter.bin", data }],
+    });
+    const parts = [data.subarray(0, 5 * MiB), data.subarray(5 * MiB, 10 * MiB), data.subarray(10 * MiB)];
+    const files = ops.find((o) => o.operationName === "CreateArtifactFiles")!;
+    expect(files.query).toContain("uploadMultipartUrls { uploadID uploadUrlParts { partNumber uploadUrl } }");
+    expect((files.variables.artifactFiles as Record<string, unknown>[])[0]!.uploadPartsInput).toEqual(
+      parts.map((p, i) => ({ partNumber: i + 1, hexMD5: hexMd5(p) })),
+    );
+    const partPuts = puts.filter((p) => p.url.includes("partNumber="));
+    expect(partPuts.map((p) => new URL(p.url).searchParams.get("partNumber"))).toEqual(["1", "2", "3"]);
+    partPuts.forEach((p, i) => {
+      expect(p.bytes).toEqual(parts[i]);
+      expect(p.headers.get("content-md5")).toBe(md5Base64(parts[i]!));
+      expect(p.headers.get("content-length")).toBe(String(parts[i]!.byteLength));
+      expect(p.headers.get("content-type")).toBe("application/octet-stream");
+      expect(p.headers.get("authorization")).toBeNull();
+    });
+    const complete = ops.find((o) => o.operationName === "CompleteMultipartUploadArtifact")!;
+    expect(complete.variables).toEqual({
+      completeMultipartAction: "Complete",
+      completedParts: parts.map((p, i) => ({ partNumber: i + 1, hexMD5: `"${hexMd5(p)}"` })),
+      artifactID: "QXJ0aWZhY3Q6MQ==",
+      storagePath: "p",
+      uploadID: "upload-1",
+    });
+    // The file is whole in storage before its manifest is written and the artifact committed.
+    const names = ops.map((o) => o.operationName);
+    expect(names.indexOf("CompleteMultipartUploadArtifact")).toBeLessThan(names.lastIndexOf("CreateArtifactManifest"));
+    expect(puts.some((p) => p.url.startsWith(`${STORAGE}/adapter.bin?X-Goog`))).toBe(false); // not also in one PUT
+  });
+
+  it("sends a file under the threshold in one PUT, announcing no parts", async () => {
+    const { ops, puts } = wandb();
+    await client().artifacts.upload({
+      entity: "acme",
+      project: "rl",
+      name: "d",
+      type: "dataset",
+      files: [{ name: "f", data: "small" }],
+    });
+    const files = ops.find((o) => o.operationName === "CreateArtifactFiles")!;
+    expect("uploadPartsInput" in (files.variables.artifactFiles as Record<string, unknown>[])[0]!).toBe(false);
+    expect(ops.some((o) => o.operationName === "CompleteMultipartUploadArtifact")).toBe(false);
+    expect(puts.filter((p) => p.url.startsWith(`${STORAGE}/f?`))).toHaveLength(1);
   });
 
   // wandb core/internal/api/gql_client.go sends every GraphQL request, commitArtifact included,

@@ -17,6 +17,8 @@ export interface HeldBytes {
   /** Base64 MD5 (W&B's file digest). */
   digest: string;
   body: StreamedBody;
+  /** Bytes `start` to `end` (exclusive) as a body of their own: a part of a multipart upload. */
+  slice(start: number, end: number): StreamedBody;
   /** Removes what was kept (a temp file); safe to call twice. */
   dispose(): Promise<void>;
 }
@@ -39,15 +41,20 @@ export async function spool(chunks: AsyncIterable<Uint8Array>): Promise<HeldByte
     size,
     digest,
     body: fileBody(path, size),
+    slice: (start, end) => fileBody(path, end - start, start),
     dispose: () => rm(dir, { recursive: true, force: true }),
   };
 }
 
-function fileBody(path: string, length: number): StreamedBody {
+function fileBody(path: string, length: number, start = 0): StreamedBody {
+  const whole = start === 0;
   return {
     length,
-    stream: () => createReadStream(path, { highWaterMark: 256 * 1024 }),
-    blob: () => openAsBlob(path),
+    stream: () =>
+      length === 0
+        ? (async function* () {})()
+        : createReadStream(path, { highWaterMark: 256 * 1024, start, end: start + length - 1 }),
+    blob: () => (whole ? openAsBlob(path) : openAsBlob(path).then((b) => b.slice(start, start + length))),
   };
 }
 

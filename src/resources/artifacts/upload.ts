@@ -1,7 +1,8 @@
 /**
  * An upload as W&B's own clients make it (research/artifacts.md §2; wandb Go `ArtifactSaver.Save`):
  * create the artifact with its digest, create its manifest, ask for the files' upload URLs,
- * PUT each file, write the manifest with its digest and PUT it, commit, then read back the
+ * PUT each file (a big one in parts: multipart.ts), write the manifest with its digest and PUT
+ * it, commit, then read back the
  * version W&B assigned. Nothing is committed unless every file was uploaded, so a failed upload
  * leaves only an uncommitted (invisible) artifact.
  */
@@ -10,6 +11,7 @@ import type { HttpClient } from "../../core/http-client.js";
 import type { RequestOptions } from "../../core/options.js";
 import { sleep } from "../../core/retry.js";
 import { runGraphQL } from "../graphql.js";
+import { bytesBody } from "./bodies.js";
 import { base64Bytes } from "./bytes.js";
 import { checkUploadParams } from "./checks.js";
 import { manifestDigest } from "./digest.js";
@@ -19,12 +21,21 @@ import type { HeldBytes } from "./local-files.js";
 import { type ManifestEntryOut, manifestBytes } from "./manifest.js";
 import { createMd5 } from "./md5.js";
 import {
+  MULTIPART_PART_SIZE,
+  MULTIPART_THRESHOLD,
+  type MultipartSettings,
+  partDigests,
+  partSizeFor,
+  uploadInParts,
+} from "./multipart.js";
+import {
   artifactById,
   commitArtifact,
   createArtifact,
   createFiles,
   createManifest,
   type FileSlot,
+  type UploadPart,
 } from "./operations.js";
 import { putToStorage, StorageRequestError } from "./storage.js";
 import type { ArtifactUploadParams, ArtifactUploadResult } from "./types.js";
@@ -116,7 +127,11 @@ export async function uploadArtifact(
       options,
     );
 
-    await uploadFiles(http, created.id, first.id, entries, held, options);
+    const settings = {
+      threshold: params.multipart?.threshold ?? MULTIPART_THRESHOLD,
+      partSize: params.multipart?.partSize ?? MULTIPART_PART_SIZE,
+    };
+    await uploadFiles(http, created.id, first.id, entries, held, settings, options);
 
     const bytes = manifestBytes(entries);
     const h = createMd5();
@@ -145,16 +160,6 @@ export async function uploadArtifact(
   }
 }
 
-function bytesBody(bytes: Uint8Array) {
-  return {
-    length: bytes.byteLength,
-    async *stream() {
-      yield bytes;
-    },
-    blob: async () => new Blob([bytes as Uint8Array<ArrayBuffer>]),
-  };
-}
-
 function uploadFailure(file: string, err: unknown): unknown {
   if (!(err instanceof StorageRequestError)) return err;
   return new ArtifactUploadError(file, `${file}: ${err.message} Nothing was committed.`, err);
@@ -168,10 +173,15 @@ async function uploadFiles(
   manifestId: string,
   entries: ManifestEntryOut[],
   held: HeldBytes[],
+  settings: MultipartSettings,
   options: RequestOptions | undefined,
 ): Promise<void> {
   let pending = entries.map((_, i) => i);
   let lastError: unknown;
+  // Big files are announced with their parts' MD5s, read once here and again for each round.
+  const partSizes = held.map((h) => partSizeFor(h.size, settings));
+  const parts = new Map<number, UploadPart[]>();
+  for (const [i, size] of partSizes.entries()) if (size !== undefined) parts.set(i, await partDigests(held[i]!, size));
   for (let round = 0; round < URL_ROUNDS && pending.length > 0; round++) {
     const slots = await runGraphQL(
       http,
@@ -182,6 +192,7 @@ async function uploadFiles(
           artifactManifestID: manifestId,
           name: entries[i]!.name,
           md5: entries[i]!.digest,
+          ...(parts.has(i) ? { uploadPartsInput: parts.get(i) } : {}),
         })),
         storageLayout: "V2",
       },
@@ -198,9 +209,24 @@ async function uploadFiles(
       CONCURRENCY,
       async ({ index, slot }) => {
         entries[index]!.birthArtifactId = slot.birthArtifactId;
-        if (slot.uploadUrl === null) return; // W&B already stores this content.
+        const { multipart } = slot;
+        if (slot.uploadUrl === null && multipart === null) return; // W&B already stores this content.
         try {
-          await putToStorage(http, slot.uploadUrl, slot.uploadHeaders, held[index]!.body, options?.signal);
+          if (multipart !== null && parts.has(index))
+            await uploadInParts(
+              http,
+              { ...slot, multipart },
+              held[index]!,
+              parts.get(index)!,
+              partSizes[index]!,
+              options,
+            );
+          else if (slot.uploadUrl !== null)
+            await putToStorage(http, slot.uploadUrl, slot.uploadHeaders, held[index]!.body, options?.signal);
+          else
+            throw new InferloopError(
+              `W&B answered ${entries[index]!.name} with part URLs it was not asked for; nothing was committed.`,
+            );
         } catch (err) {
           if (!(err instanceof StorageRequestError)) throw err;
           lastError = err;
