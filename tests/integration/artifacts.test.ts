@@ -12,6 +12,7 @@ import {
   UnsafeArtifactPathError,
 } from "../../src/index.js";
 import { faults } from "../../src/testing/index.js";
+import { MULTIPART_CASES } from "../cases/artifact-cases.js";
 import { captureWarnings } from "../warnings.js";
 import { caught, useFakeService } from "./helpers.js";
 
@@ -293,6 +294,36 @@ describe("multipart uploads of big files (W&B's clients: 2 GiB and up, in 100 Mi
       ArtifactNotFoundError,
     );
   });
+
+  for (const c of MULTIPART_CASES) {
+    it(`shared case: ${c.name} (${c.source})`, async () => {
+      const content = new Uint8Array(c.fileSize).map((_, i) => (i * 17 + c.fileSize) % 256);
+      const sent = fake.svc.requests.length;
+      const upload = () =>
+        fake.client.artifacts.upload({
+          ...base,
+          name: `case-${c.fileSize}-${c.partSize}`,
+          multipart: { threshold: 1, partSize: c.partSize },
+          files: [{ name: "w.bin", data: content }],
+        });
+      if (c.sdk === "refuse") {
+        const err = await caught(upload);
+        expect((err as RequestValidationError).issues[0]?.path).toBe(c.field);
+        expect(fake.svc.requests.length).toBe(sent);
+        return;
+      }
+      const { ref } = await upload();
+      const partPuts = fake.svc.requests
+        .slice(sent)
+        .filter(
+          (r) =>
+            r.method === "PUT" && r.path.startsWith("/storage/") && r.headers["content-type"] !== "application/json",
+        );
+      expect(partPuts).toHaveLength(c.parts);
+      await fake.client.artifacts.download(ref, { dir });
+      expect((await readFile(join(dir, "w.bin"))).equals(content)).toBe(true);
+    });
+  }
 
   it("refuses parts smaller than S3 takes, before sending anything", async () => {
     const sent = fake.svc.requests.length;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { md5Base64 } from "../../src/testing/artifact-store.js";
 import { type FakeService, startFakeService } from "../../src/testing/index.js";
-import { ARTIFACT_INPUT_CASES, bytesOf, DIGEST_CASES } from "../cases/artifact-cases.js";
+import { ARTIFACT_INPUT_CASES, bytesOf, DIGEST_CASES, MULTIPART_CASES } from "../cases/artifact-cases.js";
 import { postJson } from "./helpers.js";
 
 let svc: FakeService;
@@ -203,4 +203,107 @@ describe("the fake's W&B artifact GraphQL and storage", () => {
       } else expect(res.body.data!.createArtifact.artifact.state).toBe("PENDING");
     },
   );
+});
+
+const PARTS =
+  "mutation CreateArtifactFiles($artifactFiles: [CreateArtifactFileSpecInput!]!, $storageLayout: ArtifactStorageLayout!) { createArtifactFiles(input: { artifactFiles: $artifactFiles, storageLayout: $storageLayout }) { files { edges { node { storagePath uploadUrl uploadHeaders uploadMultipartUrls { uploadID uploadUrlParts { partNumber uploadUrl } } artifact { id } } } } } }";
+const COMPLETE =
+  "mutation CompleteMultipartUploadArtifact($completeMultipartAction: CompleteMultipartAction!, $completedParts: [UploadPartsInput!]!, $artifactID: ID!, $storagePath: String!, $uploadID: String!) { completeMultipartUploadArtifact(input: { completeMultipartAction: $completeMultipartAction, completedParts: $completedParts, artifactID: $artifactID, storagePath: $storagePath, uploadID: $uploadID }) { digest } }";
+const hexOf = (bytes: Uint8Array) => Buffer.from(md5Base64(bytes), "base64").toString("hex");
+
+describe("multipart uploads, as W&B's Go uploader sends them (shared cases)", () => {
+  for (const c of MULTIPART_CASES) {
+    it(`${c.name} (${c.source})`, async () => {
+      const content = new Uint8Array(c.fileSize).map((_, i) => (i * 31 + c.partSize) % 256);
+      const created = await gql(CREATE, { input: input({ artifactCollectionName: `mp-${c.parts}-${c.partSize}` }) });
+      const id = created.body.data!.createArtifact.artifact.id as string;
+      const manifest = await gql(MANIFEST, {
+        artifactID: id,
+        baseArtifactID: null,
+        name: "wandb_manifest.json",
+        digest: "",
+        entityName: "acme",
+        projectName: "rl",
+        runName: "",
+        manifestType: "FULL",
+        includeUpload: false,
+      });
+      const parts: Uint8Array[] = [];
+      for (let at = 0; at < content.length; at += c.partSize) parts.push(content.subarray(at, at + c.partSize));
+      expect(parts).toHaveLength(c.parts);
+      const files = await gql(PARTS, {
+        storageLayout: "V2",
+        artifactFiles: [
+          {
+            artifactID: id,
+            artifactManifestID: manifest.body.data!.createArtifactManifest.artifactManifest.id,
+            name: "big.bin",
+            md5: md5Base64(content),
+            uploadPartsInput: parts.map((p, i) => ({ partNumber: i + 1, hexMD5: hexOf(p) })),
+          },
+        ],
+      });
+      const node = files.body.data!.createArtifactFiles.files.edges[0].node;
+      const urls = node.uploadMultipartUrls.uploadUrlParts as { partNumber: number; uploadUrl: string }[];
+      expect(urls.map((u) => u.partNumber)).toEqual(parts.map((_, i) => i + 1));
+      const etags: string[] = [];
+      for (const [i, u] of urls.entries()) {
+        const res = await put(u.uploadUrl, [`Content-MD5:${md5Base64(parts[i]!)}`], parts[i]!);
+        expect(res.status).toBe(200);
+        expect(res.headers.get("etag")).toBe(`"${hexOf(parts[i]!)}"`);
+        etags.push(res.headers.get("etag")!);
+      }
+      const done = await gql(COMPLETE, {
+        completeMultipartAction: "Complete",
+        completedParts: etags.map((hexMD5, i) => ({ partNumber: i + 1, hexMD5 })),
+        artifactID: node.artifact.id,
+        storagePath: node.storagePath,
+        uploadID: node.uploadMultipartUrls.uploadID,
+      });
+      if (c.server === "refuse") {
+        expect(done.status).toBe(400);
+        expect(done.body.errors![0]!.message).toContain("EntityTooSmall");
+        expect(svc.state.artifacts.object(node.storagePath)).toBeUndefined();
+        return;
+      }
+      expect(done.status).toBe(200);
+      // Buffer.equals: a deep toEqual of megabytes would hold the event loop (and the fake) for seconds.
+      expect(Buffer.from(svc.state.artifacts.object(node.storagePath)!.bytes).equals(content)).toBe(true);
+    });
+  }
+
+  it("refuses a part whose content is not the one announced, and a completion with a wrong ETag", async () => {
+    const content = new Uint8Array(6 * 1024 * 1024).fill(3);
+    const created = await gql(CREATE, { input: input({ artifactCollectionName: "mp-bad" }) });
+    const id = created.body.data!.createArtifact.artifact.id as string;
+    const parts = [content.subarray(0, 5 * 1024 * 1024), content.subarray(5 * 1024 * 1024)];
+    const files = await gql(PARTS, {
+      storageLayout: "V2",
+      artifactFiles: [
+        {
+          artifactID: id,
+          name: "big.bin",
+          md5: md5Base64(content),
+          uploadPartsInput: parts.map((p, i) => ({ partNumber: i + 1, hexMD5: hexOf(p) })),
+        },
+      ],
+    });
+    const node = files.body.data!.createArtifactFiles.files.edges[0].node;
+    const [first, second] = node.uploadMultipartUrls.uploadUrlParts as { uploadUrl: string }[];
+    expect((await put(first!.uploadUrl, [], parts[1]!)).status).toBe(403);
+    expect((await put(first!.uploadUrl, [], parts[0]!)).status).toBe(200);
+    expect((await put(second!.uploadUrl, [], parts[1]!)).status).toBe(200);
+    const done = await gql(COMPLETE, {
+      completeMultipartAction: "Complete",
+      completedParts: [
+        { partNumber: 1, hexMD5: `"${hexOf(parts[0]!)}"` },
+        { partNumber: 2, hexMD5: '"00000000000000000000000000000000"' },
+      ],
+      artifactID: node.artifact.id,
+      storagePath: node.storagePath,
+      uploadID: node.uploadMultipartUrls.uploadID,
+    });
+    expect(done.status).toBe(400);
+    expect(done.body.errors![0]!.message).toContain("InvalidPart");
+  });
 });
