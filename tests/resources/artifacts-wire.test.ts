@@ -15,6 +15,15 @@ const { server, seen } = useMsw();
 const WANDB = "https://api.wandb.test";
 const STORAGE = "https://storage.test";
 const client = () => makeClient({ wandbBaseURL: WANDB, maxRetries: 1 });
+/** One small file uploaded as the artifact acme/rl/d. */
+const uploadSmall = (data = "x") =>
+  client().artifacts.upload({
+    entity: "acme",
+    project: "rl",
+    name: "d",
+    type: "dataset",
+    files: [{ name: "f", data }],
+  });
 const hexMd5 = (bytes: Uint8Array) => Buffer.from(md5Base64(bytes), "base64").toString("hex");
 
 interface Op {
@@ -267,13 +276,7 @@ describe("client.artifacts.upload on the wire", () => {
 
   it("sends a file under the threshold in one PUT, announcing no parts", async () => {
     const { ops, puts } = wandb();
-    await client().artifacts.upload({
-      entity: "acme",
-      project: "rl",
-      name: "d",
-      type: "dataset",
-      files: [{ name: "f", data: "small" }],
-    });
+    await uploadSmall("small");
     const files = ops.find((o) => o.operationName === "CreateArtifactFiles")!;
     expect("uploadPartsInput" in (files.variables.artifactFiles as Record<string, unknown>[])[0]!).toBe(false);
     expect(ops.some((o) => o.operationName === "CompleteMultipartUploadArtifact")).toBe(false);
@@ -285,13 +288,7 @@ describe("client.artifacts.upload on the wire", () => {
   // errors, 429, 5xx but 501), so W&B's own uploader treats a repeated commit as safe.
   it("sends commitArtifact again when its answer was lost (a 502), as W&B's uploader does", async () => {
     const { ops } = wandb({ failOnce: "CommitArtifact" });
-    const result = await client().artifacts.upload({
-      entity: "acme",
-      project: "rl",
-      name: "d",
-      type: "dataset",
-      files: [{ name: "f", data: "x" }],
-    });
+    const result = await uploadSmall();
     const commits = ops.filter((o) => o.operationName === "CommitArtifact");
     expect(commits).toHaveLength(2);
     expect(commits[1]!.variables).toEqual(commits[0]!.variables);
@@ -303,13 +300,7 @@ describe("client.artifacts.upload on the wire", () => {
   // (whose runName is String!).
   it('without a run: no runName in createArtifact, runName "" in createArtifactManifest', async () => {
     const { ops } = wandb();
-    await client().artifacts.upload({
-      entity: "acme",
-      project: "rl",
-      name: "d",
-      type: "dataset",
-      files: [{ name: "f", data: "x" }],
-    });
+    await uploadSmall();
     const input = ops.find((o) => o.operationName === "CreateArtifact")!.variables.input as Record<string, unknown>;
     expect("runName" in input).toBe(false);
     const manifests = ops.filter((o) => o.operationName === "CreateArtifactManifest");
@@ -319,13 +310,7 @@ describe("client.artifacts.upload on the wire", () => {
 
   it("retries a GraphQL 5xx, and turns a 200 with `errors` into a GraphQLError with W&B's message", async () => {
     const { ops } = wandb({ failFirst: 1 });
-    await client().artifacts.upload({
-      entity: "acme",
-      project: "rl",
-      name: "d",
-      type: "dataset",
-      files: [{ name: "f", data: "x" }],
-    });
+    await uploadSmall();
     expect(ops[0]!.operationName).toBe("CreateArtifact");
     expect(ops[1]!.operationName).toBe("CreateArtifact");
     expect(ops[0]!.variables.input).toEqual(ops[1]!.variables.input); // the same clientID on the retry
@@ -338,15 +323,7 @@ describe("client.artifacts.upload on the wire", () => {
         }),
       ),
     );
-    const err = await client()
-      .artifacts.upload({
-        entity: "acme",
-        project: "rl",
-        name: "d",
-        type: "dataset",
-        files: [{ name: "f", data: "x" }],
-      })
-      .catch((e: unknown) => e);
+    const err = await uploadSmall().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GraphQLError);
     expect((err as GraphQLError).message).toBe("artifacts.create: permission denied");
     expect((err as GraphQLError).errors).toEqual([{ message: "permission denied", path: ["createArtifact"] }]);
@@ -356,15 +333,7 @@ describe("client.artifacts.upload on the wire", () => {
         HttpResponse.json({ errors: ["boom"] }, { status: 503, headers: { "retry-after-ms": "1" } }),
       ),
     );
-    const down = await client()
-      .artifacts.upload({
-        entity: "acme",
-        project: "rl",
-        name: "d",
-        type: "dataset",
-        files: [{ name: "f", data: "x" }],
-      })
-      .catch((e: unknown) => e);
+    const down = await uploadSmall().catch((e: unknown) => e);
     expect(down).toBeInstanceOf(InternalServerError);
     expect((down as Error).message).toContain("boom");
   });

@@ -55,19 +55,22 @@ function put(url: string, headers: string[], body: Uint8Array, extra: Record<str
   return fetch(url, { method: "PUT", headers: h, body: body as Uint8Array<ArrayBuffer> });
 }
 
+/** createArtifactManifest's variables for the full manifest of artifact `id` in acme/rl. */
+const manifestVars = (id: string, runName: string) => ({
+  artifactID: id,
+  baseArtifactID: null,
+  name: "wandb_manifest.json",
+  entityName: "acme",
+  projectName: "rl",
+  runName,
+  manifestType: "FULL",
+});
+
 /** The whole sequence for one file, as W&B's Go client runs it; returns the artifact id. */
 async function uploadOne(content: string, over: Record<string, unknown> = {}): Promise<string> {
   const created = await gql(CREATE, { input: input(over) });
   const id = created.body.data!.createArtifact.artifact.id as string;
-  const vars = {
-    artifactID: id,
-    baseArtifactID: null,
-    name: "wandb_manifest.json",
-    entityName: "acme",
-    projectName: "rl",
-    runName: "r",
-    manifestType: "FULL",
-  };
+  const vars = manifestVars(id, "r");
   const m1 = await gql(MANIFEST, { ...vars, digest: "", includeUpload: false });
   const digest = md5Base64(bytesOf(content));
   const files = await gql(FILES, {
@@ -217,17 +220,7 @@ describe("multipart uploads, as W&B's Go uploader sends them (shared cases)", ()
       const content = new Uint8Array(c.fileSize).map((_, i) => (i * 31 + c.partSize) % 256);
       const created = await gql(CREATE, { input: input({ artifactCollectionName: `mp-${c.parts}-${c.partSize}` }) });
       const id = created.body.data!.createArtifact.artifact.id as string;
-      const manifest = await gql(MANIFEST, {
-        artifactID: id,
-        baseArtifactID: null,
-        name: "wandb_manifest.json",
-        digest: "",
-        entityName: "acme",
-        projectName: "rl",
-        runName: "",
-        manifestType: "FULL",
-        includeUpload: false,
-      });
+      const manifest = await gql(MANIFEST, { ...manifestVars(id, ""), digest: "", includeUpload: false });
       const parts: Uint8Array[] = [];
       for (let at = 0; at < content.length; at += c.partSize) parts.push(content.subarray(at, at + c.partSize));
       expect(parts).toHaveLength(c.parts);
