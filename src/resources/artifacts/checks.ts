@@ -6,7 +6,7 @@
  * so such a file could never be read back.
  */
 import { RequestValidationError, type ValidationIssue } from "../../core/errors.js";
-import { MAX_PART_SIZE, MIN_PART_SIZE } from "./multipart.js";
+import { checkMultipart } from "./multipart.js";
 import type { ArtifactUploadParams } from "./types.js";
 
 const NAME_MAX = 128;
@@ -82,24 +82,7 @@ export function checkUploadParams(params: ArtifactUploadParams): void {
         add(`files.${i}.data`, "data must be a string, a Uint8Array, a Blob or an (async) iterable of Uint8Array");
     });
   }
-  if (p.multipart !== undefined) {
-    const m = p.multipart as Record<string, unknown>;
-    if (typeof m !== "object" || m === null) add("multipart", "multipart must be { threshold?, partSize? }");
-    else {
-      const { threshold, partSize } = m;
-      if (threshold !== undefined && !(Number.isSafeInteger(threshold) && (threshold as number) >= 1))
-        add("multipart.threshold", "threshold must be a whole number of bytes >= 1");
-      if (
-        partSize !== undefined &&
-        !(
-          Number.isSafeInteger(partSize) &&
-          (partSize as number) >= MIN_PART_SIZE &&
-          (partSize as number) <= MAX_PART_SIZE
-        )
-      )
-        add("multipart.partSize", "partSize must be a whole number of bytes from 5 MiB to 5 GiB (S3's part sizes)");
-    }
-  }
+  checkMultipart(p.multipart, add);
   if (issues.length > 0) throw new RequestValidationError(issues, "artifacts.upload request");
 }
 

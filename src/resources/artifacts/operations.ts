@@ -9,6 +9,7 @@
 import { ResponseParseError } from "../../core/errors.js";
 import { expectObject, isObject, shapeError } from "../../core/response-shape.js";
 import { graphqlEndpoint } from "../graphql.js";
+import { MULTIPART_FIELDS } from "./multipart.js";
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 const need = (o: Record<string, unknown>, key: string, what: string): string => {
@@ -84,8 +85,8 @@ export interface FileSlot {
   birthArtifactId: string;
   /** Where the content goes in storage (named again when a multipart upload is completed). */
   storagePath: string | null;
-  /** For a file whose parts were announced: the upload's id and one signed URL per part. */
-  multipart: { uploadId: string; parts: Array<{ partNumber: number; uploadUrl: string }> } | null;
+  /** For a file whose parts were announced: W&B's `uploadMultipartUrls`, read by multipart.ts. */
+  uploadMultipartUrls: unknown;
 }
 
 export const createFiles = graphqlEndpoint<
@@ -97,7 +98,7 @@ export const createFiles = graphqlEndpoint<
   retry: "safe",
   query: `mutation CreateArtifactFiles($artifactFiles: [CreateArtifactFileSpecInput!]!, $storageLayout: ArtifactStorageLayout!) {
   createArtifactFiles(input: { artifactFiles: $artifactFiles, storageLayout: $storageLayout }) {
-    files { edges { node { storagePath uploadUrl uploadHeaders uploadMultipartUrls { uploadID uploadUrlParts { partNumber uploadUrl } } artifact { id } } } }
+    files { edges { node { storagePath uploadUrl uploadHeaders${MULTIPART_FIELDS} artifact { id } } } }
   }
 }`,
   read: (data) => {
@@ -116,59 +117,9 @@ export const createFiles = graphqlEndpoint<
         uploadHeaders: headerList(node.uploadHeaders),
         birthArtifactId: need(artifact, "id", what),
         storagePath: str(node.storagePath) ?? null,
-        multipart: multipartUrls(node.uploadMultipartUrls, what, `createArtifactFiles.files.edges.${i}.node`),
+        uploadMultipartUrls: node.uploadMultipartUrls,
       };
     });
-  },
-});
-
-function multipartUrls(v: unknown, what: string, at: string): FileSlot["multipart"] {
-  if (v == null) return null;
-  const urls = obj(v, what, `${at}.uploadMultipartUrls`);
-  const parts = urls.uploadUrlParts;
-  if (!Array.isArray(parts)) throw shapeError(what, `${at}.uploadMultipartUrls.uploadUrlParts`, parts, "an array");
-  return {
-    uploadId: need(urls, "uploadID", what),
-    parts: parts.map((p, j) => {
-      const part = obj(p, what, `${at}.uploadMultipartUrls.uploadUrlParts.${j}`);
-      if (typeof part.partNumber !== "number")
-        throw shapeError(what, `${at}.uploadMultipartUrls.uploadUrlParts.${j}.partNumber`, part.partNumber, "a number");
-      return { partNumber: part.partNumber, uploadUrl: need(part, "uploadUrl", what) };
-    }),
-  };
-}
-
-/** A part as W&B's schema names it (`UploadPartsInput`): announced with its MD5, completed with
- * the ETag storage returned for it (in the same `hexMD5` member, as W&B's clients send it). */
-export interface UploadPart {
-  partNumber: number;
-  hexMD5: string;
-}
-
-// W&B's clients send only "Complete" (the enum of the Go client's generated schema has no
-// other member) and never abort a multipart upload that failed.
-export const completeMultipartUpload = graphqlEndpoint<
-  {
-    completeMultipartAction: "Complete";
-    completedParts: UploadPart[];
-    artifactID: string;
-    storagePath: string;
-    uploadID: string;
-  },
-  void
->({
-  operation: "artifacts.complete_multipart_upload",
-  operationName: "CompleteMultipartUploadArtifact",
-  retry: "safe",
-  query: `mutation CompleteMultipartUploadArtifact($completeMultipartAction: CompleteMultipartAction!, $completedParts: [UploadPartsInput!]!, $artifactID: ID!, $storagePath: String!, $uploadID: String!) {
-  completeMultipartUploadArtifact(input: { completeMultipartAction: $completeMultipartAction, completedParts: $completedParts, artifactID: $artifactID, storagePath: $storagePath, uploadID: $uploadID }) { digest }
-}`,
-  read: (data) => {
-    obj(
-      data.completeMultipartUploadArtifact,
-      "completeMultipartUploadArtifact answer",
-      "completeMultipartUploadArtifact",
-    );
   },
 });
 

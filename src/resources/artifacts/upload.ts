@@ -20,14 +20,7 @@ import { holdData } from "./file-data.js";
 import type { HeldBytes } from "./local-files.js";
 import { type ManifestEntryOut, manifestBytes } from "./manifest.js";
 import { createMd5 } from "./md5.js";
-import {
-  MULTIPART_PART_SIZE,
-  MULTIPART_THRESHOLD,
-  type MultipartSettings,
-  partDigests,
-  partSizeFor,
-  uploadInParts,
-} from "./multipart.js";
+import { planParts, sendFile } from "./multipart.js";
 import {
   artifactById,
   commitArtifact,
@@ -35,7 +28,6 @@ import {
   createFiles,
   createManifest,
   type FileSlot,
-  type UploadPart,
 } from "./operations.js";
 import { putToStorage, StorageRequestError } from "./storage.js";
 import type { ArtifactUploadParams, ArtifactUploadResult } from "./types.js";
@@ -127,11 +119,7 @@ export async function uploadArtifact(
       options,
     );
 
-    const settings = {
-      threshold: params.multipart?.threshold ?? MULTIPART_THRESHOLD,
-      partSize: params.multipart?.partSize ?? MULTIPART_PART_SIZE,
-    };
-    await uploadFiles(http, created.id, first.id, entries, held, settings, options);
+    await uploadFiles(http, created.id, first.id, entries, held, params.multipart, options);
 
     const bytes = manifestBytes(entries);
     const h = createMd5();
@@ -173,15 +161,13 @@ async function uploadFiles(
   manifestId: string,
   entries: ManifestEntryOut[],
   held: HeldBytes[],
-  settings: MultipartSettings,
+  multipart: ArtifactUploadParams["multipart"],
   options: RequestOptions | undefined,
 ): Promise<void> {
   let pending = entries.map((_, i) => i);
   let lastError: unknown;
   // Big files are announced with their parts' MD5s, read once here and again for each round.
-  const partSizes = held.map((h) => partSizeFor(h.size, settings));
-  const parts = new Map<number, UploadPart[]>();
-  for (const [i, size] of partSizes.entries()) if (size !== undefined) parts.set(i, await partDigests(held[i]!, size));
+  const plans = await planParts(held, multipart);
   for (let round = 0; round < URL_ROUNDS && pending.length > 0; round++) {
     const slots = await runGraphQL(
       http,
@@ -192,7 +178,7 @@ async function uploadFiles(
           artifactManifestID: manifestId,
           name: entries[i]!.name,
           md5: entries[i]!.digest,
-          ...(parts.has(i) ? { uploadPartsInput: parts.get(i) } : {}),
+          ...(plans.has(i) ? { uploadPartsInput: plans.get(i)!.parts } : {}),
         })),
         storageLayout: "V2",
       },
@@ -209,24 +195,9 @@ async function uploadFiles(
       CONCURRENCY,
       async ({ index, slot }) => {
         entries[index]!.birthArtifactId = slot.birthArtifactId;
-        const { multipart } = slot;
-        if (slot.uploadUrl === null && multipart === null) return; // W&B already stores this content.
+        if (slot.uploadUrl === null && slot.uploadMultipartUrls == null) return; // W&B already stores this content.
         try {
-          if (multipart !== null && parts.has(index))
-            await uploadInParts(
-              http,
-              { ...slot, multipart },
-              held[index]!,
-              parts.get(index)!,
-              partSizes[index]!,
-              options,
-            );
-          else if (slot.uploadUrl !== null)
-            await putToStorage(http, slot.uploadUrl, slot.uploadHeaders, held[index]!.body, options?.signal);
-          else
-            throw new InferloopError(
-              `W&B answered ${entries[index]!.name} with part URLs it was not asked for; nothing was committed.`,
-            );
+          await sendFile(http, slot, held[index]!, plans.get(index), options);
         } catch (err) {
           if (!(err instanceof StorageRequestError)) throw err;
           lastError = err;
