@@ -49,9 +49,10 @@ await runExample(async ({ client, fake }) => {
     console.log(`SFT job ${jobId} → step ${step}, mean loss ${metrics.loss?.toFixed(4) ?? "n/a"}`);
   }
 
-  // 3. Sample the new checkpoint by its name.
+  // 3. Sample the new checkpoint: a trained checkpoint answers on the Training host, and the
+  // model's own chat goes there (client.chat goes to Inference).
   const step = await model.latestStep();
-  const reply = await client.chat.completions.create({
+  const reply = await model.chat.completions.create({
     model: model.inferenceName(step),
     messages: [{ role: "user", content: "What is 7 * 6?" }],
   });
@@ -66,9 +67,11 @@ await runExample(async ({ client, fake }) => {
     await rm(dir, { recursive: true, force: true });
   }
 
-  // 5. Keep only the latest checkpoint (W&B's free storage holds about 30 LoRAs).
-  const all = await client.trainableModels.checkpoints.list(model.id).toArray();
-  const old = all.map((c) => c.step).filter((s) => s !== step);
-  if (old.length > 0) await client.trainableModels.checkpoints.delete(model.id, { steps: old });
-  console.log(`pruned steps ${old.join(", ") || "none"}; kept ${step}`);
+  // 5. Keep the latest step and the one of lowest loss (W&B's free storage holds about 30
+  // LoRAs): first see what would go, then delete it.
+  const keep = { keepLatest: 1, keepBest: 1, metric: "loss", mode: "min" } as const;
+  const planned = await model.pruneCheckpoints({ ...keep, dryRun: true });
+  console.log(`would prune steps ${planned.deleted.join(", ") || "none"}`);
+  const { kept, deleted } = await model.pruneCheckpoints(keep);
+  console.log(`pruned steps ${deleted.join(", ") || "none"}; kept ${kept.join(", ")}`);
 });

@@ -59,13 +59,28 @@ interface Collection {
 }
 
 /** A signed URL's grant: what it may do to which object. */
-interface Grant {
+export interface Grant {
   method: "PUT" | "GET";
   key: string;
   /** For a PUT: the MD5 the content must have (sent back as `Content-MD5`). */
   md5?: string;
   /** For a PUT: the artifact the content is uploaded for (its `birthArtifactID`). */
   birth?: string;
+  /** For a part of a multipart upload: which upload and which part. */
+  part?: { uploadId: string; partNumber: number };
+}
+
+/**
+ * A multipart upload in progress (S3's semantics): the parts announced with their hex MD5, and
+ * the parts stored so far with the ETag storage gave each.
+ */
+export interface MultipartUpload {
+  key: string;
+  /** The whole file's base64 MD5, as announced. */
+  md5: string;
+  birth: string;
+  announced: Map<number, string>;
+  stored: Map<number, { bytes: Uint8Array; etag: string }>;
 }
 
 /**
@@ -78,6 +93,8 @@ export class ArtifactStore {
   /** Stored objects by key; `birth` is the artifact that first stored the content. */
   private readonly objects = new Map<string, { bytes: Uint8Array; md5: string; birth: string }>();
   private readonly grants = new Map<string, Grant>();
+  /** Multipart uploads in progress, by upload id. */
+  readonly uploads = new Map<string, MultipartUpload>();
   private counter = 0;
 
   /**
@@ -106,6 +123,7 @@ export class ArtifactStore {
     this.byClientId.clear();
     this.objects.clear();
     this.grants.clear();
+    this.uploads.clear();
     this.counter = 0;
   }
 

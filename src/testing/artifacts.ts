@@ -6,6 +6,7 @@
  * path}]}`, with status 400 for a bad input and 200 for a query that finds nothing.
  * Trained checkpoints are `lora` artifacts here too: `{entity}/{project}/{model}:step{N}`.
  */
+import { completeMultipart, startMultipart, storePart } from "./artifact-multipart.js";
 import { type FakeArtifact, md5Base64 } from "./artifact-store.js";
 import { jsonResponse, toBody } from "./responses.js";
 import { type Route, route } from "./route.js";
@@ -55,6 +56,8 @@ function graphql(ctx: { req: FakeRequest; state: FakeState }): ResponsePlan {
       return createFiles(state, vars, req);
     case "commitArtifact":
       return commit(state, vars);
+    case "completeMultipartUploadArtifact":
+      return completeMultipart(state, vars);
     case "artifact":
       return artifactById(state, vars, query, req);
     case "project":
@@ -208,6 +211,13 @@ function createFiles(state: FakeState, vars: Vars, req: FakeRequest): ResponsePl
     const key = state.artifacts.contentKey(artifact.entity, artifact.project, spec.md5);
     artifact.files.set(name, { md5: spec.md5, key });
     const stored = state.artifacts.object(key);
+    const parts = spec.uploadPartsInput;
+    let multipart: Record<string, unknown> | null = null;
+    if (!stored && Array.isArray(parts) && parts.length > 0) {
+      const started = startMultipart(state, artifact, { name, key, md5: spec.md5 }, parts, origin(req));
+      if ("problem" in started) return gqlError(400, F, started.problem);
+      multipart = started.urls;
+    }
     edges.push({
       node: {
         displayName: name,
@@ -218,7 +228,7 @@ function createFiles(state: FakeState, vars: Vars, req: FakeRequest): ResponsePl
           ? null
           : origin(req) + state.artifacts.sign({ method: "PUT", key, md5: spec.md5, birth: artifact.id }),
         uploadHeaders: stored ? [] : [`Content-MD5:${spec.md5}`],
-        uploadMultipartUrls: null,
+        uploadMultipartUrls: multipart,
         artifact: { id: stored?.birth ?? artifact.id },
       },
     });
@@ -231,6 +241,9 @@ function commit(state: FakeState, vars: Vars): ResponsePlan {
   const id = isRecord(vars.input) ? vars.input.artifactID : vars.artifactID;
   const artifact = typeof id === "string" ? state.artifacts.get(id) : undefined;
   if (artifact === undefined) return gqlError(400, F, "artifact not found");
+  // W&B's uploaders retry a commit whose answer was lost (wandb core/internal/api/gql_client.go,
+  // clients.CheckRetry): the version it made is answered again. What W&B's server answers is not
+  // public; anything else would fail its own clients' retries.
   if (artifact.state === "COMMITTED") return data(F, { artifact: { id: artifact.id, digest: artifact.digest } });
   const manifest = artifact.manifests.get("wandb_manifest.json");
   const stored = manifest && state.artifacts.object(manifest.key);
@@ -465,6 +478,11 @@ function storage(method: "PUT" | "GET") {
     const actual = md5Base64(bytes);
     if (sentMd5 !== undefined && sentMd5 !== actual)
       return storageError(400, "BadDigest", "The Content-MD5 you specified did not match what we received.");
+    if (grant.part !== undefined) {
+      const part = storePart(state, grant.part, bytes);
+      if ("code" in part) return storageError(part.code === "NoSuchUpload" ? 404 : 403, part.code, part.message);
+      return { kind: "respond", status: 200, headers: { etag: part.etag }, body: toBody("") };
+    }
     if (grant.md5 !== undefined && grant.md5 !== actual)
       return storageError(403, "SignatureDoesNotMatch", "The content does not match the MD5 the URL was signed for.");
     state.artifacts.store(grant.key, bytes, grant.birth ?? "");

@@ -4,8 +4,8 @@
  * their events (`/v1/preview/training-jobs/{id}[/events]`), and chat on the trained names
  * (`wandb-artifact:///{entity}/{project}/{name}[:step{N}]`).
  *
- * Jobs train over time: `training_started` (`num_sequences` = the number of trajectories),
- * one `gradient_step` per sequence, then `training_ended`, one event every
+ * Jobs train over time: `training_started` (`num_sequences` = the number of trajectories, or
+ * of an SFT job's batches), one `gradient_step` per sequence or batch, then `training_ended`, one event every
  * `trainingStepMs` (option, default 5 ms), or spread over `trainingJobMs` (option) when given.
  * When a job ends, its model gets one new checkpoint, whose metrics (the means of the job's
  * `gradient_step` members) differ from step to step: the loss falls as the model is trained.
@@ -28,6 +28,7 @@ import type { ChatParams } from "./chat-validate.js";
 import { detailError, jsonResponse, openAiError, requireJsonBody } from "./responses.js";
 import type { Route } from "./route.js";
 import { route } from "./route.js";
+import { type SftDatasetRow, sftBatchMetrics } from "./sft-dataset.js";
 import { trajectoryCheck } from "./training-checks.js";
 import type { FakeRequest, ModelEntry, ResponsePlan, TrainingJob } from "./types.js";
 import { hash32, isoMicros, isRecord, randomUuid, seededRandom } from "./util.js";
@@ -69,6 +70,8 @@ export interface FakeTrainingEvent {
 
 interface JobTimeline {
   job: TrainingJob;
+  /** An SFT job's rows: trained like trajectories of reward 1 (a reply to imitate). */
+  sftRows: readonly SftDatasetRow[] | undefined;
   start: number;
   /** Time between two of its events, fixed when the job starts. */
   stepMs: number;
@@ -242,27 +245,35 @@ export class TrainableStore {
 
   /**
    * Starts the timeline of a job just created; `failure` makes it end with `training_failed`
-   * after `afterSteps` gradient steps. `gradientStepCount` (an SFT job's batches) replaces the
-   * default of one step per trajectory. Called by the service when a job is created.
+   * after `afterSteps` gradient steps. An SFT job passes its dataset's rows: it then trains one
+   * step per batch of them (sft-dataset.ts) instead of one per trajectory, and learns their
+   * replies. Called by the service when a job is created.
    *
    * @internal
    */
   startJob(
     job: TrainingJob,
     failure: { message: string; afterSteps: number } | undefined,
-    gradientStepCount?: number,
+    sftRows?: readonly SftDatasetRow[],
   ): void {
     const trajectories = job.rewards.reduce((n, g) => n + g.length, 0);
-    const steps = gradientStepCount ?? Math.max(1, trajectories);
     const rewards = job.rewards.flat().filter((r): r is number => r !== null);
     const meanReward = rewards.length ? rewards.reduce((a, b) => a + b, 0) / rewards.length : 0;
     const next = () => `evt-${(++this.eventCounter).toString().padStart(8, "0")}`;
     // The step this job will make (jobs of one model run one at a time in a loop): its loss
     // falls with it, so that every checkpoint's metrics differ from the one before.
     const modelStep = (this.models.find((m) => m.id === job.model_id)?.checkpoints.at(-1)?.step ?? 0) + 1;
+    const config = isRecord(job.request["config"]) ? job.request["config"] : {};
+    const batches = sftRows === undefined ? undefined : sftBatchMetrics(sftRows, config, modelStep);
+    const steps = batches?.length ?? Math.max(1, trajectories);
     const planned: FakeTrainingEvent[] = [{ id: next(), type: "training_started", data: { num_sequences: steps } }];
     const gradientSteps = failure === undefined ? steps : Math.min(steps, failure.afterSteps);
     for (let k = 1; k <= gradientSteps; k++) {
+      const sftData = batches?.[k - 1];
+      if (sftData !== undefined) {
+        planned.push({ id: next(), type: "gradient_step", data: sftData });
+        continue;
+      }
       const noise = (hash32(`${job.id}${k}`) % 100) / 20000;
       const loss = Math.round((0.9 / (1 + 0.15 * k) / (1 + 0.2 * (modelStep - 1)) + noise) * 10000) / 10000;
       planned.push({
@@ -285,6 +296,7 @@ export class TrainableStore {
     );
     this.timelines.set(job.id, {
       job,
+      sftRows,
       start: Date.now(),
       stepMs: this.jobMs === undefined ? this.stepMs : this.jobMs / Math.max(1, planned.length - 1),
       planned,
@@ -311,7 +323,12 @@ export class TrainableStore {
   private learn(t: JobTimeline): void {
     const model = this.models.find((m) => m.id === t.job.model_id);
     if (model === undefined) return;
-    const groups = Array.isArray(t.job.request["trajectory_groups"]) ? t.job.request["trajectory_groups"] : [];
+    const groups: unknown[] =
+      t.sftRows !== undefined
+        ? [{ trajectories: t.sftRows.map((r) => ({ messages_and_choices: r.messages, reward: 1 })) }]
+        : Array.isArray(t.job.request["trajectory_groups"])
+          ? t.job.request["trajectory_groups"]
+          : [];
     for (const group of groups) {
       const trajectories = (
         isRecord(group) && Array.isArray(group["trajectories"]) ? group["trajectories"] : []

@@ -10,7 +10,7 @@ import type { ArtifactStore } from "./artifact-store.js";
 import { detailError, jsonResponse, requireJsonBody } from "./responses.js";
 import type { Route } from "./route.js";
 import { route } from "./route.js";
-import { sftDatasetProblem } from "./sft-dataset.js";
+import { readSftDataset } from "./sft-dataset.js";
 import type { TrainableStore } from "./trainable.js";
 import { createJobCheck, createSftJobCheck } from "./training-checks.js";
 import type { FakeRequest, ResponsePlan, TrainingJob } from "./types.js";
@@ -96,20 +96,23 @@ export const TRAINING_JOB_ROUTES: ReadonlyArray<
     },
   }),
   // An SFT job is a training job of the same service: the events and record routes below
-  // serve it too (W&B's API has no SFT-specific route for either).
+  // serve it too. W&B's API has no SFT-specific route for either, and ART's client reads an SFT
+  // job's events through them (OpenPipe/ART src/art/serverless/client.py @029b7a28:
+  // SFTTrainingJobs.events is a TrainingJobEvents on /preview/training-jobs/{id}/events).
   route({
     method: "POST",
     path: "/v1/preview/sft-training-jobs",
     auth: "bearer",
     handle: ({ req, state, fault }) => {
-      // W&B Training refuses a dataset it cannot read (a 400); a usable one trains a step per row.
+      // W&B Training refuses a dataset it cannot read (a 400); a usable one trains a step per
+      // batch of its rows (sft-dataset.ts). The body is checked first, as FastAPI does.
       const url = isRecord(req.json) ? req.json["training_data_url"] : undefined;
-      const found = typeof url === "string" ? sftDatasetProblem(state.artifacts, url) : undefined;
+      const checked = isRecord(req.json) ? validateBody(createSftJobCheck, req.json) : [];
+      const found = typeof url === "string" && checked.length === 0 ? readSftDataset(state.artifacts, url) : undefined;
       if (found !== undefined && "problem" in found) return jsonResponse(400, { detail: found.problem });
-      const steps = found === undefined ? 1 : Math.max(1, found.rows);
       const failure =
         fault?.kind === "trainingFailed" ? { message: fault.message, afterSteps: fault.afterSteps ?? 1 } : undefined;
-      return state.training.handleCreate(req, (job) => state.trainable.startJob(job, failure, steps), "sft");
+      return state.training.handleCreate(req, (job) => state.trainable.startJob(job, failure, found?.rows), "sft");
     },
   }),
   route({

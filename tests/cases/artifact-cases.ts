@@ -104,3 +104,55 @@ export const ARTIFACT_INPUT_CASES: readonly ArtifactInputCase[] = [
     server: "unknown",
   },
 ];
+
+/**
+ * Multipart uploads: a file split into parts of `partSize` bytes. `sdk`: what
+ * `client.artifacts.upload({ multipart: { threshold: 1, partSize } })` does before sending;
+ * `server`: what storage does when the parts are completed (the fake checks as S3 does).
+ */
+export interface MultipartCase {
+  name: string;
+  source: string;
+  fileSize: number;
+  partSize: number;
+  sdk: "accept" | "refuse";
+  /** With `sdk: "refuse"`: the field the refusal names. */
+  field?: string;
+  server: "accept" | "refuse";
+  /** The parts the file makes. */
+  parts: number;
+}
+
+const MiB = 1024 * 1024;
+
+export const MULTIPART_CASES: readonly MultipartCase[] = [
+  {
+    name: "parts of 5 MiB, the last one smaller",
+    source:
+      "S3 multipart limits (parts of 5 MiB to 5 GiB, the last may be smaller); wandb multipart.go splits by part size",
+    fileSize: 11 * MiB + 3,
+    partSize: 5 * MiB,
+    sdk: "accept",
+    server: "accept",
+    parts: 3,
+  },
+  {
+    name: "a file that is a whole number of parts",
+    source: "wandb multipart.go: numParts = size / chunk, one more only for a remainder",
+    fileSize: 10 * MiB,
+    partSize: 5 * MiB,
+    sdk: "accept",
+    server: "accept",
+    parts: 2,
+  },
+  {
+    name: "parts under 5 MiB before the last",
+    source: "S3 CompleteMultipartUpload: EntityTooSmall",
+    fileSize: 2 * MiB + 1,
+    partSize: MiB,
+    sdk: "refuse",
+    field: "multipart.partSize",
+    server: "refuse",
+    parts: 3,
+  },
+];

@@ -86,8 +86,9 @@ const expected: Record<string, RegExp[]> = {
   "sft.ts": [
     /dataset wandb-artifact:\/\/\/acme\/sft-demo\/tutor-sft-data-[0-9a-f]{12}:v0/,
     /SFT job [0-9a-f-]{36} → step 2, mean loss \d\.\d{4}/,
-    /step 2 says: \S+/,
+    /step 2 says: 42/,
     /downloaded step 2 \(v1\): adapter_config\.json, adapter_model\.safetensors/,
+    /would prune steps 1/,
     /pruned steps 1; kept 2/,
   ],
   "training-job.ts": [

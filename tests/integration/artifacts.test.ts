@@ -12,6 +12,7 @@ import {
   UnsafeArtifactPathError,
 } from "../../src/index.js";
 import { faults } from "../../src/testing/index.js";
+import { MULTIPART_CASES } from "../cases/artifact-cases.js";
 import { captureWarnings } from "../warnings.js";
 import { caught, useFakeService } from "./helpers.js";
 
@@ -227,5 +228,115 @@ describe("client.artifacts over W&B's GraphQL and signed storage", () => {
       for await (const f of fake.client.artifacts.files("acme/rl/tampered:v0")) await new Response(f.body).text();
     });
     expect(read).toBeInstanceOf(ArtifactDigestError);
+  });
+});
+
+describe("multipart uploads of big files (W&B's clients: 2 GiB and up, in 100 MiB parts)", () => {
+  const MiB = 1024 * 1024;
+  // 11 MiB + 3 bytes from an async iterable, in 1 MiB chunks of varying bytes.
+  function* bigChunks(tail = 7) {
+    for (let i = 0; i < 11; i++) yield new Uint8Array(MiB).fill(i + 1);
+    yield new Uint8Array([tail, 8, 9]);
+  }
+  const expected = () => Buffer.concat([...bigChunks()]);
+  // A low threshold stands in for W&B's 2 GiB; parts stay at S3's 5 MiB minimum.
+  const multipart = { threshold: 8 * MiB, partSize: 5 * MiB };
+
+  it("sends a file over the threshold in parts, completes it, and it reads back whole", async () => {
+    const result = await fake.client.artifacts.upload({
+      ...base,
+      name: "big",
+      multipart,
+      files: [
+        { name: "weights.bin", data: bigChunks() },
+        { name: "small.txt", data: "one PUT" },
+      ],
+    });
+    expect(result.version).toBe("v0");
+    const puts = storageRequests().filter((r) => r.method === "PUT");
+    // Three parts of the big file (5 + 5 + 1 MiB and 3 bytes), one PUT of the small file, one of the manifest.
+    expect(puts).toHaveLength(5);
+    expect(puts.every((r) => r.headers.authorization === undefined)).toBe(true);
+    const ops = fake.svc.requests.filter((r) => r.path === "/graphql").map((r) => JSON.stringify(r.json));
+    expect(ops.filter((o) => o.includes("CompleteMultipartUploadArtifact"))).toHaveLength(1);
+    expect(fake.svc.state.artifacts.uploads.size).toBe(0);
+
+    await fake.client.artifacts.download(result.ref, { dir });
+    expect((await readFile(join(dir, "weights.bin"))).equals(expected())).toBe(true);
+    expect(await readFile(join(dir, "small.txt"), "utf8")).toBe("one PUT");
+  });
+
+  it("retries a part that failed on its own, and a part that keeps failing leaves nothing committed", async () => {
+    fake.svc.inject(faults.status(503, { method: "PUT", path: /^\/storage\//, times: 1 }));
+    const before = storageRequests().length;
+    const ok = await fake.client.artifacts.upload({
+      ...base,
+      name: "retried",
+      multipart,
+      files: [{ name: "w.bin", data: bigChunks(5) }],
+    });
+    expect(ok.version).toBe("v0");
+    // The first part twice, the two others once, then the manifest: the file was not sent again.
+    expect(storageRequests().length - before).toBe(5);
+
+    fake.svc.inject(faults.status(403, { method: "PUT", path: /^\/storage\//, times: 50 }));
+    const err = await caught(() =>
+      fake.client.artifacts.upload({
+        ...base,
+        name: "doomed-big",
+        multipart,
+        files: [{ name: "w.bin", data: bigChunks(6) }], // content storage does not have yet
+      }),
+    );
+    expect(err).toBeInstanceOf(ArtifactUploadError);
+    expect((err as ArtifactUploadError).file).toBe("w.bin");
+    expect(await caught(() => fake.client.artifacts.retrieve("acme/rl/doomed-big:latest"))).toBeInstanceOf(
+      ArtifactNotFoundError,
+    );
+  });
+
+  for (const c of MULTIPART_CASES) {
+    it(`shared case: ${c.name} (${c.source})`, async () => {
+      const content = new Uint8Array(c.fileSize).map((_, i) => (i * 17 + c.fileSize) % 256);
+      const sent = fake.svc.requests.length;
+      const upload = () =>
+        fake.client.artifacts.upload({
+          ...base,
+          name: `case-${c.fileSize}-${c.partSize}`,
+          multipart: { threshold: 1, partSize: c.partSize },
+          files: [{ name: "w.bin", data: content }],
+        });
+      if (c.sdk === "refuse") {
+        const err = await caught(upload);
+        expect((err as RequestValidationError).issues[0]?.path).toBe(c.field);
+        expect(fake.svc.requests.length).toBe(sent);
+        return;
+      }
+      const { ref } = await upload();
+      const partPuts = fake.svc.requests
+        .slice(sent)
+        .filter(
+          (r) =>
+            r.method === "PUT" && r.path.startsWith("/storage/") && r.headers["content-type"] !== "application/json",
+        );
+      expect(partPuts).toHaveLength(c.parts);
+      await fake.client.artifacts.download(ref, { dir });
+      expect((await readFile(join(dir, "w.bin"))).equals(content)).toBe(true);
+    });
+  }
+
+  it("refuses parts smaller than S3 takes, before sending anything", async () => {
+    const sent = fake.svc.requests.length;
+    const err = await caught(() =>
+      fake.client.artifacts.upload({
+        ...base,
+        name: "tiny-parts",
+        multipart: { threshold: 1, partSize: 1024 },
+        files: [{ name: "w.bin", data: "x" }],
+      }),
+    );
+    expect(err).toBeInstanceOf(RequestValidationError);
+    expect((err as RequestValidationError).issues[0]?.path).toBe("multipart.partSize");
+    expect(fake.svc.requests.length).toBe(sent);
   });
 });

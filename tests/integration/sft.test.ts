@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ArtifactNotFoundError, RequestValidationError, type SFTRow } from "../../src/index.js";
+import { SFT_DATASET_CASES } from "../cases/sft-dataset-cases.js";
 import { caught, useFakeService } from "./helpers.js";
 
 const fake = useFakeService({ seedCalls: false });
@@ -95,6 +96,47 @@ describe("model.trainSFT", () => {
     expect((badLine as RequestValidationError).issues[0]?.path).toBe(`rows (line 1 of ${file})`);
     expect(fake.svc.requests.length).toBe(sent);
   });
+});
+
+describe("model.trainSFT(path) with the shared SFT dataset cases", () => {
+  for (const c of SFT_DATASET_CASES) {
+    it(`${c.name} (${c.source})`, async () => {
+      const model = await fake.client.trainableModels.register({
+        project: "sft",
+        name: "cases",
+        base_model: BASE_MODEL,
+      });
+      const file = join(dir, "train.jsonl");
+      await writeFile(file, c.jsonl);
+      const sent = fake.svc.requests.length;
+      const events: Array<{ type: string; data: Record<string, unknown> }> = [];
+      const run = () =>
+        model.trainSFT(file, {
+          pollInterval: 5,
+          onEvent: (e) => events.push(e),
+          ...(c.batchSize === undefined ? {} : { config: { batch_size: c.batchSize } }),
+        });
+      if (c.sdk === "refuse") {
+        const err = await caught(run);
+        expect(err).toBeInstanceOf(RequestValidationError);
+        expect((err as RequestValidationError).issues[0]?.path).toBe(c.sdkPath!.replace("{file}", file));
+        expect(fake.svc.requests.length).toBe(sent);
+        return;
+      }
+      const result = await run();
+      // The dataset holds the rows as ART writes them (blank lines dropped), and the job trained
+      // one step per batch of them.
+      const uploaded: string[] = [];
+      for await (const f of fake.client.artifacts.files(result.trainingDataUrl))
+        uploaded.push(await new Response(f.body).text());
+      const rows = c.jsonl.split("\n").filter((l) => l.trim() !== "");
+      expect(uploaded).toEqual([rows.map((l) => `${JSON.stringify(JSON.parse(l))}\n`).join("")]);
+      expect("batches" in c.fake && events.filter((e) => e.type === "gradient_step").length).toBe(
+        "batches" in c.fake && c.fake.batches,
+      );
+      expect(events[0]?.data["num_sequences"]).toBe("batches" in c.fake && c.fake.batches);
+    });
+  }
 });
 
 describe("model.downloadCheckpoint", () => {

@@ -254,6 +254,17 @@ describe("with a tracer provider registered", () => {
         files: [{ name: "f", data: "x" }],
       }),
     );
+    // A file over the multipart threshold is completed by one more operation.
+    await record("artifacts.complete_multipart_upload", () =>
+      fake.client.artifacts.upload({
+        entity: "acme",
+        project: "rl",
+        name: "spans-in-parts",
+        type: "dataset",
+        multipart: { threshold: 1, partSize: 5 * 1024 * 1024 },
+        files: [{ name: "f", data: "in one part" }],
+      }),
+    );
     await record("artifacts.file_urls", async () => {
       for await (const file of fake.client.artifacts.files("acme/rl/spans:v0")) await file.body.cancel();
     });

@@ -15,6 +15,16 @@ const { server, seen } = useMsw();
 const WANDB = "https://api.wandb.test";
 const STORAGE = "https://storage.test";
 const client = () => makeClient({ wandbBaseURL: WANDB, maxRetries: 1 });
+/** One small file uploaded as the artifact acme/rl/d. */
+const uploadSmall = (data = "x") =>
+  client().artifacts.upload({
+    entity: "acme",
+    project: "rl",
+    name: "d",
+    type: "dataset",
+    files: [{ name: "f", data }],
+  });
+const hexMd5 = (bytes: Uint8Array) => Buffer.from(md5Base64(bytes), "base64").toString("hex");
 
 interface Op {
   operationName: string;
@@ -23,15 +33,16 @@ interface Op {
 }
 
 /** A W&B GraphQL double that answers the upload sequence and records each operation. */
-function wandb(options: { failFirst?: number } = {}) {
+function wandb(options: { failFirst?: number; failOnce?: string } = {}) {
   const ops: Op[] = [];
-  const puts: { url: string; headers: Headers; body: string }[] = [];
+  const puts: { url: string; headers: Headers; body: string; bytes: Uint8Array }[] = [];
   let fail = options.failFirst ?? 0;
   server.use(
     http.post(`${WANDB}/graphql`, async ({ request }) => {
       const op = (await request.json()) as Op;
       ops.push(op);
-      if (fail-- > 0)
+      const firstOfItsKind = ops.filter((o) => o.operationName === op.operationName).length === 1;
+      if (fail-- > 0 || (op.operationName === options.failOnce && firstOfItsKind))
         return HttpResponse.json(
           { errors: [{ message: "upstream" }] },
           { status: 502, headers: { "retry-after-ms": "1" } },
@@ -67,11 +78,30 @@ function wandb(options: { failFirst?: number } = {}) {
             data: {
               createArtifactFiles: {
                 files: {
-                  edges: (op.variables.artifactFiles as { name: string; md5: string }[]).map((f) => ({
+                  edges: (
+                    op.variables.artifactFiles as {
+                      name: string;
+                      md5: string;
+                      uploadPartsInput?: { partNumber: number }[];
+                    }[]
+                  ).map((f) => ({
                     node: {
                       storagePath: "p",
                       uploadUrl: `${STORAGE}/${f.name}?X-Goog-Signature=s`,
-                      uploadHeaders: [`Content-MD5:${f.md5}`, "x-goog-meta-owner: wandb"],
+                      uploadHeaders: [
+                        `Content-MD5:${f.md5}`,
+                        "x-goog-meta-owner: wandb",
+                        "Content-Type:application/octet-stream",
+                      ],
+                      uploadMultipartUrls: f.uploadPartsInput
+                        ? {
+                            uploadID: "upload-1",
+                            uploadUrlParts: f.uploadPartsInput.map((p) => ({
+                              partNumber: p.partNumber,
+                              uploadUrl: `${STORAGE}/${f.name}?partNumber=${p.partNumber}&uploadId=upload-1&X-Amz-Signature=s`,
+                            })),
+                          }
+                        : null,
                       artifact: { id: "QXJ0aWZhY3Q6MQ==" },
                     },
                   })),
@@ -79,6 +109,8 @@ function wandb(options: { failFirst?: number } = {}) {
               },
             },
           });
+        case "CompleteMultipartUploadArtifact":
+          return HttpResponse.json({ data: { completeMultipartUploadArtifact: { digest: "d" } } });
         case "CommitArtifact":
           return HttpResponse.json({ data: { commitArtifact: { artifact: { id: "QXJ0aWZhY3Q6MQ==", digest: "d" } } } });
         case "ArtifactByID":
@@ -89,8 +121,15 @@ function wandb(options: { failFirst?: number } = {}) {
       return HttpResponse.json({ errors: [{ message: `unexpected ${op.operationName}` }] }, { status: 400 });
     }),
     http.put(`${STORAGE}/*`, async ({ request }) => {
-      puts.push({ url: request.url, headers: new Headers(request.headers), body: await request.text() });
-      return new HttpResponse(null, { status: 200 });
+      const bytes = new Uint8Array(await request.arrayBuffer());
+      puts.push({
+        url: request.url,
+        headers: new Headers(request.headers),
+        body: new TextDecoder().decode(bytes),
+        bytes,
+      });
+      // S3 answers a part with its ETag: the quoted hex MD5.
+      return new HttpResponse(null, { status: 200, headers: { etag: `"${hexMd5(bytes)}"` } });
     }),
   );
   return { ops, puts };
@@ -190,15 +229,88 @@ describe("client.artifacts.upload on the wire", () => {
     expect(graphql.every((s) => s.url.origin === WANDB)).toBe(true);
   });
 
-  it("retries a GraphQL 5xx, and turns a 200 with `errors` into a GraphQLError with W&B's message", async () => {
-    const { ops } = wandb({ failFirst: 1 });
+  // wandb core/pkg/artifacts/multipart.go and saver.go (uploadMultipart): parts announced with
+  // their hex MD5s in uploadPartsInput, each PUT with Content-MD5 (base64), Content-Length and
+  // W&B's Content-Type, then completeMultipartUploadArtifact with the ETags in hexMD5, the birth
+  // artifact's id, the storage path and the upload id.
+  it("sends a file over the multipart threshold in parts, as W&B's uploader does", async () => {
+    const { ops, puts } = wandb();
+    const MiB = 1024 * 1024;
+    const data = new Uint8Array(11 * MiB + 3).map((_, i) => (i * 7) % 251);
     await client().artifacts.upload({
       entity: "acme",
       project: "rl",
       name: "d",
-      type: "dataset",
-      files: [{ name: "f", data: "x" }],
+      type: "lora",
+      multipart: { threshold: 8 * MiB, partSize: 5 * MiB },
+      files: [{ name: "adapter.bin", data }],
     });
+    const parts = [data.subarray(0, 5 * MiB), data.subarray(5 * MiB, 10 * MiB), data.subarray(10 * MiB)];
+    const files = ops.find((o) => o.operationName === "CreateArtifactFiles")!;
+    expect(files.query).toContain("uploadMultipartUrls { uploadID uploadUrlParts { partNumber uploadUrl } }");
+    expect((files.variables.artifactFiles as Record<string, unknown>[])[0]!.uploadPartsInput).toEqual(
+      parts.map((p, i) => ({ partNumber: i + 1, hexMD5: hexMd5(p) })),
+    );
+    const partPuts = puts.filter((p) => p.url.includes("partNumber="));
+    expect(partPuts.map((p) => new URL(p.url).searchParams.get("partNumber"))).toEqual(["1", "2", "3"]);
+    partPuts.forEach((p, i) => {
+      expect(Buffer.from(p.bytes).equals(parts[i]!)).toBe(true); // not a deep toEqual of megabytes
+      expect(p.headers.get("content-md5")).toBe(md5Base64(parts[i]!));
+      expect(p.headers.get("content-length")).toBe(String(parts[i]!.byteLength));
+      expect(p.headers.get("content-type")).toBe("application/octet-stream");
+      expect(p.headers.get("authorization")).toBeNull();
+    });
+    const complete = ops.find((o) => o.operationName === "CompleteMultipartUploadArtifact")!;
+    expect(complete.variables).toEqual({
+      completeMultipartAction: "Complete",
+      completedParts: parts.map((p, i) => ({ partNumber: i + 1, hexMD5: `"${hexMd5(p)}"` })),
+      artifactID: "QXJ0aWZhY3Q6MQ==",
+      storagePath: "p",
+      uploadID: "upload-1",
+    });
+    // The file is whole in storage before its manifest is written and the artifact committed.
+    const names = ops.map((o) => o.operationName);
+    expect(names.indexOf("CompleteMultipartUploadArtifact")).toBeLessThan(names.lastIndexOf("CreateArtifactManifest"));
+    expect(puts.some((p) => p.url.startsWith(`${STORAGE}/adapter.bin?X-Goog`))).toBe(false); // not also in one PUT
+  });
+
+  it("sends a file under the threshold in one PUT, announcing no parts", async () => {
+    const { ops, puts } = wandb();
+    await uploadSmall("small");
+    const files = ops.find((o) => o.operationName === "CreateArtifactFiles")!;
+    expect("uploadPartsInput" in (files.variables.artifactFiles as Record<string, unknown>[])[0]!).toBe(false);
+    expect(ops.some((o) => o.operationName === "CompleteMultipartUploadArtifact")).toBe(false);
+    expect(puts.filter((p) => p.url.startsWith(`${STORAGE}/f?`))).toHaveLength(1);
+  });
+
+  // wandb core/internal/api/gql_client.go sends every GraphQL request, commitArtifact included,
+  // with RetryPolicy clients.CheckRetry (core/internal/clients/retry_policy.go: connection
+  // errors, 429, 5xx but 501), so W&B's own uploader treats a repeated commit as safe.
+  it("sends commitArtifact again when its answer was lost (a 502), as W&B's uploader does", async () => {
+    const { ops } = wandb({ failOnce: "CommitArtifact" });
+    const result = await uploadSmall();
+    const commits = ops.filter((o) => o.operationName === "CommitArtifact");
+    expect(commits).toHaveLength(2);
+    expect(commits[1]!.variables).toEqual(commits[0]!.variables);
+    expect(result.version).toBe("v4");
+  });
+
+  // W&B's Go uploader (core/pkg/artifacts/saver.go) sends runName null to createArtifact for an
+  // artifact no run logs (UserCreated), and the artifact's RunId, "" then, to createArtifactManifest
+  // (whose runName is String!).
+  it('without a run: no runName in createArtifact, runName "" in createArtifactManifest', async () => {
+    const { ops } = wandb();
+    await uploadSmall();
+    const input = ops.find((o) => o.operationName === "CreateArtifact")!.variables.input as Record<string, unknown>;
+    expect("runName" in input).toBe(false);
+    const manifests = ops.filter((o) => o.operationName === "CreateArtifactManifest");
+    expect(manifests.length).toBeGreaterThan(0);
+    for (const m of manifests) expect(m.variables.runName).toBe("");
+  });
+
+  it("retries a GraphQL 5xx, and turns a 200 with `errors` into a GraphQLError with W&B's message", async () => {
+    const { ops } = wandb({ failFirst: 1 });
+    await uploadSmall();
     expect(ops[0]!.operationName).toBe("CreateArtifact");
     expect(ops[1]!.operationName).toBe("CreateArtifact");
     expect(ops[0]!.variables.input).toEqual(ops[1]!.variables.input); // the same clientID on the retry
@@ -211,15 +323,7 @@ describe("client.artifacts.upload on the wire", () => {
         }),
       ),
     );
-    const err = await client()
-      .artifacts.upload({
-        entity: "acme",
-        project: "rl",
-        name: "d",
-        type: "dataset",
-        files: [{ name: "f", data: "x" }],
-      })
-      .catch((e: unknown) => e);
+    const err = await uploadSmall().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GraphQLError);
     expect((err as GraphQLError).message).toBe("artifacts.create: permission denied");
     expect((err as GraphQLError).errors).toEqual([{ message: "permission denied", path: ["createArtifact"] }]);
@@ -229,15 +333,7 @@ describe("client.artifacts.upload on the wire", () => {
         HttpResponse.json({ errors: ["boom"] }, { status: 503, headers: { "retry-after-ms": "1" } }),
       ),
     );
-    const down = await client()
-      .artifacts.upload({
-        entity: "acme",
-        project: "rl",
-        name: "d",
-        type: "dataset",
-        files: [{ name: "f", data: "x" }],
-      })
-      .catch((e: unknown) => e);
+    const down = await uploadSmall().catch((e: unknown) => e);
     expect(down).toBeInstanceOf(InternalServerError);
     expect((down as Error).message).toContain("boom");
   });

@@ -6,6 +6,7 @@
  * so such a file could never be read back.
  */
 import { RequestValidationError, type ValidationIssue } from "../../core/errors.js";
+import { checkMultipart } from "./multipart.js";
 import type { ArtifactUploadParams } from "./types.js";
 
 const NAME_MAX = 128;
@@ -81,6 +82,7 @@ export function checkUploadParams(params: ArtifactUploadParams): void {
         add(`files.${i}.data`, "data must be a string, a Uint8Array, a Blob or an (async) iterable of Uint8Array");
     });
   }
+  checkMultipart(p.multipart, add);
   if (issues.length > 0) throw new RequestValidationError(issues, "artifacts.upload request");
 }
 

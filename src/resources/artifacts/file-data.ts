@@ -5,12 +5,11 @@
  */
 import { RequestValidationError } from "../../core/errors.js";
 import { streamChunks } from "../../core/stream-chunks.js";
+import { blobBody, bytesBody } from "./bodies.js";
 import { base64Bytes } from "./bytes.js";
 import { type HeldBytes, spool } from "./local-files.js";
 import { createMd5 } from "./md5.js";
 import type { ArtifactFileInput } from "./types.js";
-
-const SLICE = 1024 * 1024;
 
 function bytesHeld(bytes: Uint8Array): HeldBytes {
   const h = createMd5();
@@ -18,13 +17,8 @@ function bytesHeld(bytes: Uint8Array): HeldBytes {
   return {
     size: bytes.byteLength,
     digest: base64Bytes(h.digest()),
-    body: {
-      length: bytes.byteLength,
-      async *stream() {
-        for (let i = 0; i < bytes.byteLength; i += SLICE) yield bytes.subarray(i, i + SLICE);
-      },
-      blob: async () => new Blob([bytes as Uint8Array<ArrayBuffer>]),
-    },
+    body: bytesBody(bytes),
+    slice: (start, end) => bytesBody(bytes.subarray(start, end)),
     dispose: async () => {},
   };
 }
@@ -35,7 +29,8 @@ async function blobHeld(blob: Blob): Promise<HeldBytes> {
   return {
     size: blob.size,
     digest: base64Bytes(h.digest()),
-    body: { length: blob.size, stream: () => streamChunks(blob.stream()), blob: async () => blob },
+    body: blobBody(blob),
+    slice: (start, end) => blobBody(blob.slice(start, end)),
     dispose: async () => {},
   };
 }

@@ -2,7 +2,7 @@
 // while it is hashed (a browser may keep a large Blob on disk, but that is its choice), and
 // downloads to a directory are refused with the way out (`artifacts.files`).
 import { InferloopError } from "../../core/errors.js";
-import { streamChunks } from "../../core/stream-chunks.js";
+import { blobBody } from "./bodies.js";
 import { base64Bytes } from "./bytes.js";
 import type { HeldBytes } from "./local-files.js";
 import { createMd5 } from "./md5.js";
@@ -24,7 +24,8 @@ export async function spool(chunks: AsyncIterable<Uint8Array>): Promise<HeldByte
   return {
     size,
     digest: base64Bytes(hash.digest()),
-    body: { length: size, stream: () => streamChunks(blob.stream()), blob: async () => blob },
+    body: blobBody(blob),
+    slice: (start, end) => blobBody(blob.slice(start, end)),
     dispose: async () => {},
   };
 }

@@ -1,6 +1,7 @@
 // What the artifacts need of the machine's file system in Node: a spool for data that must be
 // hashed before it is sent, file-backed bodies, and safe writes under a download directory. The
 // browser build takes local-files.browser.ts.
+import { once } from "node:events";
 import { createReadStream, createWriteStream, openAsBlob } from "node:fs";
 import { mkdir, mkdtemp, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -16,6 +17,8 @@ export interface HeldBytes {
   /** Base64 MD5 (W&B's file digest). */
   digest: string;
   body: StreamedBody;
+  /** Bytes `start` to `end` (exclusive) as a body of their own: a part of a multipart upload. */
+  slice(start: number, end: number): StreamedBody;
   /** Removes what was kept (a temp file); safe to call twice. */
   dispose(): Promise<void>;
 }
@@ -38,15 +41,20 @@ export async function spool(chunks: AsyncIterable<Uint8Array>): Promise<HeldByte
     size,
     digest,
     body: fileBody(path, size),
+    slice: (start, end) => fileBody(path, end - start, start),
     dispose: () => rm(dir, { recursive: true, force: true }),
   };
 }
 
-function fileBody(path: string, length: number): StreamedBody {
+function fileBody(path: string, length: number, start = 0): StreamedBody {
+  const whole = start === 0;
   return {
     length,
-    stream: () => createReadStream(path, { highWaterMark: 256 * 1024 }),
-    blob: () => openAsBlob(path),
+    stream: () =>
+      length === 0
+        ? (async function* () {})()
+        : createReadStream(path, { highWaterMark: 256 * 1024, start, end: start + length - 1 }),
+    blob: () => (whole ? openAsBlob(path) : openAsBlob(path).then((b) => b.slice(start, start + length))),
   };
 }
 
@@ -55,27 +63,40 @@ async function writeHashed(path: string, chunks: AsyncIterable<Uint8Array>): Pro
   const hash = createMd5();
   let size = 0;
   const out = createWriteStream(path);
+  // A stream's error is kept and thrown at the next chunk or at the end: with no listener, one
+  // that comes late (a write still queued when the source failed and the stream was destroyed)
+  // would end the process.
+  let failure: Error | undefined;
+  out.on("error", (err) => {
+    failure ??= err;
+  });
   try {
     for await (const chunk of chunks) {
+      if (failure) throw failure;
       hash.update(chunk);
       size += chunk.byteLength;
-      if (!out.write(chunk)) await new Promise<void>((r) => out.once("drain", r));
+      // Rejects on the stream's error, which would otherwise leave the drain unawaited forever.
+      if (!out.write(chunk)) await once(out, "drain");
     }
+    if (failure) throw failure;
     await new Promise<void>((res, rej) => out.end((err?: Error | null) => (err ? rej(err) : res())));
   } catch (err) {
-    out.destroy();
+    // The file's handle is closed before the caller removes the file.
+    if (!out.closed) await new Promise<void>((r) => out.destroy().once("close", () => r()));
     throw err;
   }
   return { digest: base64Bytes(hash.digest()), size };
 }
 
-/** The lines of a text file, read as they are needed. */
+/** The lines of a text file, read as they are needed; the file is closed however the reading ends. */
 export async function* fileLines(path: string): AsyncGenerator<string> {
-  const lines = createInterface({ input: createReadStream(path, { encoding: "utf8" }), crlfDelay: Infinity });
+  const input = createReadStream(path, { encoding: "utf8" });
+  const lines = createInterface({ input, crlfDelay: Infinity });
   try {
     for await (const line of lines) yield line;
   } finally {
     lines.close();
+    input.destroy();
   }
 }
 

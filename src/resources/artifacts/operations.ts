@@ -9,6 +9,7 @@
 import { ResponseParseError } from "../../core/errors.js";
 import { expectObject, isObject, shapeError } from "../../core/response-shape.js";
 import { graphqlEndpoint } from "../graphql.js";
+import { MULTIPART_FIELDS } from "./multipart.js";
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 const need = (o: Record<string, unknown>, key: string, what: string): string => {
@@ -82,6 +83,10 @@ export interface FileSlot {
   uploadHeaders: string[];
   /** The artifact that first stored this content (the manifest entry's `birthArtifactID`). */
   birthArtifactId: string;
+  /** Where the content goes in storage (named again when a multipart upload is completed). */
+  storagePath: string | null;
+  /** For a file whose parts were announced: W&B's `uploadMultipartUrls`, read by multipart.ts. */
+  uploadMultipartUrls: unknown;
 }
 
 export const createFiles = graphqlEndpoint<
@@ -93,7 +98,7 @@ export const createFiles = graphqlEndpoint<
   retry: "safe",
   query: `mutation CreateArtifactFiles($artifactFiles: [CreateArtifactFileSpecInput!]!, $storageLayout: ArtifactStorageLayout!) {
   createArtifactFiles(input: { artifactFiles: $artifactFiles, storageLayout: $storageLayout }) {
-    files { edges { node { displayName storagePath uploadUrl uploadHeaders artifact { id } } } }
+    files { edges { node { storagePath uploadUrl uploadHeaders${MULTIPART_FIELDS} artifact { id } } } }
   }
 }`,
   read: (data) => {
@@ -111,11 +116,15 @@ export const createFiles = graphqlEndpoint<
         uploadUrl: str(node.uploadUrl) ?? null,
         uploadHeaders: headerList(node.uploadHeaders),
         birthArtifactId: need(artifact, "id", what),
+        storagePath: str(node.storagePath) ?? null,
+        uploadMultipartUrls: node.uploadMultipartUrls,
       };
     });
   },
 });
 
+// Retried like W&B's own uploader retries it: wandb core/internal/api/gql_client.go sends every
+// GraphQL request, this one included, with clients.CheckRetry (connection errors, 429, 5xx).
 export const commitArtifact = graphqlEndpoint<{ artifactID: string }, { id: string; digest: string | undefined }>({
   operation: "artifacts.commit",
   operationName: "CommitArtifact",

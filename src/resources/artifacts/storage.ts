@@ -112,6 +112,22 @@ export async function putToStorage(
   await res.text(64 * 1024).catch(() => undefined);
 }
 
+/** PUTs one part of a multipart upload with exactly `headers` (retried like any PUT) and
+ * returns the ETag storage gave it, which completes the upload. */
+export async function putPartToStorage(
+  http: HttpClient,
+  url: string,
+  headers: Record<string, string>,
+  body: StreamedBody,
+  signal: AbortSignal | undefined,
+): Promise<string> {
+  const res = await send(http, "PUT", url, headers, body, signal);
+  await res.text(64 * 1024).catch(() => undefined);
+  const etag = res.headers.etag;
+  if (!etag) throw new StorageRequestError(`PUT to storage at ${target(url).origin} returned no ETag for the part.`);
+  return etag;
+}
+
 /** GETs a signed download URL with no credentials; the caller reads (or cancels) the body. */
 export function getFromStorage(http: HttpClient, url: string, signal: AbortSignal | undefined) {
   return send(http, "GET", url, {}, undefined, signal);

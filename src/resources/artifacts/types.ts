@@ -27,6 +27,13 @@ export interface ArtifactUploadParams {
   /** JSON metadata shown with the artifact. */
   metadata?: Record<string, unknown>;
   description?: string;
+  /**
+   * When files go to storage in parts, as W&B's clients send big files (one PUT is capped by
+   * object stores: S3 at 5 GiB): files of `threshold` bytes or more (default 2 GiB, W&B's),
+   * in parts of `partSize` bytes (default 100 MiB, W&B's; 5 MiB to 5 GiB, S3's bounds). The
+   * browser build sends every file in one PUT and ignores this.
+   */
+  multipart?: { threshold?: number; partSize?: number };
 }
 
 /**

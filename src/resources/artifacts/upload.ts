@@ -1,7 +1,8 @@
 /**
  * An upload as W&B's own clients make it (research/artifacts.md §2; wandb Go `ArtifactSaver.Save`):
  * create the artifact with its digest, create its manifest, ask for the files' upload URLs,
- * PUT each file, write the manifest with its digest and PUT it, commit, then read back the
+ * PUT each file (a big one in parts: multipart.ts), write the manifest with its digest and PUT
+ * it, commit, then read back the
  * version W&B assigned. Nothing is committed unless every file was uploaded, so a failed upload
  * leaves only an uncommitted (invisible) artifact.
  */
@@ -10,6 +11,7 @@ import type { HttpClient } from "../../core/http-client.js";
 import type { RequestOptions } from "../../core/options.js";
 import { sleep } from "../../core/retry.js";
 import { runGraphQL } from "../graphql.js";
+import { bytesBody } from "./bodies.js";
 import { base64Bytes } from "./bytes.js";
 import { checkUploadParams } from "./checks.js";
 import { manifestDigest } from "./digest.js";
@@ -18,6 +20,7 @@ import { holdData } from "./file-data.js";
 import type { HeldBytes } from "./local-files.js";
 import { type ManifestEntryOut, manifestBytes } from "./manifest.js";
 import { createMd5 } from "./md5.js";
+import { planParts, sendFile } from "./multipart.js";
 import {
   artifactById,
   commitArtifact,
@@ -86,6 +89,8 @@ export async function uploadArtifact(
       clientID: clientId(),
       sequenceClientID: clientId(),
     };
+    // Without a run, W&B's uploader sends no runName here and "" to the manifest (whose runName
+    // is String!): wandb core/pkg/artifacts/saver.go (UserCreated, as.artifact.RunId).
     if (runId !== undefined) input.runName = runId;
     const metadata = lateMetadata ? { ...params.metadata, ...lateMetadata() } : params.metadata;
     if (metadata !== undefined) input.metadata = JSON.stringify(metadata);
@@ -114,7 +119,7 @@ export async function uploadArtifact(
       options,
     );
 
-    await uploadFiles(http, created.id, first.id, entries, held, options);
+    await uploadFiles(http, created.id, first.id, entries, held, params.multipart, options);
 
     const bytes = manifestBytes(entries);
     const h = createMd5();
@@ -143,16 +148,6 @@ export async function uploadArtifact(
   }
 }
 
-function bytesBody(bytes: Uint8Array) {
-  return {
-    length: bytes.byteLength,
-    async *stream() {
-      yield bytes;
-    },
-    blob: async () => new Blob([bytes as Uint8Array<ArrayBuffer>]),
-  };
-}
-
 function uploadFailure(file: string, err: unknown): unknown {
   if (!(err instanceof StorageRequestError)) return err;
   return new ArtifactUploadError(file, `${file}: ${err.message} Nothing was committed.`, err);
@@ -166,10 +161,13 @@ async function uploadFiles(
   manifestId: string,
   entries: ManifestEntryOut[],
   held: HeldBytes[],
+  multipart: ArtifactUploadParams["multipart"],
   options: RequestOptions | undefined,
 ): Promise<void> {
   let pending = entries.map((_, i) => i);
   let lastError: unknown;
+  // Big files are announced with their parts' MD5s, read once here and again for each round.
+  const plans = await planParts(held, multipart);
   for (let round = 0; round < URL_ROUNDS && pending.length > 0; round++) {
     const slots = await runGraphQL(
       http,
@@ -180,6 +178,7 @@ async function uploadFiles(
           artifactManifestID: manifestId,
           name: entries[i]!.name,
           md5: entries[i]!.digest,
+          ...(plans.has(i) ? { uploadPartsInput: plans.get(i)!.parts } : {}),
         })),
         storageLayout: "V2",
       },
@@ -196,9 +195,9 @@ async function uploadFiles(
       CONCURRENCY,
       async ({ index, slot }) => {
         entries[index]!.birthArtifactId = slot.birthArtifactId;
-        if (slot.uploadUrl === null) return; // W&B already stores this content.
+        if (slot.uploadUrl === null && slot.uploadMultipartUrls == null) return; // W&B already stores this content.
         try {
-          await putToStorage(http, slot.uploadUrl, slot.uploadHeaders, held[index]!.body, options?.signal);
+          await sendFile(http, slot, held[index]!, plans.get(index), options);
         } catch (err) {
           if (!(err instanceof StorageRequestError)) throw err;
           lastError = err;

@@ -52,7 +52,9 @@ const sftJobsCreate = endpoint({
  * ```
  */
 export class SFTTrainingJobs extends APIResource {
-  // The training jobs' routes: an SFT job's events and record live there.
+  // The training jobs' routes: an SFT job's events and record live there. ART's client reads an
+  // SFT job's events there (OpenPipe/ART src/art/serverless/client.py @029b7a28,
+  // SFTTrainingJobs.events = TrainingJobEvents); no ART version reads a job's record.
   readonly #jobs = new TrainingJobs(this._http);
   /** The jobs' events (`GET /v1/preview/training-jobs/{id}/events`, as for RL jobs). */
   readonly events: TrainingJobEvents = this.#jobs.events;
