@@ -66,6 +66,11 @@ function sparseChecker(schema: $ZodType): Checker | null {
   // One lookup per key the value has: a request schema's shape has a hundred keys, an object
   // that V8 keeps as a dictionary, where `hasOwn` and then the read were two lookups.
   const fields = new Map(Object.keys(shape).map((k) => [k, shape[k]!]));
+  const surely = new Map<string, SureTest>();
+  for (const [key, field] of fields) {
+    const test = sureTest(field);
+    if (test !== undefined) surely.set(key, test);
+  }
   const catchall = def.catchall;
   return (value) => {
     for (const key of required) if (!(key in value)) return false;
@@ -78,7 +83,9 @@ function sparseChecker(schema: $ZodType): Checker | null {
       const field = fields.get(key) ?? catchall;
       // No catch-all: zod strips unknown keys from its output without checking them.
       if (field === undefined) continue;
-      payload.value = value[key];
+      const item = value[key];
+      if (surely.get(key)?.(item)) continue;
+      payload.value = item;
       // A schema may answer with a payload of its own (a union answers with its option's).
       const result = field._zod.run(payload, SYNC) as Payload | Promise<Payload>;
       if (result instanceof Promise || result.issues.length > 0 || payload.issues.length > 0) return false;
@@ -89,4 +96,52 @@ function sparseChecker(schema: $ZodType): Checker | null {
     }
     return true;
   };
+}
+
+/** A test that is true only for values a schema surely accepts (false: ask the schema). */
+type SureTest = (value: unknown) => boolean;
+
+interface TypeDef {
+  type: string;
+  checks?: unknown[];
+  values?: unknown[];
+  innerType?: FieldSchema;
+  options?: FieldSchema[];
+}
+
+/**
+ * The field's schema as a plain test, when it is one of zod's simple types without checks of
+ * its own (a string, a boolean, a literal, `unknown`, or an optional, nullable or union of
+ * those): most fields of most requests (a message's `role` and text `content`, `model`) are
+ * then accepted without running zod. `undefined` for any other schema, which zod runs.
+ */
+function sureTest(schema: FieldSchema): SureTest | undefined {
+  const def = (schema as unknown as { _zod: { def: TypeDef } })._zod.def;
+  if (def.checks !== undefined && def.checks.length > 0) return undefined;
+  switch (def.type) {
+    case "string":
+      return (v) => typeof v === "string";
+    case "boolean":
+      return (v) => typeof v === "boolean";
+    case "unknown":
+    case "any":
+      return () => true;
+    case "literal": {
+      const values = def.values ?? [];
+      return (v) => values.includes(v);
+    }
+    case "optional":
+    case "nullable": {
+      const inner = def.innerType === undefined ? undefined : sureTest(def.innerType);
+      const empty = def.type === "optional" ? undefined : null;
+      return (v) => v === empty || inner?.(v) === true;
+    }
+    case "union": {
+      // Any option that surely accepts the value makes the union accept it.
+      const tests = (def.options ?? []).map(sureTest).filter((t): t is SureTest => t !== undefined);
+      if (tests.length === 0) return undefined;
+      return (v) => tests.some((t) => t(v));
+    }
+  }
+  return undefined;
 }
