@@ -3,9 +3,9 @@
 import { InferloopError } from "../../core/errors.js";
 import type { HttpClient } from "../../core/http-client.js";
 import type { RequestOptions } from "../../core/options.js";
+import type { FileSlot } from "./file-slot.js";
 import type { HeldBytes } from "./local-files.js";
 import type { PartPlan } from "./multipart.js";
-import type { FileSlot } from "./operations.js";
 import { putToStorage } from "./storage.js";
 
 export type { PartPlan, UploadPart } from "./multipart.js";

@@ -14,9 +14,9 @@ import type { RequestOptions } from "../../core/options.js";
 import { expectObject, shapeError } from "../../core/response-shape.js";
 import { graphqlEndpoint, runGraphQL } from "../graphql.js";
 import { base64Bytes } from "./bytes.js";
+import type { FileSlot } from "./file-slot.js";
 import type { HeldBytes } from "./local-files.js";
 import { createMd5 } from "./md5.js";
-import type { FileSlot } from "./operations.js";
 import { parseUploadHeaders, putPartToStorage, putToStorage } from "./storage.js";
 import type { ArtifactUploadParams } from "./types.js";
 

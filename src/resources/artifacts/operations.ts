@@ -9,6 +9,7 @@
 import { ResponseParseError } from "../../core/errors.js";
 import { expectObject, isObject, shapeError } from "../../core/response-shape.js";
 import { graphqlEndpoint } from "../graphql.js";
+import type { FileSlot } from "./file-slot.js";
 import { MULTIPART_FIELDS } from "./multipart.js";
 
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
@@ -76,18 +77,6 @@ export const createManifest = graphqlEndpoint<Record<string, unknown>, CreatedMa
     };
   },
 });
-
-/** One file's slot from `createArtifactFiles`: a null `uploadUrl` means W&B has the content. */
-export interface FileSlot {
-  uploadUrl: string | null;
-  uploadHeaders: string[];
-  /** The artifact that first stored this content (the manifest entry's `birthArtifactID`). */
-  birthArtifactId: string;
-  /** Where the content goes in storage (named again when a multipart upload is completed). */
-  storagePath: string | null;
-  /** For a file whose parts were announced: W&B's `uploadMultipartUrls`, read by multipart.ts. */
-  uploadMultipartUrls: unknown;
-}
 
 export const createFiles = graphqlEndpoint<
   { artifactFiles: Record<string, unknown>[]; storageLayout: "V2" },

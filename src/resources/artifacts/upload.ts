@@ -17,18 +17,12 @@ import { checkUploadParams } from "./checks.js";
 import { manifestDigest } from "./digest.js";
 import { ArtifactUploadError } from "./errors.js";
 import { holdData } from "./file-data.js";
+import type { FileSlot } from "./file-slot.js";
 import type { HeldBytes } from "./local-files.js";
 import { type ManifestEntryOut, manifestBytes } from "./manifest.js";
 import { createMd5 } from "./md5.js";
 import { planParts, sendFile } from "./multipart.js";
-import {
-  artifactById,
-  commitArtifact,
-  createArtifact,
-  createFiles,
-  createManifest,
-  type FileSlot,
-} from "./operations.js";
+import { artifactById, commitArtifact, createArtifact, createFiles, createManifest } from "./operations.js";
 import { putToStorage, StorageRequestError } from "./storage.js";
 import type { ArtifactUploadParams, ArtifactUploadResult } from "./types.js";
 
