@@ -11,7 +11,7 @@ import type { Service } from "./request-spec.js";
  * W&B's host for each service, used when no base URL is given at all: `new Inferloop()` with
  * `WANDB_API_KEY` set reaches all of W&B. Paths carry their own `/v1`, so these are roots.
  */
-export const WANDB_HOSTS: Readonly<Record<Service, string>> = {
+const WANDB_HOSTS: Readonly<Record<Service, string>> = {
   inference: "https://api.inference.wandb.ai",
   trace: "https://trace.wandb.ai",
   training: "https://api.training.wandb.ai",

@@ -196,7 +196,7 @@ function checkedBody(ep: Endpoint, params: unknown, what: string, log: HttpClien
  * refusal ({@link RequestValidationError}) is thrown before anything is sent, and findings are
  * said.
  */
-export function endpointRequest(
+function endpointRequest(
   ep: Endpoint,
   call: { pathArguments?: object | undefined; params?: unknown; headers?: Record<string, string | undefined> },
   log: HttpClient["config"]["log"],

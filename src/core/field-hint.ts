@@ -35,7 +35,7 @@ export function memberFieldHint(member: string, known: readonly string[]): Unkno
 }
 
 /** ` (did you mean "x"?)` when a name in `known` is a likely typo of `key`, else "". */
-export function didYouMean(key: string, known: Iterable<string>): string {
+function didYouMean(key: string, known: Iterable<string>): string {
   const near = closestName(key, known);
   return near === undefined ? "" : ` (did you mean "${near}"?)`;
 }

@@ -48,7 +48,7 @@ export interface PagedListOptions {
  * {@link PagedListOptions} checked. Loose, so the request options (`signal`, `timeout`, ...)
  * travel in the same object untouched.
  */
-export const pagedListOptionsSchema = z.looseObject({
+const pagedListOptionsSchema = z.looseObject({
   pageSize: z.optional(z.int().check(z.positive())),
 });
 
