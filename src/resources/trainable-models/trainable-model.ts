@@ -74,9 +74,10 @@ export class TrainableModel implements TrainableModelResponse {
     http: HttpClient,
   ) {
     // Every member the server sends is kept, except one that would shadow the handle's own
-    // (a `chat` or `train` member would hide the method, or throw on the getter).
+    // (a `chat` or `train` member would hide the method, or throw on the getter), the methods
+    // of the class actually made (src/lib's `trainLoop`) included.
     for (const [key, value] of Object.entries(response))
-      if (!(key in TrainableModel.prototype)) (this as Record<string, unknown>)[key] = value;
+      if (!(key in new.target.prototype)) (this as Record<string, unknown>)[key] = value;
     this.id = response.id;
     this.entity = response.entity;
     this.project = response.project;
