@@ -55,9 +55,17 @@ async function collect(iterable: AsyncIterable<TrainLoopStep>): Promise<TrainLoo
   return out;
 }
 
-/** The policy versions of every trajectory in each job the fake received, job by job. */
-function policyVersionsSent(): Array<Array<[unknown, unknown]>> {
-  return fake.svc.state.training.list.map((job) =>
+/**
+ * The jobs the fake received for `model`. Counted per model: a test that ends while a job's
+ * creation is on its way (a failed or aborted loop) may see it land in the next test.
+ */
+function jobsOf(model: TrainableModel) {
+  return fake.svc.state.training.list.filter((job) => job.model_id === model.id);
+}
+
+/** The policy versions of every trajectory in each of `model`'s jobs, job by job. */
+function policyVersionsSent(model: TrainableModel): Array<Array<[unknown, unknown]>> {
+  return jobsOf(model).map((job) =>
     (job.request["trajectory_groups"] as Array<{ trajectories: Array<Record<string, unknown>> }>).flatMap((g) =>
       g.trajectories.map((t): [unknown, unknown] => [t["initial_policy_version"], t["final_policy_version"]]),
     ),
@@ -92,7 +100,7 @@ describe("trainLoop", () => {
       [3, 2],
     ]);
     expect(names).toEqual([model.inferenceName(), model.inferenceName(1), model.inferenceName(2)]);
-    expect(policyVersionsSent()).toEqual([
+    expect(policyVersionsSent(model)).toEqual([
       [
         [0, 0],
         [0, 0],
@@ -141,7 +149,7 @@ describe("trainLoop", () => {
     ]);
     // Step 3's rollouts start when checkpoint 1 lands, while job 2 still trains.
     for (const step of [3, 4]) expect(at.rolloutStarted.get(step)!).toBeLessThan(at.jobEnded.get(step - 1)!);
-    expect(policyVersionsSent().map((job) => job[0]![0])).toEqual([0, 0, 1, 2]);
+    expect(policyVersionsSent(model).map((job) => job[0]![0])).toEqual([0, 0, 1, 2]);
   });
 
   it("runs one job at a time, in step order", async () => {
@@ -152,7 +160,7 @@ describe("trainLoop", () => {
     // checkpoint; retrieveJob releases the events that are due first).
     const unfinishedAtCreate: number[] = [];
     store.startJob = (job, failure) => {
-      const earlier = fake.svc.state.training.list.filter((j) => j.id !== job.id);
+      const earlier = jobsOf(model).filter((j) => j.id !== job.id);
       for (const j of earlier) store.retrieveJob(j.id);
       unfinishedAtCreate.push(earlier.length - checkpointSteps(model).length);
       startJob(job, failure);
@@ -161,7 +169,7 @@ describe("trainLoop", () => {
       const steps = await collect(model.trainLoop({ ...base, steps: 4, maxStepsOffPolicy: 2, rollouts: rolloutsOn() }));
       expect(steps.map((s) => s.step)).toEqual([1, 2, 3, 4]);
       expect(unfinishedAtCreate).toEqual([0, 0, 0, 0]);
-      expect(steps.map((s) => s.jobId)).toEqual(fake.svc.state.training.list.map((j) => j.id));
+      expect(steps.map((s) => s.jobId)).toEqual(jobsOf(model).map((j) => j.id));
     } finally {
       store.startJob = startJob;
     }
@@ -179,7 +187,7 @@ describe("trainLoop", () => {
     expect(await collect(model.trainLoop({ ...base, steps: 4, maxStepsOffPolicy: 1, rollouts: rolloutsOn() }))).toEqual(
       [],
     );
-    expect(fake.svc.state.training.list).toHaveLength(4);
+    expect(jobsOf(model)).toHaveLength(4);
     expect(checkpointSteps(model)).toEqual([1, 2, 3, 4]);
   });
 
@@ -229,7 +237,7 @@ describe("trainLoop", () => {
     expect(running).toBe(0);
     expect(timers()).toBeLessThanOrEqual(timersBefore);
     expect(aborted).toEqual([3]);
-    expect(fake.svc.state.training.list).toHaveLength(2);
+    expect(jobsOf(model)).toHaveLength(2);
     // Job 2 was training when the loop stopped: it ends on the server, and then a new loop resumes.
     // (The fake releases a job's events as requests come: latestStep() is one.)
     let latest = await model.latestStep();
@@ -244,7 +252,7 @@ describe("trainLoop", () => {
       [4, 2],
     ]);
     expect(checkpointSteps(model)).toEqual([1, 2, 3, 4]);
-    expect(fake.svc.state.training.list).toHaveLength(4);
+    expect(jobsOf(model)).toHaveLength(4);
   });
 
   it("leaving the for await early stops the loop quietly and creates no further job", async () => {
@@ -264,7 +272,7 @@ describe("trainLoop", () => {
     }
     // Strict: the rollouts of step 3 had started (and were aborted); no job was made from them.
     expect(calls).toBe(3);
-    expect(fake.svc.state.training.list).toHaveLength(2);
+    expect(jobsOf(model)).toHaveLength(2);
   });
 
   it("a failed rollout stops the loop with its error; the other rollouts are aborted, no job is made from them", async () => {
@@ -296,7 +304,7 @@ describe("trainLoop", () => {
     );
     expect(err).toBe(boom);
     expect(abortedSteps).toEqual([3]);
-    expect(fake.svc.state.training.list.length).toBeLessThanOrEqual(1);
+    expect(jobsOf(model).length).toBeLessThanOrEqual(1);
   });
 
   it("a failed job stops the loop with TrainingJobFailedError and nothing after it is trained", async () => {
@@ -317,7 +325,7 @@ describe("trainLoop", () => {
     });
     expect(err).toBeInstanceOf(TrainingJobFailedError);
     expect((err as Error).message).toContain("CUDA out of memory");
-    expect(fake.svc.state.training.list).toHaveLength(2);
+    expect(jobsOf(model)).toHaveLength(2);
     expect(checkpointSteps(model)).toEqual([1]);
     // Step 1 had trained before job 2 failed: it is handed out before the error.
     expect(completed).toBe(1);
@@ -445,7 +453,7 @@ describe("trainLoop", () => {
             }),
           );
           expect(steps.map((s) => s.step)).toEqual([1, 2, 3, 4]);
-          const versions = policyVersionsSent();
+          const versions = policyVersionsSent(model);
           steps.forEach((s, i) => {
             const lag = s.step - 1 - s.sampledStep;
             expect(lag).toBeGreaterThanOrEqual(0);
