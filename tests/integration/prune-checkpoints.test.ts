@@ -121,6 +121,9 @@ describe("model.pruneCheckpoints", () => {
       [{ keepBest: 1.5, metric: "reward" }, "keepBest"],
       [{ metric: "reward", mode: "maximum" }, "mode"],
       [{ metric: "" }, "metric"],
+      // A misspelt option would be dropped, and the checkpoints it meant to keep deleted.
+      [{ keepLatest: 1, metrics: "reward" }, "metrics"],
+      [{ keeplatest: 3 }, "keeplatest"],
     ] as const) {
       const err = await caught(() => model.pruneCheckpoints(options as never));
       expect(err).toBeInstanceOf(RequestValidationError);

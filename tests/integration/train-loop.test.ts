@@ -420,6 +420,17 @@ describe("trainLoop", () => {
       [{ steps: 2, maxStepsOffPolicy: 0 }, "rollouts"],
       [{ steps: 2, maxStepsOffPolicy: 0, rollouts, evalEvery: 2 }, "evalEvery"],
       [{ steps: 2, maxStepsOffPolicy: 0, rollouts, eval: () => ({}), evalEvery: 0 }, "evalEvery"],
+      // Checked before the first job, not when a step first prunes or follows its job.
+      [{ steps: 2, maxStepsOffPolicy: 0, rollouts, retention: { keepLatest: -1 } }, "retention.keepLatest"],
+      [{ steps: 2, maxStepsOffPolicy: 0, rollouts, retention: { keepBest: 2 } }, "retention.metric"],
+      [
+        { steps: 2, maxStepsOffPolicy: 0, rollouts, retention: { keepLatest: 1, metrics: "reward" } },
+        "retention.metrics",
+      ],
+      [{ steps: 2, maxStepsOffPolicy: 0, rollouts, pollInterval: -5 }, "pollInterval"],
+      [{ steps: 2, maxStepsOffPolicy: 0, rollouts, jobTimeout: "x" }, "jobTimeout"],
+      [{ steps: 2, maxStepsOffPolicy: 0, rollouts, onEvent: "log" }, "onEvent"],
+      [{ steps: 2, maxStepsOffPolicy: 0, rollouts, evalevery: 2 }, "evalevery"],
     ] as const) {
       const err = await caught(() => model.trainLoop(options as unknown as TrainLoopOptions));
       expect(err).toBeInstanceOf(RequestValidationError);

@@ -360,6 +360,19 @@ describe("runTools", () => {
     expect(bodies).toHaveLength(0);
   });
 
+  it('refuses an onToolError other than "message" or "throw" before sending', async () => {
+    const { client, bodies } = scripted([]);
+    for (const onToolError of ["throws", "Throw"]) {
+      const err = await client.chat.completions
+        .runTools({ model: "m", messages: user("x"), tools: [add] }, { onToolError: onToolError as never })
+        .done()
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(RequestValidationError);
+      expect((err as RequestValidationError).issues.map((i) => i.path)).toEqual(["onToolError"]);
+    }
+    expect(bodies).toHaveLength(0);
+  });
+
   it("an abort rejects with APIUserAbortError and aborts the running tool's signal", async () => {
     let toolSignal: AbortSignal | undefined;
     let started!: () => void;

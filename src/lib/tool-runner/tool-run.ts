@@ -126,6 +126,9 @@ function checkParams(params: ToolRunParams, maxIterations: number, options: Tool
     });
   if (!Number.isInteger(maxIterations) || maxIterations < 1)
     issues.push({ path: "maxIterations", message: `must be a positive integer, got ${String(maxIterations)}` });
+  const onToolError = options.onToolError;
+  if (onToolError !== undefined && onToolError !== "message" && onToolError !== "throw")
+    issues.push({ path: "onToolError", message: `must be "message" or "throw", got ${JSON.stringify(onToolError)}` });
   if (issues.length > 0) throw new RequestValidationError(issues, "runTools request");
 }
 

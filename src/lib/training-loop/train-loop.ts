@@ -2,10 +2,12 @@
 // newest checkpoint while a job trains, never more than `maxStepsOffPolicy` steps behind the
 // step they train; jobs run one at a time, in step order.
 import { APIUserAbortError, InferloopError, RequestValidationError, type ValidationIssue } from "../../core/errors.js";
+import { type ListsEveryKey, optionNameIssues } from "../../core/option-checks.js";
 import type { RequestOptions } from "../../core/options.js";
-import type {
-  PruneCheckpointsOptions,
-  PruneCheckpointsResult,
+import {
+  type PruneCheckpointsOptions,
+  type PruneCheckpointsResult,
+  pruneOptionIssues,
 } from "../../resources/trainable-models/prune-checkpoints.js";
 import type { TrainOptions } from "../../resources/trainable-models/trainable-model.js";
 import type { TrainResult } from "../../resources/trainable-models/types.js";
@@ -34,6 +36,22 @@ interface Batch {
 
 const isCount = (n: unknown, min: number) => typeof n === "number" && Number.isSafeInteger(n) && n >= min;
 
+const TRAIN_LOOP_OPTION_NAMES = [
+  "steps",
+  "rollouts",
+  "maxStepsOffPolicy",
+  "experimental_config",
+  "evalEvery",
+  "eval",
+  "retention",
+  "signal",
+  "onEvent",
+  "pollInterval",
+  "jobTimeout",
+] as const;
+const trainLoopListWhole: ListsEveryKey<TrainLoopOptions, typeof TRAIN_LOOP_OPTION_NAMES> = true;
+void trainLoopListWhole;
+
 function checkOptions(options: TrainLoopOptions): void {
   const issues: ValidationIssue[] = [];
   const o = options as Partial<TrainLoopOptions> | undefined;
@@ -52,6 +70,16 @@ function checkOptions(options: TrainLoopOptions): void {
     issues.push({ path: "eval", message: "must be a function that resolves to the step's metrics" });
   if (o?.evalEvery !== undefined && o.eval === undefined)
     issues.push({ path: "evalEvery", message: "needs eval: the function that evaluates a checkpoint" });
+  // Checked here, not when a step first prunes or follows its job: by then a job was made.
+  if (o?.retention !== undefined) issues.push(...pruneOptionIssues(o.retention, "retention."));
+  for (const key of ["pollInterval", "jobTimeout"] as const) {
+    const v = o?.[key];
+    if (v !== undefined && (typeof v !== "number" || !Number.isFinite(v) || v < 0))
+      issues.push({ path: key, message: `must be a number of ms >= 0, got ${String(v)}` });
+  }
+  if (o?.onEvent !== undefined && typeof o.onEvent !== "function")
+    issues.push({ path: "onEvent", message: "must be a function that takes the loop's events" });
+  if (o !== undefined && o !== null) issues.push(...optionNameIssues(o, TRAIN_LOOP_OPTION_NAMES, "known"));
   if (issues.length > 0) throw new RequestValidationError(issues, "trainLoop options");
 }
 

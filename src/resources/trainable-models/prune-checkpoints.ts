@@ -1,4 +1,5 @@
 import { RequestValidationError, type ValidationIssue } from "../../core/errors.js";
+import { type ListsEveryKey, optionNameIssues } from "../../core/option-checks.js";
 import type { RequestOptions } from "../../core/options.js";
 import type { Checkpoints } from "./checkpoints.js";
 import type { Checkpoint } from "./types.js";
@@ -29,12 +30,21 @@ export interface PruneCheckpointsResult {
 
 const isCount = (n: unknown) => typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
 
-function checkOptions(options: PruneCheckpointsOptions): Required<Omit<PruneCheckpointsOptions, "metric">> & {
-  metric: string | undefined;
-} {
-  const { keepLatest = 1, metric, mode = "max", dryRun = false } = options;
+const PRUNE_OPTION_NAMES = ["keepLatest", "keepBest", "metric", "mode", "dryRun"] as const;
+const pruneListWhole: ListsEveryKey<PruneCheckpointsOptions, typeof PRUNE_OPTION_NAMES> = true;
+void pruneListWhole;
+
+/**
+ * @internal The problems of pruning options, each path after `prefix` (`"retention."` for a
+ * training loop's): a misspelt name is one too, since an option dropped silently (`metrics`
+ * for `metric`) would delete the checkpoints it was meant to keep.
+ */
+export function pruneOptionIssues(options: PruneCheckpointsOptions, prefix = ""): ValidationIssue[] {
+  if (typeof options !== "object" || options === null)
+    return [{ path: prefix.replace(/\.$/, ""), message: "must be an object of pruning options" }];
+  const { keepLatest = 1, metric, mode = "max" } = options;
   const keepBest = options.keepBest ?? (metric === undefined ? 0 : 1);
-  const issues: ValidationIssue[] = [];
+  const issues = optionNameIssues(options, PRUNE_OPTION_NAMES, "known");
   if (!isCount(keepLatest))
     issues.push({ path: "keepLatest", message: `must be an integer >= 0, got ${String(keepLatest)}` });
   if (!isCount(keepBest))
@@ -48,7 +58,16 @@ function checkOptions(options: PruneCheckpointsOptions): Required<Omit<PruneChec
     });
   if (mode !== "max" && mode !== "min")
     issues.push({ path: "mode", message: `must be "max" or "min", got ${JSON.stringify(mode)}` });
+  return issues.map((i) => ({ ...i, path: prefix + i.path }));
+}
+
+function checkOptions(options: PruneCheckpointsOptions): Required<Omit<PruneCheckpointsOptions, "metric">> & {
+  metric: string | undefined;
+} {
+  const issues = pruneOptionIssues(options);
   if (issues.length > 0) throw new RequestValidationError(issues, "pruneCheckpoints options");
+  const { keepLatest = 1, metric, mode = "max", dryRun = false } = options;
+  const keepBest = options.keepBest ?? (metric === undefined ? 0 : 1);
   return { keepLatest, keepBest, metric, mode, dryRun };
 }
 
