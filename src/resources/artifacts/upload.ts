@@ -41,12 +41,22 @@ function clientId(): string {
   return out;
 }
 
+// On the first failure the other workers take nothing new, and the failure is thrown only once
+// they have stopped: the caller then deletes the spooled files they were reading.
 async function inPool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const runners = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]!);
+    while (next < items.length) {
+      try {
+        await work(items[next++]!);
+      } catch (err) {
+        next = items.length;
+        throw err;
+      }
+    }
   });
-  await Promise.all(runners);
+  const failed = (await Promise.allSettled(runners)).find((r) => r.status === "rejected");
+  if (failed !== undefined) throw failed.reason;
 }
 
 /** Runs the whole upload; see the module comment. */

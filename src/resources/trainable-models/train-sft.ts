@@ -137,8 +137,9 @@ export async function trainSFT(
       project: model.project,
       name,
       type: "dataset",
-      // ART logs the dataset from the model's run (its run_id, else its name).
-      runId: model.run_id ?? model.name,
+      // ART logs the dataset from the model's run, `wandb.init(id=model.run_id, ...)`; without a
+      // run_id that makes a new run, never one named after the model: logged by no run here.
+      runId: model.run_id ?? undefined,
       files: [{ name: "train.jsonl", data: lines() }],
     },
     request,
