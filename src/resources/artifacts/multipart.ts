@@ -14,6 +14,7 @@ import type { RequestOptions } from "../../core/options.js";
 import { expectObject, shapeError } from "../../core/response-shape.js";
 import { graphqlEndpoint, runGraphQL } from "../graphql.js";
 import { base64Bytes } from "./bytes.js";
+import { hex } from "./digest.js";
 import type { FileSlot } from "./file-slot.js";
 import type { HeldBytes } from "./local-files.js";
 import { createMd5 } from "./md5.js";
@@ -81,8 +82,6 @@ export async function planParts(
   }
   return plans;
 }
-
-const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 
 /** Each part's number (from 1) and hex MD5, read part by part. */
 async function partDigests(held: HeldBytes, partSize: number): Promise<UploadPart[]> {

@@ -9,6 +9,7 @@ import { RequestValidationError } from "../../core/errors.js";
 import type { HttpClient } from "../../core/http-client.js";
 import type { RequestOptions } from "../../core/options.js";
 import { isObject } from "../../core/response-shape.js";
+import { hex } from "../artifacts/digest.js";
 import { fileLines } from "../artifacts/local-files.js";
 import { uploadArtifact } from "../artifacts/upload.js";
 import { SFTTrainingJobs } from "../sft-training-jobs/sft-training-jobs.js";
@@ -96,8 +97,7 @@ async function* rowsOf(rows: string | Iterable<SFTRow> | AsyncIterable<SFTRow>):
 }
 
 function randomHex12(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(6));
-  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return hex(crypto.getRandomValues(new Uint8Array(6)));
 }
 
 /** The model fields trainSFT reads. */

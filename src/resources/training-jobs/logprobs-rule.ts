@@ -1,7 +1,6 @@
 import { RequestValidationError } from "../../core/errors.js";
+import { isObject } from "../../core/response-shape.js";
 import type { TrajectoryChecks } from "./trajectory-checks.js";
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * Whether the client's default `extraBody` and then the call's, merged into
