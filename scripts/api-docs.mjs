@@ -463,6 +463,20 @@ function collectEndpoints() {
   return { all, byFile };
 }
 
+/** Whether `client.<path>` is a member of the `Inferloop` class's type (src/client.ts). */
+function clientHas(path) {
+  const clientFile = program.getSourceFile(join(srcDir, "client.ts"));
+  const decl = clientFile?.statements.find((st) => ts.isClassDeclaration(st) && st.name?.text === "Inferloop");
+  if (!decl) throw new Error("src/client.ts: no class Inferloop");
+  let type = checker.getTypeAtLocation(decl);
+  for (const name of path) {
+    const prop = type.getProperty(name);
+    if (!prop) return false;
+    type = checker.getTypeOfSymbolAtLocation(prop, decl);
+  }
+  return true;
+}
+
 /** The page most of these endpoints are on (ties: the first by name). */
 function commonPage(eps) {
   const count = new Map();
@@ -641,15 +655,17 @@ function renderItem(item, page) {
 /** The endpoints of a page, as declared: the client method each operation names, and its route. */
 function renderEndpoints(eps) {
   if (!eps.length) return [];
-  const method = (operation) =>
-    `client.${operation
-      .split(".")
-      .map((part) => part.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase()))
-      .join(".")}`;
+  // The method an operation is named after, when the client has it (`client.chat.completions.create`);
+  // an operation that is one step of a method (the GraphQL calls of `client.artifacts.upload`)
+  // has none of its own.
+  const method = (operation) => {
+    const parts = operation.split(".").map((part) => part.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase()));
+    return clientHas(parts) ? `\`client.${parts.join(".")}\`` : "(a step of another method)";
+  };
   const out = ["## Endpoints", "", "| Operation | Client method | HTTP | Service |", "|---|---|---|---|"];
   for (const ep of [...eps].sort((a, b) => a.operation.localeCompare(b.operation)))
     out.push(
-      `| \`${ep.operation}\` | \`${method(ep.operation)}\` | ${ep.method && ep.path ? `\`${ep.method} ${ep.path}\`` : ""} | ${ep.service ?? ""} |`,
+      `| \`${ep.operation}\` | ${method(ep.operation)} | ${ep.method && ep.path ? `\`${ep.method} ${ep.path}\`` : ""} | ${ep.service ?? ""} |`,
     );
   out.push("");
   return out;
