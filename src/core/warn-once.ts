@@ -1,6 +1,6 @@
 /**
  * The one rule for findings that do not throw (an ignored `svc_*` filter, a bare op name, a
- * training job's uniform rewards...), {@link warnFinding}: a client whose log takes `warn`
+ * training job's uniform rewards...), {@link warnFindings}: a client whose log takes `warn`
  * (a `logLevel` of `warn` or louder) gets each one in its logger, where its user asked for
  * them; otherwise, at the default level too, the user sees each kind once per process
  * through `process.emitWarning` where the runtime has it (type `InferloopWarning`, a code per
@@ -27,15 +27,6 @@ export function warnOnce(code: string, message: string): void {
   const proc = (globalThis as { process?: { emitWarning?: (m: string, o: object) => void } }).process;
   if (typeof proc?.emitWarning === "function") proc.emitWarning(message, { type: "InferloopWarning", code });
   else console.warn(`InferloopWarning: ${message}`);
-}
-
-/**
- * A finding that does not throw: written to `log` at `warn` when the client's log takes it,
- * else {@link warnOnce} (once per process per `code`).
- */
-export function warnFinding(log: Log, code: string, message: string): void {
-  if (log.enabled("warn")) log.write("warn", message);
-  else warnOnce(code, message);
 }
 
 /**
@@ -68,7 +59,7 @@ function line(source: string, first: Finding, paths: readonly (string | undefine
 }
 
 /**
- * Says the findings of one request by the findings rule ({@link warnFinding}), `source` (the
+ * Says the findings of one request by the findings rule (see the module comment), `source` (the
  * operation) first on each line. In a log, one line per code and message, so 64 flat groups
  * make one line, not 64, and each line quotes its own findings' message; once per process
  * otherwise, one line per code.
