@@ -14,7 +14,7 @@ import {
   type TrajectoryGroup,
 } from "../src/index.js";
 import { reviewRollouts } from "./_review.js";
-import { type ExampleService, setting } from "./_service.js";
+import { type ExampleService, trainingTarget } from "./_service.js";
 import { startTracing } from "./_tracing.js";
 
 const PROMPTS = [
@@ -23,7 +23,6 @@ const PROMPTS = [
   "Describe a good answer in a few words.",
 ];
 const ROLLOUTS_PER_PROMPT = 4;
-const FAKE_BASE_MODEL = "OpenPipe/Qwen3-14B-Instruct";
 
 /** The reward: replies of about 8 words score best, each word more or less costs 1/8. */
 function reward(reply: string): number {
@@ -89,12 +88,12 @@ export async function runRlLoop(
   options: RlLoopOptions = {},
 ): Promise<void> {
   const { fake } = service;
-  const baseModel = setting("baseModel") ?? (fake ? FAKE_BASE_MODEL : undefined);
-  const project = setting("trainingProject") ?? (fake ? "rl-demo" : undefined);
-  if (!baseModel || !project) {
+  const target = trainingTarget(fake, "rl-demo");
+  if (!target) {
     say("training skipped: pass --training-project=... and --base-model=... (see trainableModels.baseModels())");
     return;
   }
+  const { project, baseModel } = target;
   // The rollouts' chat calls are traced (with their messages) so the review can read them.
   const tracing = startTracing(service);
   // Findings about a job (a group whose rewards are all equal teaches nothing) come through this

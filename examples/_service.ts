@@ -71,6 +71,23 @@ export function setting(name: SettingName): string | undefined {
   return value === "" ? undefined : value;
 }
 
+/** The base model the fake service trains. */
+export const FAKE_BASE_MODEL = "OpenPipe/Qwen3-14B-Instruct";
+
+/**
+ * Where an example trains: `--training-project` and `--base-model` (or their environment
+ * variables), else on the fake service `fakeProject` and its base model; undefined against a
+ * real service without them.
+ */
+export function trainingTarget(
+  fake: FakeService | undefined,
+  fakeProject: string,
+): { project: string; baseModel: string } | undefined {
+  const project = setting("trainingProject") ?? (fake ? fakeProject : undefined);
+  const baseModel = setting("baseModel") ?? (fake ? FAKE_BASE_MODEL : undefined);
+  return project && baseModel ? { project, baseModel } : undefined;
+}
+
 /** How to supply a setting, for "skipped" messages. */
 export function howToSet(name: SettingName): string {
   const { arg, env } = SETTINGS[name];

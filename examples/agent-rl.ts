@@ -22,7 +22,7 @@ import {
   rulerScoreGroup,
   tool,
 } from "../src/index.js";
-import { runExample, setting } from "./_service.js";
+import { runExample, trainingTarget } from "./_service.js";
 
 const CITIES = ["Paris", "Lima", "Oslo"];
 const ROLLOUTS_PER_CITY = 4;
@@ -56,12 +56,12 @@ await runExample(async (service) => {
     logger: { error: console.error, warn: (line) => console.log(`  ${line}`), info: ignore, debug: ignore },
   });
   const steps = Number(process.argv.find((a) => a.startsWith("--steps="))?.slice("--steps=".length) ?? 3);
-  const baseModel = setting("baseModel") ?? (fake ? "OpenPipe/Qwen3-14B-Instruct" : undefined);
-  const project = setting("trainingProject") ?? (fake ? "agent-rl" : undefined);
-  if (!baseModel || !project) {
+  const target = trainingTarget(fake, "agent-rl");
+  if (!target) {
     console.log("pass --training-project=... and --base-model=... to train on a real service");
     return;
   }
+  const { project, baseModel } = target;
   const model = await client.trainableModels.register({ project, name: "lookup-agent", base_model: baseModel });
   // The judge: any chat model the client reaches (the fake judges RULER requests itself).
   const judge = { client, model: service.model };

@@ -13,7 +13,7 @@
  * people review the queue in the W&B UI, and the same `trajectoryGroups` call reads what they left.
  */
 import type { CallRecord } from "../src/index.js";
-import { runExample, setting } from "./_service.js";
+import { runExample, trainingTarget } from "./_service.js";
 import { startTracing } from "./_tracing.js";
 
 const PROMPTS = [
@@ -22,7 +22,6 @@ const PROMPTS = [
   "Describe a good answer in a few words.",
 ];
 const SAMPLES = 4;
-const FAKE_BASE_MODEL = "OpenPipe/Qwen3-14B-Instruct";
 
 /** The scripted reviewer's judgement: replies of about 8 words are best. */
 function judge(reply: string): number {
@@ -43,12 +42,12 @@ function chatOf(call: CallRecord): { prompt: string; reply: string } {
 await runExample(async (service) => {
   const { fake } = service;
   const projectId = service.projectId;
-  const baseModel = setting("baseModel") ?? (fake ? FAKE_BASE_MODEL : undefined);
-  const project = setting("trainingProject") ?? (fake ? "review-demo" : undefined);
-  if (!projectId || !baseModel || !project) {
+  const target = trainingTarget(fake, "review-demo");
+  if (!projectId || !target) {
     console.log("skipped: pass --project=<entity>/<project>, --training-project=... and --base-model=...");
     return;
   }
+  const { project, baseModel } = target;
   console.log(`running against ${service.description}`);
   const tracing = startTracing(service)!;
   // Message content goes on the spans (off by default), so reviewers and training can read it.

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SFTRow } from "../src/index.js";
-import { runExample, setting } from "./_service.js";
+import { runExample, trainingTarget } from "./_service.js";
 
 /** Rows as ART writes them: a conversation whose assistant turns are what is learned. */
 async function* tutorRows(): AsyncGenerator<SFTRow> {
@@ -30,12 +30,12 @@ async function* tutorRows(): AsyncGenerator<SFTRow> {
 }
 
 await runExample(async ({ client, fake }) => {
-  const project = setting("trainingProject") ?? (fake ? "sft-demo" : undefined);
-  const baseModel = setting("baseModel") ?? (fake ? "OpenPipe/Qwen3-14B-Instruct" : undefined);
-  if (!project || !baseModel) {
+  const target = trainingTarget(fake, "sft-demo");
+  if (!target) {
     console.log("skipped: pass --training-project=... and --base-model=... (see trainableModels.baseModels())");
     return;
   }
+  const { project, baseModel } = target;
   const model = await client.trainableModels.register({ project, name: "tutor", base_model: baseModel });
 
   // 1-2. The rows become train.jsonl in a dataset artifact logged to the model's run; the job
