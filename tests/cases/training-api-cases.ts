@@ -9,6 +9,7 @@
  * - the fake service (`tests/testing/training-api-cases.test.ts`): it accepts and refuses the same
  *   requests (422 in FastAPI's `detail` envelope) and answers in the same shapes.
  */
+import type { ExperimentalConfig } from "../../src/resources/training-jobs/request-schema.js";
 
 /** The operation a case exercises. */
 export type TrainingOperation =
@@ -99,7 +100,8 @@ export const GROUPS_WITHOUT_LOGPROBS = [
 // OpenPipe/ART src/art/serverless/client.py @ 029b7a28 (what ART sends); TOK = ART
 // src/art/preprocessing/tokenize.py (a choice is trained only with logprobs unless
 // allow_training_without_logprobs).
-const EVERY_SETTING = {
+/** Every current setting of `experimental_config` (25), each with a value the server takes. */
+export const EVERY_SETTING = {
   advantage_balance: 0.1,
   allow_training_without_logprobs: false,
   epsilon: 0.2,
@@ -125,7 +127,7 @@ const EVERY_SETTING = {
   scale_learning_rate_by_reward_std_dev: true,
   scale_rewards: false,
   truncated_importance_sampling: 2,
-};
+} as const satisfies ExperimentalConfig;
 /** The dataset SFT rows name: the fake refuses an SFT job whose dataset artifact it does not hold. */
 export const SFT_DATA = "wandb-artifact:///acme/rl/agent-data:v0";
 const DATA = SFT_DATA;

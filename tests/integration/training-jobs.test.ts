@@ -15,6 +15,7 @@ import {
   UnprocessableEntityError,
 } from "../../src/index.js";
 import { faults } from "../../src/testing/index.js";
+import { EVERY_SETTING } from "../cases/training-api-cases.js";
 import { captureWarnings } from "../warnings.js";
 import { caught, clientFor, closedPort, MODEL_ID, useFakeService } from "./helpers.js";
 
@@ -170,33 +171,8 @@ describe("trainingJobs.create", () => {
   });
 
   it("sends every current setting, typed, and refuses a misspelt one with a did-you-mean", async () => {
-    const every = {
-      advantage_balance: 0.1,
-      allow_training_without_logprobs: false,
-      epsilon: 0.2,
-      epsilon_high: 0.28,
-      importance_sampling_level: "geometric_average" as const,
-      kimi_k2_tau: 0.5,
-      kl_penalty_coef: 0.1,
-      kl_penalty_reference_step: 3,
-      kl_penalty_source: "sample" as const,
-      kl_penalty_step_lag: null,
-      kl_ref_adapter_path: "/tmp/ref-adapter",
-      learning_rate: 2e-5,
-      logprob_calculation_chunk_size: 512,
-      loss_fn: "ppo" as const,
-      mask_prob_ratio: false,
-      max_negative_advantage_importance_sampling_weight: 2,
-      normalize_advantages: true,
-      num_trajectories_learning_rate_multiplier_power: 0.5,
-      packed_sequence_length: 4096,
-      plot_tensors: true,
-      ppo: true,
-      precalculate_logprobs: false,
-      scale_learning_rate_by_reward_std_dev: true,
-      scale_rewards: false,
-      truncated_importance_sampling: 2,
-    };
+    // Typed: the table's row satisfies ExperimentalConfig, so a setting the SDK lacks fails to compile.
+    const every = EVERY_SETTING;
     expect(Object.keys(every)).toHaveLength(25);
     const body = params({ experimental_config: every });
     await fake.client.trainingJobs.create(body);
