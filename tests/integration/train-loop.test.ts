@@ -431,6 +431,11 @@ describe("trainLoop", () => {
       [{ steps: 2, maxStepsOffPolicy: 0, rollouts, jobTimeout: "x" }, "jobTimeout"],
       [{ steps: 2, maxStepsOffPolicy: 0, rollouts, onEvent: "log" }, "onEvent"],
       [{ steps: 2, maxStepsOffPolicy: 0, rollouts, evalevery: 2 }, "evalevery"],
+      // Before step 1's rollouts run, not when its job is made.
+      [
+        { steps: 2, maxStepsOffPolicy: 0, rollouts, experimental_config: { kl_penalty_coeff: 0.1 } },
+        "experimental_config.kl_penalty_coeff",
+      ],
     ] as const) {
       const err = await caught(() => model.trainLoop(options as unknown as TrainLoopOptions));
       expect(err).toBeInstanceOf(RequestValidationError);

@@ -1,9 +1,13 @@
 // The pipelined RL loop behind `model.trainLoop`: the rollouts of the next steps sample the
 // newest checkpoint while a job trains, never more than `maxStepsOffPolicy` steps behind the
 // step they train; jobs run one at a time, in step order.
+
+import * as z from "zod/mini";
+import { safeParse } from "zod/v4/core";
 import { APIUserAbortError, InferloopError, RequestValidationError, type ValidationIssue } from "../../core/errors.js";
 import { type ListsEveryKey, optionNameIssues } from "../../core/option-checks.js";
 import type { RequestOptions } from "../../core/options.js";
+import { inputIssues } from "../../core/validate.js";
 import {
   type PruneCheckpointsOptions,
   type PruneCheckpointsResult,
@@ -11,6 +15,10 @@ import {
 } from "../../resources/trainable-models/prune-checkpoints.js";
 import type { TrainOptions } from "../../resources/trainable-models/trainable-model.js";
 import type { TrainResult } from "../../resources/trainable-models/types.js";
+import {
+  experimentalConfigKeyHint,
+  experimentalConfigSchema,
+} from "../../resources/training-jobs/experimental-config.js";
 import type { TrajectoryGroup } from "../../resources/training-jobs/request-schema.js";
 import type { TrainLoopEvent, TrainLoopOptions, TrainLoopStep } from "./types.js";
 
@@ -35,6 +43,9 @@ interface Batch {
 }
 
 const isCount = (n: unknown, min: number) => typeof n === "number" && Number.isSafeInteger(n) && n >= min;
+
+// A job's experimental_config, as training_jobs.create checks it.
+const loopConfig = z.looseObject({ experimental_config: z.nullish(experimentalConfigSchema) });
 
 const TRAIN_LOOP_OPTION_NAMES = [
   "steps",
@@ -70,7 +81,14 @@ function checkOptions(options: TrainLoopOptions): void {
     issues.push({ path: "eval", message: "must be a function that resolves to the step's metrics" });
   if (o?.evalEvery !== undefined && o.eval === undefined)
     issues.push({ path: "evalEvery", message: "needs eval: the function that evaluates a checkpoint" });
-  // Checked here, not when a step first prunes or follows its job: by then a job was made.
+  // Checked here, not when a step's job is made, prunes or is followed: by then its rollouts
+  // have run, or a job was made.
+  if (o?.experimental_config != null) {
+    const config = safeParse(loopConfig, { experimental_config: o.experimental_config });
+    if (!config.success)
+      for (const i of inputIssues(config.error.issues, experimentalConfigKeyHint))
+        issues.push({ path: i.path.join("."), message: i.message, code: i.code });
+  }
   if (o?.retention !== undefined) issues.push(...pruneOptionIssues(o.retention, "retention."));
   for (const key of ["pollInterval", "jobTimeout"] as const) {
     const v = o?.[key];
