@@ -7,16 +7,15 @@ import { RequestValidationError } from "../../core/errors.js";
 import { streamChunks } from "../../core/stream-chunks.js";
 import { blobBody, bytesBody } from "./bodies.js";
 import { base64Bytes } from "./bytes.js";
+import { md5Base64 } from "./digest.js";
 import { type HeldBytes, spool } from "./local-files.js";
 import { createMd5 } from "./md5.js";
 import type { ArtifactFileInput } from "./types.js";
 
 function bytesHeld(bytes: Uint8Array): HeldBytes {
-  const h = createMd5();
-  h.update(bytes);
   return {
     size: bytes.byteLength,
-    digest: base64Bytes(h.digest()),
+    digest: md5Base64(bytes),
     body: bytesBody(bytes),
     slice: (start, end) => bytesBody(bytes.subarray(start, end)),
     dispose: async () => {},

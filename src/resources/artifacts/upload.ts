@@ -12,15 +12,13 @@ import type { RequestOptions } from "../../core/options.js";
 import { sleep } from "../../core/retry.js";
 import { runGraphQL } from "../graphql.js";
 import { bytesBody } from "./bodies.js";
-import { base64Bytes } from "./bytes.js";
 import { checkUploadParams } from "./checks.js";
-import { manifestDigest } from "./digest.js";
+import { manifestDigest, md5Base64 } from "./digest.js";
 import { ArtifactUploadError } from "./errors.js";
 import { holdData } from "./file-data.js";
 import type { FileSlot } from "./file-slot.js";
 import type { HeldBytes } from "./local-files.js";
 import { type ManifestEntryOut, manifestBytes } from "./manifest.js";
-import { createMd5 } from "./md5.js";
 import { planParts, sendFile } from "./multipart.js";
 import { artifactById, commitArtifact, createArtifact, createFiles, createManifest } from "./operations.js";
 import { putToStorage, StorageRequestError } from "./storage.js";
@@ -126,12 +124,10 @@ export async function uploadArtifact(
     await uploadFiles(http, created.id, first.id, entries, held, params.multipart, options);
 
     const bytes = manifestBytes(entries);
-    const h = createMd5();
-    h.update(bytes);
     const upsert = await runGraphQL(
       http,
       createManifest,
-      { ...manifestVars, digest: base64Bytes(h.digest()), includeUpload: true },
+      { ...manifestVars, digest: md5Base64(bytes), includeUpload: true },
       options,
     );
     if (upsert.uploadUrl === null)
