@@ -23,10 +23,13 @@ const app = inject("app");
  * the trajectory recorder), `chat.completions.runTools` and vLLM's remaining rules (chat alone
  * is about 33.5 KB). The browser build keeps logprob lists as received (no packing code).
  * Issues 39-41 added W&B Artifacts (GraphQL, uploads, downloads), SFT jobs and `trainSFT`, every
- * training setting, `trainLoop` and vLLM's current fields: 64.2 KB. This budget, just over the
- * measured size, stops further growth; whether to load those namespaces lazily is an open decision.
+ * training setting, `trainLoop` and vLLM's current fields: 64.2 KB; multipart uploads (the
+ * browser build sends each file in one PUT) and the option checks that refuse a misspelt prune
+ * option or a bad `trainLoop` option before anything is sent: 64.8 KB. This budget, just over
+ * the measured size, stops further growth; whether to load the W&B-only namespaces lazily is an
+ * open decision.
  */
-const BUDGET = 64_500;
+const BUDGET = 65_000;
 
 /**
  * Gzipped, for a page that only reads a stream relayed by its own server (issue 26, item 5;
