@@ -115,7 +115,7 @@ for (let r = 0; r < ROUNDS; r++) {
 }
 // The two pieces alone, without the SDK around them: the check every chat call makes outside
 // a capture, and the recording of one reply into a 5-turn conversation.
-const { activeChatCapture } = await import("../src/resources/chat/capture-slot.js");
+const { activeChatCapture } = await import("../src/wire/chat/capture-slot.js");
 const { TrajectoryRecorder } = await import("../src/lib/trajectories/recorder.js");
 const { Trajectory } = await import("../src/index.js");
 const CHECKS = 10_000_000;

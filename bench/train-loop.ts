@@ -6,7 +6,7 @@
 // one rollout phase plus eight training phases, (R + 8T) / (8R + 8T).
 import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
-import { sleep } from "../src/core/retry.js";
+import { sleep } from "../src/core/pipeline/retry.js";
 import { gatherTrajectoryGroups, Inferloop, type TrainLoopRolloutContext, Trajectory } from "../src/index.js";
 import { startFakeService } from "../src/testing/index.js";
 

@@ -1,8 +1,5 @@
 // Public entry of `inferloop`. Everything a user imports comes from here.
 export { Inferloop, Inferloop as default } from "./client.js";
-export { APIPromise, type ResponseInfo, type WithResponse } from "./core/api-promise.js";
-export { MissingCredentialsError } from "./core/auth.js";
-export { CursorList, type CursorPage } from "./core/cursor-list.js";
 export {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -23,17 +20,18 @@ export {
   UnprocessableEntityError,
   type ValidationDetail,
   type ValidationIssue,
-} from "./core/errors.js";
-export type { Logger, LogLevel } from "./core/log.js";
-export { OffsetList } from "./core/offset-list.js";
-export type { ClientOptions, RequestOptions } from "./core/options.js";
-export type { PagedListOptions } from "./core/paging.js";
-export type { TelemetryOptions } from "./core/telemetry.js";
+} from "./core/errors/errors.js";
+export type { Logger, LogLevel } from "./core/errors/log.js";
+export { CursorList, type CursorPage } from "./core/lists/cursor-list.js";
+export { OffsetList } from "./core/lists/offset-list.js";
+export type { PagedListOptions } from "./core/lists/paging.js";
+export { APIPromise, type ResponseInfo, type WithResponse } from "./core/pipeline/api-promise.js";
+export { MissingCredentialsError } from "./core/pipeline/auth.js";
+export type { ClientOptions, RequestOptions } from "./core/pipeline/options.js";
+export type { TelemetryOptions } from "./core/telemetry/telemetry.js";
 export type { FetchLike } from "./core/transport/fetch.js";
+export type { ArtifactDownload } from "./lib/artifacts/download.js";
 export * from "./lib/capture/index.js";
-export { Calls } from "./lib/namespaces/calls.js";
-export { Chat, Completions } from "./lib/namespaces/chat.js";
-export { TrainableModel, TrainableModels } from "./lib/namespaces/trainable-models.js";
 export * from "./lib/query-builder.js";
 export {
   type JudgeClient,
@@ -59,38 +57,46 @@ export {
   type ToolRunParams,
   type ToolRunResult,
 } from "./lib/tool-runner/tool-run.js";
+export type { TrainingJobFollowOptions } from "./lib/training/follow-events.js";
+export type { PruneCheckpointsOptions, PruneCheckpointsResult } from "./lib/training/prune-checkpoints.js";
+export type { SFTRow, TrainSFTOptions, TrainSFTResult } from "./lib/training/train-sft.js";
 export type {
   TrainLoopEvent,
   TrainLoopOptions,
   TrainLoopRolloutContext,
   TrainLoopStep,
-} from "./lib/training-loop/types.js";
+  TrainOptions,
+} from "./lib/training/types.js";
 export {
   type TrajectoryGroupsOptions,
   type TrajectoryGroupsParams,
   trajectoryFromCalls,
 } from "./lib/trajectories/from-calls.js";
 export * from "./lib/trajectories/index.js";
-export { AnnotationQueueItems, AnnotationQueues } from "./resources/annotation-queues/annotation-queues.js";
-export * from "./resources/annotation-queues/index.js";
-export { Artifacts } from "./resources/artifacts/artifacts.js";
-export * from "./resources/artifacts/index.js";
-export { CallQuery } from "./resources/calls/call-query.js";
-export * from "./resources/calls/index.js";
-export * from "./resources/chat/index.js";
-export { ChatCompletionStream, type StreamResponseInfo } from "./resources/chat/stream.js";
-export { Feedback } from "./resources/feedback/feedback.js";
-export * from "./resources/feedback/index.js";
-export { GraphQLError } from "./resources/graphql.js";
-export * from "./resources/models/index.js";
-export { type ModelListOptions, Models } from "./resources/models/models.js";
-export * from "./resources/sft-training-jobs/index.js";
-export { SFTTrainingJobs } from "./resources/sft-training-jobs/sft-training-jobs.js";
-export { Checkpoints } from "./resources/trainable-models/checkpoints.js";
-export * from "./resources/trainable-models/index.js";
-export type { ModelChat } from "./resources/trainable-models/trainable-model.js";
-export { TrainingJobFailedError } from "./resources/training-jobs/errors.js";
-export { TrainingJobEvents } from "./resources/training-jobs/events.js";
-export type { TrainingJobFollowOptions } from "./resources/training-jobs/follow.js";
-export * from "./resources/training-jobs/index.js";
-export { TrainingJobs } from "./resources/training-jobs/training-jobs.js";
+export { AnnotationQueueItems, AnnotationQueues } from "./namespaces/annotation-queues.js";
+export { Artifacts } from "./namespaces/artifacts.js";
+export { Calls } from "./namespaces/calls.js";
+export { Chat, Completions } from "./namespaces/chat.js";
+export { Checkpoints } from "./namespaces/checkpoints.js";
+export { Feedback } from "./namespaces/feedback.js";
+export { type ModelListOptions, Models } from "./namespaces/models.js";
+export { SFTTrainingJobs } from "./namespaces/sft-training-jobs.js";
+export type { ModelChat } from "./namespaces/trainable-model.js";
+export { TrainableModel } from "./namespaces/trainable-model.js";
+export { TrainableModels } from "./namespaces/trainable-models.js";
+export { TrainingJobEvents } from "./namespaces/training-job-events.js";
+export { TrainingJobs } from "./namespaces/training-jobs.js";
+export * from "./wire/annotation-queues/index.js";
+export * from "./wire/artifacts/index.js";
+export { StorageRequestError } from "./wire/artifacts/storage.js";
+export { CallQuery } from "./wire/calls/call-query.js";
+export * from "./wire/calls/index.js";
+export * from "./wire/chat/index.js";
+export { ChatCompletionStream, type StreamResponseInfo } from "./wire/chat/stream.js";
+export * from "./wire/feedback/index.js";
+export { GraphQLError } from "./wire/graphql.js";
+export * from "./wire/models/index.js";
+export * from "./wire/sft-training-jobs/index.js";
+export * from "./wire/trainable-models/index.js";
+export { TrainingJobFailedError } from "./wire/training-jobs/errors.js";
+export * from "./wire/training-jobs/index.js";

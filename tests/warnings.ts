@@ -1,5 +1,5 @@
 /**
- * For tests whose subject warns (a finding that does not throw, see src/core/warn-once.ts):
+ * For tests whose subject warns (a finding that does not throw, see src/core/errors/findings.ts):
  * the warnings the SDK emits through `process.emitWarning` are caught for the rest of the
  * test, so they can be asserted and `npm test` prints none it did not ask for. A warning no
  * test expects still reaches the output: there is no global filter.

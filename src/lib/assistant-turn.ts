@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ChatCompletionMessageParam } from "../resources/chat/message-schemas.js";
+import type { ChatCompletionMessageParam } from "../wire/chat/message-schemas.js";
 
 /** The members of a reply's message that go back (a recorded choice's message or a live one). */
 export interface ReplyMessage {

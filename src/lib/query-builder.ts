@@ -19,7 +19,7 @@ import {
   type Operation,
   type OrOperation,
   type QueryExpression,
-} from "../resources/calls/query-expression.js";
+} from "../wire/calls/query-expression.js";
 
 /**
  * What the builder takes wherever an operand is expected: an operand node, or a plain JSON value

@@ -9,7 +9,7 @@
  * (or with `"auto"`) may produce tool calls. The rules are the shared case table's
  * (`tests/cases/real-server-cases.ts`), run against the fake and the SDK alike.
  */
-import { isWellFormed } from "../core/well-formed.js";
+import { isWellFormed } from "../core/checks/well-formed.js";
 import { openAiError } from "./responses.js";
 import type { ModelEntry, ResponsePlan } from "./types.js";
 import { isRecord } from "./util.js";

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer } from "node:http";
 import type { Socket } from "node:net";
 import * as zlib from "node:zlib";
-import { asyncDispose } from "../core/dispose.js";
+import { asyncDispose } from "../core/pipeline/dispose.js";
 import type { AnnotationStore } from "./annotation.js";
 import type { Fault } from "./faults/kinds.js";
 import type { FakeServiceOptions } from "./options.js";

@@ -1,5 +1,5 @@
 /**
- * W&B artifact cases shared by the SDK's tests (tests/resources/artifacts-wire.test.ts) and the
+ * W&B artifact cases shared by the SDK's tests (tests/wire/artifacts-wire.test.ts) and the
  * fake's (tests/testing/artifacts.test.ts): digests as W&B computes them, and artifact inputs
  * W&B (its server, or its clients before they send) accepts or refuses. Each row names its source.
  */

@@ -1,7 +1,7 @@
 /**
  * One table of requests and what the real servers behind the interface do with them: vLLM's
  * OpenAI-compatible chat completions and Weave's call query. It drives both the SDK's
- * validation tests (`tests/resources/real-server-cases.test.ts`: refused ⇒
+ * validation tests (`tests/wire/real-server-cases.test.ts`: refused ⇒
  * `RequestValidationError` with nothing sent; accepted ⇒ sent as written) and the fake
  * service's (`tests/testing/real-server-cases.test.ts`: the fake answers the real server's
  * status and error envelope), so the SDK and its test double cannot drift apart.

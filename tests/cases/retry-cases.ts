@@ -10,7 +10,7 @@
  * `calculateDefaultRetryTimeoutMillis`, which agree), or RFC 9110 §10.2.3 for `Retry-After`.
  * Where inferloop departs from the peers on purpose, the source says so.
  */
-import type { AttemptOutcome, RetryDecision, RetryTerms } from "../../src/core/retry.js";
+import type { AttemptOutcome, RetryDecision, RetryTerms } from "../../src/core/pipeline/retry.js";
 
 export interface RetryCase {
   name: string;

@@ -1,6 +1,6 @@
 /**
  * One table of annotation-queue and feedback requests and what Weave's trace server does with
- * them. It drives the SDK's tests (`tests/resources/review-cases.test.ts`: refused ⇒
+ * them. It drives the SDK's tests (`tests/wire/review-cases.test.ts`: refused ⇒
  * `RequestValidationError` naming the field, nothing sent; accepted ⇒ sent as written) and the
  * fake's (`tests/testing/review-cases.test.ts`: the fake answers Weave's status and reason), so
  * the SDK and its double cannot drift apart. Also the behaviour cases the fake must follow

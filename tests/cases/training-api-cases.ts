@@ -3,13 +3,13 @@
  * spec, "Serverless Training" v1.0.0, `wandb/docs` `serverless-training/api-reference/openapi.json`,
  * and OpenPipe ART's `ServerlessBackend`, which consumes the events). It drives both sides:
  *
- * - the SDK (`tests/resources/training-api-cases.test.ts`): refused requests reject with
+ * - the SDK (`tests/wire/training-api-cases.test.ts`): refused requests reject with
  *   `RequestValidationError` and send nothing; accepted ones are sent as written; the example
  *   responses below, served by a loopback server, are read as the SDK promises;
  * - the fake service (`tests/testing/training-api-cases.test.ts`): it accepts and refuses the same
  *   requests (422 in FastAPI's `detail` envelope) and answers in the same shapes.
  */
-import type { ExperimentalConfig } from "../../src/resources/training-jobs/request-schema.js";
+import type { ExperimentalConfig } from "../../src/wire/training-jobs/request-schema.js";
 
 /** The operation a case exercises. */
 export type TrainingOperation =

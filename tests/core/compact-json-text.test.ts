@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CompactJSONWriter } from "../../src/core/compact-json-text.js";
+import { CompactJSONWriter } from "../../src/core/json/compact-json-text.js";
 
 const decoded = (piece: string | Uint8Array): string =>
   typeof piece === "string" ? piece : new TextDecoder().decode(piece);

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeJSONL } from "../../src/core/jsonl.js";
-import { decodeSSE, type SSEEvent } from "../../src/core/sse.js";
+import { decodeJSONL } from "../../src/core/decoding/jsonl.js";
+import { decodeSSE, type SSEEvent } from "../../src/core/decoding/sse.js";
 
 const utf8 = new TextEncoder();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseErrorBody } from "../../src/core/error-body.js";
+import { parseErrorBody } from "../../src/core/errors/error-body.js";
 import {
   APIError,
   AuthenticationError,
@@ -12,7 +12,7 @@ import {
   PermissionDeniedError,
   RateLimitError,
   UnprocessableEntityError,
-} from "../../src/core/errors.js";
+} from "../../src/core/errors/errors.js";
 
 const json = (status: number, body: unknown) => parseErrorBody(status, JSON.stringify(body), "application/json");
 

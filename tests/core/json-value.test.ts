@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jsonPieces, MAX_JSON_DEPTH, SerializedJSON, toJSONValue } from "../../src/core/json-value.js";
+import { jsonPieces, MAX_JSON_DEPTH, SerializedJSON, toJSONValue } from "../../src/core/json/json-value.js";
 import { RequestValidationError } from "../../src/index.js";
 
 function refusal(value: unknown): RequestValidationError {

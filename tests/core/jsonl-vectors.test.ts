@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ResponseParseError } from "../../src/core/errors.js";
-import { decodeJSONL } from "../../src/core/jsonl.js";
+import { decodeJSONL } from "../../src/core/decoding/jsonl.js";
+import { ResponseParseError } from "../../src/core/errors/errors.js";
 import {
   chunkBytes,
   isStrTemplate,

@@ -4,8 +4,8 @@
  * only at the very start, and `maxBufferBytes` stops an endless line while it arrives.
  */
 import { describe, expect, it } from "vitest";
-import { decodeJSONLBatches } from "../../src/core/jsonl.js";
-import { decodeSSEBatches } from "../../src/core/sse.js";
+import { decodeJSONLBatches } from "../../src/core/decoding/jsonl.js";
+import { decodeSSEBatches } from "../../src/core/decoding/sse.js";
 import { ResponseParseError, ResponseTooLargeError } from "../../src/index.js";
 import { bytewise, collect, pieces } from "./byte-streams.js";
 

@@ -1,7 +1,7 @@
 // The package needs Node 22+: older Node gets one clear error at the first use (the client's
 // constructor), not a TypeError from inside undici at the first request.
 import { describe, expect, it } from "vitest";
-import { assertSupportedNode } from "../../src/core/node-version.js";
+import { assertSupportedNode } from "../../src/core/pipeline/node-version.js";
 import { Inferloop, InferloopError } from "../../src/index.js";
 
 describe("the Node version check", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkOptions, NUMERIC_OPTIONS, optionIssues } from "../../src/core/option-checks.js";
+import { checkOptions, NUMERIC_OPTIONS, optionIssues } from "../../src/core/checks/option-checks.js";
 import { Inferloop, RequestValidationError } from "../../src/index.js";
 
 describe("optionIssues: one check for client and request options", () => {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isShortPage, nextPageWindow, type PageWindow, type PagingPlan } from "../../src/core/page-window.js";
+import { isShortPage, nextPageWindow, type PageWindow, type PagingPlan } from "../../src/core/lists/page-window.js";
 
 /** Runs the loop a CallQuery runs, against a server holding records 0..total-1. */
 function runQuery(plan: PagingPlan, total: number) {

@@ -7,28 +7,28 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { type $ZodType, safeParse } from "zod/v4/core";
-import { toJSONValue } from "../../src/core/json-value.js";
-import { quickAccepts, ZOD_TESTED } from "../../src/core/quick-accept.js";
-import { annotationQueueItemProgressParamsSchema } from "../../src/resources/annotation-queues/request-schema.js";
-import { callsQueryParamsSchema } from "../../src/resources/calls/request-schema.js";
+import { quickAccepts, ZOD_TESTED } from "../../src/core/checks/quick-accept.js";
+import { toJSONValue } from "../../src/core/json/json-value.js";
+import { annotationQueueItemProgressParamsSchema } from "../../src/wire/annotation-queues/request-schema.js";
+import { callsQueryParamsSchema } from "../../src/wire/calls/request-schema.js";
 import {
   chatCompletionCreateParamsNonStreamingSchema,
   chatCompletionCreateParamsSchema,
   chatCompletionCreateParamsStreamingSchema,
   chatCompletionMessageParamSchema,
-} from "../../src/resources/chat/request-schema.js";
-import { sftTrainingJobCreateParamsSchema } from "../../src/resources/sft-training-jobs/request-schema.js";
+} from "../../src/wire/chat/request-schema.js";
+import { sftTrainingJobCreateParamsSchema } from "../../src/wire/sft-training-jobs/request-schema.js";
 import {
   checkpointDeleteParamsSchema,
   checkpointListParamsSchema,
   trainableModelCreateParamsSchema,
   trainableModelLogParamsSchema,
-} from "../../src/resources/trainable-models/request-schema.js";
-import { experimentalConfigSchema } from "../../src/resources/training-jobs/experimental-config.js";
+} from "../../src/wire/trainable-models/request-schema.js";
+import { experimentalConfigSchema } from "../../src/wire/training-jobs/experimental-config.js";
 import {
   trainingJobCreateParamsSchema,
   trainingJobEventListParamsSchema,
-} from "../../src/resources/training-jobs/request-schema.js";
+} from "../../src/wire/training-jobs/request-schema.js";
 import { REAL_SERVER_CASES } from "../cases/real-server-cases.js";
 import { TRAINING_API_CASES, type TrainingOperation } from "../cases/training-api-cases.js";
 

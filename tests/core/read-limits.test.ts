@@ -3,8 +3,8 @@
  * it) and the chunk-index check of the accumulator, without a network.
  */
 import { describe, expect, it } from "vitest";
-import { decodeJSONLBatches } from "../../src/core/jsonl.js";
-import { decodeSSEBatches } from "../../src/core/sse.js";
+import { decodeJSONLBatches } from "../../src/core/decoding/jsonl.js";
+import { decodeSSEBatches } from "../../src/core/decoding/sse.js";
 import { ChatCompletionAccumulator, ResponseParseError, ResponseTooLargeError } from "../../src/index.js";
 import { collect, pieces } from "./byte-streams.js";
 

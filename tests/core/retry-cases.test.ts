@@ -1,7 +1,7 @@
 /** Every row of the retry table against the pure decision: the endpoint's terms, the outcome
  * and the attempt number give whether to retry, after how long, and why. */
 import { describe, expect, it } from "vitest";
-import { decideRetry } from "../../src/core/retry.js";
+import { decideRetry } from "../../src/core/pipeline/retry.js";
 import { RETRY_CASES, RETRY_CASES_NOW } from "../cases/retry-cases.js";
 
 describe("decideRetry against the retry table", () => {

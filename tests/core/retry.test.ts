@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { APIUserAbortError } from "../../src/core/errors.js";
-import { backoffMs, isRetryableStatus, retryAfterMs, serverRetryHint, sleep } from "../../src/core/retry.js";
+import { APIUserAbortError } from "../../src/core/errors/errors.js";
+import { backoffMs, isRetryableStatus, retryAfterMs, serverRetryHint, sleep } from "../../src/core/pipeline/retry.js";
 
 describe("retryAfterMs", () => {
   const now = Date.parse("2026-01-01T00:00:00Z");

@@ -7,7 +7,7 @@
 
 import { HttpResponse, http } from "msw";
 import { describe, expect, it } from "vitest";
-import type { HttpClient } from "../../src/core/http-client.js";
+import type { HttpClient } from "../../src/core/pipeline/http-client.js";
 import { APIError, type TrainableModel } from "../../src/index.js";
 import { captureWarnings } from "../warnings.js";
 import { BASE, chatParams, chatReply, KEY, MODEL_ID, makeClient, trajectoryGroups, useMsw } from "./msw-setup.js";

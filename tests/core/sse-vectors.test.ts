@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { APIError, ResponseParseError } from "../../src/core/errors.js";
-import { readJSONEvents } from "../../src/core/event-stream.js";
-import { Redactor } from "../../src/core/secrets.js";
-import { decodeSSE, type SSEEvent } from "../../src/core/sse.js";
+import { readJSONEvents } from "../../src/core/decoding/event-stream.js";
+import { decodeSSE, type SSEEvent } from "../../src/core/decoding/sse.js";
+import { APIError, ResponseParseError } from "../../src/core/errors/errors.js";
+import { Redactor } from "../../src/core/errors/secrets.js";
 import { chunkBytes, mismatches, type SSEVector, title, toAsync, vectorStream, vectors } from "./vectors.js";
 
 async function decodeAll(chunks: Iterable<Uint8Array>): Promise<SSEEvent[]> {

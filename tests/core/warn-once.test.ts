@@ -4,7 +4,7 @@
  * work), or console.warn where there is no process; never both.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { warnOnce } from "../../src/core/warn-once.js";
+import { warnOnce } from "../../src/core/errors/findings.js";
 
 afterEach(() => {
   vi.unstubAllGlobals();

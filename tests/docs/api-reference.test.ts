@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { APIResource } from "../../src/core/resource.js";
+import { APIResource } from "../../src/core/pipeline/resource.js";
 import * as main from "../../src/index.js";
 import { chatCompletionCreateParamsSchema } from "../../src/index.js";
 import * as testing from "../../src/testing/index.js";
@@ -52,7 +52,7 @@ function sourceFiles(dir: string): string[] {
 describe("API reference pages", () => {
   it("puts each declared endpoint on the page its operation's namespace names", () => {
     const operations = new Set<string>();
-    for (const file of sourceFiles(join(root, "src", "resources")))
+    for (const file of sourceFiles(join(root, "src")))
       for (const m of readFileSync(file, "utf8").matchAll(/^\s*operation: "([^"]+)",\s*$/gm)) operations.add(m[1]!);
     expect(operations.size).toBeGreaterThan(0);
     for (const operation of operations) {
@@ -130,7 +130,7 @@ describe("API reference pages", () => {
         expect(existsSync(join(root, m[1]!)), `${page} links ${m[1]}`).toBe(true);
     }
     expect(section("chat", "ChatCompletionStream")).toContain(
-      "`ChatCompletionStream` in [src/resources/chat/stream.ts](../../src/resources/chat/stream.ts)",
+      "`ChatCompletionStream` in [src/wire/chat/stream.ts](../../src/wire/chat/stream.ts)",
     );
   });
 });

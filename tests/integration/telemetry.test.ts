@@ -285,9 +285,9 @@ describe("with a tracer provider registered", () => {
 
     // Every operation an endpoint declares is covered above: a new endpoint fails here until it is.
     const declared = new Set<string>();
-    for (const file of readdirSync(new URL("../../src/resources", import.meta.url), { recursive: true })) {
+    for (const file of readdirSync(new URL("../../src", import.meta.url), { recursive: true })) {
       if (!String(file).endsWith(".ts")) continue;
-      const text = readFileSync(new URL(`../../src/resources/${file}`, import.meta.url), "utf8");
+      const text = readFileSync(new URL(`../../src/${file}`, import.meta.url), "utf8");
       for (const m of text.matchAll(/genAiOperation: "([^"]+)"/g)) declared.add(m[1]!);
       for (const m of text.matchAll(/^\s*operation: "([^"]+)",\s*$/gm)) declared.add(m[1]!);
     }

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { sleep } from "../../src/core/retry.js";
+import { sleep } from "../../src/core/pipeline/retry.js";
 import {
   APIUserAbortError,
   gatherTrajectoryGroups,

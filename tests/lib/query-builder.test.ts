@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { q, queryBuilder } from "../../src/lib/query-builder.js";
-import { type EqOperation, type QueryExpression, queryExpressionSchema } from "../../src/resources/calls/index.js";
+import { type EqOperation, type QueryExpression, queryExpressionSchema } from "../../src/wire/calls/index.js";
 
 const latency = { $getField: "summary.weave.latency_ms" };
 const status = { $getField: "summary.weave.status" };

@@ -8,7 +8,7 @@ import { inspect } from "node:util";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { parseErrorBody } from "../../src/core/error-body.js";
+import { parseErrorBody } from "../../src/core/errors/error-body.js";
 import {
   type APIError,
   type ClientOptions,

@@ -5,12 +5,12 @@
  */
 import { describe, expectTypeOf, it } from "vitest";
 import * as z from "zod/mini";
-import type { APIPromise } from "../../src/core/api-promise.js";
-import { callEndpoint, endpoint, type PathArguments } from "../../src/core/endpoint.js";
-import type { HttpClient } from "../../src/core/http-client.js";
-import { offsetList } from "../../src/core/offset-list.js";
-import { offsetPages } from "../../src/core/paging.js";
-import { readObject } from "../../src/core/read-body.js";
+import { offsetList } from "../../src/core/lists/offset-list.js";
+import { offsetPages } from "../../src/core/lists/paging.js";
+import type { APIPromise } from "../../src/core/pipeline/api-promise.js";
+import { callEndpoint, endpoint, type PathArguments } from "../../src/core/pipeline/endpoint.js";
+import type { HttpClient } from "../../src/core/pipeline/http-client.js";
+import { readObject } from "../../src/core/pipeline/read-body.js";
 
 declare const http: HttpClient;
 
@@ -61,7 +61,7 @@ describe("endpoint declarations", () => {
 
   it("keeps lists and single answers apart", () => {
     expectTypeOf(offsetList(http, list, { params: { name: "x" } }, {})).toEqualTypeOf<
-      import("../../src/core/offset-list.js").OffsetList<{ id: string }>
+      import("../../src/core/lists/offset-list.js").OffsetList<{ id: string }>
     >();
     // @ts-expect-error a list endpoint is read with offsetList, not called once
     void callEndpoint(http, list, { params: { name: "x" } }, {});

@@ -1,5 +1,5 @@
 import type { Readable, Transform } from "node:stream";
-import { APIConnectionError, ResponseParseError } from "../errors.js";
+import { APIConnectionError, ResponseParseError } from "../errors/errors.js";
 
 type Zlib = typeof import("node:zlib");
 

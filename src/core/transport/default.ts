@@ -1,5 +1,5 @@
 import type { Dispatcher } from "undici";
-import { assertSupportedNode } from "../node-version.js";
+import { assertSupportedNode } from "../pipeline/node-version.js";
 import type { Transport } from "./types.js";
 import { UndiciTransport } from "./undici.js";
 

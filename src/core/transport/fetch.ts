@@ -1,5 +1,5 @@
-import { signalAbortError } from "../abort.js";
-import { APIConnectionTimeoutError, APIUserAbortError, InferloopError } from "../errors.js";
+import { APIConnectionTimeoutError, APIUserAbortError, InferloopError } from "../errors/errors.js";
+import { signalAbortError } from "../pipeline/abort.js";
 import {
   connectionError,
   isStreamedBody,

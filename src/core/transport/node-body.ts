@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { signalAbortError } from "../abort.js";
+import { signalAbortError } from "../pipeline/abort.js";
 
 /** How long a body whose reader has all it needs may take to end before it is closed. */
 const FINISH_MS = 1000;

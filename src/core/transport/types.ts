@@ -1,4 +1,4 @@
-import { APIConnectionError } from "../errors.js";
+import { APIConnectionError } from "../errors/errors.js";
 
 /**
  * The one small interface between the request pipeline and the network. Two implementations:

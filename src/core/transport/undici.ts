@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import type { Dispatcher } from "undici";
-import { signalAbortError } from "../abort.js";
-import { APIConnectionTimeoutError, InferloopError } from "../errors.js";
+import { APIConnectionTimeoutError, InferloopError } from "../errors/errors.js";
+import { signalAbortError } from "../pipeline/abort.js";
 import { acceptEncoding, decode, decodeError, decoderFor } from "./decompress.js";
 import { NodeBodyChunks } from "./node-body.js";
 import {

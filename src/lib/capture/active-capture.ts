@@ -1,7 +1,7 @@
 // Which capture the current async context runs in. The chat endpoint finds it through the slot
-// this plugs into (resources/chat/capture-slot.ts); `capturingFetch` and `currentTrajectory` read
+// this plugs into (wire/chat/capture-slot.ts); `capturingFetch` and `currentTrajectory` read
 // it here.
-import { type ChatCapture, plugChatCapture } from "../../resources/chat/capture-slot.js";
+import { type ChatCapture, plugChatCapture } from "../../wire/chat/capture-slot.js";
 import type { TrajectoryRecorder } from "../trajectories/recorder.js";
 import type { AsyncScope } from "./async-scope.js";
 

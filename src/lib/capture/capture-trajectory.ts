@@ -1,4 +1,4 @@
-import { InferloopError, RequestValidationError } from "../../core/errors.js";
+import { InferloopError, RequestValidationError } from "../../core/errors/errors.js";
 import { TrajectoryRecorder } from "../trajectories/recorder.js";
 import { Trajectory } from "../trajectories/trajectory.js";
 import { activeCapture, type CaptureState, runCapture } from "./active-capture.js";

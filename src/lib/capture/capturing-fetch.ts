@@ -1,4 +1,4 @@
-import { RequestValidationError } from "../../core/errors.js";
+import { RequestValidationError } from "../../core/errors/errors.js";
 import { type CapturedRequest, TrajectoryRecorder } from "../trajectories/recorder.js";
 import type { Trajectory } from "../trajectories/trajectory.js";
 import { activeCapture } from "./active-capture.js";

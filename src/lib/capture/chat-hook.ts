@@ -1,7 +1,7 @@
-import { APIUserAbortError } from "../../core/errors.js";
-import type { ChatResult } from "../../resources/chat/capture-slot.js";
-import { ChatCompletionStream } from "../../resources/chat/stream.js";
-import type { ChatCompletion } from "../../resources/chat/types.js";
+import { APIUserAbortError } from "../../core/errors/errors.js";
+import type { ChatResult } from "../../wire/chat/capture-slot.js";
+import { ChatCompletionStream } from "../../wire/chat/stream.js";
+import type { ChatCompletion } from "../../wire/chat/types.js";
 import type { CapturedRequest, TrajectoryRecorder } from "../trajectories/recorder.js";
 import { type CaptureState, runInClient } from "./active-capture.js";
 

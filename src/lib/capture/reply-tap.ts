@@ -1,10 +1,10 @@
-import { ChatCompletionAccumulator } from "../../resources/chat/accumulate.js";
+import { ChatCompletionAccumulator } from "../../wire/chat/accumulate.js";
 import {
   type ChatCompletion,
   type ChatCompletionChunk,
   normalizeChunk,
   normalizeCompletion,
-} from "../../resources/chat/types.js";
+} from "../../wire/chat/types.js";
 
 /** Reads a copy of a chat reply's bytes as they pass, and builds the completion at the end. */
 export interface ReplyTap {

@@ -6,13 +6,13 @@
  *
  * @module
  */
-import { APIError, InferloopError } from "../../core/errors.js";
-import type { RequestOptions } from "../../core/options.js";
-import type { ChatCompletionsEndpoint } from "../../resources/chat/completions.js";
-import type { ChatCompletionMessageParam } from "../../resources/chat/message-schemas.js";
-import type { ChatCompletion } from "../../resources/chat/types.js";
-import type { TrajectoryParams } from "../../resources/training-jobs/request-schema.js";
-import { isTrajectoryChoice, type TrajectoryItem } from "../../resources/training-jobs/trajectory-item.js";
+import { APIError, InferloopError } from "../../core/errors/errors.js";
+import type { RequestOptions } from "../../core/pipeline/options.js";
+import type { ChatCreate } from "../../wire/chat/chat-create.js";
+import type { ChatCompletionMessageParam } from "../../wire/chat/message-schemas.js";
+import type { ChatCompletion } from "../../wire/chat/types.js";
+import type { TrajectoryParams } from "../../wire/training-jobs/request-schema.js";
+import { isTrajectoryChoice, type TrajectoryItem } from "../../wire/training-jobs/trajectory-item.js";
 import type { RolloutException } from "../trajectories/gather.js";
 import { assistantMessage, Trajectory } from "../trajectories/trajectory.js";
 
@@ -31,7 +31,7 @@ const DEFAULT_RUBRIC = [
  * A client the judge can be called through (any `Inferloop` client).
  */
 export interface JudgeClient {
-  chat: { completions: Pick<ChatCompletionsEndpoint, "create"> };
+  chat: { completions: ChatCreate };
 }
 
 /**

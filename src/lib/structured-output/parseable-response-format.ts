@@ -1,7 +1,7 @@
-// The public names of the parse protocol (resources/chat/parse-hook.ts), with the stream a
+// The public names of the parse protocol (wire/chat/parse-hook.ts), with the stream a
 // streamed reply is read as filled in: a ParsedChatCompletionStream.
-import type { ChatCompletionParseRequest, ChatCompletionParseStreamRequest } from "../../resources/chat/completions.js";
-import type { ParsingResponseFormat } from "../../resources/chat/parse-hook.js";
+import type { ChatCompletionParseRequest, ChatCompletionParseStreamRequest } from "../../wire/chat/chat-create.js";
+import type { ParsingResponseFormat } from "../../wire/chat/parse-hook.js";
 import type { ParsedChatCompletionStream } from "./parsed-stream.js";
 
 /**

@@ -2,13 +2,13 @@
  * Replies read back as structured output, whichever schema library made the response format:
  * the error for a reply that does not parse, and the two steps every format shares (JSON
  * first, then the schema's issues turned into that error). The parsed completion types are
- * the endpoint's (resources/chat/parse-hook.ts).
+ * the endpoint's (wire/chat/parse-hook.ts).
  *
  * @module
  */
-import { InferloopError } from "../../core/errors.js";
-import type { ParsedChatCompletion, ParsedChatCompletionChoice } from "../../resources/chat/parse-hook.js";
-import type { ChatCompletion, ChatCompletionChoice } from "../../resources/chat/types.js";
+import { InferloopError } from "../../core/errors/errors.js";
+import type { ParsedChatCompletion, ParsedChatCompletionChoice } from "../../wire/chat/parse-hook.js";
+import type { ChatCompletion, ChatCompletionChoice } from "../../wire/chat/types.js";
 
 /**
  * One reason a reply did not parse: where (path inside the value) and why.

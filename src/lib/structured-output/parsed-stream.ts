@@ -10,9 +10,9 @@ import {
   PARSED_STREAM,
   type ParsedChatCompletion,
   type ParsedStreamOpener,
-} from "../../resources/chat/parse-hook.js";
-import { ChatCompletionStream } from "../../resources/chat/stream.js";
-import type { ChatCompletion } from "../../resources/chat/types.js";
+} from "../../wire/chat/parse-hook.js";
+import { ChatCompletionStream } from "../../wire/chat/stream.js";
+import type { ChatCompletion } from "../../wire/chat/types.js";
 import { parsePartialJSON } from "./partial-json.js";
 
 /**

@@ -7,8 +7,8 @@
  * @module
  */
 
-import { PARSE_COMPLETION, type ParsedChatCompletion } from "../../resources/chat/parse-hook.js";
-import type { ChatCompletion, ChatCompletionChoice } from "../../resources/chat/types.js";
+import { PARSE_COMPLETION, type ParsedChatCompletion } from "../../wire/chat/parse-hook.js";
+import type { ChatCompletion, ChatCompletionChoice } from "../../wire/chat/types.js";
 import { dropSafeIntegerBounds } from "./json-schema-tidy.js";
 import type { ParseableResponseFormat } from "./parseable-response-format.js";
 import {

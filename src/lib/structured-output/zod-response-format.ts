@@ -15,10 +15,10 @@ import {
   PARSED_STREAM,
   type ParsedChatCompletion,
   type ParsedStreamOpener,
-} from "../../resources/chat/parse-hook.js";
-import type { ResponseFormatJSONSchema } from "../../resources/chat/request-schema.js";
-import type { ChatCompletion } from "../../resources/chat/types.js";
-import { ensureZodDefaults } from "../../resources/zod-defaults.js";
+} from "../../wire/chat/parse-hook.js";
+import type { ResponseFormatJSONSchema } from "../../wire/chat/request-schema.js";
+import type { ChatCompletion } from "../../wire/chat/types.js";
+import { ensureZodDefaults } from "../../wire/zod-defaults.js";
 import { dropSafeIntegerBounds } from "./json-schema-tidy.js";
 import { mismatchError, readReplyJSON, withParsedChoices } from "./parsed-reply.js";
 import { type ParsedChatCompletionStream, withStreamParsing } from "./parsed-stream.js";
@@ -27,7 +27,7 @@ export type {
   ParsedChatCompletion,
   ParsedChatCompletionChoice,
   ParsedChatCompletionMessage,
-} from "../../resources/chat/parse-hook.js";
+} from "../../wire/chat/parse-hook.js";
 export { ContentParseError, type ContentParseIssue } from "./parsed-reply.js";
 
 // A symbol key that is also non-enumerable: JSON.stringify and object spreads of the

@@ -6,17 +6,15 @@
  *
  * @module
  */
-import { linkedAbort, signalAbortError } from "../../core/abort.js";
-import { InferloopError, RequestValidationError } from "../../core/errors.js";
-import { optionNameIssues, REQUEST_OPTION_NAMES } from "../../core/option-checks.js";
-import type { RequestOptions } from "../../core/options.js";
-import type { ChatCompletionsEndpoint } from "../../resources/chat/completions.js";
-import type {
-  ChatCompletionMessageParam,
-  ChatCompletionToolMessageParam,
-} from "../../resources/chat/message-schemas.js";
-import type { ChatCompletionCreateParamsBase } from "../../resources/chat/request-schema.js";
-import type { ChatCompletion, ChatCompletionMessageToolCall, CompletionUsage } from "../../resources/chat/types.js";
+
+import { optionNameIssues, REQUEST_OPTION_NAMES } from "../../core/checks/option-checks.js";
+import { InferloopError, RequestValidationError } from "../../core/errors/errors.js";
+import { linkedAbort, signalAbortError } from "../../core/pipeline/abort.js";
+import type { RequestOptions } from "../../core/pipeline/options.js";
+import type { ChatCreate } from "../../wire/chat/chat-create.js";
+import type { ChatCompletionMessageParam, ChatCompletionToolMessageParam } from "../../wire/chat/message-schemas.js";
+import type { ChatCompletionCreateParamsBase } from "../../wire/chat/request-schema.js";
+import type { ChatCompletion, ChatCompletionMessageToolCall, CompletionUsage } from "../../wire/chat/types.js";
 import { assistantTurn } from "../assistant-turn.js";
 import { isRunnableTool, type RunnableTool } from "./tool.js";
 
@@ -153,11 +151,7 @@ export class ToolRun implements AsyncIterable<ChatCompletion> {
   #failed = false;
 
   /** @internal Started by `runTools`, in the caller's async context (so a capture records it). */
-  constructor(
-    completions: Pick<ChatCompletionsEndpoint, "create">,
-    params: ToolRunParams,
-    options: ToolRunOptions = {},
-  ) {
+  constructor(completions: ChatCreate, params: ToolRunParams, options: ToolRunOptions = {}) {
     this.#done = this.#run(completions, params, options).then(
       (result) => {
         this.#finish();
@@ -224,11 +218,7 @@ export class ToolRun implements AsyncIterable<ChatCompletion> {
     this.#wake();
   }
 
-  async #run(
-    completions: Pick<ChatCompletionsEndpoint, "create">,
-    params: ToolRunParams,
-    options: ToolRunOptions,
-  ): Promise<ToolRunResult> {
+  async #run(completions: ChatCreate, params: ToolRunParams, options: ToolRunOptions): Promise<ToolRunResult> {
     const { maxIterations = 10, onToolError = "message", ...requestOptions } = options;
     checkParams(params, maxIterations, options);
     const { tools, messages: input, ...rest } = params;

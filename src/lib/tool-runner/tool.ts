@@ -7,8 +7,8 @@
  * @module
  */
 
-import type { ChatCompletionMessageParam, FunctionDefinition } from "../../resources/chat/message-schemas.js";
-import type { ChatCompletionMessageToolCall } from "../../resources/chat/types.js";
+import type { ChatCompletionMessageParam, FunctionDefinition } from "../../wire/chat/message-schemas.js";
+import type { ChatCompletionMessageToolCall } from "../../wire/chat/types.js";
 import { dropSafeIntegerBounds } from "../structured-output/json-schema-tidy.js";
 import type {
   JSONSchemaObject,

@@ -1,5 +1,5 @@
-import type { TrajectoryGroup, TrajectoryParams } from "../../resources/training-jobs/request-schema.js";
-import { type TrainingWarning, TrajectoryChecks } from "../../resources/training-jobs/trajectory-checks.js";
+import type { TrajectoryGroup, TrajectoryParams } from "../../wire/training-jobs/request-schema.js";
+import { type TrainingWarning, TrajectoryChecks } from "../../wire/training-jobs/trajectory-checks.js";
 import type { Trajectory } from "./trajectory.js";
 
 /**

@@ -1,12 +1,12 @@
 /**
  * What a trajectory keeps of a finished choice: its token logprobs packed
- * (`resources/chat/packed-logprobs.ts`), everything else as received.
+ * (`wire/chat/packed-logprobs.ts`), everything else as received.
  *
  * @module
  */
-import { keptLogprobContent } from "../../resources/chat/packed-logprobs.js";
-import type { ChatCompletionChoice } from "../../resources/chat/types.js";
-import type { TrajectoryChoice } from "../../resources/training-jobs/request-schema.js";
+import { keptLogprobContent } from "../../wire/chat/packed-logprobs.js";
+import type { ChatCompletionChoice } from "../../wire/chat/types.js";
+import type { TrajectoryChoice } from "../../wire/training-jobs/request-schema.js";
 
 /**
  * `logprobs` of a choice about to be kept: the same object when its `content` cannot be

@@ -7,13 +7,13 @@
  * @module
  */
 
-import { InferloopError, RequestValidationError } from "../../core/errors.js";
-import type { RequestOptions } from "../../core/options.js";
-import { warnOnce } from "../../core/warn-once.js";
-import type { CallQuery } from "../../resources/calls/call-query.js";
-import type { CallsFilter, CallsQueryParams } from "../../resources/calls/request-schema.js";
-import type { CallRecord } from "../../resources/calls/types.js";
-import type { ChatCompletion } from "../../resources/chat/types.js";
+import { InferloopError, RequestValidationError } from "../../core/errors/errors.js";
+import { warnOnce } from "../../core/errors/findings.js";
+import type { RequestOptions } from "../../core/pipeline/options.js";
+import type { CallQuery } from "../../wire/calls/call-query.js";
+import type { CallsFilter, CallsQueryParams } from "../../wire/calls/request-schema.js";
+import type { CallRecord } from "../../wire/calls/types.js";
+import type { ChatCompletion } from "../../wire/chat/types.js";
 import type { GatheredTrajectoryGroup } from "./gather.js";
 import { TrajectoryRecorder } from "./recorder.js";
 import { Trajectory } from "./trajectory.js";

@@ -1,6 +1,6 @@
-import { linkedAbort } from "../../core/abort.js";
-import { APIUserAbortError, InferloopError, RequestValidationError } from "../../core/errors.js";
-import { type ListsEveryKey, optionNameIssues } from "../../core/option-checks.js";
+import { type ListsEveryKey, optionNameIssues } from "../../core/checks/option-checks.js";
+import { APIUserAbortError, InferloopError, RequestValidationError } from "../../core/errors/errors.js";
+import { linkedAbort } from "../../core/pipeline/abort.js";
 import type { Trajectory } from "./trajectory.js";
 
 /**

@@ -1,6 +1,6 @@
-import type { ChatCompletion, ChatCompletionChoice } from "../../resources/chat/types.js";
-import type { TrajectoryHistory, TrajectoryTool } from "../../resources/training-jobs/request-schema.js";
-import { isTrajectoryChoice, type TrajectoryItem } from "../../resources/training-jobs/trajectory-item.js";
+import type { ChatCompletion, ChatCompletionChoice } from "../../wire/chat/types.js";
+import type { TrajectoryHistory, TrajectoryTool } from "../../wire/training-jobs/request-schema.js";
+import { isTrajectoryChoice, type TrajectoryItem } from "../../wire/training-jobs/trajectory-item.js";
 import { keptChoice } from "./compact-logprobs.js";
 import type { Trajectory } from "./trajectory.js";
 

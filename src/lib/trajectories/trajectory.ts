@@ -1,16 +1,16 @@
-import { RequestValidationError } from "../../core/errors.js";
-import type { RequestOptions } from "../../core/options.js";
-import type { ChatCompletionsEndpoint } from "../../resources/chat/completions.js";
-import type { ChatCompletionMessageParam } from "../../resources/chat/message-schemas.js";
-import type { ChatCompletionCreateParamsNonStreaming } from "../../resources/chat/request-schema.js";
-import type { ChatCompletion, ChatCompletionChoice } from "../../resources/chat/types.js";
+import { RequestValidationError } from "../../core/errors/errors.js";
+import type { RequestOptions } from "../../core/pipeline/options.js";
+import type { ChatCreate } from "../../wire/chat/chat-create.js";
+import type { ChatCompletionMessageParam } from "../../wire/chat/message-schemas.js";
+import type { ChatCompletionCreateParamsNonStreaming } from "../../wire/chat/request-schema.js";
+import type { ChatCompletion, ChatCompletionChoice } from "../../wire/chat/types.js";
 import type {
   TrajectoryChoice,
   TrajectoryHistory,
   TrajectoryParams,
   TrajectoryTool,
-} from "../../resources/training-jobs/request-schema.js";
-import { isTrajectoryChoice, type TrajectoryItem } from "../../resources/training-jobs/trajectory-item.js";
+} from "../../wire/training-jobs/request-schema.js";
+import { isTrajectoryChoice, type TrajectoryItem } from "../../wire/training-jobs/trajectory-item.js";
 import { assistantTurn, type ReplyMessage } from "../assistant-turn.js";
 import { keptChoice } from "./compact-logprobs.js";
 
@@ -35,7 +35,7 @@ export type TrajectorySampleParams = Omit<ChatCompletionCreateParamsNonStreaming
  * Anything with `chat.completions`, such as an `Inferloop` client.
  */
 export interface ChatSampler {
-  chat: { completions: Pick<ChatCompletionsEndpoint, "create"> };
+  chat: { completions: ChatCreate };
 }
 
 /** @internal The request message that sends a recorded reply back as the assistant's turn. */

@@ -7,8 +7,8 @@ import {
   parseCompletionContent,
   zodResponseFormat,
 } from "../../../src/lib/structured-output/zod-response-format.js";
-import { chatCompletionCreateParamsSchema } from "../../../src/resources/chat/request-schema.js";
-import type { ChatCompletion, ChatCompletionFinishReason } from "../../../src/resources/chat/types.js";
+import { chatCompletionCreateParamsSchema } from "../../../src/wire/chat/request-schema.js";
+import type { ChatCompletion, ChatCompletionFinishReason } from "../../../src/wire/chat/types.js";
 
 const Weather = z.object({
   city: z.string(),

@@ -1,0 +1,118 @@
+import { APIConnectionError, APIError, APIUserAbortError, InferloopError } from "../../core/errors/errors.js";
+import type { Log } from "../../core/errors/log.js";
+import type { CursorList } from "../../core/lists/cursor-list.js";
+import { linkedAbort, signalAbortError } from "../../core/pipeline/abort.js";
+import type { RequestOptions } from "../../core/pipeline/options.js";
+import { sleep } from "../../core/pipeline/retry.js";
+import { TrainingJobFailedError } from "../../wire/training-jobs/errors.js";
+import type { TrainingJobEvent } from "../../wire/training-jobs/types.js";
+
+/**
+ * Options of `client.trainingJobs.follow`.
+ */
+export interface TrainingJobFollowOptions {
+  /** Start after this event id (a cursor saved from an earlier run): re-attaches to a job. */
+  after?: string | undefined;
+  /** Time between polls of the events, in ms (default 1000). */
+  pollInterval?: number | undefined;
+  /** Give up after this many ms (default: never); the job itself keeps running. */
+  timeout?: number | undefined;
+  /** Stops polling at once; the iteration rejects with `APIUserAbortError`. */
+  signal?: AbortSignal | undefined;
+}
+
+/** What following needs of `trainingJobs.events`: its cursor list. */
+export interface JobEventLists {
+  list(
+    jobId: string,
+    params: { after?: string; limit?: number },
+    options?: RequestOptions,
+  ): CursorList<TrainingJobEvent>;
+}
+
+const DEFAULT_POLL_INTERVAL = 1_000;
+
+/** Failures worth another poll from the same cursor: the events are still on the server. */
+function isTransient(err: unknown): boolean {
+  if (err instanceof APIConnectionError) return true;
+  return (
+    err instanceof APIError && (err.status === 408 || err.status === 409 || err.status === 429 || err.status >= 500)
+  );
+}
+
+function checkOptions(options: TrainingJobFollowOptions): void {
+  for (const key of ["pollInterval", "timeout"] as const) {
+    const v = options[key];
+    if (v !== undefined && (typeof v !== "number" || !Number.isFinite(v) || v < 0))
+      throw new InferloopError(`trainingJobs.follow: \`${key}\` must be a number of ms >= 0, got ${String(v)}.`);
+  }
+}
+
+/**
+ * Polls a job's events from a cursor and yields each one once, in order, until
+ * `training_ended` (yielded last) or `training_failed` (rejects with TrainingJobFailedError).
+ * The cursor moves only past events already handed over, so a poll that fails (5xx, 429, a
+ * reset, after the request's own retries) is simply made again from where it stood.
+ */
+export async function* followEvents(
+  events: JobEventLists,
+  jobId: string,
+  options: TrainingJobFollowOptions,
+  log: Log,
+): AsyncGenerator<TrainingJobEvent> {
+  checkOptions(options);
+  const pollInterval = options.pollInterval ?? DEFAULT_POLL_INTERVAL;
+  const seen = new Set<string>();
+  let cursor = options.after;
+  // One signal for the caller's abort and the deadline, so either one also ends a poll in flight.
+  if (options.signal?.aborted) throw signalAbortError(options.signal);
+  const { controller: stop, unlink } = linkedAbort(options.signal);
+  let timedOut = false;
+  const timer =
+    options.timeout === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          stop.abort();
+        }, options.timeout);
+  const timeoutError = () =>
+    new InferloopError(
+      `Stopped following training job ${jobId} after ${options.timeout} ms; the job may still be running. ` +
+        `Re-attach with client.trainingJobs.follow(${JSON.stringify(jobId)}${cursor === undefined ? "" : `, { after: ${JSON.stringify(cursor)} }`}).`,
+    );
+  try {
+    for (let first = true; ; first = false) {
+      if (!first) {
+        try {
+          await sleep(pollInterval, stop.signal);
+        } catch (err) {
+          throw timedOut ? timeoutError() : err;
+        }
+      }
+      try {
+        for await (const page of events
+          // The largest page the API allows: a poll of a busy job is one request, not five.
+          .list(jobId, { limit: 100, ...(cursor === undefined ? {} : { after: cursor }) }, { signal: stop.signal })
+          .pages()) {
+          for (const event of page) {
+            if (seen.has(event.id)) continue;
+            seen.add(event.id);
+            if (event.type === "training_failed") throw new TrainingJobFailedError(jobId, event);
+            yield event;
+            cursor = event.id;
+            if (event.type === "training_ended") return;
+          }
+        }
+      } catch (err) {
+        if (timedOut) throw timeoutError();
+        if (stop.signal.aborted || err instanceof APIUserAbortError)
+          throw err instanceof APIUserAbortError ? err : signalAbortError(stop.signal, err);
+        if (!isTransient(err)) throw err;
+        log.write("warn", `training job ${jobId}: polling events failed (${(err as Error).message}); polling again`);
+      }
+    }
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    unlink();
+  }
+}

@@ -1,0 +1,136 @@
+import type { APIPromise } from "../core/pipeline/api-promise.js";
+import { callEndpoint, endpoint } from "../core/pipeline/endpoint.js";
+import type { RequestOptions } from "../core/pipeline/options.js";
+import { readWithId } from "../core/pipeline/read-body.js";
+import { APIResource } from "../core/pipeline/resource.js";
+import { followEvents, type TrainingJobFollowOptions } from "../lib/training/follow-events.js";
+import { ignoredSettings } from "../wire/training-jobs/experimental-config.js";
+import { type TrainingJobBody, trainingJobBody } from "../wire/training-jobs/job-body.js";
+import { allowsTrainingWithoutLogprobs, refuseUntrainableJob } from "../wire/training-jobs/logprobs-rule.js";
+import { type TrainingJobCreateParams, trainingJobCreateParamsSchema } from "../wire/training-jobs/request-schema.js";
+import type { TrainingJobCreateResponse, TrainingJobEvent, TrainingJobResponse } from "../wire/training-jobs/types.js";
+import { TrainingJobEvents } from "./training-job-events.js";
+
+const trainingJobsRetrieve = endpoint({
+  operation: "training_jobs.retrieve",
+  method: "GET",
+  path: "/v1/preview/training-jobs/{jobId}",
+  service: "training",
+  retry: "safe",
+  read: readWithId<TrainingJobResponse>,
+});
+
+// Checked while it is copied (trainingJobBody keeps each trajectory as prewritten JSON text),
+// sent in pieces; the checks' findings (rewards that teach nothing, ...) are said before sending.
+const trainingJobsCreate = endpoint({
+  operation: "training_jobs.create",
+  method: "POST",
+  path: "/v1/preview/training-jobs",
+  service: "training",
+  retry: "unsent-only",
+  creates: "training job",
+  body: {
+    schema: trainingJobCreateParamsSchema,
+    check: (params: unknown, what: string) => {
+      const job = trainingJobBody(params, what);
+      refuseUntrainableJob(job.checks, job.body["experimental_config"], what);
+      return job;
+    },
+    prepare: (job: TrainingJobBody) => job.body,
+  },
+  findings: (job: TrainingJobBody) => [...job.checks.warnings(), ...ignoredSettings(job.body["experimental_config"])],
+  bodyInPieces: true,
+  // A setting newer than the SDK, sent through extraBody, joins the validated ones.
+  extraBodyMerges: ["experimental_config"],
+  read: readWithId<TrainingJobCreateResponse>,
+});
+
+// The same create for a call whose `extraBody` (its own or the client's) sets
+// `experimental_config.allow_training_without_logprobs`, which the body's check cannot see.
+const trainingJobsCreateWithoutLogprobs = endpoint({
+  ...trainingJobsCreate,
+  body: { schema: trainingJobCreateParamsSchema, check: trainingJobBody, prepare: (job: TrainingJobBody) => job.body },
+});
+
+/**
+ * Reinforcement-learning training jobs (`/v1/preview`, Bearer auth).
+ */
+export class TrainingJobs extends APIResource {
+  /** The jobs' events, as cursor lists. */
+  readonly events: TrainingJobEvents = new TrainingJobEvents(this._http);
+
+  /**
+   * One job (`GET /v1/preview/training-jobs/{id}`), with every member the server sends kept
+   * (the spec documents only `id`; servers add `status` and more). Retried like any GET.
+   *
+   * @example
+   * ```ts
+   * const job = await client.trainingJobs.retrieve(jobId);
+   * console.log(job.id, job["status"]);
+   * ```
+   */
+  retrieve(jobId: string, options?: RequestOptions): APIPromise<TrainingJobResponse> {
+    return callEndpoint(this._http, trainingJobsRetrieve, { pathArguments: { jobId } }, options);
+  }
+
+  /**
+   * Follows a job's events as they arrive: each event is yielded once, in order, until
+   * `training_ended` (yielded, then the iteration ends) or `training_failed` (the iteration
+   * rejects with `TrainingJobFailedError`, whose message carries the server's `error_message`).
+   * Unknown event types pass through. Polls every `pollInterval` ms (default 1000) from a cursor,
+   * so 5xx, 429 and dropped connections are ridden out without losing or repeating an event.
+   *
+   * Save the last event's id: after a crash, `follow(jobId, { after })` re-attaches to the job
+   * where you left it. `signal` stops at once (`APIUserAbortError`); `timeout` ends with an
+   * error that names the job (which may still be running) and how to re-attach.
+   *
+   * @example
+   * ```ts
+   * let after: string | undefined; // kept somewhere that outlives the process
+   * for await (const event of client.trainingJobs.follow(jobId, { pollInterval: 2_000, after })) {
+   *   if (event.type === "gradient_step") console.log("loss", event.data.loss);
+   *   after = event.id;
+   * }
+   * ```
+   */
+  follow(jobId: string, options: TrainingJobFollowOptions = {}): AsyncIterable<TrainingJobEvent> {
+    const events = this.events;
+    const log = this._http.config.log;
+    return { [Symbol.asyncIterator]: () => followEvents(events, jobId, options, log) };
+  }
+
+  /**
+   * Create a training job from trajectory groups. A group's trajectories may be wire objects
+   * or `Trajectory` objects (sent as their `toJSON()`), and groups may come straight from
+   * `gatherTrajectoryGroups`.
+   *
+   * Before sending, `checkTrajectoryGroups` looks for training that would be wasted (groups
+   * with equal rewards, trajectories without a reward, token/logprob counts that disagree,
+   * choices without logprobs among others with them); with `logLevel: "warn"` or louder its
+   * findings are logged, otherwise each kind is said once per process through
+   * `process.emitWarning` (code `INFERLOOP_UNIFORM_REWARDS`, ...), and the job is still sent.
+   *
+   * Never creates a job twice: without `idempotencyKey`, a failed create is retried only when
+   * the request provably never reached the server (connection refused, DNS failure). With
+   * `idempotencyKey`, it is sent as `Idempotency-Key` on every attempt and all retryable
+   * failures are retried.
+   *
+   * @example
+   * ```ts
+   * const { id } = await client.trainingJobs.create(
+   *   { model_id: "5f1c1a7e-8a40-4c55-9c2e-3d3a8f0e6b11", trajectory_groups: groups },
+   *   { idempotencyKey: crypto.randomUUID() },
+   * );
+   * ```
+   */
+  create(params: TrainingJobCreateParams, options?: RequestOptions): APIPromise<TrainingJobCreateResponse> {
+    // `Trajectory` objects pass as they are: the copy reads each through its toJSON().
+    const allowed = allowsTrainingWithoutLogprobs(this._http.config.extraBody, options?.extraBody);
+    return callEndpoint(
+      this._http,
+      allowed ? trainingJobsCreateWithoutLogprobs : trainingJobsCreate,
+      { params },
+      options,
+    );
+  }
+}
