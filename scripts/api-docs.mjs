@@ -26,7 +26,7 @@
 // namespaces may be added without touching this script (see `pageOf`): an endpoint's page is
 // the first segment of its declared operation (`training_jobs.events.list` → training-jobs.md),
 // and an export of the main entry lands there when its file or folder declares endpoints, or
-// its class extends one that does; any other export lands on the page of its module folder
+// (a namespace class of `src/namespaces/`) when the wire modules it imports do; any other export lands on the page of its module folder
 // (`src/lib/capture/…` → capture.md, `src/lib/ruler.ts` → ruler.md; `src/core/` and the top of
 // `src/` → client.md); every other entry point has one page. Links name the file and the
 // symbol, never a line, so an edit above a symbol changes nothing here.
@@ -483,7 +483,7 @@ const endpoints = collectEndpoints();
 
 /**
  * The endpoint page of a file: its own endpoints', else those of the nearest folder above it
- * that has some, up to an area's folder (`src/resources/chat`), never an area (`src/resources`).
+ * that has some, up to an area's folder (`src/wire/chat`), never a layer (`src/wire`).
  */
 function endpointPageOfFile(fileName) {
   const own = endpoints.byFile.get(fileName);
@@ -495,32 +495,29 @@ function endpointPageOfFile(fileName) {
   return undefined;
 }
 
-/** The endpoint page of a class through what it extends (a lib namespace class extending a resource). */
-function endpointPageOfBase(decl, seen = new Set()) {
-  if (!ts.isClassDeclaration(decl) || seen.has(decl)) return undefined;
-  seen.add(decl);
-  for (const clause of decl.heritageClauses ?? []) {
-    if (clause.token !== ts.SyntaxKind.ExtendsKeyword) continue;
-    for (const type of clause.types) {
-      const symbol = checker.getSymbolAtLocation(type.expression);
-      const base = symbol && resolveAlias(symbol).declarations?.find(ts.isClassDeclaration);
-      if (!base) continue;
-      const page = endpointPageOfFile(base.getSourceFile().fileName) ?? endpointPageOfBase(base, seen);
-      if (page) return page;
-    }
+/**
+ * The endpoint page of a namespace class's file (`src/namespaces/<ns>.ts`): the page most of the
+ * wire modules it imports are on (the endpoints it calls, the shapes it takes).
+ */
+function endpointPageOfImports(fileName) {
+  const sf = program.getSourceFile(fileName);
+  const count = new Map();
+  for (const statement of sf?.statements ?? []) {
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+    const target = resolve(dirname(fileName), statement.moduleSpecifier.text).replace(/\.js$/, ".ts");
+    const page = endpointPageOfFile(target);
+    if (page) count.set(page, (count.get(page) ?? 0) + 1);
   }
-  return undefined;
+  return [...count].sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]))[0]?.[0];
 }
 
 /**
  * The page of an export's module folder: `src/<area>/<folder>/…` → folder, `src/<area>/<file>.ts`
- * → file; a namespace class of `src/lib/namespaces/<ns>.ts` → its namespace's page.
+ * → file.
  */
 function folderPageOf(fileName) {
   const parts = relative(srcDir, fileName).split(/[\\/]/);
   if (parts.length === 1 || parts[0] === "core") return CLIENT_PAGE;
-  if (parts[0] === "lib" && parts[1] === "namespaces" && parts.length === 3)
-    return pageSlug(parts[2].replace(/\.tsx?$/, ""));
   if (parts.length === 2) return pageSlug(parts[1].replace(/\.tsx?$/, ""));
   return pageSlug(parts[1]);
 }
@@ -529,7 +526,12 @@ function pageOf(entry, decl) {
   if (!entry.main) return entry.slug;
   const fileName = decl.getSourceFile().fileName;
   if (relative(srcDir, fileName).split(/[\\/]/)[0] === "core") return CLIENT_PAGE;
-  return endpointPageOfFile(fileName) ?? endpointPageOfBase(decl) ?? folderPageOf(fileName);
+  const inNamespaces = relative(srcDir, fileName).split(/[\\/]/)[0] === "namespaces";
+  return (
+    endpointPageOfFile(fileName) ??
+    (inNamespaces ? endpointPageOfImports(fileName) : undefined) ??
+    folderPageOf(fileName)
+  );
 }
 
 /** The title of a page of the main entry. */
