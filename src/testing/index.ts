@@ -16,10 +16,13 @@
  * ```
  */
 
-export type { AnnotationQueue, AnnotationQueueItem, AnnotationState } from "./annotation.js";
-export { AnnotationStore, checkTransition } from "./annotation.js";
+export type { AnnotationQueue, AnnotationQueueItem, AnnotationState } from "./annotation-queues/store.js";
+export { AnnotationStore, checkTransition } from "./annotation-queues/store.js";
 export { userIdFor } from "./auth.js";
-export { tokenize } from "./chat-generate.js";
+export type { GenerateCallsOptions } from "./calls/seed.js";
+export { generateCall, generateCalls, SEED_OTHER_PROJECT_ID, SEED_USER_IDS, seedCallRecords } from "./calls/seed.js";
+export { referenceCalls, SEED_PROJECT_ID } from "./calls/seed-reference.js";
+export { tokenize } from "./chat/generate.js";
 export type {
   BodyFault,
   CutStreamFault,
@@ -34,18 +37,15 @@ export type {
 } from "./faults/kinds.js";
 export { faults } from "./faults/presets.js";
 export { FaultQueue } from "./faults/queue.js";
-export type { FeedbackRow as FakeFeedbackRow } from "./feedback.js";
-export { FeedbackStore } from "./feedback.js";
-export { DEFAULT_MODELS } from "./models.js";
+export type { FeedbackRow as FakeFeedbackRow } from "./feedback/routes.js";
+export { FeedbackStore } from "./feedback/routes.js";
+export { DEFAULT_MODELS } from "./models/routes.js";
 export type { FakeServiceOptions } from "./options.js";
-export type { GenerateCallsOptions } from "./seed.js";
-export { generateCall, generateCalls, SEED_OTHER_PROJECT_ID, SEED_USER_IDS, seedCallRecords } from "./seed.js";
-export { referenceCalls, SEED_PROJECT_ID } from "./seed-reference.js";
 export type { FakeService } from "./server.js";
 export { startFakeService } from "./server.js";
 export { createFakeState, FakeState, SEED_ITEM_IDS, SEED_QUEUE_ID } from "./state.js";
-export type { FakeTrainableModel, FakeTrainingEvent } from "./trainable.js";
-export { DEFAULT_BASE_MODELS, TrainableStore } from "./trainable.js";
+export type { FakeTrainableModel, FakeTrainingEvent } from "./training/store.js";
+export { DEFAULT_BASE_MODELS, TrainableStore } from "./training/store.js";
 export type {
   BodyPart,
   CallRecord,

@@ -5,24 +5,25 @@
  * CORS headers on every response. Both adapters (node:http and msw) call
  * {@link handle}.
  */
-import { ANNOTATION_ROUTES } from "./annotation.js";
-import { ANNOTATION_QUEUE_ROUTES } from "./annotation-queues.js";
-import { ARTIFACT_ROUTES } from "./artifacts.js";
+
+import { ANNOTATION_QUEUE_ROUTES } from "./annotation-queues/routes.js";
+import { ANNOTATION_ROUTES } from "./annotation-queues/store.js";
+import { ARTIFACT_ROUTES } from "./artifacts/graphql.js";
 import { authorize } from "./auth.js";
-import { CALL_ROUTES } from "./calls.js";
-import { CHAT_ROUTES } from "./chat.js";
+import { OTLP_ROUTES } from "./calls/otlp.js";
+import { CALL_ROUTES } from "./calls/routes.js";
+import { CHAT_ROUTES } from "./chat/routes.js";
 import { corsHeaders } from "./cors.js";
 import { applyFault } from "./faults/apply.js";
 import type { Fault } from "./faults/kinds.js";
-import { FEEDBACK_ROUTES } from "./feedback.js";
-import { MODEL_ROUTES } from "./models.js";
-import { OTLP_ROUTES } from "./otlp.js";
+import { FEEDBACK_ROUTES } from "./feedback/routes.js";
+import { MODEL_ROUTES } from "./models/routes.js";
 import { jsonResponse, toBody } from "./responses.js";
 import type { Route } from "./route.js";
 import { pathMatcher, route } from "./route.js";
 import type { FakeState } from "./state.js";
-import { TRAINABLE_ROUTES } from "./trainable.js";
-import { TRAINING_JOB_ROUTES } from "./training.js";
+import { TRAINING_JOB_ROUTES } from "./training/jobs.js";
+import { TRAINABLE_ROUTES } from "./training/store.js";
 import type { ContentEncoding, FakeRequest, ResponsePlan } from "./types.js";
 import { randomHex, sleep } from "./util.js";
 

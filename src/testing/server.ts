@@ -8,7 +8,7 @@ import { createServer } from "node:http";
 import type { Socket } from "node:net";
 import * as zlib from "node:zlib";
 import { asyncDispose } from "../core/dispose.js";
-import type { AnnotationStore } from "./annotation.js";
+import type { AnnotationStore } from "./annotation-queues/store.js";
 import type { Fault } from "./faults/kinds.js";
 import type { FakeServiceOptions } from "./options.js";
 import { handle, parseJsonBody } from "./router.js";

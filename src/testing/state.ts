@@ -2,20 +2,20 @@
  * The in-memory state of one fake service (shared by the node server and the msw handlers):
  * credentials, models, calls, annotation queues, training jobs, faults, recorded requests.
  */
-import { AnnotationStore } from "./annotation.js";
-import { ArtifactStore } from "./artifact-store.js";
+import { AnnotationStore } from "./annotation-queues/store.js";
+import { ArtifactStore } from "./artifacts/store.js";
 import type { Credentials } from "./auth.js";
 import { userIdFor } from "./auth.js";
-import { CallStore } from "./calls-store.js";
+import { seedCallRecords } from "./calls/seed.js";
+import { referenceCalls, SEED_PROJECT_ID } from "./calls/seed-reference.js";
+import { CallStore } from "./calls/store.js";
 import type { Fault } from "./faults/kinds.js";
 import { FaultQueue } from "./faults/queue.js";
-import { FeedbackStore } from "./feedback.js";
-import { DEFAULT_MODELS, toModelEntries } from "./models.js";
+import { FeedbackStore } from "./feedback/routes.js";
+import { DEFAULT_MODELS, toModelEntries } from "./models/routes.js";
 import type { FakeServiceOptions } from "./options.js";
-import { seedCallRecords } from "./seed.js";
-import { referenceCalls, SEED_PROJECT_ID } from "./seed-reference.js";
-import { DEFAULT_BASE_MODELS, TrainableStore } from "./trainable.js";
-import { TrainingJobStore } from "./training.js";
+import { TrainingJobStore } from "./training/jobs.js";
+import { DEFAULT_BASE_MODELS, TrainableStore } from "./training/store.js";
 import type { CallRecord, ModelEntry, RecordedRequest, TrainingJob } from "./types.js";
 
 /**

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { evaluate, matchesQuery } from "../../src/testing/calls/query-eval.js";
 import { FaultQueue } from "../../src/testing/faults/queue.js";
 import type { FakeRequest } from "../../src/testing/index.js";
 import { checkTransition, generateCall, tokenize } from "../../src/testing/index.js";
-import { evaluate, matchesQuery } from "../../src/testing/query-eval.js";
 
 describe("tokenize", () => {
   it("splits any text into pieces whose concatenation is the text", () => {

@@ -11,14 +11,15 @@
  *   the project does not hold.
  * - Stats count an item completed when any reviewer completed or skipped it.
  */
-import type { AnnotationQueue, AnnotationStore } from "./annotation.js";
-import type { CallStore } from "./calls-store.js";
-import { detailError, jsonResponse, reasonError, requireJsonBody } from "./responses.js";
-import { type Route, type RouteContext, route } from "./route.js";
-import type { FakeRequest, ResponsePlan } from "./types.js";
-import { compareTimes, isoMicros, isRecord } from "./util.js";
-import type { Check } from "./validate.js";
-import { bool, int, list, literal, nullable, obj, str, validateBody } from "./validate.js";
+
+import type { CallStore } from "../calls/store.js";
+import { detailError, jsonResponse, reasonError, requireJsonBody } from "../responses.js";
+import { type Route, type RouteContext, route } from "../route.js";
+import type { FakeRequest, ResponsePlan } from "../types.js";
+import { compareTimes, isoMicros, isRecord } from "../util.js";
+import type { Check } from "../validate.js";
+import { bool, int, list, literal, nullable, obj, str, validateBody } from "../validate.js";
+import type { AnnotationQueue, AnnotationStore } from "./store.js";
 
 const QUEUE_SORT_FIELDS = new Set(["id", "name", "created_at", "updated_at"]);
 const ITEM_SORT_FIELDS = new Set(["call_started_at", "call_op_name", "created_at", "updated_at"]);

@@ -7,16 +7,16 @@
  * with `choices: []`, then `data: [DONE]\n\n`.
  */
 
-import type { GeneratedChoice, GeneratedToken } from "./chat-generate.js";
-import { generateChoice, messageText, promptTokenIds, topAlternatives } from "./chat-generate.js";
-import type { ChatParams, ChatServerFlags } from "./chat-validate.js";
-import { checkChatRequest } from "./chat-validate.js";
-import { jsonResponse, openAiError } from "./responses.js";
-import type { Route } from "./route.js";
-import { route } from "./route.js";
-import type { TrainableStore } from "./trainable.js";
-import type { BodyPart, FakeRequest, ModelEntry, ResponsePlan } from "./types.js";
-import { randomHex } from "./util.js";
+import { jsonResponse, openAiError } from "../responses.js";
+import type { Route } from "../route.js";
+import { route } from "../route.js";
+import type { TrainableStore } from "../training/store.js";
+import type { BodyPart, FakeRequest, ModelEntry, ResponsePlan } from "../types.js";
+import { randomHex } from "../util.js";
+import type { ChatParams, ChatServerFlags } from "./checks.js";
+import { checkChatRequest } from "./checks.js";
+import type { GeneratedChoice, GeneratedToken } from "./generate.js";
+import { generateChoice, messageText, promptTokenIds, topAlternatives } from "./generate.js";
 
 interface Completion {
   id: string;

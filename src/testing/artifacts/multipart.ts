@@ -11,12 +11,13 @@
  * (EntityTooSmall); and, as the fake keys content by MD5, a joined file whose MD5 is not the one
  * announced. An upload never completed leaves no object.
  */
-import type { FakeArtifact, MultipartUpload } from "./artifact-store.js";
-import { md5Base64 } from "./artifact-store.js";
-import { jsonResponse } from "./responses.js";
-import type { FakeState } from "./state.js";
-import type { ResponsePlan } from "./types.js";
-import { isRecord, randomHex } from "./util.js";
+
+import { jsonResponse } from "../responses.js";
+import type { FakeState } from "../state.js";
+import type { ResponsePlan } from "../types.js";
+import { isRecord, randomHex } from "../util.js";
+import type { FakeArtifact, MultipartUpload } from "./store.js";
+import { md5Base64 } from "./store.js";
 
 const MIN_PART = 5 * 1024 * 1024;
 const MAX_PARTS = 10_000;

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { ChatParams } from "./chat-validate.js";
+import type { ChatParams } from "./checks.js";
 
 const BLOCK = /<trajectory id="([^"]+)">\n([\s\S]*?)\n<\/trajectory>/g;
 

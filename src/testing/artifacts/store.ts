@@ -8,7 +8,7 @@
  * that also carries an Authorization header, as S3 does), never the W&B key.
  */
 import { md5 } from "@noble/hashes/legacy.js";
-import { randomHex } from "./util.js";
+import { randomHex } from "../util.js";
 
 /** Padded base64 of the MD5 of `bytes`, as W&B names content. */
 export function md5Base64(bytes: Uint8Array): string {

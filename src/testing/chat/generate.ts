@@ -25,10 +25,11 @@
  *   "stop" and `stop_reason` = the string (excluded unless `include_stop_str_in_output`); a
  *   content token listed in `stop_token_ids` ends it with `stop_reason` = that id.
  */
-import type { ChatMessage, ChatParams } from "./chat-validate.js";
+
+import { hash32, seededRandom } from "../util.js";
+import type { ChatMessage, ChatParams } from "./checks.js";
 import { judgeReply } from "./judge.js";
 import { toolArguments } from "./tool-arguments.js";
-import { hash32, seededRandom } from "./util.js";
 
 /**
  * Where a generated token goes in the delta.

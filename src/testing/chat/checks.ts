@@ -9,10 +9,10 @@
  * (or with `"auto"`) may produce tool calls. The rules are the shared case table's
  * (`tests/cases/real-server-cases.ts`), run against the fake and the SDK alike.
  */
-import { isWellFormed } from "../core/well-formed.js";
-import { openAiError } from "./responses.js";
-import type { ModelEntry, ResponsePlan } from "./types.js";
-import { isRecord } from "./util.js";
+import { isWellFormed } from "../../core/well-formed.js";
+import { openAiError } from "../responses.js";
+import type { ModelEntry, ResponsePlan } from "../types.js";
+import { isRecord } from "../util.js";
 
 /**
  * A chat message as the fake reads it.

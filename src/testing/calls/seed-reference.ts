@@ -3,7 +3,7 @@
  * `/calls/stream_query` body with `include_costs` and `include_feedback`. The store strips
  * `summary.weave` on insert and derives it again on read, exactly like the real server.
  */
-import type { CallRecord } from "./types.js";
+import type { CallRecord } from "../types.js";
 
 /**
  * Project of the reference records and the seeded annotation queue.

@@ -17,8 +17,8 @@
  *
  * `sort_by: []` has no ORDER BY at all: insertion order (see `CallStore.scanAsInserted`).
  */
-import type { CallRecord } from "./types.js";
-import { compareTimes, getPath, isRecord } from "./util.js";
+import type { CallRecord } from "../types.js";
+import { compareTimes, getPath, isRecord } from "../util.js";
 
 /** One key of `sort_by`. */
 export interface SortKey {

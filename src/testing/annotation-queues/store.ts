@@ -9,12 +9,12 @@
  * queue gives 400 (the real server raises ValueError, not 404). The item shows the state and
  * annotator of the most recent progress row across annotators, `unstarted` when none.
  */
-import { detailError, jsonResponse, reasonError, requireJsonBody } from "./responses.js";
-import type { Route } from "./route.js";
-import { route } from "./route.js";
-import type { CallRecord, FakeRequest, ResponsePlan } from "./types.js";
-import { deterministicUuid7, isoMicros } from "./util.js";
-import { obj, str, validateBody } from "./validate.js";
+import { detailError, jsonResponse, reasonError, requireJsonBody } from "../responses.js";
+import type { Route } from "../route.js";
+import { route } from "../route.js";
+import type { CallRecord, FakeRequest, ResponsePlan } from "../types.js";
+import { deterministicUuid7, isoMicros } from "../util.js";
+import { obj, str, validateBody } from "../validate.js";
 
 /**
  * States an annotator can set.

@@ -4,13 +4,14 @@
  * the first input and output attribute found in its priority order, token usage keyed by the
  * model, the model and request parameters as attributes, the span's status as the outcome.
  */
-import type { CallStore } from "./calls-store.js";
+
+import { jsonResponse, toBody } from "../responses.js";
+import type { Route } from "../route.js";
+import { route } from "../route.js";
+import type { CallRecord, FakeRequest, ResponsePlan } from "../types.js";
+import { isoMicros } from "../util.js";
 import { decodeOtlpJson, decodeOtlpProtobuf, OtlpDecodeError, type OtlpSpan } from "./otlp-decode.js";
-import { jsonResponse, toBody } from "./responses.js";
-import type { Route } from "./route.js";
-import { route } from "./route.js";
-import type { CallRecord, FakeRequest, ResponsePlan } from "./types.js";
-import { isoMicros } from "./util.js";
+import type { CallStore } from "./store.js";
 
 // The trace server's priority lists (first found wins), the ones an OpenAI-compatible client's
 // spans can carry: Vercel AI SDK, GenAI semantic conventions (old and current), OpenInference.

@@ -16,7 +16,7 @@ import {
   oneOf,
   str,
   uuid,
-} from "./validate.js";
+} from "../validate.js";
 
 const toolCheck = obj(
   {

@@ -6,16 +6,16 @@
  * ends it with a new checkpoint of its model.
  */
 
-import type { ArtifactStore } from "./artifact-store.js";
-import { detailError, jsonResponse, requireJsonBody } from "./responses.js";
-import type { Route } from "./route.js";
-import { route } from "./route.js";
+import type { ArtifactStore } from "../artifacts/store.js";
+import { detailError, jsonResponse, requireJsonBody } from "../responses.js";
+import type { Route } from "../route.js";
+import { route } from "../route.js";
+import type { FakeRequest, ResponsePlan, TrainingJob } from "../types.js";
+import { isoMicros, isRecord, randomUuid } from "../util.js";
+import { validateBody } from "../validate.js";
+import { createJobCheck, createSftJobCheck } from "./checks.js";
 import { readSftDataset } from "./sft-dataset.js";
-import type { TrainableStore } from "./trainable.js";
-import { createJobCheck, createSftJobCheck } from "./training-checks.js";
-import type { FakeRequest, ResponsePlan, TrainingJob } from "./types.js";
-import { isoMicros, isRecord, randomUuid } from "./util.js";
-import { validateBody } from "./validate.js";
+import type { TrainableStore } from "./store.js";
 
 // Called after validation, so every group has a `trajectories` list of objects (an SFT job
 // has no groups).

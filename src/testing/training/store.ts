@@ -22,17 +22,18 @@
  * a way of calling a tool thus rise step by step, which is all a test or a demo of the loop
  * needs to see.
  */
-import type { GeneratedChoice } from "./chat-generate.js";
-import { generateChoice, tokenId, tokenize } from "./chat-generate.js";
-import type { ChatParams } from "./chat-validate.js";
-import { detailError, jsonResponse, openAiError, requireJsonBody } from "./responses.js";
-import type { Route } from "./route.js";
-import { route } from "./route.js";
+
+import type { ChatParams } from "../chat/checks.js";
+import type { GeneratedChoice } from "../chat/generate.js";
+import { generateChoice, tokenId, tokenize } from "../chat/generate.js";
+import { detailError, jsonResponse, openAiError, requireJsonBody } from "../responses.js";
+import type { Route } from "../route.js";
+import { route } from "../route.js";
+import type { FakeRequest, ModelEntry, ResponsePlan, TrainingJob } from "../types.js";
+import { hash32, isoMicros, isRecord, randomUuid, seededRandom } from "../util.js";
+import { bool, int, list, nullable, obj, str, validateBody } from "../validate.js";
+import { trajectoryCheck } from "./checks.js";
 import { type SftDatasetRow, sftBatchMetrics } from "./sft-dataset.js";
-import { trajectoryCheck } from "./training-checks.js";
-import type { FakeRequest, ModelEntry, ResponsePlan, TrainingJob } from "./types.js";
-import { hash32, isoMicros, isRecord, randomUuid, seededRandom } from "./util.js";
-import { bool, int, list, nullable, obj, str, validateBody } from "./validate.js";
 
 /**
  * Base models of the fake when the `baseModels` option is not given.

@@ -2,9 +2,10 @@
  * In-memory call storage with the trace server's read-time derivation of `summary.weave`
  * (status, latency, trace name; costs and feedback only on request).
  */
+
+import type { CallRecord } from "../types.js";
+import { compareTimes, isRecord } from "../util.js";
 import { generateCall } from "./seed.js";
-import type { CallRecord } from "./types.js";
-import { compareTimes, isRecord } from "./util.js";
 
 /**
  * A stored call: the record without derived fields, plus costs/feedback kept aside.

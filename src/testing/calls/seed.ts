@@ -2,9 +2,10 @@
  * Deterministic, realistic call records: traces of three calls (a root op, a retrieval child and
  * an LLM child) with usage, threads, runs, errors and running calls sprinkled in.
  */
+
+import type { CallRecord } from "../types.js";
+import { deterministicUuid7, hash32, isoMicros } from "../util.js";
 import { referenceCalls, SEED_PROJECT_ID } from "./seed-reference.js";
-import type { CallRecord } from "./types.js";
-import { deterministicUuid7, hash32, isoMicros } from "./util.js";
 
 /**
  * Options of {@link generateCall} / {@link generateCalls}.

@@ -11,12 +11,12 @@
  * `payload.output`; purge only by id. A query's rows are sorted by `created_at`, then `id`,
  * unless `sort_by` says otherwise; `fields` keeps only the fields named.
  */
-import { compareValues, matchesQuery, validateQuery } from "./query-eval.js";
-import { detailError, jsonResponse, reasonError, requireJsonBody } from "./responses.js";
-import { type Route, type RouteContext, route } from "./route.js";
-import type { CallRecord, FakeRequest, ResponsePlan } from "./types.js";
-import { getPath, isoMicros, isRecord, randomUuid } from "./util.js";
-import { anything, dict, int, list, literal, nullable, obj, str, validateBody } from "./validate.js";
+import { compareValues, matchesQuery, validateQuery } from "../calls/query-eval.js";
+import { detailError, jsonResponse, reasonError, requireJsonBody } from "../responses.js";
+import { type Route, type RouteContext, route } from "../route.js";
+import type { CallRecord, FakeRequest, ResponsePlan } from "../types.js";
+import { getPath, isoMicros, isRecord, randomUuid } from "../util.js";
+import { anything, dict, int, list, literal, nullable, obj, str, validateBody } from "../validate.js";
 
 /**
  * One stored feedback row, as Weave keeps it.

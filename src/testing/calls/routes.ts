@@ -12,17 +12,18 @@
  * as Weave adds them; without it, the summary is the derived one of the selected fields.
  * `filter.svc_user_ids`/`svc_run_ids` are ignored, as a real Weave server ignores them.
  */
-import { compareForWeave, weaveOrder } from "./calls-sort.js";
-import type { CallStore, DeriveFlags, StoredCall } from "./calls-store.js";
-import { deriveCall, shortOpName } from "./calls-store.js";
+
+import { detailError, reasonError, requireJsonBody } from "../responses.js";
+import type { Route } from "../route.js";
+import { route } from "../route.js";
+import type { CallRecord, FakeRequest, ResponsePlan } from "../types.js";
+import { isRecord } from "../util.js";
+import type { Check, ValidationIssue } from "../validate.js";
+import { bool, int, list, literal, nullable, obj, str, validateBody } from "../validate.js";
 import { matchesQuery, validateQuery } from "./query-eval.js";
-import { detailError, reasonError, requireJsonBody } from "./responses.js";
-import type { Route } from "./route.js";
-import { route } from "./route.js";
-import type { CallRecord, FakeRequest, ResponsePlan } from "./types.js";
-import { isRecord } from "./util.js";
-import type { Check, ValidationIssue } from "./validate.js";
-import { bool, int, list, literal, nullable, obj, str, validateBody } from "./validate.js";
+import { compareForWeave, weaveOrder } from "./sort.js";
+import type { CallStore, DeriveFlags, StoredCall } from "./store.js";
+import { deriveCall, shortOpName } from "./store.js";
 
 const FILTER_LISTS = [
   "call_ids",

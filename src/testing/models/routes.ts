@@ -2,10 +2,10 @@
  * The served models: the source of truth for `GET /v1/models` and for the chat route's
  * "unknown model" check.
  */
-import { jsonResponse } from "./responses.js";
-import type { Route } from "./route.js";
-import { route } from "./route.js";
-import type { ModelEntry, ResponsePlan } from "./types.js";
+import { jsonResponse } from "../responses.js";
+import type { Route } from "../route.js";
+import { route } from "../route.js";
+import type { ModelEntry, ResponsePlan } from "../types.js";
 
 /**
  * Models served when the `models` option is not given. A model whose id contains "reason"

@@ -6,14 +6,15 @@
  * path}]}`, with status 400 for a bad input and 200 for a query that finds nothing.
  * Trained checkpoints are `lora` artifacts here too: `{entity}/{project}/{model}:step{N}`.
  */
-import { completeMultipart, startMultipart, storePart } from "./artifact-multipart.js";
-import { type FakeArtifact, md5Base64 } from "./artifact-store.js";
-import { jsonResponse, toBody } from "./responses.js";
-import { type Route, route } from "./route.js";
-import type { FakeState } from "./state.js";
-import type { FakeTrainableModel } from "./trainable.js";
-import type { FakeRequest, ResponsePlan } from "./types.js";
-import { isRecord } from "./util.js";
+
+import { jsonResponse, toBody } from "../responses.js";
+import { type Route, route } from "../route.js";
+import type { FakeState } from "../state.js";
+import type { FakeTrainableModel } from "../training/store.js";
+import type { FakeRequest, ResponsePlan } from "../types.js";
+import { isRecord } from "../util.js";
+import { completeMultipart, startMultipart, storePart } from "./multipart.js";
+import { type FakeArtifact, md5Base64 } from "./store.js";
 
 type Vars = Record<string, unknown>;
 

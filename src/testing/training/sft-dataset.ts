@@ -15,9 +15,9 @@
  * and the fake refuses it. These refusals are 400s at the create, like the missing artifact's;
  * whether W&B answers them at the create or as `training_failed` is not known.
  */
-import type { ArtifactStore, FakeArtifact } from "./artifact-store.js";
-import { tokenize } from "./chat-generate.js";
-import { hash32, isRecord } from "./util.js";
+import type { ArtifactStore, FakeArtifact } from "../artifacts/store.js";
+import { tokenize } from "../chat/generate.js";
+import { hash32, isRecord } from "../util.js";
 
 const URL_FORM = /^wandb-artifact:\/\/\/([^/]+)\/([^/]+)\/([^/:]+):([^/:]+)$/;
 

@@ -6,8 +6,8 @@
  * (numeric strings are converted when the other side is a number), everything else compares as
  * strings, and a missing field is `null`, which is never greater or less than anything.
  */
-import { getPath, isRecord } from "./util.js";
-import type { ValidationIssue } from "./validate.js";
+import { getPath, isRecord } from "../util.js";
+import type { ValidationIssue } from "../validate.js";
 
 type Loc = Array<string | number>;
 
