@@ -44,7 +44,7 @@ export type { FakeServiceOptions } from "./options.js";
 export type { FakeService } from "./server.js";
 export { startFakeService } from "./server.js";
 export { createFakeState, FakeState, SEED_ITEM_IDS, SEED_QUEUE_ID } from "./state.js";
-export type { FakeTrainableModel, FakeTrainingEvent } from "./training/store.js";
+export type { FakeTrainableModel, FakeTrainingEvent } from "./training/records.js";
 export { DEFAULT_BASE_MODELS, TrainableStore } from "./training/store.js";
 export type {
   BodyPart,

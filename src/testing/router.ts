@@ -22,8 +22,7 @@ import { jsonResponse, toBody } from "./responses.js";
 import type { Route } from "./route.js";
 import { pathMatcher, route } from "./route.js";
 import type { FakeState } from "./state.js";
-import { TRAINING_JOB_ROUTES } from "./training/jobs.js";
-import { TRAINABLE_ROUTES } from "./training/store.js";
+import { TRAINING_ROUTES } from "./training/routes.js";
 import type { ContentEncoding, FakeRequest, ResponsePlan } from "./types.js";
 import { randomHex, sleep } from "./util.js";
 
@@ -35,8 +34,7 @@ const HEALTH_ROUTES: ReadonlyArray<Route<unknown>> = [
 export const ROUTES: ReadonlyArray<Route<FakeState>> = [
   ...CHAT_ROUTES,
   ...MODEL_ROUTES,
-  ...TRAINING_JOB_ROUTES,
-  ...TRAINABLE_ROUTES,
+  ...TRAINING_ROUTES,
   ...CALL_ROUTES,
   ...ANNOTATION_ROUTES,
   ...ANNOTATION_QUEUE_ROUTES,

@@ -10,7 +10,7 @@
 import { jsonResponse, toBody } from "../responses.js";
 import { type Route, route } from "../route.js";
 import type { FakeState } from "../state.js";
-import type { FakeTrainableModel } from "../training/store.js";
+import type { FakeTrainableModel } from "../training/records.js";
 import type { FakeRequest, ResponsePlan } from "../types.js";
 import { isRecord } from "../util.js";
 import { completeMultipart, startMultipart, storePart } from "./multipart.js";

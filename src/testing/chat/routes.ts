@@ -10,6 +10,7 @@
 import { jsonResponse, openAiError } from "../responses.js";
 import type { Route } from "../route.js";
 import { route } from "../route.js";
+import { resolveTrainedChat } from "../training/serving.js";
 import type { TrainableStore } from "../training/store.js";
 import type { BodyPart, FakeRequest, ModelEntry, ResponsePlan } from "../types.js";
 import { randomHex } from "../util.js";
@@ -30,7 +31,7 @@ interface Completion {
 
 /**
  * Replaces the generated choice `index` when it returns one: how a trained name's simulated
- * policy answers (see `trainable.ts`).
+ * policy answers (see `training/serving.ts`).
  */
 export type ReplyPolicy = (params: ChatParams, index: number) => GeneratedChoice | undefined;
 
@@ -278,7 +279,7 @@ export const CHAT_ROUTES: ReadonlyArray<
     path: "/v1/chat/completions",
     auth: "bearer",
     handle: ({ req, state }) => {
-      const served = state.trainable.resolveChat(req);
+      const served = resolveTrainedChat(state.trainable, req);
       const server = { autoToolChoice: state.autoToolChoice };
       if (served === undefined) return handleChat(req, state.models, undefined, server);
       if ("error" in served) return served.error;

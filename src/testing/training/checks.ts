@@ -1,6 +1,7 @@
 /**
  * The training API's checks of a request body (FastAPI 422 issues): trajectories (shared by job
- * creation and a model's log) and a job's creation.
+ * creation and a model's log), a job's creation (RL and SFT), a model's registration and the
+ * deletion of checkpoints.
  */
 import {
   anything,
@@ -139,3 +140,30 @@ export const createSftJobCheck = obj(
   },
   "allow",
 );
+
+/** The check of `POST /v1/preview/models` (register a trainable model). */
+export const createModelCheck = obj(
+  {
+    entity: { check: nullable(str()) },
+    project: { check: str(), required: true },
+    name: { check: str(), required: true },
+    base_model: { check: str(), required: true },
+    return_existing: { check: bool() },
+  },
+  "forbid",
+);
+
+/** The check of `POST /v1/preview/models/{model_id}/log` (trajectories logged, not trained). */
+export const logCheck = obj(
+  {
+    split: { check: str(), required: true },
+    trajectory_groups: {
+      check: list(obj({ trajectories: { check: list(trajectoryCheck), required: true } }, "allow")),
+      required: true,
+    },
+  },
+  "forbid",
+);
+
+/** The check of `DELETE /v1/preview/models/{model_id}/checkpoints`. */
+export const deleteStepsCheck = obj({ steps: { check: list(int()), required: true } }, "forbid");

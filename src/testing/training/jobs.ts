@@ -2,20 +2,19 @@
  * Training jobs. `POST /v1/preview/training-jobs` (RL) and `POST /v1/preview/sft-training-jobs`
  * (SFT) validate the body like the training API (FastAPI 422), create a job `{id}` and remember it; an `Idempotency-Key` already seen returns
  * the same job without creating another (and 422 when the same key comes with a different body).
- * The job's life (its status and events) is the training service's (`trainable.ts`), which
- * ends it with a new checkpoint of its model.
+ * The job's life (its status and events) is its timeline's (`timeline.ts`), read here through
+ * `GET /v1/preview/training-jobs/{job_id}[/events]`; a job that ends adds a checkpoint to its
+ * model (`store.ts`).
  */
 
-import type { ArtifactStore } from "../artifacts/store.js";
 import { detailError, jsonResponse, requireJsonBody } from "../responses.js";
-import type { Route } from "../route.js";
-import { route } from "../route.js";
 import type { FakeRequest, ResponsePlan, TrainingJob } from "../types.js";
-import { isoMicros, isRecord, randomUuid } from "../util.js";
+import { isoMicros, randomUuid } from "../util.js";
 import { validateBody } from "../validate.js";
 import { createJobCheck, createSftJobCheck } from "./checks.js";
-import { readSftDataset } from "./sft-dataset.js";
+import { notFound, page, queryIssues } from "./pages.js";
 import type { TrainableStore } from "./store.js";
+import { jobView } from "./timeline.js";
 
 // Called after validation, so every group has a `trajectories` list of objects (an SFT job
 // has no groups).
@@ -81,50 +80,22 @@ export class TrainingJobStore {
   }
 }
 
-/** The training jobs' routes (RL and SFT). */
-export const TRAINING_JOB_ROUTES: ReadonlyArray<
-  Route<{ training: TrainingJobStore; trainable: TrainableStore; artifacts: ArtifactStore }>
-> = [
-  route({
-    method: "POST",
-    path: "/v1/preview/training-jobs",
-    auth: "bearer",
-    handle: ({ req, state, fault }) => {
-      const failure =
-        fault?.kind === "trainingFailed" ? { message: fault.message, afterSteps: fault.afterSteps ?? 1 } : undefined;
-      return state.training.handleCreate(req, (job) => state.trainable.startJob(job, failure));
-    },
-  }),
-  // An SFT job is a training job of the same service: the events and record routes below
-  // serve it too. W&B's API has no SFT-specific route for either, and ART's client reads an SFT
-  // job's events through them (OpenPipe/ART src/art/serverless/client.py @029b7a28:
-  // SFTTrainingJobs.events is a TrainingJobEvents on /preview/training-jobs/{id}/events).
-  route({
-    method: "POST",
-    path: "/v1/preview/sft-training-jobs",
-    auth: "bearer",
-    handle: ({ req, state, fault }) => {
-      // W&B Training refuses a dataset it cannot read (a 400); a usable one trains a step per
-      // batch of its rows (sft-dataset.ts). The body is checked first, as FastAPI does.
-      const url = isRecord(req.json) ? req.json["training_data_url"] : undefined;
-      const checked = isRecord(req.json) ? validateBody(createSftJobCheck, req.json) : [];
-      const found = typeof url === "string" && checked.length === 0 ? readSftDataset(state.artifacts, url) : undefined;
-      if (found !== undefined && "problem" in found) return jsonResponse(400, { detail: found.problem });
-      const failure =
-        fault?.kind === "trainingFailed" ? { message: fault.message, afterSteps: fault.afterSteps ?? 1 } : undefined;
-      return state.training.handleCreate(req, (job) => state.trainable.startJob(job, failure, found?.rows), "sft");
-    },
-  }),
-  route({
-    method: "GET",
-    path: "/v1/preview/training-jobs/{job_id}",
-    auth: "bearer",
-    handle: ({ state, params }) => state.trainable.retrieveJob(params.job_id),
-  }),
-  route({
-    method: "GET",
-    path: "/v1/preview/training-jobs/{job_id}/events",
-    auth: "bearer",
-    handle: ({ req, state, params }) => state.trainable.listEvents(params.job_id, new URLSearchParams(req.query)),
-  }),
-];
+/** `GET /v1/preview/training-jobs/{job_id}`: the job's record and status. */
+export function retrieveJob(store: TrainableStore, jobId: string): ResponsePlan {
+  store.advance();
+  const t = store.timelines.get(jobId);
+  return t === undefined ? notFound("Training job") : jsonResponse(200, jobView(t));
+}
+
+/** `GET /v1/preview/training-jobs/{job_id}/events`: a cursor page of the events emitted so far. */
+export function listEvents(store: TrainableStore, jobId: string, query: URLSearchParams): ResponsePlan {
+  store.advance();
+  const t = store.timelines.get(jobId);
+  if (t === undefined) return notFound("Training job");
+  const issues = queryIssues(query, false);
+  if (issues.length > 0) return detailError(issues);
+  const body = page(t.planned.slice(0, t.emitted), query);
+  return body === undefined
+    ? detailError([{ loc: ["query", "after"], msg: "No event with this id in the job", type: "value_error" }])
+    : jsonResponse(200, body);
+}
