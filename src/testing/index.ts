@@ -22,7 +22,7 @@ export { userIdFor } from "./auth.js";
 export type { GenerateCallsOptions } from "./calls/seed.js";
 export { generateCall, generateCalls, SEED_OTHER_PROJECT_ID, SEED_USER_IDS, seedCallRecords } from "./calls/seed.js";
 export { referenceCalls, SEED_PROJECT_ID } from "./calls/seed-reference.js";
-export { tokenize } from "./chat/generate.js";
+export { tokenize } from "./chat/tokens.js";
 export type {
   BodyFault,
   CutStreamFault,
@@ -37,8 +37,8 @@ export type {
 } from "./faults/kinds.js";
 export { faults } from "./faults/presets.js";
 export { FaultQueue } from "./faults/queue.js";
-export type { FeedbackRow as FakeFeedbackRow } from "./feedback/routes.js";
-export { FeedbackStore } from "./feedback/routes.js";
+export type { FeedbackRow as FakeFeedbackRow } from "./feedback/store.js";
+export { FeedbackStore } from "./feedback/store.js";
 export { DEFAULT_MODELS } from "./models/routes.js";
 export type { FakeServiceOptions } from "./options.js";
 export type { FakeService } from "./server.js";

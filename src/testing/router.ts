@@ -7,8 +7,7 @@
  */
 
 import { ANNOTATION_QUEUE_ROUTES } from "./annotation-queues/routes.js";
-import { ANNOTATION_ROUTES } from "./annotation-queues/store.js";
-import { ARTIFACT_ROUTES } from "./artifacts/graphql.js";
+import { ARTIFACT_ROUTES } from "./artifacts/routes.js";
 import { authorize } from "./auth.js";
 import { OTLP_ROUTES } from "./calls/otlp.js";
 import { CALL_ROUTES } from "./calls/routes.js";
@@ -36,7 +35,6 @@ export const ROUTES: ReadonlyArray<Route<FakeState>> = [
   ...MODEL_ROUTES,
   ...TRAINING_ROUTES,
   ...CALL_ROUTES,
-  ...ANNOTATION_ROUTES,
   ...ANNOTATION_QUEUE_ROUTES,
   ...FEEDBACK_ROUTES,
   ...ARTIFACT_ROUTES,

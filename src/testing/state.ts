@@ -11,7 +11,7 @@ import { referenceCalls, SEED_PROJECT_ID } from "./calls/seed-reference.js";
 import { CallStore } from "./calls/store.js";
 import type { Fault } from "./faults/kinds.js";
 import { FaultQueue } from "./faults/queue.js";
-import { FeedbackStore } from "./feedback/routes.js";
+import { FeedbackStore } from "./feedback/store.js";
 import { DEFAULT_MODELS, toModelEntries } from "./models/routes.js";
 import type { FakeServiceOptions } from "./options.js";
 import { TrainingJobStore } from "./training/jobs.js";

@@ -1,7 +1,8 @@
 /**
- * Weave's annotation-queue routes past item progress (which `annotation.ts` serves): queues
- * created, listed (NDJSON), read, updated and soft-deleted, their stats, and items added and
- * listed. As Weave's `annotation_queues` query builders and ClickHouse code do:
+ * Weave's annotation-queue routes: an item's progress per annotator (the transition rules are
+ * the store's, `store.ts`), queues created, listed (NDJSON), read, updated and soft-deleted,
+ * their stats, and items added and listed. As Weave's `annotation_queues` query builders and
+ * ClickHouse code do:
  *
  * - Queues list newest first (`created_at` desc, then `id`); items oldest first (`created_at`
  *   asc, then `id`). A sort field that cannot be sorted by is ignored; every order ends with the
@@ -18,87 +19,20 @@ import { type Route, type RouteContext, route } from "../route.js";
 import type { FakeRequest, ResponsePlan } from "../types.js";
 import { compareTimes, isoMicros, isRecord } from "../util.js";
 import type { Check } from "../validate.js";
-import { bool, int, list, literal, nullable, obj, str, validateBody } from "../validate.js";
+import { validateBody } from "../validate.js";
+import {
+  addCheck,
+  createCheck,
+  itemsQueryCheck,
+  progressCheck,
+  queryCheck,
+  statsCheck,
+  updateCheck,
+} from "./checks.js";
 import type { AnnotationQueue, AnnotationStore } from "./store.js";
 
 const QUEUE_SORT_FIELDS = new Set(["id", "name", "created_at", "updated_at"]);
 const ITEM_SORT_FIELDS = new Set(["call_started_at", "call_op_name", "created_at", "updated_at"]);
-const ITEM_STATES = ["unstarted", "in_progress", "completed", "skipped"];
-
-const sortCheck = obj(
-  { field: { check: str(), required: true }, direction: { check: literal(["asc", "desc"]), required: true } },
-  "forbid",
-);
-const count: Check = nullable(int());
-// Weave's request models are strict (extra="forbid"): an unknown key is a 422.
-const createCheck = obj(
-  {
-    project_id: { check: str(), required: true },
-    name: { check: str(), required: true },
-    description: { check: str() },
-    scorer_refs: { check: list(str()), required: true },
-    wb_user_id: { check: nullable(str()) },
-  },
-  "forbid",
-);
-const queryCheck = obj(
-  {
-    project_id: { check: str(), required: true },
-    name: { check: nullable(str()) },
-    sort_by: { check: nullable(list(sortCheck)) },
-    limit: { check: count },
-    offset: { check: count },
-  },
-  "forbid",
-);
-const updateCheck = obj(
-  {
-    project_id: { check: str(), required: true },
-    name: { check: nullable(str()) },
-    description: { check: nullable(str()) },
-    scorer_refs: { check: nullable(list(str())) },
-  },
-  "forbid",
-);
-const statsCheck = obj(
-  { project_id: { check: str(), required: true }, queue_ids: { check: list(str()), required: true } },
-  "forbid",
-);
-const addCheck = obj(
-  {
-    project_id: { check: str(), required: true },
-    call_ids: { check: list(str()), required: true },
-    display_fields: { check: list(str()), required: true },
-    wb_user_id: { check: nullable(str()) },
-  },
-  "forbid",
-);
-const itemsQueryCheck = obj(
-  {
-    project_id: { check: str(), required: true },
-    filter: {
-      check: nullable(
-        obj(
-          {
-            id: { check: nullable(str()) },
-            call_id: { check: nullable(str()) },
-            call_op_name: { check: nullable(str()) },
-            call_trace_id: { check: nullable(str()) },
-            added_by: { check: nullable(str()) },
-            annotation_states: { check: nullable(list(literal(ITEM_STATES))) },
-          },
-          "allow",
-        ),
-      ),
-    },
-    sort_by: { check: nullable(list(sortCheck)) },
-    limit: { check: count },
-    offset: { check: count },
-    include_position: { check: bool() },
-  },
-  "forbid",
-);
-
 type Sort = Array<{ field: string; direction: "asc" | "desc" }>;
 
 function byFields<T extends { id: string }>(sorts: Sort, allowed: Set<string>): (a: T, b: T) => number {
@@ -153,6 +87,25 @@ interface QueueState {
   annotation: AnnotationStore;
   calls: CallStore;
   userId: string;
+}
+
+/**
+ * Handles the progress route (auth already checked; `userId` is the session's user).
+ */
+export function handleProgress(
+  req: FakeRequest,
+  store: AnnotationStore,
+  queueId: string,
+  itemId: string,
+  userId: string,
+): ResponsePlan {
+  const parsed = requireJsonBody(req.body, req.json);
+  if (!parsed.ok) return parsed.error;
+  const issues = validateBody(progressCheck, parsed.value);
+  if (issues.length > 0) return detailError(issues);
+  const body = parsed.value as { annotation_state: string; project_id: string };
+  const result = store.progress(queueId, itemId, body.project_id, body.annotation_state, userId);
+  return "item" in result ? jsonResponse(200, { item: result.item }) : reasonError(result.status, result.reason);
 }
 
 function createQueue({ req, state }: RouteContext<QueueState>): ResponsePlan {
@@ -296,8 +249,15 @@ function readOrDeleteQueue({ req, state, params }: RouteContext<QueueState, { qu
   return jsonResponse(200, { queue: queueView(queue) });
 }
 
-/** The annotation-queue routes past item progress, one row each. */
+/** The annotation-queue routes, one row each; `userId` is the Basic-auth session's user. */
 export const ANNOTATION_QUEUE_ROUTES: ReadonlyArray<Route<QueueState>> = [
+  route({
+    method: "POST",
+    path: "/annotation_queues/{queue_id}/items/{item_id}/progress",
+    auth: "basic",
+    handle: ({ req, state, params }) =>
+      handleProgress(req, state.annotation, params.queue_id, params.item_id, state.userId),
+  }),
   route({ method: "POST", path: "/annotation_queues", auth: "basic", handle: createQueue }),
   route({ method: "POST", path: "/annotation_queues/query", auth: "basic", handle: queryQueues }),
   route({ method: "POST", path: "/annotation_queues/stats", auth: "basic", handle: queueStats }),

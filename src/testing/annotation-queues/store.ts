@@ -1,20 +1,18 @@
 /**
- * Annotation queues and items with per-annotator progress, and the
- * `POST /annotation_queues/{queue_id}/items/{item_id}/progress` route.
+ * Annotation queues and items with per-annotator progress, as Weave keeps them; the
+ * `POST /annotation_queues/{queue_id}/items/{item_id}/progress` route (`routes.ts`) applies
+ * {@link AnnotationStore.progress}.
  *
- * Rules (research weave.md section 6), per annotator: no record → in_progress, completed or
+ * Rules (Weave's `annotator_queue_items_progress_update`, `wandb/weave`
+ * `weave/trace_server/clickhouse/annotation_queues.py`), per annotator: no record → in_progress, completed or
  * skipped; in_progress → completed or skipped; same → same is a no-op returning the item;
  * in_progress over an existing record and completed ↔ skipped are refused (400); `unstarted` or
  * any other value is refused (400); an unknown queue, item, or a project that does not own the
  * queue gives 400 (the real server raises ValueError, not 404). The item shows the state and
  * annotator of the most recent progress row across annotators, `unstarted` when none.
  */
-import { detailError, jsonResponse, reasonError, requireJsonBody } from "../responses.js";
-import type { Route } from "../route.js";
-import { route } from "../route.js";
-import type { CallRecord, FakeRequest, ResponsePlan } from "../types.js";
+import type { CallRecord } from "../types.js";
 import { deterministicUuid7, isoMicros } from "../util.js";
-import { obj, str, validateBody } from "../validate.js";
 
 /**
  * States an annotator can set.
@@ -272,39 +270,3 @@ export class AnnotationStore {
     return { item: this.view(item) };
   }
 }
-
-// Current Weave request models ignore unknown keys (with a logged warning), so does the fake.
-const progressBody = obj(
-  { annotation_state: { check: str(), required: true }, project_id: { check: str(), required: true } },
-  "allow",
-);
-
-/**
- * Handles the progress route (auth already checked; `userId` is the session's user).
- */
-export function handleProgress(
-  req: FakeRequest,
-  store: AnnotationStore,
-  queueId: string,
-  itemId: string,
-  userId: string,
-): ResponsePlan {
-  const parsed = requireJsonBody(req.body, req.json);
-  if (!parsed.ok) return parsed.error;
-  const issues = validateBody(progressBody, parsed.value);
-  if (issues.length > 0) return detailError(issues);
-  const body = parsed.value as { annotation_state: string; project_id: string };
-  const result = store.progress(queueId, itemId, body.project_id, body.annotation_state, userId);
-  return "item" in result ? jsonResponse(200, { item: result.item }) : reasonError(result.status, result.reason);
-}
-
-/** The annotation queues' routes; `userId` is the Basic-auth session's user. */
-export const ANNOTATION_ROUTES: ReadonlyArray<Route<{ annotation: AnnotationStore; userId: string }>> = [
-  route({
-    method: "POST",
-    path: "/annotation_queues/{queue_id}/items/{item_id}/progress",
-    auth: "basic",
-    handle: ({ req, state, params }) =>
-      handleProgress(req, state.annotation, params.queue_id, params.item_id, state.userId),
-  }),
-];

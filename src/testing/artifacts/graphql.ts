@@ -1,20 +1,18 @@
 /**
- * W&B's GraphQL artifact subset and its signed storage, as the fake serves them: `POST /graphql`
- * (Basic auth, the API key as password) routed on the operation's top-level field, as W&B's
- * server does whatever `operationName` says, and `/storage/{token}` for the signed URLs it hands
- * out. GraphQL refusals come as W&B words them: `{"data":{"<field>":null},"errors":[{message,
- * path}]}`, with status 400 for a bad input and 200 for a query that finds nothing.
- * Trained checkpoints are `lora` artifacts here too: `{entity}/{project}/{model}:step{N}`.
+ * W&B's GraphQL artifact subset, as the fake serves it: `POST /graphql` (Basic auth, the API
+ * key as password) routed on the operation's top-level field, as W&B's server does whatever
+ * `operationName` says; its upload URLs point at the signed storage (`storage.ts`). GraphQL
+ * refusals come as W&B words them: `{"data":{"<field>":null},"errors":[{message, path}]}`, with
+ * status 400 for a bad input and 200 for a query that finds nothing. Trained checkpoints are
+ * `lora` artifacts here too: `{entity}/{project}/{model}:step{N}` (`lora.ts`).
  */
 
-import { jsonResponse, toBody } from "../responses.js";
-import { type Route, route } from "../route.js";
-import type { FakeState } from "../state.js";
-import type { FakeTrainableModel } from "../training/records.js";
+import { jsonResponse } from "../responses.js";
 import type { FakeRequest, ResponsePlan } from "../types.js";
 import { isRecord } from "../util.js";
-import { completeMultipart, startMultipart, storePart } from "./multipart.js";
-import { type FakeArtifact, md5Base64 } from "./store.js";
+import { type ArtifactState, find, loraById } from "./lora.js";
+import { completeMultipart, startMultipart } from "./multipart.js";
+import type { FakeArtifact } from "./store.js";
 
 type Vars = Record<string, unknown>;
 
@@ -40,7 +38,7 @@ function topField(query: string): string | undefined {
 
 const B64_MD5 = /^[A-Za-z0-9+/]{22}==$/;
 
-function graphql(ctx: { req: FakeRequest; state: FakeState }): ResponsePlan {
+export function graphql(ctx: { req: FakeRequest; state: ArtifactState }): ResponsePlan {
   const { req, state } = ctx;
   const body = req.json;
   if (!isRecord(body) || typeof body.query !== "string")
@@ -72,7 +70,7 @@ function str(v: unknown): string | undefined {
   return typeof v === "string" && v !== "" ? v : undefined;
 }
 
-function createArtifact(state: FakeState, vars: Vars): ResponsePlan {
+function createArtifact(state: ArtifactState, vars: Vars): ResponsePlan {
   const F = "createArtifact";
   const input = vars.input;
   if (!isRecord(input))
@@ -146,7 +144,7 @@ function createArtifact(state: FakeState, vars: Vars): ResponsePlan {
   });
 }
 
-function view(state: FakeState, a: FakeArtifact): Record<string, unknown> {
+function view(state: ArtifactState, a: FakeArtifact): Record<string, unknown> {
   return {
     id: a.id,
     state: a.state,
@@ -160,7 +158,7 @@ function view(state: FakeState, a: FakeArtifact): Record<string, unknown> {
   };
 }
 
-function createManifest(state: FakeState, vars: Vars, req: FakeRequest): ResponsePlan {
+function createManifest(state: ArtifactState, vars: Vars, req: FakeRequest): ResponsePlan {
   const F = "createArtifactManifest";
   const artifact = typeof vars.artifactID === "string" ? state.artifacts.get(vars.artifactID) : undefined;
   if (artifact === undefined) return gqlError(400, F, "artifact not found");
@@ -187,7 +185,7 @@ function createManifest(state: FakeState, vars: Vars, req: FakeRequest): Respons
   return data(F, { artifactManifest: { id: manifest.id, file } });
 }
 
-function createFiles(state: FakeState, vars: Vars, req: FakeRequest): ResponsePlan {
+function createFiles(state: ArtifactState, vars: Vars, req: FakeRequest): ResponsePlan {
   const F = "createArtifactFiles";
   const input = isRecord(vars.input) ? vars.input : vars;
   const specs = input.artifactFiles;
@@ -237,7 +235,7 @@ function createFiles(state: FakeState, vars: Vars, req: FakeRequest): ResponsePl
   return data(F, { files: { edges } });
 }
 
-function commit(state: FakeState, vars: Vars): ResponsePlan {
+function commit(state: ArtifactState, vars: Vars): ResponsePlan {
   const F = "commitArtifact";
   const id = isRecord(vars.input) ? vars.input.artifactID : vars.artifactID;
   const artifact = typeof id === "string" ? state.artifacts.get(id) : undefined;
@@ -270,7 +268,7 @@ function commit(state: FakeState, vars: Vars): ResponsePlan {
   return data(F, { artifact: { id: artifact.id, digest: artifact.digest } });
 }
 
-function artifactById(state: FakeState, vars: Vars, query: string, req: FakeRequest): ResponsePlan {
+function artifactById(state: ArtifactState, vars: Vars, query: string, req: FakeRequest): ResponsePlan {
   const id = vars.id ?? vars.artifact_id ?? vars.artifactID;
   const artifact = typeof id === "string" ? (state.artifacts.get(id) ?? loraById(state, id)) : undefined;
   if (artifact === undefined) return data("artifact", null);
@@ -285,7 +283,7 @@ function artifactById(state: FakeState, vars: Vars, query: string, req: FakeRequ
   return data("artifact", out);
 }
 
-function project(state: FakeState, vars: Vars, query: string, req: FakeRequest): ResponsePlan {
+function project(state: ArtifactState, vars: Vars, query: string, req: FakeRequest): ResponsePlan {
   const entity = str(vars.entity) ?? str(vars.entityName);
   const projectName = str(vars.project) ?? str(vars.projectName);
   if (entity === undefined || projectName === undefined)
@@ -339,161 +337,3 @@ function project(state: FakeState, vars: Vars, query: string, req: FakeRequest):
   }
   return gqlError(400, "project", "Cannot query this field of Project in the fake.");
 }
-
-/** A committed version by alias or `vN`, the trained checkpoints included. */
-function find(
-  state: FakeState,
-  entity: string,
-  project: string,
-  name: string,
-  alias: string,
-): FakeArtifact | undefined {
-  return state.artifacts.resolve(entity, project, name, alias) ?? lora(state, entity, project, name, alias);
-}
-
-/** A trained checkpoint as W&B Training keeps it: a `lora` artifact named after the model,
- * aliased `step{N}` (and `latest` for the newest), with its base model in the metadata. */
-function lora(
-  state: FakeState,
-  entity: string,
-  project: string,
-  name: string,
-  alias: string,
-): FakeArtifact | undefined {
-  const model = state.trainable.findByName(entity, project, name);
-  if (model === undefined || model.checkpoints.length === 0) return undefined;
-  const step = /^step(\d+)$/.exec(alias);
-  const v = /^v(\d+)$/.exec(alias);
-  const index = step
-    ? model.checkpoints.findIndex((c) => c.step === Number(step[1]))
-    : v
-      ? Number(v[1])
-      : alias === "latest"
-        ? model.checkpoints.length - 1
-        : -1;
-  if (index < 0 || index >= model.checkpoints.length) return undefined;
-  return loraArtifact(state, model, index);
-}
-
-function loraById(state: FakeState, id: string): FakeArtifact | undefined {
-  for (const model of state.trainable.models) {
-    const index = model.checkpoints.findIndex((c) => `lora-${c.id}` === id);
-    if (index >= 0) return loraArtifact(state, model, index);
-  }
-  return undefined;
-}
-
-function loraArtifact(state: FakeState, model: FakeTrainableModel, index: number): FakeArtifact {
-  const checkpoint = model.checkpoints[index]!;
-  const id = `lora-${checkpoint.id}`;
-  const store = state.artifacts;
-  const files = new Map<string, { md5: string; key: string }>();
-  const contents: Record<string, unknown> = {};
-  const encoder = new TextEncoder();
-  const adapterConfig = encoder.encode(
-    JSON.stringify({ base_model_name_or_path: model.base_model, peft_type: "LORA", r: 8, lora_alpha: 16 }),
-  );
-  // Weights that differ per checkpoint, so a download of one step is not another's.
-  const weights = new Uint8Array(4096);
-  for (let i = 0; i < weights.length; i++)
-    weights[i] = (i * 31 + checkpoint.step * 7 + checkpoint.id.charCodeAt(i % 36)) & 0xff;
-  for (const [name, bytes] of [
-    ["adapter_config.json", adapterConfig],
-    ["adapter_model.safetensors", weights],
-  ] as const) {
-    const digest = md5Base64(bytes);
-    const key = store.contentKey(model.entity, model.project, digest);
-    if (store.object(key) === undefined) store.put(key, bytes, id);
-    files.set(name, { md5: digest, key });
-    contents[name] = { digest, size: bytes.byteLength, birthArtifactID: id };
-  }
-  const manifestKey = `manifests/${id}/wandb_manifest.json`;
-  if (store.object(manifestKey) === undefined)
-    store.put(
-      manifestKey,
-      encoder.encode(
-        JSON.stringify({
-          version: 1,
-          storagePolicy: "wandb-storage-policy-v1",
-          storagePolicyConfig: { storageLayout: "V2", storageRegion: "coreweave-us" },
-          contents,
-        }),
-      ),
-      id,
-    );
-  const latest = index === model.checkpoints.length - 1;
-  return {
-    id,
-    entity: model.entity,
-    project: model.project,
-    collection: model.name,
-    type: "lora",
-    digest: checkpoint.id.replace(/-/g, ""),
-    state: "COMMITTED",
-    versionIndex: index,
-    clientID: null,
-    metadata: JSON.stringify({ "wandb.base_model": model.base_model }),
-    description: null,
-    runName: model.run_id,
-    requestedAliases: latest ? [`step${checkpoint.step}`, "latest"] : [`step${checkpoint.step}`],
-    manifests: new Map([["wandb_manifest.json", { id: `${id}-manifest`, digest: "", key: manifestKey }]]),
-    files,
-  };
-}
-
-/** S3's answer to a request with two auth mechanisms (the signature in the URL and a header). */
-function storageError(status: number, code: string, message: string): ResponsePlan {
-  return {
-    kind: "respond",
-    status,
-    headers: { "content-type": "application/xml" },
-    body: toBody(
-      `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`,
-    ),
-  };
-}
-
-function storage(method: "PUT" | "GET") {
-  return ({ req, state, params }: { req: FakeRequest; state: FakeState; params: { token: string } }): ResponsePlan => {
-    if (req.headers.authorization !== undefined)
-      return storageError(
-        400,
-        "InvalidArgument",
-        "Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter, Signature query string parameter or the Authorization header should be specified",
-      );
-    const grant = state.artifacts.grant(params.token);
-    if (grant === undefined || grant.method !== method)
-      return storageError(403, "AccessDenied", "Request has expired or the signature does not match");
-    if (method === "GET") {
-      const object = state.artifacts.object(grant.key);
-      if (object === undefined) return storageError(404, "NoSuchKey", "The specified key does not exist.");
-      return {
-        kind: "respond",
-        status: 200,
-        headers: { "content-type": "application/octet-stream", "content-length": String(object.bytes.byteLength) },
-        body: toBody(object.bytes),
-      };
-    }
-    const bytes = req.bytes ?? new TextEncoder().encode(req.body);
-    const sentMd5 = req.headers["content-md5"];
-    const actual = md5Base64(bytes);
-    if (sentMd5 !== undefined && sentMd5 !== actual)
-      return storageError(400, "BadDigest", "The Content-MD5 you specified did not match what we received.");
-    if (grant.part !== undefined) {
-      const part = storePart(state, grant.part, bytes);
-      if ("code" in part) return storageError(part.code === "NoSuchUpload" ? 404 : 403, part.code, part.message);
-      return { kind: "respond", status: 200, headers: { etag: part.etag }, body: toBody("") };
-    }
-    if (grant.md5 !== undefined && grant.md5 !== actual)
-      return storageError(403, "SignatureDoesNotMatch", "The content does not match the MD5 the URL was signed for.");
-    state.artifacts.store(grant.key, bytes, grant.birth ?? "");
-    return { kind: "respond", status: 200, headers: { etag: `"${actual}"` }, body: toBody("") };
-  };
-}
-
-/** The artifact routes: GraphQL and signed storage. */
-export const ARTIFACT_ROUTES: ReadonlyArray<Route<FakeState>> = [
-  route({ method: "POST", path: "/graphql", auth: "wandb", handle: graphql }),
-  route({ method: "PUT", path: "/storage/{token}", auth: "none", handle: storage("PUT") }),
-  route({ method: "GET", path: "/storage/{token}", auth: "none", handle: storage("GET") }),
-];

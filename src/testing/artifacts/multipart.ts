@@ -13,10 +13,9 @@
  */
 
 import { jsonResponse } from "../responses.js";
-import type { FakeState } from "../state.js";
 import type { ResponsePlan } from "../types.js";
 import { isRecord, randomHex } from "../util.js";
-import type { FakeArtifact, MultipartUpload } from "./store.js";
+import type { ArtifactStore, FakeArtifact, MultipartUpload } from "./store.js";
 import { md5Base64 } from "./store.js";
 
 const MIN_PART = 5 * 1024 * 1024;
@@ -33,7 +32,7 @@ const b64ToHex = (b64: string) => Array.from(atob(b64), (c) => c.charCodeAt(0).t
  * The `uploadMultipartUrls` of a file spec announcing `parts`, or why they are refused.
  */
 export function startMultipart(
-  state: FakeState,
+  state: { artifacts: ArtifactStore },
   artifact: FakeArtifact,
   file: { name: string; key: string; md5: string },
   parts: unknown[],
@@ -62,7 +61,7 @@ export function startMultipart(
 
 /** Stores a part PUT to its signed URL; its ETag is the quoted hex MD5, as S3 gives a part. */
 export function storePart(
-  state: FakeState,
+  state: { artifacts: ArtifactStore },
   part: { uploadId: string; partNumber: number },
   bytes: Uint8Array,
 ): { etag: string } | { code: string; message: string } {
@@ -77,7 +76,7 @@ export function storePart(
 }
 
 /** `completeMultipartUploadArtifact`: joins the parts into the object. */
-export function completeMultipart(state: FakeState, vars: Record<string, unknown>): ResponsePlan {
+export function completeMultipart(state: { artifacts: ArtifactStore }, vars: Record<string, unknown>): ResponsePlan {
   const F = "completeMultipartUploadArtifact";
   const input = isRecord(vars.input) ? vars.input : vars;
   if (input.completeMultipartAction !== "Complete")

@@ -1,9 +1,10 @@
 /**
  * The fake's W&B artifact registry and its object storage, written from what W&B's server does
- * as research/artifacts.md describes it (not from the SDK): artifacts are created PENDING with
- * their digest and client id, files get signed upload URLs (none when the content is stored
- * already), the manifest is upserted by (artifact, name), and a commit, which needs every file
- * and the manifest stored, assigns the next version `vN` and moves the requested aliases.
+ * as its clients drive it (`wandb/wandb` `core/pkg/artifacts/saver.go`, not from this SDK):
+ * artifacts are created PENDING with their digest and client id, files get signed upload URLs
+ * (none when the content is stored already), the manifest is upserted by (artifact, name), and a
+ * commit, which needs every file and the manifest stored, assigns the next version `vN` and
+ * moves the requested aliases.
  * Signed URLs are capabilities: storage checks only the token in the URL (and refuses a request
  * that also carries an Authorization header, as S3 does), never the W&B key.
  */

@@ -1,5 +1,5 @@
 /**
- * `POST /calls/stream_query`: validates the query like the trace server (422 `detail`), filters,
+ * `POST /calls/stream_query`: validates the query like the trace server (`checks.ts`), filters,
  * evaluates `query`, sorts, pages, projects `columns`, and streams JSONL one line per record
  * without building the whole body.
  *
@@ -7,108 +7,22 @@
  * (a dotted column keeps its top-level member) and the required `id`, `project_id`, `op_name`,
  * `trace_id` and `started_at` filled, the others null (`attributes` and `inputs` as `{}`).
  * Order: by time value (not text) and then id; explicit sorts as Weave's sqlite server orders
- * them (`calls-sort.ts`: the id tie-break, derived fields, nulls), `sort_by: []` as inserted.
+ * them (`sort.ts`: the id tie-break, derived fields, nulls), `sort_by: []` as inserted.
  * With `columns` holding `summary`, `ended_at`, `exception` and `display_name` come back too,
  * as Weave adds them; without it, the summary is the derived one of the selected fields.
  * `filter.svc_user_ids`/`svc_run_ids` are ignored, as a real Weave server ignores them.
  */
 
-import { detailError, reasonError, requireJsonBody } from "../responses.js";
+import { requireJsonBody } from "../responses.js";
 import type { Route } from "../route.js";
 import { route } from "../route.js";
 import type { CallRecord, FakeRequest, ResponsePlan } from "../types.js";
 import { isRecord } from "../util.js";
-import type { Check, ValidationIssue } from "../validate.js";
-import { bool, int, list, literal, nullable, obj, str, validateBody } from "../validate.js";
-import { matchesQuery, validateQuery } from "./query-eval.js";
+import { type CallsQuery, checkCallsQuery } from "./checks.js";
+import { matchesQuery } from "./query-eval.js";
 import { compareForWeave, weaveOrder } from "./sort.js";
 import type { CallStore, DeriveFlags, StoredCall } from "./store.js";
 import { deriveCall, shortOpName } from "./store.js";
-
-const FILTER_LISTS = [
-  "call_ids",
-  "input_refs",
-  "op_names",
-  "output_refs",
-  "parent_ids",
-  "thread_ids",
-  "trace_ids",
-  "turn_ids",
-  "svc_run_ids",
-  "svc_user_ids",
-  "wb_run_ids",
-  "wb_user_ids",
-] as const;
-
-const MAX_FILTER_LENGTH = 1000;
-
-const nonNegative: Check = (value, loc, issues) => {
-  int()(value, loc, issues);
-  if (typeof value === "number" && Number.isInteger(value) && value < 0) {
-    issues.push({ loc, msg: "Input should be greater than or equal to 0", type: "greater_than_equal" });
-  }
-};
-
-// Current Weave request models ignore unknown keys (with a log line) rather than refusing them,
-// so a misspelt filter key, or the spec's svc_* on a real server, widens the result silently.
-// The fake does the same: svc_* are checked for their type (the spec's) and then ignored.
-const filterCheck = obj(
-  {
-    ...Object.fromEntries(FILTER_LISTS.map((name) => [name, { check: nullable(list(str())) }])),
-    trace_roots_only: { check: nullable(bool()) },
-  },
-  "allow",
-);
-
-const queryRequestCheck = obj(
-  {
-    project_id: { check: str(), required: true },
-    filter: { check: nullable(filterCheck) },
-    limit: { check: nullable(nonNegative) },
-    offset: { check: nullable(nonNegative) },
-    sort_by: {
-      check: nullable(
-        list(
-          obj(
-            { field: { check: str(), required: true }, direction: { check: literal(["asc", "desc"]), required: true } },
-            "forbid",
-          ),
-        ),
-      ),
-    },
-    query: { check: () => {} },
-    // Weave's own Python client always sends it; the fake keeps one version of each call, so
-    // every call is the latest and the flag changes nothing.
-    latest_only: { check: nullable(bool()) },
-    include_costs: { check: nullable(bool()) },
-    include_feedback: { check: nullable(bool()) },
-    include_storage_size: { check: nullable(bool()) },
-    include_total_storage_size: { check: nullable(bool()) },
-    include_usernames: { check: nullable(bool()) },
-    columns: { check: nullable(list(str())) },
-    expand_columns: { check: nullable(list(str())) },
-    return_expanded_column_values: { check: nullable(bool()) },
-  },
-  "allow",
-);
-
-/** The validated body of a call query. */
-interface CallsQuery {
-  project_id: string;
-  filter?:
-    | (Partial<Record<(typeof FILTER_LISTS)[number], string[] | null>> & { trace_roots_only?: boolean | null })
-    | null;
-  limit?: number | null;
-  offset?: number | null;
-  sort_by?: Array<{ field: string; direction: "asc" | "desc" }> | null;
-  query?: { $expr: unknown } | null;
-  include_costs?: boolean | null;
-  include_feedback?: boolean | null;
-  include_storage_size?: boolean | null;
-  include_total_storage_size?: boolean | null;
-  include_usernames?: boolean | null;
-  columns?: string[] | null;
-}
 
 function collectRefs(value: unknown, out: Set<string>): Set<string> {
   if (typeof value === "string") {
@@ -251,31 +165,6 @@ async function* jsonlLines(records: Iterable<CallRecord>, signal: AbortSignal): 
 function contentTypeFor(accept: string | undefined): string {
   const value = accept?.split(",")[0]?.trim();
   return value === undefined || value === "" || value.includes("*") ? "application/jsonl" : value;
-}
-
-/**
- * Validates a call-query body; returns the typed query or a 422/400 plan.
- */
-export function checkCallsQuery(body: unknown): { ok: true; query: CallsQuery } | { ok: false; error: ResponsePlan } {
-  const issues: ValidationIssue[] = validateBody(queryRequestCheck, body);
-  if (isRecord(body) && body["query"] !== undefined && body["query"] !== null) {
-    issues.push(...validateQuery(body["query"], ["body", "query"]));
-  }
-  if (issues.length > 0) return { ok: false, error: detailError(issues) };
-  const query = body as CallsQuery;
-  for (const name of FILTER_LISTS) {
-    const values = query.filter?.[name];
-    if (values != null && values.length > MAX_FILTER_LENGTH) {
-      return {
-        ok: false,
-        error: reasonError(
-          400,
-          `Parameter: '${name}' request length is greater than max length (${MAX_FILTER_LENGTH}). Actual length: ${values.length}`,
-        ),
-      };
-    }
-  }
-  return { ok: true, query };
 }
 
 /**

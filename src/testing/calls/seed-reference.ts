@@ -1,6 +1,7 @@
 /**
- * The four reference call records of the research notes (weave.md section 8), shaped like a
- * `/calls/stream_query` body with `include_costs` and `include_feedback`. The store strips
+ * Four reference call records, made from Weave's `CallSchema` (`wandb/weave`
+ * `weave/trace_server/trace_server_interface.py`; ids, digests and users invented), shaped like
+ * a `/calls/stream_query` body with `include_costs` and `include_feedback`. The store strips
  * `summary.weave` on insert and derives it again on read, exactly like the real server.
  */
 import type { CallRecord } from "../types.js";

@@ -5,8 +5,7 @@
  *   model, the choice index and `seed` (6–20 words, ending with a period). When the last user
  *   message starts with `echo ` (case-insensitive), the reply is exactly the rest of it, which
  *   makes `stop` and `max_completion_tokens` tests easy to write.
- * - Tokens: one per word-piece: a word with its leading space, cut every 6 letters; digits and
- *   punctuation are single tokens. Token id = 100 + hash(piece) mod 150000.
+ * - Tokens: one per word-piece (`tokens.ts`).
  * - Reasoning: when `reasoning_effort` is set or the model id contains "reason" (and
  *   `include_reasoning` is not false), a short reasoning text comes before the content.
  * - Tool call: with non-empty `tools`, a named `tool_choice` calls that tool; `"required"` calls
@@ -14,12 +13,13 @@
  *   order), else the first tool; `"auto"` or no `tool_choice` does the same when the request ends
  *   with a user message (after a tool result the reply is text: "The tool answered: <result>");
  *   `"none"` or null never calls. The arguments satisfy the tool's JSON Schema and prefer what
- *   the user message mentions (tool-arguments.ts): without a `seed` (or at `temperature` 0)
+ *   the user message mentions (`tool-arguments.ts`): without a `seed` (or at `temperature` 0)
  *   always the most likely ones, with a `seed` sampled, so rollouts of one prompt call
- *   differently. A trained name's policy may hand over learned arguments instead (trainable.ts).
+ *   differently. A trained name's policy may hand over learned arguments instead
+ *   (`training/serving.ts`).
  *   finish_reason is then "tool_calls".
  * - Judge: a RULER-shaped request (a `json_schema` format asking for `scores` about
- *   `<trajectory id="N">` blocks) is answered with a valid verdict by a fixed rule (judge.ts).
+ *   `<trajectory id="N">` blocks) is answered with a valid verdict by a fixed rule (`judge.ts`).
  * - Limits: reasoning, content and tool tokens all count against `max_completion_tokens` /
  *   `max_tokens` (finish_reason "length"); a `stop` string ends content with finish_reason
  *   "stop" and `stop_reason` = the string (excluded unless `include_stop_str_in_output`); a
@@ -29,6 +29,7 @@
 import { hash32, seededRandom } from "../util.js";
 import type { ChatMessage, ChatParams } from "./checks.js";
 import { judgeReply } from "./judge.js";
+import { tokenId, tokenize } from "./tokens.js";
 import { toolArguments } from "./tool-arguments.js";
 
 /**
@@ -113,30 +114,6 @@ const REASONING_VOCAB = [
   "step",
   "by",
 ];
-
-/**
- * Splits text into word-piece tokens whose concatenation is the text.
- *
- * @example
- * ```ts
- * tokenize("Hello world."); // ["Hello", " world", "."]
- * ```
- */
-export function tokenize(text: string): string[] {
-  return text.match(/\s?[A-Za-z]{1,6}|\s?\d|\s?[^\sA-Za-z\d]|\s+/gu) ?? [];
-}
-
-/**
- * The id of a token piece.
- *
- * @example
- * ```ts
- * tokenId(" world"); // a stable integer >= 100
- * ```
- */
-export function tokenId(piece: string): number {
-  return 100 + (hash32(piece) % 150_000);
-}
 
 /**
  * Text of a message's content (string, or the text parts of a list).

@@ -7,7 +7,8 @@
  */
 import type { ChatParams } from "../chat/checks.js";
 import type { GeneratedChoice } from "../chat/generate.js";
-import { generateChoice, tokenId, tokenize } from "../chat/generate.js";
+import { generateChoice } from "../chat/generate.js";
+import { tokenId, tokenize } from "../chat/tokens.js";
 import { openAiError } from "../responses.js";
 import type { FakeRequest, ModelEntry, ResponsePlan } from "../types.js";
 import { hash32, isRecord, seededRandom } from "../util.js";

@@ -1,9 +1,9 @@
 /**
  * SFT jobs' training data, as W&B Training reads it: `training_data_url` must name a committed
  * artifact (`wandb-artifact:///{entity}/{project}/{name}:{alias}`) holding `train.jsonl`; the
- * create "400s once that artifact is gone" (research/training-api.md). The SFT create route
- * (training.ts) asks {@link readSftDataset} before it makes a job, and trains one step per batch
- * of what was uploaded ({@link sftBatchMetrics}).
+ * create answers 400 once that artifact is gone (a user's report; W&B's docs say nothing). The
+ * SFT create route (`routes.ts`) asks {@link readSftDataset} before it makes a job, and trains
+ * one step per batch of what was uploaded ({@link sftBatchMetrics}).
  *
  * W&B Training's server is not public, so what it refuses in the file's content is taken from
  * the reader ART trains with (OpenPipe/ART `src/art/utils/sft.py` @458eb16b, `iterate_file` and
@@ -16,7 +16,7 @@
  * whether W&B answers them at the create or as `training_failed` is not known.
  */
 import type { ArtifactStore, FakeArtifact } from "../artifacts/store.js";
-import { tokenize } from "../chat/generate.js";
+import { tokenize } from "../chat/tokens.js";
 import { hash32, isRecord } from "../util.js";
 
 const URL_FORM = /^wandb-artifact:\/\/\/([^/]+)\/([^/]+)\/([^/:]+):([^/:]+)$/;
@@ -99,7 +99,7 @@ const textOf = (content: unknown): string =>
  * makes `ceil(rows / batch_size)` batches (`create_sft_dataset_iterator`), with a batch size of 2
  * unless `config.batch_size` is a number (`resolve_sft_batch_size(default_batch_size=2)`; what
  * W&B's server picks for `"auto"` is not known). The members are those an SFT job's events carry
- * (`loss`, `num_tokens`, `num_trainable_tokens`, `learning_rate`; research/training-api.md §2.1):
+ * (`loss`, `num_tokens`, `num_trainable_tokens`, `learning_rate`, the ones SFT scripts read):
  * the tokens are counted in the batch's messages (the trainable ones in its assistant turns, or
  * only the last with `assistant_turns: "last"`), and the loss falls with the batch and with the
  * model's step, and moves with the batch's content.
