@@ -4,7 +4,9 @@
  * implementation and imports nothing from the client SDK.
  *
  * The msw handlers live in `./msw.ts` (entry `inferloop/testing/msw`), so importing this entry
- * never loads `msw`.
+ * never loads `msw`. The fake's stores are reached through a service (`svc.annotation`,
+ * `svc.state.faults`, `svc.state.calls`, ...); the two the guides use are exported as types
+ * only. Its own record types are named `Fake*`, apart from the SDK's types of the same things.
  *
  * @example
  * ```ts
@@ -16,8 +18,12 @@
  * ```
  */
 
-export type { AnnotationQueue, AnnotationQueueItem, AnnotationState } from "./annotation-queues/store.js";
-export { AnnotationStore, checkTransition } from "./annotation-queues/store.js";
+export type {
+  AnnotationStore,
+  FakeAnnotationQueue,
+  FakeAnnotationQueueItem,
+  FakeAnnotationState,
+} from "./annotation-queues/store.js";
 export { userIdFor } from "./auth.js";
 export type { GenerateCallsOptions } from "./calls/seed.js";
 export { generateCall, generateCalls, SEED_OTHER_PROJECT_ID, SEED_USER_IDS, seedCallRecords } from "./calls/seed.js";
@@ -36,23 +42,13 @@ export type {
   TrainingFailedFault,
 } from "./faults/kinds.js";
 export { faults } from "./faults/presets.js";
-export { FaultQueue } from "./faults/queue.js";
-export type { FeedbackRow as FakeFeedbackRow } from "./feedback/store.js";
-export { FeedbackStore } from "./feedback/store.js";
+export type { FaultQueue } from "./faults/queue.js";
+export type { FakeFeedbackRow } from "./feedback/store.js";
 export { DEFAULT_MODELS } from "./models/routes.js";
 export type { FakeServiceOptions } from "./options.js";
 export type { FakeService } from "./server.js";
 export { startFakeService } from "./server.js";
 export { createFakeState, FakeState, SEED_ITEM_IDS, SEED_QUEUE_ID } from "./state.js";
 export type { FakeTrainableModel, FakeTrainingEvent } from "./training/records.js";
-export { DEFAULT_BASE_MODELS, TrainableStore } from "./training/store.js";
-export type {
-  BodyPart,
-  CallRecord,
-  FakeRequest,
-  ModelEntry,
-  RecordedRequest,
-  ResponsePlan,
-  TrainingJob,
-} from "./types.js";
-export { ConnectionReset } from "./types.js";
+export { DEFAULT_BASE_MODELS } from "./training/store.js";
+export type { BodyPart, FakeCallRecord, FakeModelEntry, FakeTrainingJob, RecordedRequest } from "./types.js";

@@ -16,7 +16,7 @@ import { DEFAULT_MODELS, toModelEntries } from "./models/routes.js";
 import type { FakeServiceOptions } from "./options.js";
 import { TrainingJobStore } from "./training/jobs.js";
 import { DEFAULT_BASE_MODELS, TrainableStore } from "./training/store.js";
-import type { CallRecord, ModelEntry, RecordedRequest, TrainingJob } from "./types.js";
+import type { FakeCallRecord, FakeModelEntry, FakeTrainingJob, RecordedRequest } from "./types.js";
 
 /**
  * Id of the seeded annotation queue (project `acme/support-bot`).
@@ -72,7 +72,7 @@ export class FakeState {
   readonly credentials: Credentials;
   /** User id of the Basic-auth session (becomes `annotator_user_id`). */
   readonly userId: string;
-  models: ModelEntry[];
+  models: FakeModelEntry[];
   latencyMs: number;
   /** Answers as a vLLM started with `--enable-auto-tool-choice` (option `autoToolChoice`). */
   readonly autoToolChoice: boolean;
@@ -119,7 +119,7 @@ export class FakeState {
    * expect(svc.state.trainingJobs).toHaveLength(1);
    * ```
    */
-  get trainingJobs(): TrainingJob[] {
+  get trainingJobs(): FakeTrainingJob[] {
     return this.training.list;
   }
 
@@ -136,7 +136,7 @@ export class FakeState {
       name: "Support triage",
       description: "Tickets to review",
     });
-    referenceCalls().forEach((call: CallRecord, i) => {
+    referenceCalls().forEach((call: FakeCallRecord, i) => {
       this.annotation.addItem(queue.id, {
         call,
         id: SEED_ITEM_IDS[i]!,

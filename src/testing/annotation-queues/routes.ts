@@ -29,7 +29,7 @@ import {
   statsCheck,
   updateCheck,
 } from "./checks.js";
-import type { AnnotationQueue, AnnotationStore } from "./store.js";
+import type { AnnotationStore, FakeAnnotationQueue } from "./store.js";
 
 const QUEUE_SORT_FIELDS = new Set(["id", "name", "created_at", "updated_at"]);
 const ITEM_SORT_FIELDS = new Set(["call_started_at", "call_op_name", "created_at", "updated_at"]);
@@ -55,12 +55,12 @@ function byFields<T extends { id: string }>(sorts: Sort, allowed: Set<string>): 
   };
 }
 
-function queueView(queue: AnnotationQueue): Record<string, unknown> {
+function queueView(queue: FakeAnnotationQueue): Record<string, unknown> {
   const { items: _items, ...view } = queue;
   return { ...view, scorer_refs: [...queue.scorer_refs] };
 }
 
-function liveQueue(store: AnnotationStore, queueId: string, projectId: string): AnnotationQueue | undefined {
+function liveQueue(store: AnnotationStore, queueId: string, projectId: string): FakeAnnotationQueue | undefined {
   const queue = store.queues.get(queueId);
   return queue !== undefined && queue.project_id === projectId && queue.deleted_at === null ? queue : undefined;
 }

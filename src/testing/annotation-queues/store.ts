@@ -11,7 +11,7 @@
  * queue gives 400 (the real server raises ValueError, not 404). The item shows the state and
  * annotator of the most recent progress row across annotators, `unstarted` when none.
  */
-import type { CallRecord } from "../types.js";
+import type { FakeCallRecord } from "../types.js";
 import { deterministicUuid7, isoMicros } from "../util.js";
 
 /**
@@ -22,12 +22,12 @@ export const SETTABLE_STATES = ["in_progress", "completed", "skipped"] as const;
 /**
  * A settable annotation state.
  */
-export type AnnotationState = (typeof SETTABLE_STATES)[number];
+export type FakeAnnotationState = (typeof SETTABLE_STATES)[number];
 
 /**
  * An annotation queue item as the API returns it (every member present).
  */
-export interface AnnotationQueueItem {
+export interface FakeAnnotationQueueItem {
   id: string;
   project_id: string;
   queue_id: string;
@@ -38,7 +38,7 @@ export interface AnnotationQueueItem {
   call_trace_id: string;
   display_fields: string[];
   added_by: string | null;
-  annotation_state: AnnotationState | "unstarted";
+  annotation_state: FakeAnnotationState | "unstarted";
   annotator_user_id: string | null;
   created_at: string;
   created_by: string;
@@ -50,7 +50,7 @@ export interface AnnotationQueueItem {
 /**
  * An annotation queue with its items.
  */
-export interface AnnotationQueue {
+export interface FakeAnnotationQueue {
   id: string;
   project_id: string;
   name: string;
@@ -64,7 +64,7 @@ export interface AnnotationQueue {
 }
 
 interface ProgressRow {
-  state: AnnotationState;
+  state: FakeAnnotationState;
   seq: number;
 }
 
@@ -72,7 +72,7 @@ interface ProgressRow {
  * An item as stored: the public fields minus state, plus progress rows per annotator.
  */
 export interface StoredItem
-  extends Omit<AnnotationQueueItem, "annotation_state" | "annotator_user_id" | "position_in_queue"> {
+  extends Omit<FakeAnnotationQueueItem, "annotation_state" | "annotator_user_id" | "position_in_queue"> {
   progress: Map<string, ProgressRow>;
 }
 
@@ -86,8 +86,8 @@ export interface StoredItem
  * ```
  */
 export function checkTransition(
-  current: AnnotationState | undefined,
-  next: AnnotationState,
+  current: FakeAnnotationState | undefined,
+  next: FakeAnnotationState,
 ): "apply" | "noop" | { refused: string } {
   if (current === undefined) return "apply";
   if (current === next) return "noop";
@@ -114,7 +114,7 @@ export function checkTransition(
  * ```
  */
 export class AnnotationStore {
-  readonly queues = new Map<string, AnnotationQueue>();
+  readonly queues = new Map<string, FakeAnnotationQueue>();
   private seq = 0;
   private clock: () => number;
 
@@ -136,10 +136,10 @@ export class AnnotationStore {
     name?: string;
     description?: string;
     created_by?: string;
-  }): AnnotationQueue {
+  }): FakeAnnotationQueue {
     const now = this.clock();
     const id = init.id ?? deterministicUuid7(now, `queue:${this.queues.size}:${init.project_id}`);
-    const queue: AnnotationQueue = {
+    const queue: FakeAnnotationQueue = {
       id,
       project_id: init.project_id,
       name: init.name ?? `Queue ${this.queues.size + 1}`,
@@ -166,8 +166,8 @@ export class AnnotationStore {
    */
   addItem(
     queueId: string,
-    init: { call: CallRecord; id?: string; display_fields?: string[]; added_by?: string },
-  ): AnnotationQueueItem {
+    init: { call: FakeCallRecord; id?: string; display_fields?: string[]; added_by?: string },
+  ): FakeAnnotationQueueItem {
     const queue = this.queues.get(queueId);
     if (queue === undefined) throw new Error(`fake service: no annotation queue ${queueId}`);
     const now = this.clock();
@@ -201,7 +201,7 @@ export class AnnotationStore {
    * svc.annotation.setProgress(SEED_QUEUE_ID, SEED_ITEM_IDS[0], "completed", "VXNlcjo3ODkw");
    * ```
    */
-  setProgress(queueId: string, itemId: string, state: AnnotationState, annotatorUserId: string): void {
+  setProgress(queueId: string, itemId: string, state: FakeAnnotationState, annotatorUserId: string): void {
     const item = this.queues.get(queueId)?.items.get(itemId);
     if (item === undefined) throw new Error(`fake service: no item ${itemId} in queue ${queueId}`);
     item.progress.set(annotatorUserId, { state, seq: ++this.seq });
@@ -216,12 +216,12 @@ export class AnnotationStore {
    * svc.annotation.getItem(SEED_QUEUE_ID, SEED_ITEM_IDS[0])?.annotation_state; // "unstarted"
    * ```
    */
-  getItem(queueId: string, itemId: string): AnnotationQueueItem | undefined {
+  getItem(queueId: string, itemId: string): FakeAnnotationQueueItem | undefined {
     const item = this.queues.get(queueId)?.items.get(itemId);
     return item === undefined ? undefined : this.view(item);
   }
 
-  private view(item: StoredItem): AnnotationQueueItem {
+  private view(item: StoredItem): FakeAnnotationQueueItem {
     let latest: [string, ProgressRow] | undefined;
     for (const entry of item.progress) if (latest === undefined || entry[1].seq > latest[1].seq) latest = entry;
     const { progress: _progress, ...fields } = item;
@@ -248,7 +248,7 @@ export class AnnotationStore {
     projectId: string,
     state: string,
     annotatorUserId: string,
-  ): { item: AnnotationQueueItem } | { status: number; reason: string } {
+  ): { item: FakeAnnotationQueueItem } | { status: number; reason: string } {
     if (!(SETTABLE_STATES as readonly string[]).includes(state)) {
       return {
         status: 400,
@@ -264,9 +264,9 @@ export class AnnotationStore {
     if (item === undefined || item.deleted_at !== null) {
       return { status: 400, reason: `Queue item '${itemId}' not found in queue '${queueId}'` };
     }
-    const decision = checkTransition(item.progress.get(annotatorUserId)?.state, state as AnnotationState);
+    const decision = checkTransition(item.progress.get(annotatorUserId)?.state, state as FakeAnnotationState);
     if (typeof decision === "object") return { status: 400, reason: decision.refused };
-    if (decision === "apply") this.setProgress(queueId, itemId, state as AnnotationState, annotatorUserId);
+    if (decision === "apply") this.setProgress(queueId, itemId, state as FakeAnnotationState, annotatorUserId);
     return { item: this.view(item) };
   }
 }

@@ -8,7 +8,7 @@
 import { jsonResponse, toBody } from "../responses.js";
 import type { Route } from "../route.js";
 import { route } from "../route.js";
-import type { CallRecord, FakeRequest, ResponsePlan } from "../types.js";
+import type { FakeCallRecord, FakeRequest, ResponsePlan } from "../types.js";
 import { isoMicros } from "../util.js";
 import { decodeOtlpJson, decodeOtlpProtobuf, OtlpDecodeError, type OtlpSpan } from "./otlp-decode.js";
 import type { CallStore } from "./store.js";
@@ -140,7 +140,7 @@ const time = (nanos: bigint): string =>
 /**
  * The call record the trace server writes for one span.
  */
-export function spanToCall(span: OtlpSpan, projectId: string, userId: string): CallRecord {
+export function spanToCall(span: OtlpSpan, projectId: string, userId: string): FakeCallRecord {
   const attrs = span.attributes;
   const inputs = slot(attrs, INPUT_KEYS, ["input", "inputs"]) as Record<string, unknown>;
   const output = slot(attrs, OUTPUT_KEYS, ["output", "outputs"]);
@@ -213,7 +213,7 @@ export function handleOtelTraces(req: FakeRequest, state: OtlpState): ResponsePl
     if (!(err instanceof OtlpDecodeError)) throw err;
     return jsonResponse(400, { detail: `Invalid OTLP export request: ${err.message}` });
   }
-  const records: CallRecord[] = [];
+  const records: FakeCallRecord[] = [];
   for (const span of spans) {
     const project = projectOf(req, span);
     if (project === undefined)

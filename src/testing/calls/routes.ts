@@ -16,7 +16,7 @@
 import { requireJsonBody } from "../responses.js";
 import type { Route } from "../route.js";
 import { route } from "../route.js";
-import type { CallRecord, FakeRequest, ResponsePlan } from "../types.js";
+import type { FakeCallRecord, FakeRequest, ResponsePlan } from "../types.js";
 import { isRecord } from "../util.js";
 import { type CallsQuery, checkCallsQuery } from "./checks.js";
 import { matchesQuery } from "./query-eval.js";
@@ -39,7 +39,7 @@ function opNameMatches(opName: string, patterns: string[]): boolean {
   return patterns.some((p) => (p.endsWith(":*") ? opName.startsWith(p.slice(0, -1)) : opName === p));
 }
 
-function filterMatches(filter: NonNullable<CallsQuery["filter"]>, record: CallRecord): boolean {
+function filterMatches(filter: NonNullable<CallsQuery["filter"]>, record: FakeCallRecord): boolean {
   const inList = (list: string[] | null | undefined, value: unknown): boolean =>
     list === null || list === undefined || (typeof value === "string" && list.includes(value));
   if (!inList(filter.call_ids, record.id)) return false;
@@ -71,19 +71,19 @@ const REQUIRED_COLUMNS = ["id", "project_id", "op_name", "trace_id", "started_at
 // required ones filled, the others null (`attributes` and `inputs` as {}). Asking for `summary`
 // (or costs) selects ended_at, exception and display_name too, which its derived members need;
 // without it the summary is derived from what was selected (sqlite_trace_server.calls_query).
-function project(record: CallRecord, columns: string[], costs: boolean): CallRecord {
+function project(record: FakeCallRecord, columns: string[], costs: boolean): FakeCallRecord {
   const keep = new Set([...REQUIRED_COLUMNS, ...columns.map((c) => c.split(".")[0]!)]);
   if (keep.has("summary") || costs) for (const k of ["ended_at", "exception", "display_name"]) keep.add(k);
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(record)) {
     out[key] = keep.has(key) ? record[key] : key === "attributes" || key === "inputs" ? {} : null;
   }
-  if (!keep.has("summary")) out["summary"] = { weave: derivedFrom(out as CallRecord, record) };
-  return out as CallRecord;
+  if (!keep.has("summary")) out["summary"] = { weave: derivedFrom(out as FakeCallRecord, record) };
+  return out as FakeCallRecord;
 }
 
 // The derived summary Weave makes from an empty stored summary and the selected fields.
-function derivedFrom(selected: CallRecord, full: CallRecord): Record<string, unknown> {
+function derivedFrom(selected: FakeCallRecord, full: FakeCallRecord): Record<string, unknown> {
   const fullWeave = isRecord(full["summary"]) && isRecord(full["summary"]["weave"]) ? full["summary"]["weave"] : {};
   const ended = selected["ended_at"];
   const weave: Record<string, unknown> = {
@@ -108,7 +108,7 @@ function isDefaultOrder(sortBy: CallsQuery["sort_by"]): boolean {
 /**
  * Runs a validated query, yielding the matching derived records in order.
  */
-export function* runCallsQuery(store: CallStore, q: CallsQuery): Generator<CallRecord> {
+export function* runCallsQuery(store: CallStore, q: CallsQuery): Generator<FakeCallRecord> {
   const flags: DeriveFlags = {
     costs: q.include_costs === true,
     feedback: q.include_feedback === true,
@@ -116,12 +116,12 @@ export function* runCallsQuery(store: CallStore, q: CallsQuery): Generator<CallR
     totalStorageSize: q.include_total_storage_size === true,
     usernames: q.include_usernames === true,
   };
-  const derive = (s: StoredCall): CallRecord =>
+  const derive = (s: StoredCall): FakeCallRecord =>
     deriveCall(s, flags, (traceId) => store.traceSize(traceId), store.feedbackOf);
-  const accept = (record: CallRecord): boolean =>
+  const accept = (record: FakeCallRecord): boolean =>
     (q.filter == null || filterMatches(q.filter, record)) && (q.query == null || matchesQuery(q.query, record));
   const columns = q.columns;
-  const out = (record: CallRecord): CallRecord =>
+  const out = (record: FakeCallRecord): FakeCallRecord =>
     columns == null || columns.length === 0 ? record : project(record, columns, q.include_costs === true);
   const offset = q.offset ?? 0;
   const limit = q.limit ?? Infinity;
@@ -145,7 +145,7 @@ export function* runCallsQuery(store: CallStore, q: CallsQuery): Generator<CallR
     return;
   }
   // An explicit order needs every match at hand; memory then grows with the match count.
-  const matches: CallRecord[] = [];
+  const matches: FakeCallRecord[] = [];
   for (const stored of store.scan(q.project_id)) {
     const record = derive(stored);
     if (accept(record)) matches.push(record);
@@ -155,7 +155,7 @@ export function* runCallsQuery(store: CallStore, q: CallsQuery): Generator<CallR
   for (let i = offset; i < end; i++) yield out(matches[i]!);
 }
 
-async function* jsonlLines(records: Iterable<CallRecord>, signal: AbortSignal): AsyncGenerator<string> {
+async function* jsonlLines(records: Iterable<FakeCallRecord>, signal: AbortSignal): AsyncGenerator<string> {
   for (const record of records) {
     if (signal.aborted) return;
     yield `${JSON.stringify(record)}\n`;

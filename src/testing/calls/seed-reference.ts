@@ -4,7 +4,7 @@
  * a `/calls/stream_query` body with `include_costs` and `include_feedback`. The store strips
  * `summary.weave` on insert and derives it again on read, exactly like the real server.
  */
-import type { CallRecord } from "../types.js";
+import type { FakeCallRecord } from "../types.js";
 
 /**
  * Project of the reference records and the seeded annotation queue.
@@ -52,7 +52,7 @@ const nullTail = { deleted_at: null, storage_size_bytes: null, total_storage_siz
  * root!.id; // "0195a3c1-7d2e-7b41-9a0c-3f5e8d1b2a01"
  * ```
  */
-export function referenceCalls(): CallRecord[] {
+export function referenceCalls(): FakeCallRecord[] {
   return [
     {
       id: "0195a3c1-7d2e-7b41-9a0c-3f5e8d1b2a01",

@@ -3,7 +3,7 @@
  * an LLM child) with usage, threads, runs, errors and running calls sprinkled in.
  */
 
-import type { CallRecord } from "../types.js";
+import type { FakeCallRecord } from "../types.js";
 import { deterministicUuid7, hash32, isoMicros } from "../util.js";
 import { referenceCalls, SEED_PROJECT_ID } from "./seed-reference.js";
 
@@ -82,7 +82,7 @@ function traceTiming(index: number, base: number): { rootStart: number; trace: n
  * const call = generateCall(0); // a root "answer_ticket" call of acme/support-bot
  * ```
  */
-export function generateCall(index: number, options: GenerateCallsOptions = {}): CallRecord {
+export function generateCall(index: number, options: GenerateCallsOptions = {}): FakeCallRecord {
   const projectId = options.projectId ?? SEED_PROJECT_ID;
   const base = options.startTime ?? Date.UTC(2025, 2, 19);
   const { rootStart, trace, pos } = traceTiming(index, base);
@@ -212,7 +212,7 @@ function reaction(projectId: string, callIdValue: string, user: string, at: numb
  * svc.calls.insert(generateCalls(10_000, { projectId: "acme/bench" }));
  * ```
  */
-export function* generateCalls(count: number, options: GenerateCallsOptions = {}): Generator<CallRecord> {
+export function* generateCalls(count: number, options: GenerateCallsOptions = {}): Generator<FakeCallRecord> {
   for (let i = 0; i < count; i++) yield generateCall(i, options);
 }
 
@@ -235,7 +235,7 @@ export const SEED_OTHER_PROJECT_ID = "acme/other-project";
  * const records = seedCallRecords(300);
  * ```
  */
-export function seedCallRecords(count = 300): CallRecord[] {
+export function seedCallRecords(count = 300): FakeCallRecord[] {
   return [
     ...referenceCalls(),
     ...generateCalls(count),

@@ -17,7 +17,7 @@
  *
  * `sort_by: []` has no ORDER BY at all: insertion order (see `CallStore.scanAsInserted`).
  */
-import type { CallRecord } from "../types.js";
+import type { FakeCallRecord } from "../types.js";
 import { compareTimes, getPath, isRecord } from "../util.js";
 
 /** One key of `sort_by`. */
@@ -45,7 +45,7 @@ export function weaveOrder(sortBy: readonly SortKey[]): SortKey[] {
 const WEAVE_TRACE_INTERNAL = "weave-trace-internal:///";
 const LATENCY = "summary.weave.latency_ms";
 
-function sortValue(record: CallRecord, field: string): unknown {
+function sortValue(record: FakeCallRecord, field: string): unknown {
   switch (field) {
     case "summary.weave.status":
       return isRecord(record["summary"]) && isRecord(record["summary"]["weave"])
@@ -102,7 +102,7 @@ function compareSql(x: unknown, y: unknown, field: string): number {
 /**
  * A comparator of derived records for `keys` (from {@link weaveOrder}).
  */
-export function compareForWeave(keys: readonly SortKey[]): (a: CallRecord, b: CallRecord) => number {
+export function compareForWeave(keys: readonly SortKey[]): (a: FakeCallRecord, b: FakeCallRecord) => number {
   return (a, b) => {
     for (const { field, direction } of keys) {
       const x = sortValue(a, field);

@@ -3,7 +3,7 @@
  * (status, latency, trace name; costs and feedback only on request).
  */
 
-import type { CallRecord } from "../types.js";
+import type { FakeCallRecord } from "../types.js";
 import { compareTimes, isRecord } from "../util.js";
 import { generateCall } from "./seed.js";
 
@@ -11,7 +11,7 @@ import { generateCall } from "./seed.js";
  * A stored call: the record without derived fields, plus costs/feedback kept aside.
  */
 export interface StoredCall {
-  record: CallRecord;
+  record: FakeCallRecord;
   costs: Record<string, unknown> | undefined;
   feedback: unknown[] | undefined;
 }
@@ -43,7 +43,7 @@ const USERNAMES: Record<string, string> = {
  * Splits a record into what the server stores and the costs/feedback it only returns on
  * request; any `summary.weave` the writer sent is dropped, as the server recomputes it.
  */
-export function toStoredCall(record: CallRecord): StoredCall {
+export function toStoredCall(record: FakeCallRecord): StoredCall {
   const summary = isRecord(record["summary"]) ? { ...record["summary"] } : null;
   const weave = summary !== null && isRecord(summary["weave"]) ? summary["weave"] : undefined;
   if (summary !== null) delete summary["weave"];
@@ -54,7 +54,7 @@ export function toStoredCall(record: CallRecord): StoredCall {
   };
 }
 
-function statusOf(record: CallRecord): string {
+function statusOf(record: FakeCallRecord): string {
   if (record["exception"] !== null && record["exception"] !== undefined) return "error";
   if (record["ended_at"] === null || record["ended_at"] === undefined) return "running";
   const counts = isRecord(record["summary"]) ? record["summary"]["status_counts"] : undefined;
@@ -110,8 +110,8 @@ export function deriveCall(
   stored: StoredCall,
   flags: DeriveFlags,
   traceSize?: (traceId: string) => number,
-  feedbackOf?: (record: CallRecord) => unknown[],
-): CallRecord {
+  feedbackOf?: (record: FakeCallRecord) => unknown[],
+): FakeCallRecord {
   const { record } = stored;
   const weave: Record<string, unknown> = { status: statusOf(record) };
   const displayName = record["display_name"];
@@ -125,7 +125,7 @@ export function deriveCall(
     weave["costs"] = stored.costs ?? costsFromUsage(summary["usage"]);
   }
   if (flags.feedback) weave["feedback"] = [...(stored.feedback ?? []), ...(feedbackOf?.(record) ?? [])];
-  const out: CallRecord = { ...record, summary: { ...summary, weave } };
+  const out: FakeCallRecord = { ...record, summary: { ...summary, weave } };
   out["storage_size_bytes"] = flags.storageSize ? JSON.stringify(record).length : null;
   out["total_storage_size_bytes"] =
     flags.totalStorageSize && record["parent_id"] === null
@@ -162,12 +162,12 @@ export class CallStore {
   private traceSizes: Map<string, number> | undefined;
   synthetic: SyntheticCalls | undefined;
   /** Feedback created through the API on a call, added to what `include_feedback` returns. */
-  feedbackOf: ((record: CallRecord) => unknown[]) | undefined;
+  feedbackOf: ((record: FakeCallRecord) => unknown[]) | undefined;
 
   /**
    * A stored call of a project by id, as stored.
    */
-  find(projectId: string, id: string): CallRecord | undefined {
+  find(projectId: string, id: string): FakeCallRecord | undefined {
     for (const s of this.stored) if (s.record.id === id && s.record.project_id === projectId) return s.record;
     return undefined;
   }
@@ -175,7 +175,7 @@ export class CallStore {
   /**
    * Stores records (any iterable, consumed lazily); returns how many were added.
    */
-  insert(records: Iterable<CallRecord>): number {
+  insert(records: Iterable<FakeCallRecord>): number {
     let added = 0;
     for (const record of records) {
       const stored = toStoredCall(record);
@@ -209,7 +209,7 @@ export class CallStore {
   /**
    * Stored records as inserted (without derived fields), in default order.
    */
-  records(): CallRecord[] {
+  records(): FakeCallRecord[] {
     return this.ordered().map((s) => s.record);
   }
 

@@ -11,7 +11,7 @@
  */
 import { isWellFormed } from "../../core/well-formed.js";
 import { openAiError } from "../responses.js";
-import type { ModelEntry, ResponsePlan } from "../types.js";
+import type { FakeModelEntry, ResponsePlan } from "../types.js";
 import { isRecord } from "../util.js";
 
 /**
@@ -675,7 +675,7 @@ function checkRepetition(body: Record<string, unknown>): ResponsePlan | undefine
  */
 export function checkChatRequest(
   body: unknown,
-  models: ModelEntry[],
+  models: FakeModelEntry[],
   raw?: string,
   server?: ChatServerFlags,
 ): { ok: true; params: ChatParams } | { ok: false; error: ResponsePlan } {

@@ -12,7 +12,7 @@ import type { Route } from "../route.js";
 import { route } from "../route.js";
 import { resolveTrainedChat } from "../training/serving.js";
 import type { TrainableStore } from "../training/store.js";
-import type { BodyPart, FakeRequest, ModelEntry, ResponsePlan } from "../types.js";
+import type { BodyPart, FakeModelEntry, FakeRequest, ResponsePlan } from "../types.js";
 import { randomHex } from "../util.js";
 import type { ChatParams, ChatServerFlags } from "./checks.js";
 import { checkChatRequest } from "./checks.js";
@@ -243,7 +243,7 @@ async function* sse(events: Iterable<string>, signal: AbortSignal): AsyncGenerat
  */
 export function handleChat(
   req: FakeRequest,
-  models: ModelEntry[],
+  models: FakeModelEntry[],
   policy?: ReplyPolicy,
   server?: ChatServerFlags,
 ): ResponsePlan {
@@ -272,7 +272,7 @@ export function handleChat(
  * trained: it answers with what the model learned at that step.
  */
 export const CHAT_ROUTES: ReadonlyArray<
-  Route<{ models: ModelEntry[]; trainable: TrainableStore; autoToolChoice: boolean }>
+  Route<{ models: FakeModelEntry[]; trainable: TrainableStore; autoToolChoice: boolean }>
 > = [
   route({
     method: "POST",

@@ -11,7 +11,7 @@ import type { FakeRequest, ResponsePlan } from "../types.js";
 import { getPath, isRecord } from "../util.js";
 import { validateBody } from "../validate.js";
 import { checkCreate, createCheck, purgeCheck, queryCheck, replaceCheck } from "./checks.js";
-import type { FeedbackRow, FeedbackStore } from "./store.js";
+import type { FakeFeedbackRow, FeedbackStore } from "./store.js";
 
 const PURGE_BY_ID = "Can only purge feedback by specifying one or more feedback ids";
 
@@ -48,7 +48,7 @@ function parsed(req: FakeRequest, check: Parameters<typeof validateBody>[0]): Re
 
 const isPlan = (v: unknown): v is ResponsePlan => isRecord(v) && "kind" in v;
 
-function created(row: FeedbackRow): ResponsePlan {
+function created(row: FakeFeedbackRow): ResponsePlan {
   return jsonResponse(200, {
     id: row.id,
     created_at: row.created_at,
@@ -57,7 +57,7 @@ function created(row: FeedbackRow): ResponsePlan {
   });
 }
 
-function project(row: FeedbackRow, fields: string[] | null | undefined): Record<string, unknown> {
+function project(row: FakeFeedbackRow, fields: string[] | null | undefined): Record<string, unknown> {
   if (fields == null || fields.length === 0) return { ...row };
   const out: Record<string, unknown> = {};
   for (const f of fields) out[f] = getPath(row, f);

@@ -3,14 +3,14 @@
  * by Weave's rules first (`checks.ts`); a reaction's payload gains `alias`, `detoned` and
  * `detoned_alias`. A call query with `include_feedback` shows a call's rows ({@link FeedbackStore.forCall}).
  */
-import type { CallRecord } from "../types.js";
+import type { FakeCallRecord } from "../types.js";
 import { isoMicros, randomUuid } from "../util.js";
 import { checkCreate } from "./checks.js";
 
 /**
  * One stored feedback row, as Weave keeps it.
  */
-export interface FeedbackRow {
+export interface FakeFeedbackRow {
   id: string;
   project_id: string;
   weave_ref: string;
@@ -46,7 +46,7 @@ export const EMOJI_ALIASES: Record<string, string> = {
  * ```
  */
 export class FeedbackStore {
-  rows: FeedbackRow[] = [];
+  rows: FakeFeedbackRow[] = [];
   private clock: () => number;
   private last = 0;
 
@@ -70,7 +70,7 @@ export class FeedbackStore {
    * svc.state.feedback.create({ project_id: call!.project_id, weave_ref, feedback_type: "score", payload: { value: 1 } }, svc.userId);
    * ```
    */
-  create(body: Record<string, unknown>, userId: string): FeedbackRow | { status: number; reason: string } {
+  create(body: Record<string, unknown>, userId: string): FakeFeedbackRow | { status: number; reason: string } {
     const refused = checkCreate(body);
     if (refused !== undefined) return { status: 400, reason: refused };
     const type = body["feedback_type"] as string;
@@ -83,7 +83,7 @@ export class FeedbackStore {
       payload["detoned_alias"] = alias;
     }
     const nullableStr = (key: string) => (typeof body[key] === "string" ? (body[key] as string) : null);
-    const row: FeedbackRow = {
+    const row: FakeFeedbackRow = {
       id: typeof body["id"] === "string" && body["id"] !== "" ? body["id"] : randomUuid(),
       project_id: body["project_id"] as string,
       weave_ref: body["weave_ref"] as string,
@@ -111,7 +111,7 @@ export class FeedbackStore {
    * svc.state.feedback.forCall(referenceCalls()[0]!).map((f) => f["feedback_type"]);
    * ```
    */
-  forCall(record: CallRecord): Array<Record<string, unknown>> {
+  forCall(record: FakeCallRecord): Array<Record<string, unknown>> {
     const ref = `weave:///${record.project_id}/call/${record.id}`;
     const out: Array<Record<string, unknown>> = [];
     for (const row of this.rows) {

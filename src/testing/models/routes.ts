@@ -5,7 +5,7 @@
 import { jsonResponse } from "../responses.js";
 import type { Route } from "../route.js";
 import { route } from "../route.js";
-import type { ModelEntry, ResponsePlan } from "../types.js";
+import type { FakeModelEntry, ResponsePlan } from "../types.js";
 
 /**
  * Models served when the `models` option is not given. A model whose id contains "reason"
@@ -26,7 +26,7 @@ export const DEFAULT_MODELS: readonly string[] = [
  * toModelEntries(["m1"]); // [{ id: "m1", object: "model", created: 0, owned_by: "system", root: "m1" }]
  * ```
  */
-export function toModelEntries(models: ReadonlyArray<string | ModelEntry>): ModelEntry[] {
+export function toModelEntries(models: ReadonlyArray<string | FakeModelEntry>): FakeModelEntry[] {
   return models.map((m) =>
     typeof m === "string" ? { id: m, object: "model", created: 0, owned_by: "system", root: m } : { ...m },
   );
@@ -36,11 +36,11 @@ export function toModelEntries(models: ReadonlyArray<string | ModelEntry>): Mode
  * Handles `GET /v1/models` (auth already checked; the `Client-Project` header is recorded with
  * the request, like every header).
  */
-export function handleModels(models: ModelEntry[]): ResponsePlan {
+export function handleModels(models: FakeModelEntry[]): ResponsePlan {
   return jsonResponse(200, { object: "list", data: models });
 }
 
 /** The model list's routes. */
-export const MODEL_ROUTES: ReadonlyArray<Route<{ models: ModelEntry[] }>> = [
+export const MODEL_ROUTES: ReadonlyArray<Route<{ models: FakeModelEntry[] }>> = [
   route({ method: "GET", path: "/v1/models", auth: "bearer", handle: ({ state }) => handleModels(state.models) }),
 ];

@@ -8,7 +8,7 @@
  */
 
 import { detailError, jsonResponse, requireJsonBody } from "../responses.js";
-import type { FakeRequest, ResponsePlan, TrainingJob } from "../types.js";
+import type { FakeRequest, FakeTrainingJob, ResponsePlan } from "../types.js";
 import { isoMicros, randomUuid } from "../util.js";
 import { validateBody } from "../validate.js";
 import { createJobCheck, createSftJobCheck } from "./checks.js";
@@ -27,8 +27,8 @@ function rewardsOf(body: Record<string, unknown>): (number | null)[][] {
  * Training jobs created so far, with the idempotency keys already used.
  */
 export class TrainingJobStore {
-  readonly list: TrainingJob[] = [];
-  private readonly byKey = new Map<string, { job: TrainingJob; body: string }>();
+  readonly list: FakeTrainingJob[] = [];
+  private readonly byKey = new Map<string, { job: FakeTrainingJob; body: string }>();
 
   /**
    * Forgets every job and key.
@@ -41,7 +41,7 @@ export class TrainingJobStore {
   /**
    * Handles the create route (auth already checked).
    */
-  handleCreate(req: FakeRequest, onCreated?: (job: TrainingJob) => void, kind: "rl" | "sft" = "rl"): ResponsePlan {
+  handleCreate(req: FakeRequest, onCreated?: (job: FakeTrainingJob) => void, kind: "rl" | "sft" = "rl"): ResponsePlan {
     const parsed = requireJsonBody(req.body, req.json);
     if (!parsed.ok) return parsed.error;
     const issues = validateBody(kind === "sft" ? createSftJobCheck : createJobCheck, parsed.value);
@@ -64,7 +64,7 @@ export class TrainingJobStore {
         return jsonResponse(200, { id: previous.job.id }, { "idempotent-replayed": "true" });
       }
     }
-    const job: TrainingJob = {
+    const job: FakeTrainingJob = {
       id: randomUuid(),
       kind,
       model_id: body.model_id,

@@ -10,7 +10,7 @@ import type { GeneratedChoice } from "../chat/generate.js";
 import { generateChoice } from "../chat/generate.js";
 import { tokenId, tokenize } from "../chat/tokens.js";
 import { openAiError } from "../responses.js";
-import type { FakeRequest, ModelEntry, ResponsePlan } from "../types.js";
+import type { FakeModelEntry, FakeRequest, ResponsePlan } from "../types.js";
 import { hash32, isRecord, seededRandom } from "../util.js";
 import { textOf, toolKey } from "./policy.js";
 import type { TrainableStore } from "./store.js";
@@ -37,7 +37,7 @@ export function resolveTrainedChat(
 ):
   | undefined
   | { error: ResponsePlan }
-  | { entry: ModelEntry; policy: (params: ChatParams, index: number) => GeneratedChoice | undefined } {
+  | { entry: FakeModelEntry; policy: (params: ChatParams, index: number) => GeneratedChoice | undefined } {
   const name = isRecord(req.json) ? req.json["model"] : undefined;
   if (typeof name !== "string" || !name.startsWith("wandb-artifact:")) return undefined;
   store.advance();
@@ -46,7 +46,7 @@ export function resolveTrainedChat(
   const step = m?.[4] === undefined ? (model?.checkpoints.at(-1)?.step ?? 0) : Number(m[4]);
   if (!model || (m?.[4] !== undefined && !model.checkpoints.some((c) => c.step === step)))
     return { error: openAiError(404, "NotFoundError", `The model \`${name}\` does not exist.`, "model") };
-  const entry: ModelEntry = { id: name, object: "model", created: 0, owned_by: "wandb", root: model.base_model };
+  const entry: FakeModelEntry = { id: name, object: "model", created: 0, owned_by: "wandb", root: model.base_model };
   const share = 1 - 0.5 ** step;
   return {
     entry,

@@ -9,7 +9,7 @@
  * whose time has come ({@link TrainableStore.advance}), so what it reads is current: a job that
  * has ended has added its model's checkpoint and taught it what it learned (`policy.ts`).
  */
-import type { TrainingJob } from "../types.js";
+import type { FakeTrainingJob } from "../types.js";
 import { randomUuid } from "../util.js";
 import { checkpointMetrics, learn, trainedGroups } from "./policy.js";
 import type { FakeTrainableModel } from "./records.js";
@@ -58,7 +58,7 @@ export class TrainableStore {
    * replies. Called by the service when a job is created.
    */
   startJob(
-    job: TrainingJob,
+    job: FakeTrainingJob,
     failure: { message: string; afterSteps: number } | undefined,
     sftRows?: readonly SftDatasetRow[],
   ): void {

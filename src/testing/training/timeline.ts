@@ -7,14 +7,14 @@
  *
  * The events are planned when the job is created and released as their time comes.
  */
-import type { TrainingJob } from "../types.js";
+import type { FakeTrainingJob } from "../types.js";
 import { hash32, isoMicros, isRecord } from "../util.js";
 import type { FakeTrainingEvent } from "./records.js";
 import { type SftDatasetRow, sftBatchMetrics } from "./sft-dataset.js";
 
 /** A job's planned events and how many of them have been released. */
 export interface JobTimeline {
-  job: TrainingJob;
+  job: FakeTrainingJob;
   /** An SFT job's rows: trained like trajectories of reward 1 (a reply to imitate). */
   sftRows: readonly SftDatasetRow[] | undefined;
   start: number;
@@ -48,7 +48,7 @@ export class JobTimelines {
    * `timing` spaces the events (`jobMs`, when set, is the whole job's length).
    */
   start(
-    job: TrainingJob,
+    job: FakeTrainingJob,
     failure: { message: string; afterSteps: number } | undefined,
     sftRows: readonly SftDatasetRow[] | undefined,
     modelStep: number,
