@@ -147,11 +147,13 @@ it("exports exactly the public runtime names", () => {
 
 // `inferloop/testing` exports what a user's tests use: the service, the state the msw handlers
 // share, seeds, fault presets and a few helpers. Its stores are reached through a service
-// (`svc.annotation`, `svc.state.faults`); the guides' two are exported as types only.
+// (`svc.annotation`, `svc.state.faults`); only those two, which the guides use, are exported.
 const TESTING_EXPORTS = [
+  "AnnotationStore",
   "DEFAULT_BASE_MODELS",
   "DEFAULT_MODELS",
   "FakeState",
+  "FaultQueue",
   "SEED_ITEM_IDS",
   "SEED_OTHER_PROJECT_ID",
   "SEED_PROJECT_ID",

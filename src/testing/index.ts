@@ -5,8 +5,8 @@
  *
  * The msw handlers live in `./msw.ts` (entry `inferloop/testing/msw`), so importing this entry
  * never loads `msw`. The fake's stores are reached through a service (`svc.annotation`,
- * `svc.state.faults`, `svc.state.calls`, ...); the two the guides use are exported as types
- * only. Its own record types are named `Fake*`, apart from the SDK's types of the same things.
+ * `svc.state.faults`, `svc.state.calls`, ...); only the two the guides use are exported, for
+ * their reference. Its own record types are named `Fake*`, apart from the SDK's types.
  *
  * @example
  * ```ts
@@ -19,11 +19,11 @@
  */
 
 export type {
-  AnnotationStore,
   FakeAnnotationQueue,
   FakeAnnotationQueueItem,
   FakeAnnotationState,
 } from "./annotation-queues/store.js";
+export { AnnotationStore } from "./annotation-queues/store.js";
 export { userIdFor } from "./auth.js";
 export type { GenerateCallsOptions } from "./calls/seed.js";
 export { generateCall, generateCalls, SEED_OTHER_PROJECT_ID, SEED_USER_IDS, seedCallRecords } from "./calls/seed.js";
@@ -42,7 +42,7 @@ export type {
   TrainingFailedFault,
 } from "./faults/kinds.js";
 export { faults } from "./faults/presets.js";
-export type { FaultQueue } from "./faults/queue.js";
+export { FaultQueue } from "./faults/queue.js";
 export type { FakeFeedbackRow } from "./feedback/store.js";
 export { DEFAULT_MODELS } from "./models/routes.js";
 export type { FakeServiceOptions } from "./options.js";

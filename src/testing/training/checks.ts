@@ -103,14 +103,14 @@ export const experimentalConfigCheck = obj(
   "allow",
 );
 
+/** Groups of trajectories, as a job trains on them and a model's log takes them. */
+const trajectoryGroupsCheck = list(obj({ trajectories: { check: list(trajectoryCheck), required: true } }, "allow"));
+
 /** The check of a job's creation body (`CreateTrainingJob`: unknown members are ignored). */
 export const createJobCheck = obj(
   {
     model_id: { check: uuid(), required: true },
-    trajectory_groups: {
-      check: list(obj({ trajectories: { check: list(trajectoryCheck), required: true } }, "allow")),
-      required: true,
-    },
+    trajectory_groups: { check: trajectoryGroupsCheck, required: true },
     experimental_config: { check: nullable(experimentalConfigCheck) },
   },
   "allow",
@@ -157,10 +157,7 @@ export const createModelCheck = obj(
 export const logCheck = obj(
   {
     split: { check: str(), required: true },
-    trajectory_groups: {
-      check: list(obj({ trajectories: { check: list(trajectoryCheck), required: true } }, "allow")),
-      required: true,
-    },
+    trajectory_groups: { check: trajectoryGroupsCheck, required: true },
   },
   "forbid",
 );
