@@ -5,11 +5,9 @@
  * CORS headers on every response. Both adapters (node:http and msw) call
  * {@link handle}.
  */
-
 import { ANNOTATION_QUEUE_ROUTES } from "./annotation-queues/routes.js";
 import { ARTIFACT_ROUTES } from "./artifacts/routes.js";
 import { authorize } from "./auth.js";
-import { OTLP_ROUTES } from "./calls/otlp.js";
 import { CALL_ROUTES } from "./calls/routes.js";
 import { CHAT_ROUTES } from "./chat/routes.js";
 import { corsHeaders } from "./cors.js";
@@ -39,7 +37,6 @@ export const ROUTES: ReadonlyArray<Route<FakeState>> = [
   ...FEEDBACK_ROUTES,
   ...ARTIFACT_ROUTES,
   ...HEALTH_ROUTES,
-  ...OTLP_ROUTES,
 ];
 
 const MATCHERS = ROUTES.map((r) => ({ route: r, match: pathMatcher(r.path) }));

@@ -6,8 +6,6 @@
  */
 
 import { jsonResponse, toBody } from "../responses.js";
-import type { Route } from "../route.js";
-import { route } from "../route.js";
 import type { FakeCallRecord, FakeRequest, ResponsePlan } from "../types.js";
 import { isoMicros } from "../util.js";
 import { decodeOtlpJson, decodeOtlpProtobuf, OtlpDecodeError, type OtlpSpan } from "./otlp-decode.js";
@@ -186,7 +184,7 @@ function projectOf(req: FakeRequest, span: OtlpSpan): string | undefined {
 }
 
 /** What ingestion reads and writes of the fake's state. */
-interface OtlpState {
+export interface OtlpState {
   calls: CallStore;
   userId: string;
 }
@@ -227,17 +225,3 @@ export function handleOtelTraces(req: FakeRequest, state: OtlpState): ResponsePl
   if (type === "application/json") return jsonResponse(200, { partialSuccess: {} });
   return { kind: "respond", status: 200, headers: { "content-type": "application/x-protobuf" }, body: toBody("") };
 }
-
-/**
- * The OTLP route. It also takes the key alone, in `wandb-api-key`, as OpenTelemetry exporters
- * send it.
- */
-export const OTLP_ROUTES: ReadonlyArray<Route<OtlpState>> = [
-  route({
-    method: "POST",
-    path: "/otel/v1/traces",
-    auth: "basic",
-    apiKeyHeader: "wandb-api-key",
-    handle: ({ req, state }) => handleOtelTraces(req, state),
-  }),
-];

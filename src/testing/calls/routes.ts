@@ -19,6 +19,7 @@ import { route } from "../route.js";
 import type { FakeCallRecord, FakeRequest, ResponsePlan } from "../types.js";
 import { isRecord } from "../util.js";
 import { type CallsQuery, checkCallsQuery } from "./checks.js";
+import { handleOtelTraces, type OtlpState } from "./otlp.js";
 import { matchesQuery } from "./query-eval.js";
 import { compareForWeave, weaveOrder } from "./sort.js";
 import type { CallStore, DeriveFlags, StoredCall } from "./store.js";
@@ -183,12 +184,22 @@ export function handleCallsQuery(req: FakeRequest, store: CallStore): ResponsePl
   };
 }
 
-/** The call query's routes. */
-export const CALL_ROUTES: ReadonlyArray<Route<{ calls: CallStore }>> = [
+/**
+ * The calls' routes: the call query, and OTLP ingestion (`otlp.ts`), which also takes the key
+ * alone, in `wandb-api-key`, as OpenTelemetry exporters send it.
+ */
+export const CALL_ROUTES: ReadonlyArray<Route<OtlpState>> = [
   route({
     method: "POST",
     path: "/calls/stream_query",
     auth: "basic",
     handle: ({ req, state }) => handleCallsQuery(req, state.calls),
+  }),
+  route({
+    method: "POST",
+    path: "/otel/v1/traces",
+    auth: "basic",
+    apiKeyHeader: "wandb-api-key",
+    handle: ({ req, state }) => handleOtelTraces(req, state),
   }),
 ];
