@@ -134,6 +134,9 @@ function createArtifact(state: FakeState, vars: Vars): ResponsePlan {
     metadata: typeof input.metadata === "string" ? input.metadata : null,
     description: typeof input.description === "string" ? input.description : null,
     runName: str(input.runName) ?? null,
+    // CreateArtifactInput.storageRegion (wandb core/internal/gql/gql_gen.go); W&B's clients put
+    // the same region in the manifest's storagePolicyConfig too.
+    storageRegion: str(input.storageRegion) ?? null,
     requestedAliases: aliases,
     manifests: new Map(),
     files: new Map(),
@@ -434,6 +437,7 @@ function loraArtifact(state: FakeState, model: FakeTrainableModel, index: number
     metadata: JSON.stringify({ "wandb.base_model": model.base_model }),
     description: null,
     runName: model.run_id,
+    storageRegion: "coreweave-us",
     requestedAliases: latest ? [`step${checkpoint.step}`, "latest"] : [`step${checkpoint.step}`],
     manifests: new Map([["wandb_manifest.json", { id: `${id}-manifest`, digest: "", key: manifestKey }]]),
     files,
