@@ -17,6 +17,7 @@ import { TrainableModels } from "./lib/namespaces/trainable-models.js";
 import { AnnotationQueues } from "./resources/annotation-queues/annotation-queues.js";
 import { Artifacts } from "./resources/artifacts/artifacts.js";
 import { Feedback } from "./resources/feedback/feedback.js";
+import { Loras } from "./resources/loras/loras.js";
 import { Models } from "./resources/models/models.js";
 import { SFTTrainingJobs } from "./resources/sft-training-jobs/sft-training-jobs.js";
 import { TrainingJobs } from "./resources/training-jobs/training-jobs.js";
@@ -87,6 +88,8 @@ export class Inferloop {
   readonly trainableModels: TrainableModels;
   /** W&B Artifacts: SFT datasets up, trained LoRA checkpoints down. */
   readonly artifacts: Artifacts;
+  /** LoRA adapters served by W&B Inference: deploy one, get the model name to chat with. */
+  readonly loras: Loras;
 
   /** Inference's base URL (chat, models). */
   readonly baseURL: string;
@@ -169,6 +172,7 @@ export class Inferloop {
     this.trainingJobs = new TrainingJobs(http);
     this.sftTrainingJobs = new SFTTrainingJobs(http);
     this.artifacts = new Artifacts(http);
+    this.loras = new Loras(http);
     // Trained checkpoints are served on the Training host: a model's `chat` goes there.
     this.trainableModels = new TrainableModels(http, new Chat(http.routedTo("training")));
   }

@@ -35,6 +35,8 @@ const PUBLIC_EXPORTS = [
   "InferloopError",
   "InternalServerError",
   "JudgeError",
+  "LORA_BASE_MODELS",
+  "Loras",
   "MissingCredentialsError",
   "Models",
   "NotFoundError",
