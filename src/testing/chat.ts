@@ -7,10 +7,12 @@
  * with `choices: []`, then `data: [DONE]\n\n`.
  */
 
+import type { ArtifactStore } from "./artifact-store.js";
 import type { GeneratedChoice, GeneratedToken } from "./chat-generate.js";
 import { generateChoice, messageText, promptTokenIds, topAlternatives } from "./chat-generate.js";
 import type { ChatParams, ChatServerFlags } from "./chat-validate.js";
 import { checkChatRequest } from "./chat-validate.js";
+import { resolveDeployedLora } from "./lora-serving.js";
 import { jsonResponse, openAiError } from "./responses.js";
 import type { Route } from "./route.js";
 import { route } from "./route.js";
@@ -267,18 +269,19 @@ export function handleChat(
 }
 
 /**
- * The chat area's routes. A `wandb-artifact:///` model name is one the training service
- * trained: it answers with what the model learned at that step.
+ * The chat area's routes. A `wandb-artifact:///` model name is a LoRA adapter deployed as an
+ * artifact (lora-serving.ts), or one the training service trained: it answers with what the
+ * model learned at that step.
  */
 export const CHAT_ROUTES: ReadonlyArray<
-  Route<{ models: ModelEntry[]; trainable: TrainableStore; autoToolChoice: boolean }>
+  Route<{ models: ModelEntry[]; trainable: TrainableStore; artifacts: ArtifactStore; autoToolChoice: boolean }>
 > = [
   route({
     method: "POST",
     path: "/v1/chat/completions",
     auth: "bearer",
     handle: ({ req, state }) => {
-      const served = state.trainable.resolveChat(req);
+      const served = resolveDeployedLora(req, state.artifacts) ?? state.trainable.resolveChat(req);
       const server = { autoToolChoice: state.autoToolChoice };
       if (served === undefined) return handleChat(req, state.models, undefined, server);
       if ("error" in served) return served.error;

@@ -103,7 +103,8 @@ const logCheck = obj(
 );
 const deleteStepsCheck = obj({ steps: { check: list(int()), required: true } }, "forbid");
 
-const ARTIFACT = /^wandb-artifact:\/\/\/([^/]+)\/([^/]+)\/([^/:]+)(?::step(\d+))?$/;
+// `:latest` is the newest step, as W&B's LoRA guide names a trained adapter on W&B Inference.
+const ARTIFACT = /^wandb-artifact:\/\/\/([^/]+)\/([^/]+)\/([^/:]+)(?::step(\d+)|:latest)?$/;
 
 const notFound = (what: string) => jsonResponse(404, { detail: `${what} not found` });
 
