@@ -1,6 +1,7 @@
 // What a resource asks of the request pipeline: one operation's request and how its answer is
 // read. Its own module so that the pipeline's helpers (telemetry) can name these types without
 // importing the pipeline itself.
+import type { HttpClient } from "./http-client.js";
 /**
  * Whether a failed attempt may be sent again. `"safe"`: the operation can run twice without
  * harm. `"unsent-only"`: it must not (it creates something), so only a request that provably
@@ -20,7 +21,22 @@ export type Service = "inference" | "trace" | "training" | "wandb";
 export interface ErrorHint {
   status?: number;
   match: RegExp;
-  hint: string;
+  /** Added after the server's message. */
+  hint?: string;
+  /**
+   * Looked up once the call has failed for good with such an answer, never before: it may send
+   * one request of its own (which has no lookup), and its failure adds nothing. What it resolves
+   * to is added after the message.
+   */
+  lookup?: (failed: ErrorLookupContext) => Promise<string | undefined>;
+}
+
+/** What an {@link ErrorHint}'s `lookup` gets: the pipeline that sent the call, and its body. */
+export interface ErrorLookupContext {
+  http: HttpClient;
+  /** The request's JSON body, as sent. */
+  body: unknown;
+  signal: AbortSignal | undefined;
 }
 
 /** One operation's request, as an endpoint declaration ({@link Endpoint}) resolves it. */

@@ -5,6 +5,7 @@ import { readJSON } from "../../core/http-client.js";
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
 import { activeChatCapture } from "./capture-slot.js";
+import { modelNotFoundHint } from "./model-not-found.js";
 import {
   PARSE_COMPLETION,
   PARSED_STREAM,
@@ -76,6 +77,8 @@ const chatCompletionsCreate = endpoint({
       match: /"auto" tool choice requires --enable-auto-tool-choice/,
       hint: ' (this server was started without tool calling: pass `tool_choice: "none"` to send the tools without letting the model call them, a named tool or "required" to force a call, or start vLLM with --enable-auto-tool-choice and --tool-call-parser <parser>)',
     },
+    // A model the server does not know: the closest served names, or a trained model's newest step.
+    modelNotFoundHint,
   ],
   read: async (res): Promise<ChatResult> =>
     normalizeCompletion(checkCompletion(await readJSON<unknown>(res)) as ChatCompletion),
