@@ -22,6 +22,7 @@ import {
   requestIssues,
 } from "./request-schema.js";
 import { checkCompletion } from "./response-shape.js";
+import { roleFindings } from "./role-findings.js";
 import { ChatCompletionStream } from "./stream.js";
 import { type ChatCompletion, normalizeCompletion } from "./types.js";
 
@@ -69,6 +70,8 @@ const chatCompletionsCreate = endpoint({
   retry: "safe",
   body: { schema: chatCompletionCreateParamsSchema, prepare: prepareChatRequest },
   issues: requestIssues,
+  // A role that is a near miss of a standard one is sent as written (vLLM takes custom roles).
+  findings: roleFindings,
   // A vLLM started without tool calling refuses `tools` without `tool_choice` (it picks "auto")
   // and `tool_choice: "auto"`: the request is sent as written, and the answer says what to do.
   errorHints: [
