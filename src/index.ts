@@ -82,8 +82,8 @@ export { ChatCompletionStream, type StreamResponseInfo } from "./resources/chat/
 export { Feedback } from "./resources/feedback/feedback.js";
 export * from "./resources/feedback/index.js";
 export { GraphQLError } from "./resources/graphql.js";
-export { Loras } from "./resources/loras/loras.js";
 export * from "./resources/loras/index.js";
+export { Loras } from "./resources/loras/loras.js";
 export * from "./resources/models/index.js";
 export { type ModelListOptions, Models } from "./resources/models/models.js";
 export * from "./resources/sft-training-jobs/index.js";
