@@ -7,8 +7,9 @@
 
 import { HttpResponse, http } from "msw";
 import { describe, expect, it } from "vitest";
+import * as z from "zod";
 import type { HttpClient } from "../../src/core/http-client.js";
-import { APIError, type TrainableModel } from "../../src/index.js";
+import { APIError, type TrainableModel, tool } from "../../src/index.js";
 import { captureWarnings } from "../warnings.js";
 import { BASE, chatParams, chatReply, KEY, MODEL_ID, makeClient, trajectoryGroups, useMsw } from "./msw-setup.js";
 
@@ -162,6 +163,27 @@ describe("where each service lives", () => {
     // The handle's chat is not one of its data members.
     expect(Object.keys(m)).not.toContain("chat");
     expect(JSON.stringify(m)).not.toContain(KEY);
+  });
+
+  it("a wandb-artifact:/// name is sampled where it is served: a checkpoint on model.chat, runTools too; a deployed adapter on client.chat", async () => {
+    serveOn(BASE, TRAINING);
+    const client = makeClient({ trainingBaseURL: TRAINING });
+    const m: TrainableModel = await client.trainableModels.register({
+      project: "rl",
+      name: "agent",
+      base_model: model.base_model,
+    });
+    const echo = tool({ name: "echo", parameters: z.object({ text: z.string() }), run: ({ text }) => text });
+    await m.chat.completions.runTools({ ...chatParams, model: m.inferenceName(3), tools: [echo] }).done();
+    await client.chat.completions.create({
+      ...chatParams,
+      model: "wandb-artifact:///acme/support/support-lora:latest",
+    });
+    expect(seen.map((r) => `${r.url.origin}${r.url.pathname}`)).toEqual([
+      `${TRAINING}/v1/preview/models`,
+      `${TRAINING}/v1/chat/completions`,
+      `${BASE}/v1/chat/completions`,
+    ]);
   });
 
   it("a redirect on the Training host is not followed and names trainingBaseURL", async () => {

@@ -3,15 +3,13 @@
 import type { HttpClient } from "../../core/http-client.js";
 import type { Checkpoints } from "../../resources/trainable-models/checkpoints.js";
 import { pruneCheckpoints } from "../../resources/trainable-models/prune-checkpoints.js";
-import {
-  type ModelChat,
-  TrainableModel as TrainableModelResource,
-} from "../../resources/trainable-models/trainable-model.js";
+import { TrainableModel as TrainableModelResource } from "../../resources/trainable-models/trainable-model.js";
 import { TrainableModels as TrainableModelsResource } from "../../resources/trainable-models/trainable-models.js";
 import type { TrainableModelResponse } from "../../resources/trainable-models/types.js";
 import type { TrainingJobs } from "../../resources/training-jobs/training-jobs.js";
 import { trainLoop } from "../training-loop/train-loop.js";
 import type { TrainLoopOptions, TrainLoopStep } from "../training-loop/types.js";
+import type { Chat } from "./chat.js";
 
 /**
  * A registered trainable model (`client.trainableModels.register`'s result): the endpoints'
@@ -25,17 +23,35 @@ import type { TrainLoopOptions, TrainLoopStep } from "../training-loop/types.js"
  */
 export class TrainableModel extends TrainableModelResource {
   readonly #checkpoints: Checkpoints;
+  readonly #chat: Chat;
 
   /** @internal Use `client.trainableModels.register()`. */
   constructor(
     response: TrainableModelResponse,
     jobs: TrainingJobs,
     checkpoints: Checkpoints,
-    chat: ModelChat,
+    chat: Chat,
     http: HttpClient,
   ) {
     super(response, jobs, checkpoints, chat, http);
     this.#checkpoints = checkpoints;
+    this.#chat = chat;
+  }
+
+  /**
+   * Chat on the Training host (`trainingBaseURL`), which serves this model's checkpoints:
+   * `create`, `parse` and the agent loop `runTools`. Name the checkpoint with `inferenceName`.
+   *
+   * @example
+   * ```ts
+   * const reply = await trainable.chat.completions.create({
+   *   model: trainable.inferenceName(await trainable.latestStep()),
+   *   messages: [{ role: "user", content: "Hi" }],
+   * });
+   * ```
+   */
+  override get chat(): Chat {
+    return this.#chat;
   }
 
   /**
@@ -78,8 +94,16 @@ export class TrainableModel extends TrainableModelResource {
  * ```
  */
 export class TrainableModels extends TrainableModelsResource<TrainableModel> {
+  readonly #chat: Chat;
+
+  /** @internal Use `client.trainableModels`; `chat` is the chat namespace on the Training host. */
+  constructor(http: HttpClient, chat: Chat) {
+    super(http, chat);
+    this.#chat = chat;
+  }
+
   /** @internal */
   protected override _handle(response: TrainableModelResponse): TrainableModel {
-    return new TrainableModel(response, this._jobs, this.checkpoints, this._chat, this._http);
+    return new TrainableModel(response, this._jobs, this.checkpoints, this.#chat, this._http);
   }
 }
