@@ -1,6 +1,6 @@
 // An adapter folder read in Node: the path of every file under it (sub-folders included, as W&B's
 // `artifact.add_dir` takes them) as a file-backed Blob, hashed and sent without a copy, and the
-// text of its `adapter_config.json`. The browser build takes adapter-folder.browser.ts.
+// text of its `adapter_config.json`. The browser build has no deploy at all (lora-deploy.browser.ts).
 import { openAsBlob } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";

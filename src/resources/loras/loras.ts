@@ -1,6 +1,6 @@
 import type { RequestOptions } from "../../core/options.js";
 import { APIResource } from "../../core/resource.js";
-import { deployLora } from "./deploy.js";
+import { deployLora } from "./lora-deploy.js";
 import type { LoraDeployParams, LoraDeployResult } from "./types.js";
 
 /**
