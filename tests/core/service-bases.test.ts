@@ -144,7 +144,8 @@ describe("where each service lives", () => {
     expect(seen.map((r) => r.url.origin)).toEqual([BASE, TRAINING, TRAINING, TRAINING]);
   });
 
-  it("model.chat samples a trained checkpoint on the Training host with the same client", async () => {
+  // The one rule for wandb-artifact:/// names: sampled on the host that serves them.
+  it("model.chat samples a trained checkpoint on the Training host (runTools too); client.chat a deployed adapter", async () => {
     serveOn(BASE, TRAINING);
     const client = makeClient({ trainingBaseURL: TRAINING });
     const m: TrainableModel = await client.trainableModels.register({
@@ -153,9 +154,12 @@ describe("where each service lives", () => {
       base_model: model.base_model,
     });
     await m.chat.completions.create({ ...chatParams, model: m.inferenceName(3) });
-    await client.chat.completions.create(chatParams);
+    const echo = tool({ name: "echo", parameters: z.object({ text: z.string() }), run: ({ text }) => text });
+    await m.chat.completions.runTools({ ...chatParams, model: m.inferenceName(3), tools: [echo] }).done();
+    await client.chat.completions.create({ ...chatParams, model: "wandb-artifact:///acme/support/lora:latest" });
     expect(seen.map((r) => `${r.url.origin}${r.url.pathname}`)).toEqual([
       `${TRAINING}/v1/preview/models`,
+      `${TRAINING}/v1/chat/completions`,
       `${TRAINING}/v1/chat/completions`,
       `${BASE}/v1/chat/completions`,
     ]);
@@ -163,27 +167,6 @@ describe("where each service lives", () => {
     // The handle's chat is not one of its data members.
     expect(Object.keys(m)).not.toContain("chat");
     expect(JSON.stringify(m)).not.toContain(KEY);
-  });
-
-  it("a wandb-artifact:/// name is sampled where it is served: a checkpoint on model.chat, runTools too; a deployed adapter on client.chat", async () => {
-    serveOn(BASE, TRAINING);
-    const client = makeClient({ trainingBaseURL: TRAINING });
-    const m: TrainableModel = await client.trainableModels.register({
-      project: "rl",
-      name: "agent",
-      base_model: model.base_model,
-    });
-    const echo = tool({ name: "echo", parameters: z.object({ text: z.string() }), run: ({ text }) => text });
-    await m.chat.completions.runTools({ ...chatParams, model: m.inferenceName(3), tools: [echo] }).done();
-    await client.chat.completions.create({
-      ...chatParams,
-      model: "wandb-artifact:///acme/support/support-lora:latest",
-    });
-    expect(seen.map((r) => `${r.url.origin}${r.url.pathname}`)).toEqual([
-      `${TRAINING}/v1/preview/models`,
-      `${TRAINING}/v1/chat/completions`,
-      `${BASE}/v1/chat/completions`,
-    ]);
   });
 
   it("a redirect on the Training host is not followed and names trainingBaseURL", async () => {
