@@ -2,6 +2,7 @@
 // read. Its own module so that the pipeline's helpers (telemetry) can name these types without
 // importing the pipeline itself.
 import type { HttpClient } from "./http-client.js";
+
 /**
  * Whether a failed attempt may be sent again. `"safe"`: the operation can run twice without
  * harm. `"unsent-only"`: it must not (it creates something), so only a request that provably

@@ -25,6 +25,8 @@ export function roleFindings(body: ChatCompletionCreateParamsBase): Finding[] | 
       code: "role_near_miss",
       message: `role "${role}" is not a standard role: did you mean "${near}"? It is sent as written (vLLM passes any role to the chat template, which may not know it)`,
       path: `messages.${i}.role`,
+      // A loop sends the same messages again and again: one line in a log is enough.
+      oncePerLog: true,
     });
   }
   return findings;

@@ -17,7 +17,8 @@ export class Loras extends APIResource {
    * up, nothing is uploaded). Before anything is sent, the base model (`baseModel`, else
    * `adapter_config.json`'s `base_model_name_or_path`) must be one W&B Inference serves adapters
    * for, and the rank `r` at most that model's limit (`LORA_BASE_MODELS`): otherwise it rejects
-   * with `RequestValidationError` naming the fix. Node only for a folder.
+   * with `RequestValidationError` naming the fix. Node, Bun and Deno (the browser build has no
+   * deploy: it reads a folder).
    *
    * @example
    * ```ts
