@@ -58,7 +58,7 @@ describe("client.loras.deploy on the fake", () => {
     expect((await fake.client.models.list()).data.map((m) => m.id)).not.toContain(model);
   });
 
-  it("answers a name of no artifact, and of an artifact that is no adapter, with vLLM's 404", async () => {
+  it("answers a name of no artifact, and of an artifact that is no servable adapter, with vLLM's 404", async () => {
     const missing = await caught(() =>
       fake.client.chat.completions.create({ model: "wandb-artifact:///acme/support/nothing:latest", messages: hi }),
     );
@@ -78,6 +78,18 @@ describe("client.loras.deploy on the fake", () => {
       fake.client.chat.completions.create({ model: "wandb-artifact:///acme/support/data:v0", messages: hi }),
     );
     expect(dataset).toBeInstanceOf(NotFoundError);
+    // A `lora` artifact uploaded without `wandb.base_model`: W&B cannot tell which model loads it.
+    await fake.client.artifacts.upload({
+      entity: "acme",
+      project: "support",
+      name: "bare-lora",
+      type: "lora",
+      files: [{ name: "adapter_model.safetensors", data: new Uint8Array(8) }],
+    });
+    const bare = await caught(() =>
+      fake.client.chat.completions.create({ model: "wandb-artifact:///acme/support/bare-lora:latest", messages: hi }),
+    );
+    expect(bare).toBeInstanceOf(NotFoundError);
   });
 
   it("refuses a rank above the limit with nothing sent", async () => {
