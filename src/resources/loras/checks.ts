@@ -55,7 +55,7 @@ export function checkDeployParams(params: LoraDeployParams): CheckedDeploy {
       add("checkpoint.step", "must be a trained step (an integer >= 0), e.g. `await model.latestStep()`");
     const baseModel = p.baseModel ?? (model.base_model as string | undefined);
     if (issues.length === 0 && baseModel !== undefined)
-      checkBaseModel(baseModel, "checkpoint.model.base_model", table, add);
+      checkBaseModel(baseModel, p.baseModel !== undefined ? "baseModel" : "checkpoint.model.base_model", table, add);
     if (issues.length > 0) throw new RequestValidationError(issues, WHAT);
     return { kind: "checkpoint", checkpoint: p.checkpoint, baseModel: baseModel as string };
   }
