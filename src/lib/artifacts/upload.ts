@@ -103,6 +103,7 @@ export async function uploadArtifact(
     const metadata = lateMetadata ? { ...params.metadata, ...lateMetadata() } : params.metadata;
     if (metadata !== undefined) input.metadata = JSON.stringify(metadata);
     if (params.description !== undefined) input.description = params.description;
+    if (params.storageRegion !== undefined) input.storageRegion = params.storageRegion;
 
     const created = await runGraphQL(http, createArtifact, { input }, options);
     const ref = (version: string) => `wandb-artifact:///${entity}/${project}/${name}:${version}`;
@@ -129,7 +130,7 @@ export async function uploadArtifact(
 
     await uploadFiles(http, created.id, first.id, entries, held, params.multipart, options);
 
-    const bytes = manifestBytes(entries);
+    const bytes = manifestBytes(entries, params.storageRegion);
     const upsert = await runGraphQL(
       http,
       createManifest,
