@@ -1,4 +1,6 @@
 import { offsetList } from "../core/lists/offset-list.js";
+import type { APIPromise } from "../core/pipeline/api-promise.js";
+import { callEndpoint } from "../core/pipeline/endpoint.js";
 import type { RequestOptions } from "../core/pipeline/options.js";
 import { APIResource } from "../core/pipeline/resource.js";
 import {
@@ -8,8 +10,14 @@ import {
 } from "../lib/trajectories/from-calls.js";
 import type { GatheredTrajectoryGroup } from "../lib/trajectories/gather.js";
 import type { CallQuery } from "../wire/calls/call-query.js";
-import { callsQuery } from "../wire/calls/endpoints.js";
-import { type CallsQueryOptions, type CallsQueryParams, DEFAULT_CALLS_ACCEPT } from "../wire/calls/request-schema.js";
+import { callsQuery, callsRetrieve } from "../wire/calls/endpoints.js";
+import {
+  type CallReadParams,
+  type CallsQueryOptions,
+  type CallsQueryParams,
+  DEFAULT_CALLS_ACCEPT,
+} from "../wire/calls/request-schema.js";
+import type { CallRecord } from "../wire/calls/types.js";
 
 /**
  * The call query of the tracing store (`POST /calls/stream_query`, Basic auth, `traceBaseURL`).
@@ -37,6 +45,20 @@ export class Calls extends APIResource {
   query(params: CallsQueryParams, options: CallsQueryOptions & RequestOptions = {}): CallQuery {
     const headers = { accept: options?.accept ?? DEFAULT_CALLS_ACCEPT };
     return offsetList(this._http, callsQuery, { params, headers }, options);
+  }
+
+  /**
+   * One call by id (`POST /call/read`), or `null` when the project has no call of that id (Weave
+   * answers 200 with no call). Retried like a GET.
+   *
+   * @example
+   * ```ts
+   * const call = await client.calls.retrieve("0195a3c1-7d2e-7b41-9a0c-3f5e8d1b2a01", { project_id: "acme/rollouts" });
+   * console.log(call?.op_name, call?.summary?.weave?.latency_ms);
+   * ```
+   */
+  retrieve(id: string, params: Omit<CallReadParams, "id">, options?: RequestOptions): APIPromise<CallRecord | null> {
+    return callEndpoint(this._http, callsRetrieve, { params: { ...params, id } }, options);
   }
 
   /**

@@ -8,6 +8,7 @@
 
 import type { FakeCallRecord } from "../../src/testing/index.js";
 import { referenceCalls, SEED_PROJECT_ID } from "../../src/testing/index.js";
+import type { RequestCase } from "./request-case.js";
 
 const SQLITE = "weave/trace_server/sqlite_trace_server.py (calls_query: order_by, select columns)";
 const PROGRESS = "weave/trace_server (annotation queue progress update: transition checks)";
@@ -237,5 +238,44 @@ export const TRANSITION_CASES: readonly TransitionCase[] = [
     refusal:
       "Cannot transition to 'in_progress' when a record already exists. 'in_progress' can only be set on new items.",
     source: PROGRESS,
+  },
+];
+
+const CALL_ID = referenceCalls()[0]!.id;
+const CALL_READ = "weave/trace_server/trace_server_interface.py (CallReadReq)";
+
+/** `calls.retrieve` (`POST /call/read`): Weave's strict `CallReadReq`. */
+export const CALL_READ_REQUEST_CASES: readonly RequestCase[] = [
+  {
+    name: "a call by id",
+    operation: "calls.retrieve",
+    params: { project_id: SEED_PROJECT_ID, id: CALL_ID },
+    real: { accepted: true },
+    sdk: "sends",
+    source: CALL_READ,
+  },
+  {
+    name: "an id the project does not have (answered with no call)",
+    operation: "calls.retrieve",
+    params: { project_id: SEED_PROJECT_ID, id: "0195a3c1-0000-7000-8000-000000000000", include_costs: true },
+    real: { accepted: true },
+    sdk: "sends",
+    source: `${CALL_READ}; sqlite_trace_server.py call_read`,
+  },
+  {
+    name: "without project_id",
+    operation: "calls.retrieve",
+    params: { id: CALL_ID },
+    real: { status: 422 },
+    sdk: { refuses: "project_id" },
+    source: CALL_READ,
+  },
+  {
+    name: "a misspelt include flag",
+    operation: "calls.retrieve",
+    params: { project_id: SEED_PROJECT_ID, id: CALL_ID, include_cost: true },
+    real: { status: 422 },
+    sdk: { refuses: "include_cost" },
+    source: `${CALL_READ} (BaseModelStrict: extra keys forbidden)`,
   },
 ];

@@ -70,6 +70,16 @@ describe("iterating records", () => {
   });
 });
 
+describe("one call by id", () => {
+  it("retrieve() gives the record the query gives, and null for an id the project does not have", async () => {
+    const [first] = await fake.client.calls.query({ project_id: PROJECT, limit: 1 }).toArray();
+    expect(await fake.client.calls.retrieve(first!.id, { project_id: PROJECT })).toEqual(first);
+    expect(
+      await fake.client.calls.retrieve("0195a3c1-0000-7000-8000-000000000000", { project_id: PROJECT }),
+    ).toBeNull();
+  });
+});
+
 describe("paging", () => {
   it("pages() gives arrays of pageSize; the first short page ends the walk", async () => {
     const sizes: number[] = [];

@@ -13,11 +13,12 @@
  * `filter.svc_user_ids`/`svc_run_ids` are ignored, as a real Weave server ignores them.
  */
 
-import { requireJsonBody } from "../responses.js";
+import { detailError, jsonResponse, requireJsonBody } from "../responses.js";
 import type { Route } from "../route.js";
 import { route } from "../route.js";
 import type { FakeCallRecord, FakeRequest, ResponsePlan } from "../types.js";
 import { isRecord } from "../util.js";
+import { bool, nullable, obj, str, validateBody } from "../validate.js";
 import { type CallsQuery, checkCallsQuery } from "./checks.js";
 import { handleOtelTraces, type OtlpState } from "./otlp.js";
 import { matchesQuery } from "./query-eval.js";
@@ -184,8 +185,35 @@ export function handleCallsQuery(req: FakeRequest, store: CallStore): ResponsePl
   };
 }
 
+const readCheck = obj(
+  {
+    project_id: { check: str(), required: true },
+    id: { check: str(), required: true },
+    include_costs: { check: nullable(bool()) },
+    include_storage_size: { check: nullable(bool()) },
+    include_total_storage_size: { check: nullable(bool()) },
+  },
+  "forbid",
+);
+
 /**
- * The calls' routes: the call query, and OTLP ingestion (`otlp.ts`), which also takes the key
+ * Handles `POST /call/read`: Weave's `CallReadReq` (strict), answered as its servers do, with the
+ * call query's first match for the id, or `{ "call": null }` (`weave/trace_server/sqlite_trace_server.py`).
+ */
+function handleCallRead(req: FakeRequest, store: CallStore): ResponsePlan {
+  const parsed = requireJsonBody(req.body, req.json);
+  if (!parsed.ok) return parsed.error;
+  const issues = validateBody(readCheck, parsed.value);
+  if (issues.length > 0) return detailError(issues);
+  const { id, ...include } = parsed.value as { project_id: string; id: string };
+  const checked = checkCallsQuery({ ...include, filter: { call_ids: [id] }, limit: 1 });
+  if (!checked.ok) return checked.error;
+  const [call] = runCallsQuery(store, checked.query);
+  return jsonResponse(200, { call: call ?? null });
+}
+
+/**
+ * The calls' routes: the call query, one call by id, and OTLP ingestion (`otlp.ts`), which also takes the key
  * alone, in `wandb-api-key`, as OpenTelemetry exporters send it.
  */
 export const CALL_ROUTES: ReadonlyArray<Route<OtlpState>> = [
@@ -194,6 +222,12 @@ export const CALL_ROUTES: ReadonlyArray<Route<OtlpState>> = [
     path: "/calls/stream_query",
     auth: "basic",
     handle: ({ req, state }) => handleCallsQuery(req, state.calls),
+  }),
+  route({
+    method: "POST",
+    path: "/call/read",
+    auth: "basic",
+    handle: ({ req, state }) => handleCallRead(req, state.calls),
   }),
   route({
     method: "POST",
