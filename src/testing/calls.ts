@@ -6,22 +6,23 @@
  * With `columns`, a record keeps every field, as Weave answers: the requested top-level members
  * (a dotted column keeps its top-level member) and the required `id`, `project_id`, `op_name`,
  * `trace_id` and `started_at` filled, the others null (`attributes` and `inputs` as `{}`).
- * Order: by time value (not text) and then id; explicit sorts as Weave's sqlite server orders
- * them (`calls-sort.ts`: the id tie-break, derived fields, nulls), `sort_by: []` as inserted.
+ * Order: by time value (not text) and then id; explicit sorts (`sort_by: []` included) as
+ * `calls-sort.ts` says: the id tie-break of W&B's ClickHouse server, derived fields, nulls.
  * With `columns` holding `summary`, `ended_at`, `exception` and `display_name` come back too,
  * as Weave adds them; without it, the summary is the derived one of the selected fields.
  * `filter.svc_user_ids`/`svc_run_ids` are ignored, as a real Weave server ignores them.
  */
+import { latencyMs } from "./call-derived.js";
 import { compareForWeave, weaveOrder } from "./calls-sort.js";
 import type { CallStore, DeriveFlags, StoredCall } from "./calls-store.js";
 import { deriveCall, shortOpName } from "./calls-store.js";
-import { matchesQuery, validateQuery } from "./query-eval.js";
+import { matchesQuery, unrunnableLiteral, validateQuery } from "./query-eval.js";
 import { detailError, reasonError, requireJsonBody } from "./responses.js";
 import type { Route } from "./route.js";
 import { route } from "./route.js";
 import type { CallRecord, FakeRequest, ResponsePlan } from "./types.js";
 import { isRecord } from "./util.js";
-import type { Check, ValidationIssue } from "./validate.js";
+import type { ValidationIssue } from "./validate.js";
 import { bool, int, list, literal, nullable, obj, str, validateBody } from "./validate.js";
 
 const FILTER_LISTS = [
@@ -41,13 +42,6 @@ const FILTER_LISTS = [
 
 const MAX_FILTER_LENGTH = 1000;
 
-const nonNegative: Check = (value, loc, issues) => {
-  int()(value, loc, issues);
-  if (typeof value === "number" && Number.isInteger(value) && value < 0) {
-    issues.push({ loc, msg: "Input should be greater than or equal to 0", type: "greater_than_equal" });
-  }
-};
-
 // Current Weave request models ignore unknown keys (with a log line) rather than refusing them,
 // so a misspelt filter key, or the spec's svc_* on a real server, widens the result silently.
 // The fake does the same: svc_* are checked for their type (the spec's) and then ignored.
@@ -63,8 +57,10 @@ const queryRequestCheck = obj(
   {
     project_id: { check: str(), required: true },
     filter: { check: nullable(filterCheck) },
-    limit: { check: nullable(nonNegative) },
-    offset: { check: nullable(nonNegative) },
+    // Any int passes the request model; W&B's ClickHouse query builder refuses a negative one
+    // (CallsQuery.set_limit / set_offset: a ValueError, answered 400) once the query is built.
+    limit: { check: nullable(int()) },
+    offset: { check: nullable(int()) },
     sort_by: {
       check: nullable(
         list(
@@ -177,15 +173,15 @@ function derivedFrom(selected: CallRecord, full: CallRecord): Record<string, unk
   const display = selected["display_name"];
   if (typeof display === "string" && display !== "") weave["display_name"] = display;
   else weave["trace_name"] = shortOpName(selected.op_name);
-  if (typeof ended === "string")
-    weave["latency_ms"] = Math.max(0, Math.round(Date.parse(ended) - Date.parse(selected.started_at)));
+  const latency = typeof ended === "string" ? latencyMs(selected.started_at, ended) : undefined;
+  if (latency !== undefined) weave["latency_ms"] = latency;
   if (fullWeave["feedback"] !== undefined) weave["feedback"] = fullWeave["feedback"];
   return weave;
 }
 
-// Weave's default order, or `sort_by: []` (insertion order): both stream without sorting.
+// Weave's default order (started_at, then id), which streams without sorting.
 function isDefaultOrder(sortBy: CallsQuery["sort_by"]): boolean {
-  if (sortBy == null || sortBy.length === 0) return true;
+  if (sortBy == null) return true;
   const [first] = sortBy;
   return sortBy.length === 1 && first!.field === "started_at" && first!.direction === "asc";
 }
@@ -212,11 +208,10 @@ export function* runCallsQuery(store: CallStore, q: CallsQuery): Generator<CallR
   const limit = q.limit ?? Infinity;
   if (limit <= 0) return;
 
-  const asInserted = q.sort_by != null && q.sort_by.length === 0;
   if (isDefaultOrder(q.sort_by)) {
     let skipped = 0;
     let emitted = 0;
-    for (const stored of asInserted ? store.scanAsInserted(q.project_id) : store.scan(q.project_id)) {
+    for (const stored of store.scan(q.project_id)) {
       const record = derive(stored);
       if (!accept(record)) continue;
       if (skipped < offset) {
@@ -262,6 +257,10 @@ export function checkCallsQuery(body: unknown): { ok: true; query: CallsQuery } 
   }
   if (issues.length > 0) return { ok: false, error: detailError(issues) };
   const query = body as CallsQuery;
+  if (query.limit != null && query.limit < 0)
+    return { ok: false, error: reasonError(400, "Limit must be a positive integer") };
+  if (query.offset != null && query.offset < 0)
+    return { ok: false, error: reasonError(400, "Offset must be a positive integer") };
   for (const name of FILTER_LISTS) {
     const values = query.filter?.[name];
     if (values != null && values.length > MAX_FILTER_LENGTH) {
@@ -274,6 +273,8 @@ export function checkCallsQuery(body: unknown): { ok: true; query: CallsQuery } 
       };
     }
   }
+  const literal = query.query == null ? undefined : unrunnableLiteral(query.query);
+  if (literal !== undefined) return { ok: false, error: reasonError(400, literal) };
   return { ok: true, query };
 }
 

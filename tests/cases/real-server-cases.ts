@@ -50,7 +50,8 @@ const VLLM_EFFORT = "vllm/entrypoints/openai/reasoning_effort.py (ReasoningEffor
 // protocol.py does not show (it checks only that cache_salt is non-empty, and lets tools: []
 // through): kept because a current server refuses them; recheck when vLLM changes.
 const CURRENT_MODEL_ONLY = "research/real-servers.md (current request model; not in the stored protocol.py)";
-const WEAVE_QUERY = "weave/trace_server/interface/query.py (LiteralOperation, GetFieldOperator)";
+const WEAVE_QUERY =
+  "weave/trace_server/interface/query.py (LiteralOperation, GetFieldOperator, ContainsTokenOperation)";
 const VLLM_BASE =
   "vllm/entrypoints/generate/base/protocol.py (StreamOptions, FunctionDefinition, response formats, validate_cache_salt)";
 const VLLM_BACKEND = "vllm/v1/structured_output (backend_xgrammar.py, request.py)";
@@ -1040,19 +1041,13 @@ const callsAccepted: Row[] = [
     "the Python client serialises every CallsQueryReq field: latest_only and null wb_* filters arrive",
   ],
   [
-    "$literal holding a list of $literal operands",
+    "$containsToken",
     {
       query: {
-        $expr: { $in: [{ $getField: "op_name" }, [{ $literal: [{ $literal: "a" }, { $literal: 1 }] }]] },
+        $expr: { $containsToken: { input: { $getField: "inputs.q" }, substr: { $literal: "reset" } } },
       },
     },
-    "list[LiteralOperation]",
-    WEAVE_QUERY,
-  ],
-  [
-    "$literal holding an object of $literal operands",
-    { query: { $expr: { $eq: [{ $getField: "inputs.o" }, { $literal: { tier: { $literal: "pro" } } }] } } },
-    "dict[str, LiteralOperation]",
+    "ContainsTokenOperation: a whole-token match (ClickHouse hasToken)",
     WEAVE_QUERY,
   ],
   [
