@@ -19,7 +19,7 @@ import { holdData } from "./file-data.js";
 import type { FileSlot } from "./file-slot.js";
 import type { HeldBytes } from "./local-files.js";
 import { type ManifestEntryOut, manifestBytes } from "./manifest.js";
-import { planParts, sendFile } from "./multipart.js";
+import { checkHeldSizes, planParts, sendFile } from "./multipart.js";
 import { artifactById, commitArtifact, createArtifact, createFiles, createManifest } from "./operations.js";
 import { putToStorage, StorageRequestError } from "./storage.js";
 import type { ArtifactUploadParams, ArtifactUploadResult } from "./types.js";
@@ -71,6 +71,7 @@ export async function uploadArtifact(
   const held: HeldBytes[] = [];
   try {
     for (const [i, file] of params.files.entries()) held.push(await holdData(file.data, `files.${i}.data`));
+    checkHeldSizes(held, params.multipart);
     const entries: ManifestEntryOut[] = params.files.map((f, i) => ({
       name: f.name,
       digest: held[i]!.digest,
