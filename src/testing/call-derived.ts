@@ -92,7 +92,8 @@ function pythonString(s: string): string {
  *
  * @example
  * ```ts
- * storedSize({ ...record, attributes: {}, inputs: { q: "hi" }, ended_at: null }); // 2 + 11
+ * const running = { id: "c1", project_id: "acme/bot", op_name: "answer", trace_id: "t1", started_at: "2026-03-18T10:00:00Z", ended_at: null };
+ * storedSize({ ...running, attributes: {}, inputs: { q: "hi" } }); // 13: "{}" and '{"q": "hi"}'
  * ```
  */
 export function storedSize(record: CallRecord): number {
