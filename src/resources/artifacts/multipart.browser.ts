@@ -24,7 +24,7 @@ export function checkHeldSizes(held: readonly HeldBytes[], _multipart?: unknown)
       ? [
           {
             path: `files.${i}.data`,
-            message: `is ${h.size} bytes, over the 5 GiB one upload request may carry (S3's single-PUT limit), and the browser build sends each file in one PUT: upload it from Node, whose build sends files of 2 GiB or more as a multipart upload`,
+            message: `is ${h.size} bytes, over S3's single-PUT limit (5 GiB), and the browser build sends each file in one PUT: upload it from Node, which sends big files as a multipart upload`,
             code: "custom",
           },
         ]

@@ -46,7 +46,7 @@ export interface LiteralOperand {
 // (orm.python_value_to_ch_type raises, a 400) and the sqlite server cannot JSON-encode the
 // nested operands (a 500). So any list or object is refused here, saying what works instead.
 const LITERAL_SCALAR =
-  'holds a list or an object, which no Weave server can run (ClickHouse answers 400): a $literal holds a string, number, boolean or null; test a list with $in ({ $in: [field, [{ $literal: "a" }, { $literal: "b" }]] }, q.in), an object member by member ({ $eq: [{ $getField: "inputs.o.tier" }, { $literal: "pro" }] })';
+  "holds a list or an object, which no Weave server can run: a $literal holds a string, number, boolean or null; test a list with $in (q.in), an object member by member";
 const literalValueSchema = z.unknown().check((ctx) => {
   const v = ctx.value;
   if (v === null || typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v)))

@@ -58,7 +58,7 @@ export const chatCompletionContentPartTextSchema: SchemaOf<ChatCompletionContent
 // `image_url` must be `{ url }`, and `detail` one of OpenAI's values. A bare URL string is read
 // only by the short form without `type`; on a typed part vLLM refuses it when it renders.
 const IMAGE_URL_OBJECT =
-  'must be an object { url: "https://..." } on a part with type "image_url" (vLLM refuses a bare string there; it reads one only in the short form without type: { image_url: "https://..." })';
+  'must be { url } on a typed part (vLLM refuses a string there); a bare URL goes in the form without type, { image_url: "https://..." }';
 const imagePart = looseObject({
   /** Always `"image_url"`. */
   type: z.literal("image_url"),
@@ -150,7 +150,7 @@ export const chatCompletionContentPartVideoUrlSchema: SchemaOf<ChatCompletionCon
 // OpenAI's file part: vLLM's chat endpoint has no `file` part type, and its part parser refuses
 // one when it renders the prompt ("Unsupported chat content part type: 'file'"), on any role.
 const FILE_REFUSED =
-  'is "file", a part type vLLM\'s chat endpoint does not take (it refuses the request): send a document\'s text as a "text" part, an image as "image_url", audio as "input_audio" or "audio_url", a video as "video_url"';
+  'is "file", which vLLM\'s chat endpoint refuses: send a document\'s text as a "text" part, media as "image_url", "input_audio", "audio_url" or "video_url"';
 const filePart = looseObject({
   /** Always `"file"`. */
   type: z.literal("file"),

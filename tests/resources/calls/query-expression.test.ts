@@ -45,15 +45,7 @@ describe("queryExpressionSchema: every operator in its documented shape", () => 
       "$literal of every JSON kind",
       {
         $expr: {
-          $in: [
-            field,
-            [
-              { $literal: "s" },
-              { $literal: 1.5 },
-              { $literal: false },
-              { $literal: null },
-            ],
-          ],
+          $in: [field, [{ $literal: "s" }, { $literal: 1.5 }, { $literal: false }, { $literal: null }]],
         },
       },
     ],
