@@ -178,43 +178,25 @@ describe("doGenerate", () => {
     expect(sent).toHaveLength(0);
   });
 
-  it("refuses a PDF before sending, saying what vLLM takes instead (its chat endpoint has no file part)", async () => {
+  it.each([
+    [
+      "a PDF (vLLM's chat endpoint has no file part)",
+      { type: "file", mediaType: "application/pdf", data: { type: "data", data: "JVBE" } },
+      /no file part: send the document's text as a text part/,
+    ],
+    [
+      "a file given by provider reference",
+      { type: "file", mediaType: "image/png", data: { type: "reference", reference: { openai: "file-1" } } },
+      /provider reference cannot be sent to vLLM/,
+    ],
+  ] as const)("refuses %s before sending, saying what to send instead", async (_name, part, message) => {
     const { model, sent } = stub(completion({ content: "ok" }));
     const err = await model
-      .doGenerate(
-        call({
-          prompt: [
-            {
-              role: "user",
-              content: [{ type: "file", mediaType: "application/pdf", data: { type: "data", data: "JVBE" } }],
-            },
-          ],
-        }),
-      )
+      .doGenerate(call({ prompt: [{ role: "user", content: [part as never] }] }))
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RequestValidationError);
     expect((err as RequestValidationError).issues[0]!.path).toBe("prompt.0.content.0");
-    expect((err as Error).message).toMatch(/no file part: send the document's text as a text part/);
-    expect(sent).toHaveLength(0);
-  });
-
-  it("refuses a file given by provider reference before sending", async () => {
-    const { model, sent } = stub(completion({ content: "ok" }));
-    const err = await model
-      .doGenerate(
-        call({
-          prompt: [
-            {
-              role: "user",
-              content: [
-                { type: "file", mediaType: "image/png", data: { type: "reference", reference: { openai: "file-1" } } },
-              ],
-            },
-          ],
-        }),
-      )
-      .catch((e: unknown) => e);
-    expect((err as RequestValidationError).issues[0]!.path).toBe("prompt.0.content.0");
+    expect((err as Error).message).toMatch(message);
     expect(sent).toHaveLength(0);
   });
 });
