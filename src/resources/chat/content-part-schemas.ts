@@ -17,28 +17,6 @@ export type { ChatCompletionContentPartUntyped, UntypedPartURL } from "./content
 
 // English messages, as classic zod gave them, before the first schema below is built.
 ensureZodDefaults();
-// The Responses API's text parts, which vLLM's part parser also reads (chat_utils.MM_PARSER_MAP).
-// On a standard role vLLM holds parts to OpenAI's chat types, so these reach it on custom roles.
-const inputTextPart = looseObject({
-  /** Always `"input_text"`. */
-  type: z.literal("input_text"),
-  /** The text. */
-  text: z.string(),
-});
-/**
- * A text part in the Responses API's form (custom-role messages): read as a `text` part.
- */
-export interface ChatCompletionContentPartInputText extends Fields<typeof inputTextPart.shape> {}
-const outputTextPart = looseObject({
-  /** Always `"output_text"`. */
-  type: z.literal("output_text"),
-  /** The text. */
-  text: z.string(),
-});
-/**
- * A model's text in the Responses API's form (custom-role messages): read as a `text` part.
- */
-export interface ChatCompletionContentPartOutputText extends Fields<typeof outputTextPart.shape> {}
 const textPart = looseObject({
   /** Always `"text"`. */
   type: z.literal("text"),
@@ -151,6 +129,12 @@ export const chatCompletionContentPartVideoUrlSchema: SchemaOf<ChatCompletionCon
 // one when it renders the prompt ("Unsupported chat content part type: 'file'"), on any role.
 const FILE_REFUSED =
   'is "file", which vLLM\'s chat endpoint refuses: send a document\'s text as a "text" part, media as "image_url", "input_audio", "audio_url" or "video_url"';
+const fileRefused = (): z.core.$ZodRawIssue => ({
+  code: "custom",
+  input: "file",
+  path: ["type"],
+  message: FILE_REFUSED,
+});
 const filePart = looseObject({
   /** Always `"file"`. */
   type: z.literal("file"),
@@ -165,12 +149,6 @@ const filePart = looseObject({
   }),
 }).check((ctx) => {
   ctx.issues.push(fileRefused());
-});
-const fileRefused = (): z.core.$ZodRawIssue => ({
-  code: "custom",
-  input: "file",
-  path: ["type"],
-  message: FILE_REFUSED,
 });
 /**
  * `typed`, but a part of type `file` is refused with what vLLM takes instead (rather than as
@@ -321,6 +299,28 @@ const toolReferencePart = looseObject({
  */
 export interface ChatCompletionContentPartToolReference extends Fields<typeof toolReferencePart.shape> {}
 
+// The Responses API's text parts, which vLLM's part parser also reads (chat_utils.MM_PARSER_MAP).
+// On a standard role vLLM holds parts to OpenAI's chat types, so these reach it on custom roles.
+const inputTextPart = looseObject({
+  /** Always `"input_text"`. */
+  type: z.literal("input_text"),
+  /** The text. */
+  text: z.string(),
+});
+/**
+ * A text part in the Responses API's form (custom-role messages): read as a `text` part.
+ */
+export interface ChatCompletionContentPartInputText extends Fields<typeof inputTextPart.shape> {}
+const outputTextPart = looseObject({
+  /** Always `"output_text"`. */
+  type: z.literal("output_text"),
+  /** The text. */
+  text: z.string(),
+});
+/**
+ * A model's text in the Responses API's form (custom-role messages): read as a `text` part.
+ */
+export interface ChatCompletionContentPartOutputText extends Fields<typeof outputTextPart.shape> {}
 // vLLM validates it as openai's ResponseInputImageParam: `detail` is required there.
 const inputImagePart = looseObject({
   /** Always `"input_image"`. */
