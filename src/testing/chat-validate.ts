@@ -330,26 +330,26 @@ function checkParts(parts: unknown[], i: number, role: unknown): ResponsePlan | 
     if (type === "image_url" && isRecord(image) && image["detail"] != null)
       if (!IMAGE_DETAILS.includes(String(image["detail"])))
         return typeError(`messages.${i}.content.${j}.image_url.detail`, "string");
-    if (type == null || part["uuid"] != null) {
-      if (!UNTYPED_KEYS.some((k) => k in part) && part["input_audio"] == null)
-        return openAiError(400, "BadRequestError", "Missing 'type' field in multimodal part.", null);
-      continue;
-    }
-    if (typeof type === "string" && !PART_TYPES.includes(type))
+    // vLLM reads a part without `type`, or with a `uuid`, by the short-form key it holds.
+    const shortForm = type == null || part["uuid"] != null;
+    if (shortForm && !UNTYPED_KEYS.some((k) => k in part) && part["input_audio"] == null)
+      return openAiError(400, "BadRequestError", "Missing 'type' field in multimodal part.", null);
+    if (type == null) continue;
+    if (!shortForm && typeof type === "string" && !PART_TYPES.includes(type))
       return openAiError(
         400,
         "BadRequestError",
         `Unsupported chat content part type: '${type}'. Supported types: ${PART_TYPES.join(", ")}.`,
         "type",
       );
-    if (type === "image_url" && !isRecord(image))
+    if (!shortForm && type === "image_url" && !isRecord(image))
       return renderError(
         "ChatCompletionContentPartImageParam",
         "image_url",
         "Input should be a valid dictionary",
         "dict_type",
       );
-    if (type === "input_image" && !RESPONSES_IMAGE_DETAILS.includes(String(part["detail"])))
+    if (!shortForm && type === "input_image" && !RESPONSES_IMAGE_DETAILS.includes(String(part["detail"])))
       return renderError("ResponseInputImageParam", "detail", "Field required", "missing");
     if (!openAiRole) continue;
     // OpenAI's part types hold no Responses-API text part, and no member of the free-form

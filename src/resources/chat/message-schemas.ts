@@ -2,8 +2,8 @@
  * Zod schemas for `messages`: the tool calls an assistant message carries, the tools a
  * request offers, the eight message kinds (developer, system, user, assistant, tool,
  * function, custom, generic: the last two vLLM's free-form message) and the union of them
- * chosen by `role`. Loose objects (unknown
- * keys are kept); see `request-schema.ts` for the rules every request schema follows.
+ * chosen by `role`. Loose objects (unknown keys are kept); see `request-schema.ts` for the
+ * rules every request schema follows.
  *
  * @module
  */
