@@ -25,7 +25,7 @@ import { holdData } from "../../wire/artifacts/file-data.js";
 import type { FileSlot } from "../../wire/artifacts/file-slot.js";
 import type { HeldBytes } from "../../wire/artifacts/local-files.js";
 import { type ManifestEntryOut, manifestBytes } from "../../wire/artifacts/manifest.js";
-import { planParts, sendFile } from "../../wire/artifacts/multipart.js";
+import { checkHeldSizes, planParts, sendFile } from "../../wire/artifacts/multipart.js";
 import { putToStorage, StorageRequestError } from "../../wire/artifacts/storage.js";
 import type { ArtifactUploadParams, ArtifactUploadResult } from "../../wire/artifacts/types.js";
 import { runGraphQL } from "../../wire/graphql.js";
@@ -77,6 +77,7 @@ export async function uploadArtifact(
   const held: HeldBytes[] = [];
   try {
     for (const [i, file] of params.files.entries()) held.push(await holdData(file.data, `files.${i}.data`));
+    checkHeldSizes(held, params.multipart);
     const entries: ManifestEntryOut[] = params.files.map((f, i) => ({
       name: f.name,
       digest: held[i]!.digest,

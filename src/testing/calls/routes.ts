@@ -6,8 +6,8 @@
  * With `columns`, a record keeps every field, as Weave answers: the requested top-level members
  * (a dotted column keeps its top-level member) and the required `id`, `project_id`, `op_name`,
  * `trace_id` and `started_at` filled, the others null (`attributes` and `inputs` as `{}`).
- * Order: by time value (not text) and then id; explicit sorts as Weave's sqlite server orders
- * them (`sort.ts`: the id tie-break, derived fields, nulls), `sort_by: []` as inserted.
+ * Order: by time value (not text) and then id; explicit sorts (`sort_by: []` included) as
+ * `sort.ts` says: the id tie-break of W&B's ClickHouse server, derived fields, nulls.
  * With `columns` holding `summary`, `ended_at`, `exception` and `display_name` come back too,
  * as Weave adds them; without it, the summary is the derived one of the selected fields.
  * `filter.svc_user_ids`/`svc_run_ids` are ignored, as a real Weave server ignores them.
@@ -20,6 +20,7 @@ import type { FakeCallRecord, FakeRequest, ResponsePlan } from "../types.js";
 import { isRecord } from "../util.js";
 import { bool, nullable, obj, str, validateBody } from "../validate.js";
 import { type CallsQuery, checkCallsQuery } from "./checks.js";
+import { latencyMs } from "./derived.js";
 import { handleOtelTraces, type OtlpState } from "./otlp.js";
 import { matchesQuery } from "./query-eval.js";
 import { compareForWeave, weaveOrder } from "./sort.js";
@@ -94,15 +95,15 @@ function derivedFrom(selected: FakeCallRecord, full: FakeCallRecord): Record<str
   const display = selected["display_name"];
   if (typeof display === "string" && display !== "") weave["display_name"] = display;
   else weave["trace_name"] = shortOpName(selected.op_name);
-  if (typeof ended === "string")
-    weave["latency_ms"] = Math.max(0, Math.round(Date.parse(ended) - Date.parse(selected.started_at)));
+  const latency = typeof ended === "string" ? latencyMs(selected.started_at, ended) : undefined;
+  if (latency !== undefined) weave["latency_ms"] = latency;
   if (fullWeave["feedback"] !== undefined) weave["feedback"] = fullWeave["feedback"];
   return weave;
 }
 
-// Weave's default order, or `sort_by: []` (insertion order): both stream without sorting.
+// Weave's default order (started_at, then id), which streams without sorting.
 function isDefaultOrder(sortBy: CallsQuery["sort_by"]): boolean {
-  if (sortBy == null || sortBy.length === 0) return true;
+  if (sortBy == null) return true;
   const [first] = sortBy;
   return sortBy.length === 1 && first!.field === "started_at" && first!.direction === "asc";
 }
@@ -129,11 +130,10 @@ export function* runCallsQuery(store: CallStore, q: CallsQuery): Generator<FakeC
   const limit = q.limit ?? Infinity;
   if (limit <= 0) return;
 
-  const asInserted = q.sort_by != null && q.sort_by.length === 0;
   if (isDefaultOrder(q.sort_by)) {
     let skipped = 0;
     let emitted = 0;
-    for (const stored of asInserted ? store.scanAsInserted(q.project_id) : store.scan(q.project_id)) {
+    for (const stored of store.scan(q.project_id)) {
       const record = derive(stored);
       if (!accept(record)) continue;
       if (skipped < offset) {
