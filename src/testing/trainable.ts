@@ -20,7 +20,8 @@
  * grows with the step (1/2 after one step, 3/4 after two, ...; a sample that leans once leans
  * at every later step), and as the base model does otherwise. Rewards that favoured a reply or
  * a way of calling a tool thus rise step by step, which is all a test or a demo of the loop
- * needs to see.
+ * needs to see. An SFT job also teaches its rows' replies exactly (sft-policy.ts): a checkpoint
+ * it made answers each trained conversation with its trained reply.
  */
 import type { GeneratedChoice } from "./chat-generate.js";
 import { generateChoice, tokenId, tokenize } from "./chat-generate.js";
@@ -29,6 +30,7 @@ import { detailError, jsonResponse, openAiError, requireJsonBody } from "./respo
 import type { Route } from "./route.js";
 import { route } from "./route.js";
 import { type SftDatasetRow, sftBatchMetrics } from "./sft-dataset.js";
+import { conversationKey, sftLessons } from "./sft-policy.js";
 import { trajectoryCheck } from "./training-checks.js";
 import type { FakeRequest, ModelEntry, ResponsePlan, TrainingJob } from "./types.js";
 import { hash32, isoMicros, isRecord, randomUuid, seededRandom } from "./util.js";
@@ -57,6 +59,8 @@ export interface FakeTrainableModel {
   policy: Map<string, { reply: string; reward: number }>;
   /** Per prompt, tool name and ordinal of the call, the best-rewarded arguments that beat their group. */
   toolPolicy: Map<string, { arguments: Record<string, unknown>; reward: number }>;
+  /** Per conversation an SFT job trained on (sft-policy.ts), its reply and the step that learned it. */
+  sftReplies: Map<string, { reply: string; step: number }>;
 }
 
 /**
@@ -372,6 +376,11 @@ export class TrainableStore {
     for (const [k, { sum, n }] of sums) metrics[k] = sum / n;
     const step = (model.checkpoints.at(-1)?.step ?? 0) + 1;
     model.checkpoints.push({ id: randomUuid(), step, metrics });
+    if (t.sftRows !== undefined) {
+      const config = isRecord(t.job.request["config"]) ? t.job.request["config"] : {};
+      for (const { key, reply } of sftLessons(t.sftRows, config["assistant_turns"]))
+        model.sftReplies.set(key, { reply, step });
+    }
   }
 
   private jobView(t: JobTimeline): Record<string, unknown> {
@@ -563,6 +572,7 @@ export class TrainableStore {
       checkpoints: [],
       policy: new Map(),
       toolPolicy: new Map(),
+      sftReplies: new Map(),
     };
     this.models.push(model);
     return jsonResponse(200, this.view(model));
@@ -599,6 +609,8 @@ export class TrainableStore {
       entry,
       policy: (params, index) => {
         if (step === 0) return undefined;
+        const taught = model.sftReplies.get(conversationKey(params.messages));
+        if (taught !== undefined && taught.step <= step) return learnedChoice(taught.reply, params, index);
         const prompt = lastUserText(params);
         // The same draw at every step for a given sample: a sample that leaned at step N leans at
         // every later step, so the mean reward of a fixed set of rollouts never falls. Keyed by
