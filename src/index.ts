@@ -68,6 +68,8 @@ export type {
   TrainOptions,
 } from "./lib/training/types.js";
 export {
+  type SkippedTrace,
+  type TracedRollout,
   type TrajectoryGroupsOptions,
   type TrajectoryGroupsParams,
   trajectoryFromCalls,
