@@ -4,7 +4,7 @@
  * not; a sampled one varies with the seed and repeats for the same seed; `json_object` is a
  * JSON object; `text` and no format leave the words as they were; `echo ` still scripts a reply.
  */
-import { Validator } from "@cfworker/json-schema";
+import { type Schema, Validator } from "@cfworker/json-schema";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FakeService } from "../../src/testing/index.js";
 import { startFakeService } from "../../src/testing/index.js";
@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => svc.close());
 
 const MODEL = "Qwen/Qwen3-8B";
-const WEATHER = {
+const WEATHER: Schema = {
   type: "object",
   properties: {
     city: { type: "string" },
