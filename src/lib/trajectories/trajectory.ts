@@ -184,7 +184,7 @@ export class Trajectory {
    * @example
    * ```ts
    * const rows = groups.flatMap((g) => g.trajectories.filter((t) => (t.reward ?? 0) >= 0.8).map((t) => t.toSFTRow()));
-   * await model.trainSFT(rows);
+   * await trainable.trainSFT(rows);
    * ```
    */
   toSFTRow(): SFTRow {
