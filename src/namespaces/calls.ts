@@ -148,7 +148,7 @@ export class Calls extends APIResource {
       (p, o) => this.query(p, o),
       params,
       options,
-      requestOptions,
+      requestOptions ?? {},
       this._http.config.log,
     );
   }

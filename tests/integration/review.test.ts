@@ -349,7 +349,7 @@ describe("calls.trajectoryGroups", () => {
     expect(again[0]!.trajectories).toHaveLength(1);
     expect(warnings.codes()).toEqual(["INFERLOOP_SKIPPED_TRACES"]);
     expect(warnings.messages()[0]).toBe(
-      "calls.trajectoryGroups: 3 trace(s) could not become trajectories and were left out (2 with no chat-completion call, 1 with no finished reply): trace trace-21, trace-22, trace-23; pass onSkip to handle them",
+      "calls.trajectoryGroups: 3 trace(s) left out, 2 with no chat-completion call and 1 with no finished reply: trace trace-21, trace-22, trace-23; pass onSkip to handle them",
     );
   });
 

@@ -140,7 +140,7 @@ describe("model.trainSFT checks everything before anything is sent", () => {
       path: "config.assistant_turns",
       says: /"all" or "last"/,
     },
-    { what: "a dataset name with a colon", options: { name: "data:v1" }, path: "name", says: /must not contain/ },
+    { what: "a dataset name with a colon", options: { name: "data:v1" }, path: "name", says: /without \/ or :/ },
     { what: "a negative pollInterval", options: { pollInterval: -1 }, path: "pollInterval", says: /ms >= 0/ },
     { what: "an onEvent that is no function", options: { onEvent: "log" }, path: "onEvent", says: /function/ },
     { what: "a blank idempotencyKey", options: { idempotencyKey: " " }, path: "idempotencyKey", says: /non-blank/ },
@@ -190,6 +190,20 @@ describe("model.trainSFT checks everything before anything is sent", () => {
     expect(fake.svc.requests.length - sent).toBe(0);
     // No spool is left behind.
     expect((await readdir(tmpdir())).filter((f) => f.startsWith("inferloop-upload-"))).toEqual(spoolsBefore);
+  });
+
+  it("refuses a model name too long for the default dataset name (W&B's 128 characters), with no request made", async () => {
+    const model = await fake.client.trainableModels.register({
+      project: "sft",
+      name: "m".repeat(110),
+      base_model: BASE_MODEL,
+    });
+    const sent = fake.svc.requests.length;
+    const err = (await caught(() => model.trainSFT([row("a", "b")]))) as RequestValidationError;
+    expect(err.issues.map((i) => i.path)).toEqual(["name"]);
+    expect(fake.svc.requests.length - sent).toBe(0);
+    // A name of one's own makes it fit.
+    await model.trainSFT([row("a", "b")], { name: "short", pollInterval: 5 });
   });
 
   it("takes config typed as W&B's SFTTrainingConfig and sends it as given", async () => {

@@ -99,14 +99,11 @@ const configKeyHint: UnknownKeyHint = (key, path) => {
   return near === undefined ? "" : ` (did you mean "${near}"?)`;
 };
 
-const NAME_MAX = 128;
-const HEX_CHARS = 12;
-const defaultName = (model: string, digest: string) => `${model}-sft-data-${digest.slice(0, HEX_CHARS)}`;
+const defaultName = (model: string, digest: string) => `${model}-sft-data-${digest.slice(0, 12)}`;
 
 /** The problems of trainSFT's options; none of them needs a request to be found. */
 function optionProblems(options: TrainSFTOptions, modelName: string): ValidationIssue[] {
-  if (typeof options !== "object" || options === null)
-    return [{ path: "", message: "options must be an object { config?, name?, onEvent?, ... }" }];
+  if (typeof options !== "object" || options === null) return [{ path: "", message: "options must be an object" }];
   const o = options as Record<string, unknown>;
   const issues = optionNameIssues(options, TRAIN_SFT_OPTION_NAMES, "known");
   // signal, idempotencyKey and timeout mean here what they mean on any request.
@@ -117,23 +114,16 @@ function optionProblems(options: TrainSFTOptions, modelName: string): Validation
       for (const i of inputIssues(checked.error.issues, configKeyHint))
         issues.push({ path: i.path.join("."), message: i.message, code: i.code });
   }
-  const name = o.name;
-  if (name !== undefined) {
-    if (typeof name !== "string" || name === "") issues.push({ path: "name", message: "must be a non-empty string" });
-    else if (name.length > NAME_MAX) issues.push({ path: "name", message: `must be at most ${NAME_MAX} characters` });
-    else if (/[/:]/.test(name))
-      issues.push({ path: "name", message: "must not contain `/` or `:` (the URL the job gets is .../{name}:v{N})" });
-  } else if (defaultName(modelName, "").length + HEX_CHARS > NAME_MAX) {
-    issues.push({
-      path: "name",
-      message: `the default dataset name (${modelName}-sft-data-...) is over W&B's ${NAME_MAX} characters: pass a shorter name`,
-    });
-  }
+  // W&B's names: at most 128 characters, no `/`; no `:` either, which the job's URL puts after
+  // the name. The default name counts too (a long model name makes it too long).
+  const name = o.name ?? defaultName(modelName, "0".repeat(12));
+  if (typeof name !== "string" || !/^[^/:]{1,128}$/.test(name))
+    issues.push({ path: "name", message: "the dataset's name must be 1 to 128 characters, without / or :" });
   if (o.onEvent !== undefined && typeof o.onEvent !== "function")
-    issues.push({ path: "onEvent", message: "must be a function that takes the job's events" });
+    issues.push({ path: "onEvent", message: "must be a function" });
   const poll = o.pollInterval;
-  if (poll !== undefined && (typeof poll !== "number" || !Number.isFinite(poll) || poll < 0))
-    issues.push({ path: "pollInterval", message: `must be a number of ms >= 0, got ${String(poll)}` });
+  if (poll !== undefined && !(typeof poll === "number" && poll >= 0 && poll < Infinity))
+    issues.push({ path: "pollInterval", message: "must be a number of ms >= 0" });
   return issues;
 }
 

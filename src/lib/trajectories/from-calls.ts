@@ -206,17 +206,9 @@ function groupsOptionIssues(options: TrajectoryGroupsOptions): ValidationIssue[]
   if (typeof options !== "object" || options === null)
     return [{ path: "", message: "options must be an object { groupBy, reward, pageSize?, onSkip? }" }];
   const issues = optionNameIssues(options, GROUPS_OPTION_NAMES, "known");
-  for (const key of ["groupBy", "reward"] as const)
-    if (typeof options[key] !== "function")
-      issues.push({
-        path: key,
-        message:
-          key === "groupBy"
-            ? "must be a function of the root call that names its group"
-            : "must be a function of the root call (and its trace) that returns the reward, or undefined to leave it out",
-      });
-  if (options.onSkip !== undefined && typeof options.onSkip !== "function")
-    issues.push({ path: "onSkip", message: "must be a function that takes the skipped traces" });
+  for (const key of ["groupBy", "reward", "onSkip"] as const)
+    if (typeof options[key] !== "function" && (key !== "onSkip" || options[key] !== undefined))
+      issues.push({ path: key, message: "must be a function" });
   const pageSize = options.pageSize ?? 100;
   // One page's trace ids go in one `filter.trace_ids`, which Weave caps at 1000 entries.
   if (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > 1000)
@@ -255,19 +247,14 @@ function buildOrSkip(root: CallRecord, calls: readonly CallRecord[]): Trajectory
 
 /** The one line that says which traces were left out, and why. */
 function skippedFinding(skipped: readonly SkippedTrace[]): Finding {
-  const count = (reason: SkippedTrace["reason"]) => skipped.filter((s) => s.reason === reason).length;
-  const why = [
-    [count("no_chat_call"), "with no chat-completion call"],
-    [count("no_finished_reply"), "with no finished reply"],
-  ]
-    .filter(([n]) => (n as number) > 0)
-    .map(([n, what]) => `${n} ${what}`)
-    .join(", ");
-  const ids = skipped.slice(0, 5).map((s) => s.trace_id);
-  const more = skipped.length > ids.length ? ` and ${skipped.length - ids.length} more` : "";
+  const noChat = skipped.filter((s) => s.reason === "no_chat_call").length;
+  const more = skipped.length > 5 ? ` and ${skipped.length - 5} more` : "";
   return {
     code: "skipped_traces",
-    message: `${skipped.length} trace(s) could not become trajectories and were left out (${why}): trace ${ids.join(", ")}${more}; pass onSkip to handle them`,
+    message: `${skipped.length} trace(s) left out, ${noChat} with no chat-completion call and ${skipped.length - noChat} with no finished reply: trace ${skipped
+      .slice(0, 5)
+      .map((s) => s.trace_id)
+      .join(", ")}${more}; pass onSkip to handle them`,
   };
 }
 
@@ -293,9 +280,9 @@ export async function trajectoryGroupsFromCalls(
   query: Query,
   params: TrajectoryGroupsParams,
   options: TrajectoryGroupsOptions,
-  requestOptions: RequestOptions = {},
-  /** Where a finding goes by the findings rule (the client's log); else one process warning. */
-  log?: Log,
+  requestOptions: RequestOptions,
+  /** The client's log: where a finding goes by the findings rule. */
+  log: Log,
 ): Promise<GatheredTrajectoryGroup[]> {
   const issues = groupsOptionIssues(options);
   if (issues.length > 0) throw new RequestValidationError(issues, "trajectory groups options");
@@ -336,8 +323,7 @@ export async function trajectoryGroupsFromCalls(
   }
   if (skipped.length > 0) {
     if (options.onSkip !== undefined) options.onSkip(skipped);
-    else if (log !== undefined) warnFindings(log, "calls.trajectoryGroups", [skippedFinding(skipped)]);
-    else warnOnce("INFERLOOP_SKIPPED_TRACES", `calls.trajectoryGroups: ${skippedFinding(skipped).message}`);
+    else warnFindings(log, "calls.trajectoryGroups", [skippedFinding(skipped)]);
   }
   if (unrewarded > 0)
     warnOnce(
