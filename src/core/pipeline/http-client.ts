@@ -17,7 +17,6 @@ import { type Transport, type TransportRequest, type TransportResponse, wasUnsen
 import { signalAbortError } from "./abort.js";
 import type { ResponseInfo, WithResponse } from "./api-promise.js";
 import { type AuthScheme, authFailureHint, authorizationHeader, type Credentials } from "./auth.js";
-import { withExtraBody } from "./extra-body.js";
 import { checkRequestHeaders } from "./header-values.js";
 import type { RequestOptions } from "./options.js";
 import { redirectMessage } from "./redirect.js";
@@ -183,10 +182,7 @@ export class HttpClient {
     const signal = options?.signal;
     checkRequestHeaders(options?.headers, options?.idempotencyKey, spec.operation);
     const { headers, callerAuth } = this.#headers(spec, options);
-    const value =
-      spec.body === undefined
-        ? undefined
-        : withExtraBody(spec.body, cfg.extraBody, options?.extraBody, spec.operation, spec.extraBodyMerges);
+    const value = spec.body;
     const body: TransportRequest["body"] =
       value === undefined ? undefined : spec.bodyInPieces ? { pieces: () => jsonPieces(value) } : JSON.stringify(value);
     const path = base.prefix + spec.path;
@@ -244,7 +240,7 @@ export class HttpClient {
             res.status === 401
               ? authFailureHint(authOf(spec), cfg.credentials, callerAuth)
               : doubledV1Hint(res.status, base, spec.path),
-            spec.errorHints,
+            spec.hooks?.errorHints,
           );
           outcome = { kind: "status", status: res.status, headers: res.headers };
         }
