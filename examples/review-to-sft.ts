@@ -13,9 +13,9 @@
  * The reviewer here is a script (it prefers replies of about eight words); in a real project
  * people review the traces in the W&B UI, and the same calls read what they left.
  */
-import type { CallRecord, SFTRow, SkippedTrace } from "../src/index.js";
+import type { SFTRow, SkippedTrace } from "../src/index.js";
 import { runExample, trainingTarget } from "./_service.js";
-import { startTracing } from "./_tracing.js";
+import { startTracing, tracedChat } from "./_tracing.js";
 
 const PROMPTS = [
   "Explain what a token is, briefly.",
@@ -31,14 +31,6 @@ const APPROVED = 0.75;
 function judge(reply: string): number {
   const words = reply.split(/\s+/).filter(Boolean).length;
   return Math.round(Math.max(0, 1 - Math.abs(words - 8) / 8) * 100) / 100;
-}
-
-/** The prompt (last user message) and the reply of a chat call traced as a GenAI span. */
-function chatOf(call: CallRecord): { prompt: string; reply: string } {
-  const messages = JSON.parse(String(call.inputs["gen_ai.input.messages"] ?? "[]")) as Array<{ content: string }>;
-  const output = (call.output ?? {}) as Record<string, string>;
-  const replies = JSON.parse(output["gen_ai.output.messages"] ?? "[]") as Array<{ content: string }>;
-  return { prompt: messages.at(-1)?.content ?? "", reply: replies[0]?.content ?? "" };
 }
 
 await runExample(async (service) => {
@@ -81,7 +73,7 @@ await runExample(async (service) => {
       weave_ref: `weave:///${projectId}/call/${call.id}`,
       feedback_type: "wandb.annotation.quality",
       annotation_ref: `weave:///${projectId}/object/quality:latest`,
-      payload: { value: judge(chatOf(call).reply) },
+      payload: { value: judge(tracedChat(call).reply) },
     });
   console.log(`2. reviewer scored ${calls.length} rollouts`);
 
@@ -90,7 +82,7 @@ await runExample(async (service) => {
   const groups = await client.calls.trajectoryGroups(
     { project_id: projectId, filter: { call_ids: calls.map((c) => c.id) } },
     {
-      groupBy: (root) => chatOf(root).prompt,
+      groupBy: (root) => tracedChat(root).prompt,
       reward: (_root, trace) => {
         const review = trace.feedback.find((f) => f.feedback_type === "wandb.annotation.quality");
         return review === undefined ? undefined : Number(review.payload?.["value"]);

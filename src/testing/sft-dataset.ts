@@ -87,7 +87,8 @@ export function readSftDataset(
   return "problem" in parsed ? parsed : { artifact, rows: parsed.rows };
 }
 
-const textOf = (content: unknown): string =>
+/** The text of a message's content (a string, or the text parts of a list). */
+export const textOf = (content: unknown): string =>
   typeof content === "string"
     ? content
     : Array.isArray(content)

@@ -9,15 +9,8 @@
  *
  * @module
  */
-import type { SftDatasetRow } from "./sft-dataset.js";
+import { type SftDatasetRow, textOf } from "./sft-dataset.js";
 import { isRecord } from "./util.js";
-
-const textOf = (content: unknown): string =>
-  typeof content === "string"
-    ? content
-    : Array.isArray(content)
-      ? content.map((p) => (isRecord(p) && typeof p["text"] === "string" ? p["text"] : "")).join("")
-      : "";
 
 const callsOf = (message: Record<string, unknown>): unknown[] =>
   (Array.isArray(message["tool_calls"]) ? message["tool_calls"] : []).map((c) => {
