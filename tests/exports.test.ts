@@ -37,6 +37,8 @@ const PUBLIC_EXPORTS = [
   "InferloopError",
   "InternalServerError",
   "JudgeError",
+  "LORA_BASE_MODELS",
+  "Loras",
   "MissingCredentialsError",
   "Models",
   "NotFoundError",

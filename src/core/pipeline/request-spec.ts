@@ -16,11 +16,28 @@ export type RetryPolicy = "safe" | "unsent-only";
  */
 export type Service = "inference" | "trace" | "training" | "wandb";
 
-/** A hint added to an error answer whose message `match` finds (see {@link RequestHooks}). */
+/** What an error answer whose message `match` finds gets added to it (see {@link RequestHooks}). */
 export interface ErrorHint {
   status?: number;
   match: RegExp;
-  hint: string;
+  /** Added after the server's message. */
+  hint?: string;
+  /**
+   * Looked up once the call has failed for good with such an answer, never before: it may send
+   * one request of its own (which has no lookup), and its failure adds nothing. What it resolves
+   * to is added after the message.
+   */
+  lookup?(failed: ErrorLookupContext): Promise<string | undefined>;
+}
+
+/**
+ * What an {@link ErrorHint}'s `lookup` gets: the pipeline that sent the call (the `HttpClient`,
+ * which an endpoint's lookup names by its own type), and the body as sent.
+ */
+export interface ErrorLookupContext {
+  http: unknown;
+  body: unknown;
+  signal: AbortSignal | undefined;
 }
 
 /** What every endpoint is: its name, HTTP method, server and retry class. */

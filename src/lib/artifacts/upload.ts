@@ -116,6 +116,7 @@ export async function uploadHeldFiles(
   if (runId !== undefined) input.runName = runId;
   if (params.metadata !== undefined) input.metadata = JSON.stringify(params.metadata);
   if (params.description !== undefined) input.description = params.description;
+  if (params.storageRegion !== undefined) input.storageRegion = params.storageRegion;
 
   const created = await runGraphQL(http, createArtifact, { input }, options);
   const ref = (version: string) => `wandb-artifact:///${entity}/${project}/${name}:${version}`;
@@ -137,7 +138,7 @@ export async function uploadHeldFiles(
 
   await uploadFiles(http, created.id, first.id, entries, held, params.multipart, options);
 
-  const bytes = manifestBytes(entries);
+  const bytes = manifestBytes(entries, params.storageRegion);
   const upsert = await runGraphQL(
     http,
     createManifest,

@@ -133,6 +133,9 @@ function createArtifact(state: ArtifactState, vars: Vars): ResponsePlan {
     metadata: typeof input.metadata === "string" ? input.metadata : null,
     description: typeof input.description === "string" ? input.description : null,
     runName: str(input.runName) ?? null,
+    // CreateArtifactInput.storageRegion (wandb core/internal/gql/gql_gen.go); W&B's clients put
+    // the same region in the manifest's storagePolicyConfig too.
+    storageRegion: str(input.storageRegion) ?? null,
     requestedAliases: aliases,
     manifests: new Map(),
     files: new Map(),

@@ -108,6 +108,7 @@ function loraArtifact(state: ArtifactState, model: FakeTrainableModel, index: nu
     metadata: JSON.stringify({ "wandb.base_model": model.base_model }),
     description: null,
     runName: model.run_id,
+    storageRegion: "coreweave-us",
     requestedAliases: latest ? [`step${checkpoint.step}`, "latest"] : [`step${checkpoint.step}`],
     manifests: new Map([["wandb_manifest.json", { id: `${id}-manifest`, digest: "", key: manifestKey }]]),
     files,

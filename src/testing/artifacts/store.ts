@@ -44,6 +44,8 @@ export interface FakeArtifact {
   description: string | null;
   /** The run (id) that logged it, when one did. */
   runName: string | null;
+  /** The storage region `createArtifact` asked for (`coreweave-us`), null for W&B's default. */
+  storageRegion: string | null;
   /** Aliases asked for at creation; they take effect at the commit. */
   requestedAliases: string[];
   /** Manifests by name (`wandb_manifest.json`): id, digest, storage key. */

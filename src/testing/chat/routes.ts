@@ -7,6 +7,7 @@
  * with `choices: []`, then `data: [DONE]\n\n`.
  */
 
+import type { ArtifactStore } from "../artifacts/store.js";
 import { jsonResponse, openAiError } from "../responses.js";
 import type { Route } from "../route.js";
 import { route } from "../route.js";
@@ -18,6 +19,7 @@ import type { ChatParams, ChatServerFlags } from "./checks.js";
 import { checkChatRequest } from "./checks.js";
 import type { GeneratedChoice, GeneratedToken } from "./generate.js";
 import { generateChoice, messageText, promptTokenIds, topAlternatives } from "./generate.js";
+import { resolveDeployedLora } from "./lora-serving.js";
 
 interface Completion {
   id: string;
@@ -268,18 +270,19 @@ export function handleChat(
 }
 
 /**
- * The chat area's routes. A `wandb-artifact:///` model name is one the training service
- * trained: it answers with what the model learned at that step.
+ * The chat area's routes. A `wandb-artifact:///` model name is a LoRA adapter deployed as an
+ * artifact (lora-serving.ts), or one the training service trained: it answers with what the
+ * model learned at that step.
  */
 export const CHAT_ROUTES: ReadonlyArray<
-  Route<{ models: FakeModelEntry[]; trainable: TrainableStore; autoToolChoice: boolean }>
+  Route<{ models: FakeModelEntry[]; trainable: TrainableStore; artifacts: ArtifactStore; autoToolChoice: boolean }>
 > = [
   route({
     method: "POST",
     path: "/v1/chat/completions",
     auth: "bearer",
     handle: ({ req, state }) => {
-      const served = resolveTrainedChat(state.trainable, req);
+      const served = resolveDeployedLora(req, state.artifacts) ?? resolveTrainedChat(state.trainable, req);
       const server = { autoToolChoice: state.autoToolChoice };
       if (served === undefined) return handleChat(req, state.models, undefined, server);
       if ("error" in served) return served.error;

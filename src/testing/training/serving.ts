@@ -17,7 +17,8 @@ import { textOf, toolKey } from "./policy.js";
 import { conversationKey } from "./sft-policy.js";
 import type { TrainableStore } from "./store.js";
 
-const ARTIFACT = /^wandb-artifact:\/\/\/([^/]+)\/([^/]+)\/([^/:]+)(?::step(\d+))?$/;
+// `:latest` is the newest step, as W&B's LoRA guide names a trained adapter on W&B Inference.
+const ARTIFACT = /^wandb-artifact:\/\/\/([^/]+)\/([^/]+)\/([^/:]+)(?::step(\d+)|:latest)?$/;
 
 /** The last user message of a chat request, as the policy keys prompts. */
 function lastUserText(params: ChatParams): string {

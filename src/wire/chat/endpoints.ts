@@ -1,9 +1,11 @@
 import { endpoint } from "../../core/pipeline/endpoint.js";
 import { readJSON } from "../../core/pipeline/http-client.js";
 import { activeChatCapture } from "./capture-slot.js";
+import { modelNotFoundHint } from "./model-not-found.js";
 import { parsedStreamOf } from "./parse-hook.js";
 import { chatCompletionCreateParamsSchema, prepareChatRequest, requestIssues } from "./request-schema.js";
 import { checkCompletion } from "./response-checks.js";
+import { roleFindings } from "./role-findings.js";
 import { ChatCompletionStream } from "./stream.js";
 import { type ChatCompletion, normalizeCompletion } from "./types.js";
 
@@ -16,7 +18,13 @@ export const chatCompletionsCreate = endpoint({
   path: "/v1/chat/completions",
   service: "inference",
   retry: "safe",
-  body: { schema: chatCompletionCreateParamsSchema, issues: requestIssues, prepare: prepareChatRequest },
+  body: {
+    schema: chatCompletionCreateParamsSchema,
+    issues: requestIssues,
+    prepare: prepareChatRequest,
+    // A role that is a near miss of a standard one is sent as written (vLLM takes custom roles).
+    review: roleFindings,
+  },
   read: async (res): Promise<ChatResult> =>
     normalizeCompletion(checkCompletion(await readJSON<unknown>(res)) as ChatCompletion),
   hooks: {
@@ -29,6 +37,8 @@ export const chatCompletionsCreate = endpoint({
         match: /"auto" tool choice requires --enable-auto-tool-choice/,
         hint: ' (this server was started without tool calling: pass `tool_choice: "none"` to send the tools without letting the model call them, a named tool or "required" to force a call, or start vLLM with --enable-auto-tool-choice and --tool-call-parser <parser>)',
       },
+      // A model the server does not know: the closest served names, or a trained model's newest step.
+      modelNotFoundHint,
     ],
     streamed: {
       when: (body) => body.stream === true,
