@@ -66,9 +66,12 @@ export class Calls extends APIResource {
    * `params` selects the traces by their ROOT calls (a filter or a query expression; the roots
    * are read with their feedback, at `summary.weave.feedback`). Each trace's chat-completion
    * calls become one trajectory, recorded as `captureTrajectory` records a live run; its reward
-   * is `reward(root)`, and it joins the group named `groupBy(root)`. A trace whose reward is
-   * `undefined` is left out (counted in one warning); a trace with no chat call rejects with
-   * an error naming it. Two queries per page of roots, whatever the number of traces.
+   * is `reward(root, trace)` (`trace.feedback`: the feedback on every call of the trace, child
+   * calls too), and it joins the group named `groupBy(root)`. A trace whose reward is
+   * `undefined` is left out (counted in one warning); a rewarded trace that cannot become a
+   * trajectory (no chat call, a reply that never finished) is left out and reported once, to
+   * `onSkip` or else as a warning. Two queries per page of roots, whatever the number of
+   * traces. Bad options are refused before any query.
    *
    * @example
    * ```ts
@@ -76,10 +79,11 @@ export class Calls extends APIResource {
    *   { project_id: "acme/rollouts", filter: { op_names: ["weave:///acme/rollouts/op/rollout:*"] } },
    *   {
    *     groupBy: (root) => String(root.inputs["prompt_id"]),
-   *     reward: (root) => {
-   *       const review = root.summary?.weave?.feedback?.find((f) => f.feedback_type === "wandb.annotation.quality");
+   *     reward: (root, trace) => {
+   *       const review = trace.feedback.find((f) => f.feedback_type === "wandb.annotation.quality");
    *       return review ? Number(review.payload?.["value"]) : undefined;
    *     },
+   *     onSkip: (skipped) => console.warn(`${skipped.length} traces left out`, skipped.map((s) => s.reason)),
    *   },
    * );
    * ```
@@ -89,6 +93,12 @@ export class Calls extends APIResource {
     options: TrajectoryGroupsOptions,
     requestOptions?: RequestOptions,
   ): Promise<GatheredTrajectoryGroup[]> {
-    return trajectoryGroupsFromCalls((p, o) => this.query(p, o), params, options, requestOptions);
+    return trajectoryGroupsFromCalls(
+      (p, o) => this.query(p, o),
+      params,
+      options,
+      requestOptions ?? {},
+      this._http.config.log,
+    );
   }
 }
