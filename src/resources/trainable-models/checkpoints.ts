@@ -5,6 +5,7 @@ import type { RequestOptions } from "../../core/options.js";
 import { cursorPages } from "../../core/paging.js";
 import { readObject } from "../../core/read-body.js";
 import { APIResource } from "../../core/resource.js";
+import { type PruneCheckpointsOptions, type PruneCheckpointsResult, pruneCheckpoints } from "./prune-checkpoints.js";
 import type { CheckpointDeleteParams, CheckpointListParams } from "./request-schema.js";
 import { checkpointDeleteParamsSchema, checkpointListParamsSchema } from "./request-schema.js";
 import type { Checkpoint, CheckpointDeleteResponse } from "./types.js";
@@ -66,5 +67,23 @@ export class Checkpoints extends APIResource {
     options?: RequestOptions,
   ): APIPromise<CheckpointDeleteResponse> {
     return callEndpoint(this._http, checkpointsDelete, { pathArguments: { modelId }, params }, options);
+  }
+
+  /**
+   * `model.pruneCheckpoints` for a model known only by its id: keeps the `keepLatest` newest
+   * steps (default 1), the `keepBest` best by `metric` and always the latest, and deletes the
+   * rest in one request; `dryRun` deletes nothing. Bad options reject before anything is sent.
+   *
+   * @example
+   * ```ts
+   * const { kept, deleted } = await client.trainableModels.checkpoints.prune(modelId, { keepBest: 1, metric: "reward", dryRun: true });
+   * ```
+   */
+  prune(
+    modelId: string,
+    options: PruneCheckpointsOptions = {},
+    requestOptions?: RequestOptions,
+  ): Promise<PruneCheckpointsResult> {
+    return pruneCheckpoints(this, modelId, options, requestOptions);
   }
 }
