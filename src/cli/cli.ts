@@ -55,7 +55,14 @@ The inferloop SDK from the shell: a fake service to develop against, chat, model
 calls as JSON lines, training jobs, checkpoints and artifacts.
 
 Commands:
-${columns(COMMANDS.map((c) => [usageLine(c).replace(/^inferloop /, "").replace(/ \[options\]$/, ""), c.summary]))}
+${columns(
+  COMMANDS.map((c) => [
+    usageLine(c)
+      .replace(/^inferloop /, "")
+      .replace(/ \[options\]$/, ""),
+    c.summary,
+  ]),
+)}
 
 Every command takes --json (machine-readable output) and --help.
 Run "inferloop <command> --help" for its arguments and options.
@@ -90,7 +97,14 @@ function groupHelp(group: string, members: Command[]): string {
   return `Usage: inferloop ${group} <command> [options]
 
 Commands:
-${columns(members.map((c) => [usageLine(c).replace(/^inferloop /, "").replace(/ \[options\]$/, ""), c.summary]))}
+${columns(
+  members.map((c) => [
+    usageLine(c)
+      .replace(/^inferloop /, "")
+      .replace(/ \[options\]$/, ""),
+    c.summary,
+  ]),
+)}
 
 Run "inferloop ${group} <command> --help" for its arguments and options.
 `;
@@ -134,7 +148,9 @@ function parseInput(command: Command, rest: string[]): CommandInput & { help: bo
         `unknown option ${unknown}${close ? `; did you mean --${close}?` : ""} (see "inferloop ${command.name} --help")`,
       );
     }
-    throw new UsageError(`${message.replace(/\. To specify a positional.*$/s, "")} (see "inferloop ${command.name} --help")`);
+    throw new UsageError(
+      `${message.replace(/\. To specify a positional.*$/s, "")} (see "inferloop ${command.name} --help")`,
+    );
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;
   const help = values["help"] === true;

@@ -31,10 +31,7 @@ export const EXIT = {
 export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
   [EXIT.ok, "success"],
   [EXIT.unexpected, "unexpected error (an unreadable answer, a failed download check, a bug)"],
-  [
-    EXIT.usage,
-    "usage: bad arguments or configuration, or a request refused before sending (RequestValidationError) or by the server (400, 422)",
-  ],
+  [EXIT.usage, "usage: bad arguments or settings, or an invalid request (RequestValidationError, 400, 422)"],
   [EXIT.auth, "authentication: no key (MissingCredentialsError), or the key was refused (401, 403)"],
   [EXIT.notFound, "not found (404, or no such artifact)"],
   [EXIT.unavailable, "service unavailable: connection failed or timed out, 429 or 5xx after the retries"],

@@ -8,7 +8,9 @@ const SECRET_VARIABLES = ["INFERLOOP_API_KEY", "WANDB_API_KEY", "INFERLOOP_PASSW
 export function secretRedactor(env: Readonly<Record<string, string | undefined>>): (text: string) => string {
   const raw = SECRET_VARIABLES.map((name) => env[name]?.trim()).filter((v): v is string => !!v);
   const username = env["INFERLOOP_USERNAME"]?.trim() || "api";
-  const encoded = raw.flatMap((secret) => [`api:${secret}`, `${username}:${secret}`]).map((pair) => Buffer.from(pair).toString("base64"));
+  const encoded = raw
+    .flatMap((secret) => [`api:${secret}`, `${username}:${secret}`])
+    .map((pair) => Buffer.from(pair).toString("base64"));
   // Longest first, so a secret that contains another is replaced whole.
   const secrets = [...new Set([...raw, ...encoded])].sort((a, b) => b.length - a.length);
   if (secrets.length === 0) return (text) => text;

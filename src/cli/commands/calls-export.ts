@@ -44,7 +44,7 @@ writes one JSON object per line to stdout or to --out, in the trace server's def
     project: { type: "string", short: "p", value: "entity/project", description: "the project (required)" },
     out: { type: "string", short: "o", value: "file", description: "write to this file instead of stdout" },
     limit: { type: "string", value: "n", description: "at most this many records" },
-    filter: { type: "string", value: "json", description: 'the query\'s filter, e.g. \'{"trace_roots_only":true}\'' },
+    filter: { type: "string", value: "json", description: "the query's filter, e.g. '{\"trace_roots_only\":true}'" },
     query: { type: "string", value: "json", description: "a query expression ($expr), as the SDK's q builds it" },
     "page-size": { type: "string", value: "n", description: `records per request (default ${DEFAULT_PAGE_SIZE})` },
   },
@@ -70,7 +70,8 @@ writes one JSON object per line to stdout or to --out, in the trace server's def
     let count = 0;
     let reported = Date.now();
     const progress = async (final: boolean) => {
-      const line = `${final ? "exported" : "exporting:"} ${count.toLocaleString("en-US")} calls of ${project}${outPath ? ` to ${outPath}` : ""}`;
+      const verb = !final ? "exporting:" : sink.closed ? "stopped (the reader closed the output) after" : "exported";
+      const line = `${verb} ${count.toLocaleString("en-US")} calls of ${project}${outPath ? ` to ${outPath}` : ""}`;
       if (input.json) {
         if (final && outPath === undefined) await stderr.json({ project, exported: count });
       } else if (stderr.isTTY) await stderr.text(`\r\x1b[2K${line}${final ? "\n" : ""}`);

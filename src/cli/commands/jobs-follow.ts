@@ -22,7 +22,10 @@ Stopped, it re-attaches where it left off with --after <last event id>.`,
     "poll-interval": { type: "string", value: "ms", description: "time between polls (default 1000)" },
     timeout: { type: "string", value: "ms", description: "give up after this long (the job keeps running)" },
   },
-  examples: ["inferloop jobs follow 0f7c...", "inferloop jobs follow 0f7c... --json | jq -c 'select(.type == \"gradient_step\")'"],
+  examples: [
+    "inferloop jobs follow 0f7c...",
+    "inferloop jobs follow 0f7c... --json | jq -c 'select(.type == \"gradient_step\")'",
+  ],
   async run(input, { client, signal, stdout }) {
     const jobId = argument(input, "job-id");
     const after = stringOption(input, "after");
