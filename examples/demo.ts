@@ -276,8 +276,9 @@ async function rlLoop(): Promise<void> {
       prompts.map((prompt) =>
         Array.from({ length: 4 }, (_, seed) => async (rolloutSignal: AbortSignal) => {
           const t = new Trajectory({ messages_and_choices: [{ role: "user", content: prompt }] });
+          // The model's own chat: the host that serves its checkpoints (W&B Training on W&B).
           const completion = await t.sample(
-            logged,
+            agent,
             { model: modelName, seed, temperature: 1, max_completion_tokens: 64 },
             { signal: rolloutSignal },
           );

@@ -9,7 +9,7 @@
  * On W&B (WANDB_API_KEY set), name where to train: INFERLOOP_TRAINING_PROJECT (a project) and
  * INFERLOOP_BASE_MODEL (one of `client.trainableModels.baseModels()`).
  */
-import { gatherTrajectoryGroups, Inferloop, Trajectory } from "inferloop";
+import { gatherTrajectoryGroups, Inferloop, type TrainableModel, Trajectory } from "inferloop";
 import { DEFAULT_BASE_MODELS, startFakeService } from "inferloop/testing";
 
 // The service the environment names (INFERLOOP_BASE_URL, or a key alone: W&B's hosts), else
@@ -45,8 +45,11 @@ function reward(reply: string): number {
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
-/** Groups of rollouts of `modelName`: one chat call per sample, each with its own seed. */
-function rollOut(modelName: string, signal?: AbortSignal) {
+/**
+ * Groups of rollouts of `modelName`: one chat call per sample, each with its own seed, through
+ * the model's own chat (the host that serves its checkpoints: W&B Training on W&B).
+ */
+function rollOut(model: TrainableModel, modelName: string, signal?: AbortSignal) {
   return gatherTrajectoryGroups(
     PROMPTS.map((prompt, p) =>
       Array.from({ length: ROLLOUTS_PER_PROMPT }, (_, seed) => async (rolloutSignal: AbortSignal) => {
@@ -59,7 +62,7 @@ function rollOut(modelName: string, signal?: AbortSignal) {
         });
         // Trajectory.sample asks for the logprobs and token ids a trainer needs.
         const completion = await t.sample(
-          client,
+          model,
           { model: modelName, seed, temperature: 1, max_completion_tokens: 64 },
           { signal: rolloutSignal },
         );
@@ -100,7 +103,7 @@ try {
     maxStepsOffPolicy: 0,
     pollInterval: fake ? 20 : 2_000,
     rollouts: async ({ sampledStep, modelName, signal }) => {
-      const groups = await rollOut(modelName, signal);
+      const groups = await rollOut(model, modelName, signal);
       const rewards = groups.map((g) => g.trajectories.map((t) => t.reward ?? 0));
       means.push([sampledStep, mean(rewards.flat())]);
       console.log(
@@ -129,7 +132,7 @@ try {
   }
 
   // The last step trained, sampled the same way, then the chart.
-  const last = await rollOut(model.inferenceName());
+  const last = await rollOut(model, model.inferenceName());
   means.push([start + steps, mean(last.flatMap((g) => g.trajectories.map((t) => t.reward ?? 0)))]);
   console.log("mean reward per step:");
   for (const [step, m] of means) {

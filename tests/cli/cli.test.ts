@@ -211,7 +211,7 @@ describe("inferloop models and chat", () => {
   it("models: one line per model; --json the list", async () => {
     const text = await run(["models"]);
     expect(text.code).toBe(0);
-    const ids = DEFAULT_MODELS.map((m) => (typeof m === "string" ? m : m.id));
+    const ids = [...DEFAULT_MODELS];
     expect(
       text.stdout
         .trim()
