@@ -47,6 +47,18 @@ function columns(rows: Array<[string, string]>): string {
   return rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`).join("\n");
 }
 
+/** One line per command: its words and arguments, and what it does. */
+function commandList(commands: readonly Command[]): string {
+  return columns(
+    commands.map((c) => [
+      usageLine(c)
+        .replace(/^inferloop /, "")
+        .replace(/ \[options\]$/, ""),
+      c.summary,
+    ]),
+  );
+}
+
 /** The help of the whole command: its subcommands, the environment and the exit codes. */
 export function mainHelp(): string {
   return `Usage: inferloop <command> [options]
@@ -55,14 +67,7 @@ The inferloop SDK from the shell: a fake service to develop against, chat, model
 calls as JSON lines, training jobs, checkpoints and artifacts.
 
 Commands:
-${columns(
-  COMMANDS.map((c) => [
-    usageLine(c)
-      .replace(/^inferloop /, "")
-      .replace(/ \[options\]$/, ""),
-    c.summary,
-  ]),
-)}
+${commandList(COMMANDS)}
 
 Every command takes --json (machine-readable output) and --help.
 Run "inferloop <command> --help" for its arguments and options.
@@ -97,14 +102,7 @@ function groupHelp(group: string, members: Command[]): string {
   return `Usage: inferloop ${group} <command> [options]
 
 Commands:
-${columns(
-  members.map((c) => [
-    usageLine(c)
-      .replace(/^inferloop /, "")
-      .replace(/ \[options\]$/, ""),
-    c.summary,
-  ]),
-)}
+${commandList(members)}
 
 Run "inferloop ${group} <command> --help" for its arguments and options.
 `;

@@ -78,6 +78,17 @@ function group(reward: number): TrajectoryGroup[] {
 }
 const experimental_config = { allow_training_without_logprobs: true };
 
+/** Registers the model `name` on `on`'s service and starts a training job of it. */
+async function startJob(on: Inferloop, name: string): Promise<string> {
+  const model = await on.trainableModels.register({ project: "cli", name, base_model: "OpenPipe/Qwen3-14B-Instruct" });
+  const { id } = await on.trainingJobs.create({
+    model_id: model.id,
+    trajectory_groups: group(0.5),
+    experimental_config,
+  });
+  return id;
+}
+
 beforeAll(async () => {
   svc = await startFakeService({ apiKey: SECRET, trainingStepMs: 1 });
   client = new Inferloop({ baseURL: svc.url, apiKey: SECRET });
@@ -306,16 +317,7 @@ describe("inferloop calls export", () => {
 
 describe("inferloop jobs follow", () => {
   it("prints each event until training_ended and exits 0; --json one event per line", async () => {
-    const model = await client.trainableModels.register({
-      project: "cli",
-      name: "followed",
-      base_model: "OpenPipe/Qwen3-14B-Instruct",
-    });
-    const { id } = await client.trainingJobs.create({
-      model_id: model.id,
-      trajectory_groups: group(0.5),
-      experimental_config,
-    });
+    const id = await startJob(client, "followed");
     const text = await run(["jobs", "follow", id, "--poll-interval", "5"]);
     expect(text.code).toBe(0);
     const lines = text.stdout.trim().split("\n");
@@ -339,17 +341,8 @@ describe("inferloop jobs follow", () => {
   });
 
   it("a failed job prints its training_failed event and exits 6", async () => {
-    const model = await client.trainableModels.register({
-      project: "cli",
-      name: "failing",
-      base_model: "OpenPipe/Qwen3-14B-Instruct",
-    });
     svc.inject(faults.trainingFailed("CUDA out of memory", { afterSteps: 1 }));
-    const { id } = await client.trainingJobs.create({
-      model_id: model.id,
-      trajectory_groups: group(0.5),
-      experimental_config,
-    });
+    const id = await startJob(client, "failing");
     const { code, stdout, stderr } = await run(["jobs", "follow", id, "--poll-interval", "5", "--json"]);
     expect(code).toBe(6);
     expect(JSON.parse(stdout.trim().split("\n").at(-1)!)).toMatchObject({ type: "training_failed" });
@@ -361,16 +354,7 @@ describe("inferloop jobs follow", () => {
     const slow = await startFakeService({ apiKey: SECRET, trainingStepMs: 60_000 });
     try {
       const slowClient = new Inferloop({ baseURL: slow.url, apiKey: SECRET });
-      const model = await slowClient.trainableModels.register({
-        project: "cli",
-        name: "slow",
-        base_model: "OpenPipe/Qwen3-14B-Instruct",
-      });
-      const { id } = await slowClient.trainingJobs.create({
-        model_id: model.id,
-        trajectory_groups: group(0.5),
-        experimental_config,
-      });
+      const id = await startJob(slowClient, "slow");
       const child = start(
         ["jobs", "follow", id, "--poll-interval", "10"],
         userEnv({ INFERLOOP_BASE_URL: slow.url, INFERLOOP_API_KEY: SECRET }),
