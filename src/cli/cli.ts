@@ -1,6 +1,7 @@
 // The `inferloop` command: finds the subcommand in the table, parses its options with Node's
 // `util.parseArgs`, runs it, and turns what it threw into a message and an exit code.
 import { createRequire } from "node:module";
+import type { Writable } from "node:stream";
 import { parseArgs } from "node:util";
 import { closestName } from "../core/closest-name.js";
 import { APIError, Inferloop, InferloopError } from "../index.js";
@@ -10,10 +11,11 @@ import { EXIT, EXIT_CODE_HELP, exitCodeFor, UsageError } from "./exit-codes.js";
 import { Output } from "./output.js";
 import { secretRedactor } from "./secrets.js";
 
-/** Where the command reads and writes (the process's own, or a test's). */
+/** Where the command writes, and what it must keep out of what it writes. */
 export interface CliIO {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
+  stdout: Writable;
+  stderr: Writable;
+  /** The environment the client is built from (`process.env`): its secrets are never written. */
   env: Readonly<Record<string, string | undefined>>;
   /** Aborted on Ctrl-C or SIGTERM. */
   signal: AbortSignal;
@@ -208,8 +210,8 @@ async function report(err: unknown, where: string, json: boolean, stderr: Output
  */
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const redact = secretRedactor(io.env);
-  const stdout = new Output(io.stdout as never, redact);
-  const stderr = new Output(io.stderr as never, redact);
+  const stdout = new Output(io.stdout, redact);
+  const stderr = new Output(io.stderr, redact);
   if (argv.length === 0) {
     await stderr.text(mainHelp());
     return EXIT.usage;

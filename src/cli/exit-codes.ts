@@ -33,7 +33,7 @@ export const EXIT_CODE_HELP: ReadonlyArray<readonly [number, string]> = [
   [EXIT.unexpected, "unexpected error (an unreadable answer, a failed download check, a bug)"],
   [EXIT.usage, "usage: bad arguments or settings, or an invalid request (RequestValidationError, 400, 422)"],
   [EXIT.auth, "authentication: no key (MissingCredentialsError), or the key was refused (401, 403)"],
-  [EXIT.notFound, "not found (404, or no such artifact)"],
+  [EXIT.notFound, "not found (404, no such artifact, no checkpoint to download)"],
   [EXIT.unavailable, "service unavailable: connection failed or timed out, 429 or 5xx after the retries"],
   [EXIT.jobFailed, "the training job failed (training_failed)"],
   [EXIT.interrupted, "interrupted (Ctrl-C)"],
@@ -44,13 +44,19 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
+/** Something the command itself found missing (no checkpoint to download): exit code 4. */
+export class NothingFoundError extends Error {
+  override name = "NothingFoundError";
+}
+
 /** The exit code for an error a command threw. */
 export function exitCodeFor(err: unknown): number {
   if (err instanceof UsageError || err instanceof RequestValidationError) return EXIT.usage;
   if (err instanceof BadRequestError || err instanceof UnprocessableEntityError) return EXIT.usage;
   if (err instanceof MissingCredentialsError) return EXIT.auth;
   if (err instanceof AuthenticationError || err instanceof PermissionDeniedError) return EXIT.auth;
-  if (err instanceof NotFoundError || err instanceof ArtifactNotFoundError) return EXIT.notFound;
+  if (err instanceof NotFoundError || err instanceof ArtifactNotFoundError || err instanceof NothingFoundError)
+    return EXIT.notFound;
   if (err instanceof APIConnectionError || err instanceof RateLimitError) return EXIT.unavailable;
   if (err instanceof APIError && err.status >= 500) return EXIT.unavailable;
   if (err instanceof TrainingJobFailedError) return EXIT.jobFailed;

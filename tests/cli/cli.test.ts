@@ -447,10 +447,18 @@ describe("inferloop checkpoints and artifacts", () => {
     rmSync(join(app, "pruned-step2"), { recursive: true, force: true });
   });
 
-  it("download needs the model's project and name; a step that is gone exits 4", async () => {
+  it("download needs the model's project and name; no checkpoint, or a step that is gone, exits 4", async () => {
     const missing = await run(["checkpoints", "download", modelId, "--name", "pruned"]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/--project is required/);
+    const untrained = await client.trainableModels.register({
+      project: "rl",
+      name: "untrained",
+      base_model: "OpenPipe/Qwen3-14B-Instruct",
+    });
+    const none = await run(["checkpoints", "download", untrained.id, "-p", "acme/rl", "--name", "untrained"]);
+    expect(none.code).toBe(4);
+    expect(none.stderr).toContain(`model ${untrained.id} has no checkpoint yet: nothing to download`);
     const gone = await run([
       "checkpoints",
       "download",

@@ -3,7 +3,7 @@
 // needs the model's name, takes --project and --name too).
 import type { Checkpoint } from "../../index.js";
 import { argument, type Command, type CommandInput, intOption, requiredOption, stringOption } from "../command.js";
-import { UsageError } from "../exit-codes.js";
+import { NothingFoundError, UsageError } from "../exit-codes.js";
 
 const MODEL_ID = { name: "model-id", description: "the trainable model's id (trainableModels.register's model.id)" };
 
@@ -126,7 +126,8 @@ id); the id finds the latest step when --step is not given.`,
         step = latest.step;
         break;
       }
-      if (step === undefined) throw new UsageError(`model ${modelId} has no checkpoint yet: nothing to download`);
+      if (step === undefined)
+        throw new NothingFoundError(`model ${modelId} has no checkpoint yet: nothing to download`);
     }
     const dir = stringOption(input, "dir") ?? `./${name}-step${step}`;
     const download = await client().artifacts.download(`${project}/${name}:step${step}`, { dir }, { signal });
