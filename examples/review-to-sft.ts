@@ -5,17 +5,32 @@
  * each prompt) become SFT rows with `toSFTRow()` and train an SFT step, after which the model
  * answers those prompts with the approved replies.
  *
- *   npx tsx examples/review-to-sft.ts
- *   INFERLOOP_BASE_URL=https://api.training.wandb.ai INFERLOOP_API_KEY=$WANDB_API_KEY \
- *     INFERLOOP_TRACE_BASE_URL=https://trace.wandb.ai npx tsx examples/review-to-sft.ts \
- *     --project=<entity>/<project> --training-project=rl --base-model=OpenPipe/Qwen3-14B-Instruct
+ *   npx tsx examples/review-to-sft.ts          # against the fake service, started here
+ *   WANDB_API_KEY=... INFERLOOP_PROJECT_ID=<entity>/<project> INFERLOOP_TRAINING_PROJECT=rl \
+ *     INFERLOOP_BASE_MODEL=OpenPipe/Qwen3-14B-Instruct npx tsx examples/review-to-sft.ts
  *
  * The reviewer here is a script (it prefers replies of about eight words); in a real project
  * people review the traces in the W&B UI, and the same calls read what they left.
  */
-import type { SFTRow, SkippedTrace } from "../src/index.js";
-import { runExample, trainingTarget } from "./_service.js";
-import { startTracing, tracedChat } from "./_tracing.js";
+import { trace } from "@opentelemetry/api";
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
+import { resourceFromAttributes } from "@opentelemetry/resources";
+import { BasicTracerProvider, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { type CallRecord, Inferloop, type SFTRow, type SkippedTrace } from "inferloop";
+import { DEFAULT_BASE_MODELS, SEED_PROJECT_ID, startFakeService } from "inferloop/testing";
+
+// The service the environment names (INFERLOOP_BASE_URL, or a key alone: W&B's hosts), else
+// the fake service of inferloop/testing, started here on loopback, which traces and trains too.
+const configured = ["INFERLOOP_BASE_URL", "INFERLOOP_API_KEY", "WANDB_API_KEY"].some((name) => process.env[name]);
+const fake = configured ? undefined : await startFakeService();
+// Message content goes on the spans (off by default), so reviewers and training can read it.
+const client = new Inferloop({
+  ...(fake ? { baseURL: fake.url, apiKey: fake.apiKey } : {}),
+  telemetry: { recordContent: true },
+});
+const projectId = process.env.INFERLOOP_PROJECT_ID ?? (fake ? SEED_PROJECT_ID : undefined);
+const project = process.env.INFERLOOP_TRAINING_PROJECT ?? (fake ? "review-sft-demo" : undefined);
+const baseModel = process.env.INFERLOOP_BASE_MODEL ?? (fake ? DEFAULT_BASE_MODELS[0] : undefined);
 
 const PROMPTS = [
   "Explain what a token is, briefly.",
@@ -33,27 +48,66 @@ function judge(reply: string): number {
   return Math.round(Math.max(0, 1 - Math.abs(words - 8) / 8) * 100) / 100;
 }
 
-await runExample(async (service) => {
-  const projectId = service.projectId;
-  const target = trainingTarget(service.fake, "review-sft-demo");
-  if (!projectId || !target) {
-    console.log("skipped: pass --project=<entity>/<project>, --training-project=... and --base-model=...");
-    return;
-  }
-  const tracing = startTracing(service)!;
-  // Message content (and the logprobs asked for) go on the spans, so training can read them.
-  const client = service.client.withOptions({ telemetry: { recordContent: true } });
-  const model = await client.trainableModels.register({
-    project: target.project,
-    name: "reviewed-tutor",
-    base_model: target.baseModel,
+/** The reply and the last user message of a chat call traced as a GenAI span. */
+function chatOf(call: CallRecord): { prompt: string; reply: string } {
+  const messages = JSON.parse(String(call.inputs["gen_ai.input.messages"] ?? "[]")) as Array<{ content: string }>;
+  const output = (call.output ?? {}) as Record<string, string>;
+  const replies = JSON.parse(output["gen_ai.output.messages"] ?? "[]") as Array<{ content: string }>;
+  return { prompt: messages.at(-1)?.content ?? "", reply: replies[0]?.content ?? "" };
+}
+
+/**
+ * Traces the chat calls to the trace server as an app would: inferloop's GenAI spans exported
+ * by OpenTelemetry's OTLP protobuf exporter to `/otel/v1/traces`, routed to the project by the
+ * `wandb.entity` / `wandb.project` resource attributes. Resolves, when stopped, to the chat
+ * calls traced meanwhile.
+ */
+function startTracing(projectId: string): { stop(): Promise<CallRecord[]> } {
+  const [entity, name] = projectId.split("/");
+  // The trace routes' own auth: the W&B API key.
+  const apiKey =
+    fake?.password ?? process.env.INFERLOOP_PASSWORD ?? process.env.INFERLOOP_API_KEY ?? process.env.WANDB_API_KEY;
+  const exporter = new OTLPTraceExporter({
+    url: `${client.traceBaseURL}/otel/v1/traces`,
+    headers: { "wandb-api-key": apiKey ?? "" },
   });
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes({
+      "service.name": "inferloop-example",
+      "wandb.entity": entity,
+      "wandb.project": name,
+    }),
+    spanProcessors: [new SimpleSpanProcessor(exporter)],
+  });
+  trace.setGlobalTracerProvider(provider);
+  const since = new Date().toISOString();
+  return {
+    async stop() {
+      await provider.forceFlush();
+      trace.disable();
+      await provider.shutdown();
+      const calls: CallRecord[] = [];
+      for await (const call of client.calls.query({ project_id: projectId }))
+        if (call.op_name.startsWith("chat ") && call.started_at >= since) calls.push(call);
+      return calls;
+    },
+  };
+}
+
+try {
+  if (!projectId || !project || !baseModel) {
+    console.log("skipped: set INFERLOOP_PROJECT_ID, INFERLOOP_TRAINING_PROJECT and INFERLOOP_BASE_MODEL");
+    process.exit(0);
+  }
+  console.log(`running against ${client.baseURL}`);
+  const tracing = startTracing(projectId);
+  const model = await client.trainableModels.register({ project, name: "reviewed-tutor", base_model: baseModel });
 
   // 1. Sample and trace. `logprobs: true` keeps each reply's logprobs on its span: an RL job
   // trains only on choices that carry them.
   for (const prompt of PROMPTS)
     for (let seed = 0; seed < SAMPLES; seed++)
-      await client.chat.completions.create({
+      await model.chat.completions.create({
         model: model.inferenceName(),
         messages: [SYSTEM, { role: "user", content: prompt }],
         seed,
@@ -62,8 +116,7 @@ await runExample(async (service) => {
         logprobs: true,
         return_token_ids: true,
       });
-  const calls = await tracing.tracedChatCalls();
-  await tracing.stop();
+  const calls = await tracing.stop();
   console.log(`1. sampled and traced ${calls.length} rollouts of ${model.inferenceName()}`);
 
   // 2. Review: a score on each traced call, left as Weave feedback.
@@ -73,7 +126,7 @@ await runExample(async (service) => {
       weave_ref: `weave:///${projectId}/call/${call.id}`,
       feedback_type: "wandb.annotation.quality",
       annotation_ref: `weave:///${projectId}/object/quality:latest`,
-      payload: { value: judge(tracedChat(call).reply) },
+      payload: { value: judge(chatOf(call).reply) },
     });
   console.log(`2. reviewer scored ${calls.length} rollouts`);
 
@@ -82,7 +135,7 @@ await runExample(async (service) => {
   const groups = await client.calls.trajectoryGroups(
     { project_id: projectId, filter: { call_ids: calls.map((c) => c.id) } },
     {
-      groupBy: (root) => tracedChat(root).prompt,
+      groupBy: (root) => chatOf(root).prompt,
       reward: (_root, trace) => {
         const review = trace.feedback.find((f) => f.feedback_type === "wandb.annotation.quality");
         return review === undefined ? undefined : Number(review.payload?.["value"]);
@@ -107,7 +160,7 @@ await runExample(async (service) => {
     .map((g) => g.trajectories.reduce((a, b) => ((b.reward ?? 0) > (a.reward ?? 0) ? b : a)))
     .filter((t) => (t.reward ?? 0) >= APPROVED);
   const rows: SFTRow[] = approved.map((t) => t.toSFTRow());
-  const sft = await model.trainSFT(rows, { pollInterval: service.fake ? 5 : 2_000 });
+  const sft = await model.trainSFT(rows, { pollInterval: fake ? 5 : 2_000 });
   console.log(`5. SFT: ${rows.length} approved traces as rows → ${sft.trainingDataUrl} → step ${sft.step}`);
 
   // 6. The SFT step answers each approved prompt with the approved reply.
@@ -123,4 +176,6 @@ await runExample(async (service) => {
       `6. step ${sft.step}, "${String(conversation.at(-1)?.content)}": "${said}" (${said === reply.content ? "the approved reply" : "another reply"})`,
     );
   }
-});
+} finally {
+  await fake?.close();
+}

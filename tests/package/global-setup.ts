@@ -50,6 +50,7 @@ export default function setup(project: TestProject): () => void {
     "ai-sdk-v3.js",
     "ai-sdk-v3.cjs",
     "ai-sdk-v3.d.ts",
+    "cli.js",
   ]) {
     if (!existsSync(join(repo, "dist", file)))
       throw new Error(`dist/${file} is missing: run \`npm run build\` first (npm run test:package does)`);
