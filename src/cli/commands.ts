@@ -7,6 +7,7 @@ import { chat } from "./commands/chat.js";
 import { checkpointsDownload, checkpointsList, checkpointsPrune } from "./commands/checkpoints.js";
 import { fake } from "./commands/fake.js";
 import { jobsFollow } from "./commands/jobs-follow.js";
+import { loraDeploy } from "./commands/lora-deploy.js";
 import { models } from "./commands/models.js";
 
 export const COMMANDS: readonly Command[] = [
@@ -19,4 +20,5 @@ export const COMMANDS: readonly Command[] = [
   checkpointsPrune,
   checkpointsDownload,
   artifactsDownload,
+  loraDeploy,
 ];

@@ -49,7 +49,7 @@ const VLLM_EFFORT = "vllm/entrypoints/openai/reasoning_effort.py (ReasoningEffor
 // Rules the issue and the research notes give for the current model that the stored copy of
 // protocol.py does not show (it checks only that cache_salt is non-empty, and lets tools: []
 // through): kept because a current server refuses them; recheck when vLLM changes.
-const CURRENT_MODEL_ONLY = "research/real-servers.md (current request model; not in the stored protocol.py)";
+const CURRENT_MODEL_ONLY = "vllm/entrypoints/openai/chat_completion/protocol.py (the current request model)";
 const WEAVE_QUERY =
   "weave/trace_server/interface/query.py (LiteralOperation, GetFieldOperator, ContainsTokenOperation)";
 const VLLM_BASE =

@@ -3,7 +3,7 @@
 // a fake service on loopback, with the credentials in the environment. Every run's stdout and
 // stderr are kept, and none may contain the key (or a Basic credential made of it).
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { createInterface } from "node:readline";
@@ -119,6 +119,7 @@ describe("inferloop --help, --version and usage errors", () => {
       "checkpoints prune <model-id>",
       "checkpoints download <model-id>",
       "artifacts download <ref> <dir>",
+      "lora deploy <dir>",
     ])
       expect(stdout).toContain(`  ${name}`);
     expect(stdout).toContain("WANDB_API_KEY");
@@ -126,7 +127,7 @@ describe("inferloop --help, --version and usage errors", () => {
   });
 
   it("each subcommand has its own help; a group lists its subcommands", async () => {
-    for (const name of ["fake", "models", "chat", "calls export", "jobs follow", "artifacts download"]) {
+    for (const name of ["fake", "models", "chat", "calls export", "jobs follow", "artifacts download", "lora deploy"]) {
       const { code, stdout } = await run([...name.split(" "), "--help"]);
       expect(code, name).toBe(0);
       expect(stdout).toMatch(new RegExp(`^Usage: inferloop ${name}`));
@@ -369,6 +370,55 @@ describe("inferloop jobs follow", () => {
     } finally {
       await slow.close();
     }
+  });
+});
+
+describe("inferloop lora deploy", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "inferloop-lora-"));
+    writeFileSync(
+      join(dir, "adapter_config.json"),
+      JSON.stringify({ base_model_name_or_path: "meta-llama/Llama-3.1-8B-Instruct", r: 16, lora_alpha: 32 }),
+    );
+    writeFileSync(join(dir, "adapter_model.safetensors"), new Uint8Array(64).fill(7));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("deploys a folder and prints the model to chat with, which the service then serves", async () => {
+    const { code, stdout } = await run([
+      "lora",
+      "deploy",
+      dir,
+      "--project",
+      "acme/support",
+      "--name",
+      "tutor",
+      "--json",
+    ]);
+    expect(code).toBe(0);
+    const deployed = JSON.parse(stdout) as { model: string; baseModel: string };
+    expect(deployed).toMatchObject({
+      model: "wandb-artifact:///acme/support/tutor:latest",
+      baseModel: "meta-llama/Llama-3.1-8B-Instruct",
+    });
+    const reply = await client.chat.completions.create({
+      model: deployed.model,
+      messages: [{ role: "user", content: "hi" }],
+    });
+    expect(reply.choices[0]?.message.content).toBeTruthy();
+  });
+
+  it("a rank over the base model's limit exits 2 before anything is sent", async () => {
+    writeFileSync(
+      join(dir, "adapter_config.json"),
+      JSON.stringify({ base_model_name_or_path: "meta-llama/Llama-3.1-8B-Instruct", r: 4096 }),
+    );
+    const before = svc.requests.length;
+    const { code, stderr } = await run(["lora", "deploy", dir, "--project", "acme/support", "--name", "too-wide"]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/rank|r\b/);
+    expect(svc.requests.length).toBe(before);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * An upload as W&B's own clients make it (research/artifacts.md §2; wandb Go `ArtifactSaver.Save`):
+ * An upload as W&B's own clients make it (wandb/wandb `core/pkg/artifacts/saver.go`, `ArtifactSaver.Save`):
  * create the artifact with its digest, create its manifest, ask for the files' upload URLs,
  * PUT each file (a big one in parts: multipart.ts), write the manifest with its digest and PUT
  * it, commit, then read back the
