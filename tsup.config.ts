@@ -77,7 +77,7 @@ export default defineConfig(() => {
   return builds;
 });
 
-const BROWSER_SCAFFOLD = { "browser-all": "src/index.ts", "browser-stream": "src/wire/chat/stream.ts" };
+const BROWSER_SCAFFOLD = { "browser-all": "src/index.ts", "browser-stream": "src/wire/chat/stream/stream.ts" };
 
 const builds: Options[] = [
   {

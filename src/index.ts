@@ -95,7 +95,7 @@ export { StorageRequestError } from "./wire/artifacts/storage.js";
 export { CallQuery } from "./wire/calls/call-query.js";
 export * from "./wire/calls/index.js";
 export * from "./wire/chat/index.js";
-export { ChatCompletionStream, type StreamResponseInfo } from "./wire/chat/stream.js";
+export { ChatCompletionStream, type StreamResponseInfo } from "./wire/chat/stream/stream.js";
 export * from "./wire/feedback/index.js";
 export { GraphQLError } from "./wire/graphql.js";
 export * from "./wire/loras/index.js";

@@ -229,44 +229,67 @@ export const QUEUE_SORT_CASES: Array<{
  * Per-annotator progress (`annotator_queue_items_progress_update`): each step by `me` or by
  * `other`, what the step answers, and the state the item then shows.
  */
+const TO_SKIPPED =
+  "Invalid state transition from 'completed' to 'skipped'. Only transitions from 'in_progress' or 'unstarted' are allowed.";
+const TO_IN_PROGRESS =
+  "Cannot transition to 'in_progress' when a record already exists. 'in_progress' can only be set on new items.";
+
+/**
+ * The annotation-state rule, once (`weave/trace_server/...annotation_queues...` progress): each
+ * step by this reviewer (`me`) or another (`other`), whether Weave takes it (or the reason of its
+ * 400), and the state the item then shows. Run by the fake's tests and, for the refusals, by the
+ * SDK's integration tests.
+ */
 export const PROGRESS_CASES: Array<{
   name: string;
-  steps: Array<{ by: "me" | "other"; state: "in_progress" | "completed" | "skipped"; ok: boolean; shows: string }>;
+  steps: Array<{
+    by: "me" | "other";
+    state: "in_progress" | "completed" | "skipped";
+    refusal?: string;
+    shows: string;
+  }>;
 }> = [
   {
     name: "in_progress then completed",
     steps: [
-      { by: "me", state: "in_progress", ok: true, shows: "in_progress" },
-      { by: "me", state: "completed", ok: true, shows: "completed" },
+      { by: "me", state: "in_progress", shows: "in_progress" },
+      { by: "me", state: "completed", shows: "completed" },
+    ],
+  },
+  {
+    name: "in_progress then skipped",
+    steps: [
+      { by: "me", state: "in_progress", shows: "in_progress" },
+      { by: "me", state: "skipped", shows: "skipped" },
     ],
   },
   {
     name: "the same state twice is a no-op",
     steps: [
-      { by: "me", state: "skipped", ok: true, shows: "skipped" },
-      { by: "me", state: "skipped", ok: true, shows: "skipped" },
+      { by: "me", state: "skipped", shows: "skipped" },
+      { by: "me", state: "skipped", shows: "skipped" },
     ],
   },
   {
     name: "completed to skipped is refused",
     steps: [
-      { by: "me", state: "completed", ok: true, shows: "completed" },
-      { by: "me", state: "skipped", ok: false, shows: "completed" },
+      { by: "me", state: "completed", shows: "completed" },
+      { by: "me", state: "skipped", refusal: TO_SKIPPED, shows: "completed" },
     ],
   },
   {
     name: "back to in_progress over a record is refused",
     steps: [
-      { by: "me", state: "completed", ok: true, shows: "completed" },
-      { by: "me", state: "in_progress", ok: false, shows: "completed" },
+      { by: "me", state: "completed", shows: "completed" },
+      { by: "me", state: "in_progress", refusal: TO_IN_PROGRESS, shows: "completed" },
     ],
   },
   {
     name: "each annotator has their own progress; the item shows the latest",
     steps: [
-      { by: "other", state: "completed", ok: true, shows: "completed" },
-      { by: "me", state: "in_progress", ok: true, shows: "in_progress" },
-      { by: "me", state: "skipped", ok: true, shows: "skipped" },
+      { by: "other", state: "completed", shows: "completed" },
+      { by: "me", state: "in_progress", shows: "in_progress" },
+      { by: "me", state: "skipped", shows: "skipped" },
     ],
   },
 ];

@@ -384,34 +384,6 @@ export const REFUSAL_CASES: readonly RefusalCase[] = [
   },
 ];
 
-export interface TransitionCase {
-  name: string;
-  steps: Array<"in_progress" | "completed" | "skipped">;
-  /** The refusal of the last step (400), or null when every step is accepted. */
-  refusal: string | null;
-  source: string;
-}
-
-export const TRANSITION_CASES: readonly TransitionCase[] = [
-  { name: "a new item to completed", steps: ["completed"], refusal: null, source: PROGRESS },
-  { name: "in_progress then skipped", steps: ["in_progress", "skipped"], refusal: null, source: PROGRESS },
-  { name: "the same state again", steps: ["completed", "completed"], refusal: null, source: PROGRESS },
-  {
-    name: "completed then skipped",
-    steps: ["completed", "skipped"],
-    refusal:
-      "Invalid state transition from 'completed' to 'skipped'. Only transitions from 'in_progress' or 'unstarted' are allowed.",
-    source: PROGRESS,
-  },
-  {
-    name: "skipped back to in_progress",
-    steps: ["skipped", "in_progress"],
-    refusal:
-      "Cannot transition to 'in_progress' when a record already exists. 'in_progress' can only be set on new items.",
-    source: PROGRESS,
-  },
-];
-
 const CALL_ID = referenceCalls()[0]!.id;
 const CALL_READ = "weave/trace_server/trace_server_interface.py (CallReadReq)";
 

@@ -52,7 +52,8 @@ describe("per-annotator progress", () => {
       if (step.by === "other") svc.annotation.setProgress(SEED_QUEUE_ID, SEED_ITEM_IDS[0], step.state, "VXNlcjo3ODkw");
       else {
         const res = await post(path, { project_id: SEED_PROJECT_ID, annotation_state: step.state });
-        expect(res.status === 200, `${step.by} → ${step.state}`).toBe(step.ok);
+        expect(res.status, `${step.by} → ${step.state}`).toBe(step.refusal ? 400 : 200);
+        if (step.refusal) expect(((await res.json()) as { reason: string }).reason).toBe(step.refusal);
       }
       const list = await post(`/annotation_queues/${SEED_QUEUE_ID}/items/query`, {
         project_id: SEED_PROJECT_ID,

@@ -14,7 +14,6 @@ import {
   ORDER_RECORDS,
   REFUSAL_CASES,
   TOKEN_CASES,
-  TRANSITION_CASES,
 } from "../cases/weave-query-cases.js";
 import { basic, jsonl, postJson, queryCalls } from "./helpers.js";
 
@@ -78,23 +77,5 @@ describe("the fake refuses what Weave's ClickHouse server cannot run", () => {
     const res = await queryCalls(svc, { project_id: ORDER_PROJECT, ...c.body });
     expect(res.status, c.why).toBe(c.status);
     expect(((await res.json()) as { reason: string }).reason).toBe(c.reason);
-  });
-});
-
-describe("the fake words progress refusals as Weave does", () => {
-  it.each(TRANSITION_CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
-    let last: Response | undefined;
-    for (const state of c.steps)
-      last = await postJson(
-        svc,
-        `/annotation_queues/${SEED_QUEUE_ID}/items/${SEED_ITEM_IDS[0]}/progress`,
-        { annotation_state: state, project_id: SEED_PROJECT_ID },
-        basic(svc),
-      );
-    if (c.refusal === null) expect(last!.status).toBe(200);
-    else {
-      expect(last!.status).toBe(400);
-      expect(((await last!.json()) as { reason: string }).reason).toBe(c.refusal);
-    }
   });
 });

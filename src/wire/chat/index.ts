@@ -7,7 +7,7 @@
  * @module
  */
 
-export * from "./accumulate.js";
+export * from "./stream/accumulate.js";
 export * from "./content-part-schemas.js";
 export * from "./message-schemas.js";
 export * from "./request-option-schemas.js";

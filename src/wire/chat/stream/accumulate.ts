@@ -18,7 +18,7 @@ import type {
   ChatCompletionMessageToolCall,
   ChatCompletionTokenLogprob,
   CompletionUsage,
-} from "./types.js";
+} from "../types.js";
 
 // What the accumulator reads of each object; any other key is carried over as is (last value
 // wins). One walk per kind of object, each with its keys in a `switch`: V8 then compiles each
