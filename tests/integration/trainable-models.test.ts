@@ -15,6 +15,7 @@ import {
   TrainingJobFailedError,
   type TrajectoryGroup,
 } from "../../src/index.js";
+import { pollWait } from "../../src/lib/training/follow-events.js";
 import { faults } from "../../src/testing/index.js";
 import { caught, clientFor, useFakeService } from "./helpers.js";
 
@@ -143,6 +144,25 @@ describe("training a model step after step", () => {
     expect(await model.latestStep()).toBe(2);
     const job = await fake.client.trainingJobs.retrieve(second.jobId);
     expect(job).toMatchObject({ id: second.jobId, model_id: model.id, status: "COMPLETED" });
+  });
+
+  it("a short job is seen done long before pollInterval: a young job is polled sooner, then every pollInterval", async () => {
+    fake.svc.state.trainable.stepMs = 10;
+    const model = await register();
+    // A minute between polls at a fixed interval: train would then wait a minute.
+    const { jobId, step } = await model.train(groups(), { pollInterval: 60_000 });
+    expect(step).toBe(1);
+    const polls = fake.svc.requests.filter((r) => r.path === `/v1/preview/training-jobs/${jobId}/events`);
+    expect(polls.length).toBeGreaterThan(1);
+    expect(polls.length).toBeLessThan(12);
+  });
+
+  it("pollWait: a quarter of the time followed, from 25 ms, never above pollInterval", () => {
+    expect([0, 50, 100, 400, 2_000, 4_000, 60_000].map((t) => pollWait(t, 1_000))).toEqual([
+      25, 25, 25, 100, 500, 1_000, 1_000,
+    ]);
+    expect(pollWait(0, 5)).toBe(5);
+    expect(pollWait(10_000, 0)).toBe(0);
   });
 
   it("a failed job rejects with TrainingJobFailedError carrying the job id, the event and the message", async () => {

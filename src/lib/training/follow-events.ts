@@ -13,7 +13,10 @@ import type { TrainingJobEvent } from "../../wire/training-jobs/types.js";
 export interface TrainingJobFollowOptions {
   /** Start after this event id (a cursor saved from an earlier run): re-attaches to a job. */
   after?: string | undefined;
-  /** Time between polls of the events, in ms (default 1000). */
+  /**
+   * The longest wait between polls of the events, in ms (default 1000): the wait is a quarter of
+   * the time spent following so far, at least 25 ms and at most this (see {@link pollWait}).
+   */
   pollInterval?: number | undefined;
   /** Give up after this many ms (default: never); the job itself keeps running. */
   timeout?: number | undefined;
@@ -31,6 +34,19 @@ export interface JobEventLists {
 }
 
 const DEFAULT_POLL_INTERVAL = 1_000;
+const FIRST_WAIT = 25;
+
+/**
+ * @internal The wait before the next poll of a job's events, `elapsed` ms after following
+ * began: a quarter of `elapsed`, at least 25 ms, at most `pollInterval`. A young job (a short
+ * one: the fake's last a few dozen ms) is seen ending within a quarter of its age; once
+ * `elapsed` reaches 4 x `pollInterval` (4 s by default) every wait is `pollInterval`, so a
+ * long job on a real server is polled no more often than at a fixed `pollInterval`, and its
+ * first seconds take about 17 more polls than they would.
+ */
+export function pollWait(elapsed: number, pollInterval: number): number {
+  return Math.min(pollInterval, Math.max(FIRST_WAIT, elapsed / 4));
+}
 
 /** Failures worth another poll from the same cursor: the events are still on the server. */
 function isTransient(err: unknown): boolean {
@@ -64,6 +80,7 @@ export async function* followEvents(
   const pollInterval = options.pollInterval ?? DEFAULT_POLL_INTERVAL;
   const seen = new Set<string>();
   let cursor = options.after;
+  const began = performance.now();
   // One signal for the caller's abort and the deadline, so either one also ends a poll in flight.
   if (options.signal?.aborted) throw signalAbortError(options.signal);
   const { controller: stop, unlink } = linkedAbort(options.signal);
@@ -84,7 +101,7 @@ export async function* followEvents(
     for (let first = true; ; first = false) {
       if (!first) {
         try {
-          await sleep(pollInterval, stop.signal);
+          await sleep(pollWait(performance.now() - began, pollInterval), stop.signal);
         } catch (err) {
           throw timedOut ? timeoutError() : err;
         }

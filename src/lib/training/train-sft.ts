@@ -41,7 +41,7 @@ export interface TrainSFTOptions {
   signal?: AbortSignal;
   /** Sent as `Idempotency-Key` on the job's create: it is then retried on every retryable failure. */
   idempotencyKey?: string;
-  /** Time between polls of the job's events, in ms (default 1000). */
+  /** The longest wait between polls of the job's events, in ms (default 1000; a young job is polled sooner). */
   pollInterval?: number;
   /** Give up waiting for the job after this many ms. */
   timeout?: number;

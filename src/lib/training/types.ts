@@ -63,7 +63,7 @@ export interface TrainLoopOptions {
   signal?: AbortSignal;
   /** Progress, as it happens. */
   onEvent?: (event: TrainLoopEvent) => void;
-  /** Time between polls of a job's events, in ms (default 1000). */
+  /** The longest wait between polls of a job's events, in ms (default 1000; a young job is polled sooner). */
   pollInterval?: number;
   /** Give up waiting for one job after this many ms. */
   jobTimeout?: number;
@@ -98,7 +98,7 @@ export interface TrainOptions {
   idempotencyKey?: string;
   /** Called with each event as it arrives (progress lines, saving the cursor). */
   onEvent?: (event: TrainingJobEvent) => void;
-  /** Time between polls of the job's events, in ms (default 1000). */
+  /** The longest wait between polls of the job's events, in ms (default 1000; a young job is polled sooner). */
   pollInterval?: number;
   /** Stops waiting at once (`APIUserAbortError`); the job itself is not cancelled. */
   signal?: AbortSignal;
