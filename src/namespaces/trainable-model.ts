@@ -7,7 +7,7 @@ import {
   type PruneCheckpointsResult,
   pruneCheckpoints,
 } from "../lib/training/prune-checkpoints.js";
-import { trainLoop } from "../lib/training/train-loop.js";
+import { type LoopModel, trainLoop } from "../lib/training/train-loop.js";
 import { type SFTRow, type TrainSFTOptions, type TrainSFTResult, trainSFT } from "../lib/training/train-sft.js";
 import type { TrainLoopOptions, TrainLoopStep, TrainOptions } from "../lib/training/types.js";
 import { meanGradientMetrics } from "../wire/trainable-models/job-metrics.js";
@@ -160,7 +160,7 @@ export class TrainableModel implements TrainableModelResponse {
    * ```
    */
   async train(groups: TrajectoryGroup[], options: TrainOptions = {}): Promise<TrainResult> {
-    const { experimental_config, idempotencyKey, onEvent, pollInterval, signal, timeout } = options;
+    const { experimental_config, idempotencyKey, onEvent, onJobCreated, pollInterval, signal, timeout } = options;
     const request: RequestOptions = {};
     if (idempotencyKey !== undefined) request.idempotencyKey = idempotencyKey;
     if (signal !== undefined) request.signal = signal;
@@ -172,6 +172,7 @@ export class TrainableModel implements TrainableModelResponse {
       },
       request,
     );
+    await onJobCreated?.(jobId);
     const metrics = await meanGradientMetrics(this.#jobs.follow(jobId, { pollInterval, timeout, signal }), onEvent);
     return { jobId, step: await this.latestStep(signal ? { signal } : undefined), metrics };
   }
@@ -234,9 +235,24 @@ export class TrainableModel implements TrainableModelResponse {
    */
   trainLoop(options: TrainLoopOptions): AsyncGenerator<TrainLoopStep, void, undefined> {
     return trainLoop(
-      this,
+      this.#loopModel(),
       (prune, requestOptions, inUse) => pruneCheckpoints(this.#checkpoints, this.id, prune, requestOptions, inUse),
       options,
     );
+  }
+
+  /** What the loop needs of this model: its names, its latest step, a job's create and follow. */
+  #loopModel(): LoopModel {
+    return {
+      id: this.id,
+      entity: this.entity,
+      project: this.project,
+      name: this.name,
+      log: this.#http.config.log,
+      inferenceName: (step) => this.inferenceName(step),
+      latestStep: (options) => this.latestStep(options),
+      createJob: async (request, options) => (await this.#jobs.create({ model_id: this.id, ...request }, options)).id,
+      followJob: (jobId, { onEvent, ...follow }) => meanGradientMetrics(this.#jobs.follow(jobId, follow), onEvent),
+    };
   }
 }

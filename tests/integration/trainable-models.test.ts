@@ -146,6 +146,30 @@ describe("training a model step after step", () => {
     expect(job).toMatchObject({ id: second.jobId, model_id: model.id, status: "COMPLETED" });
   });
 
+  it("train and trainSFT hand over the job's id as soon as it exists, before its first event", async () => {
+    const model = await register();
+    const seen: string[] = [];
+    const rl = await model.train(groups(), {
+      pollInterval: 5,
+      onJobCreated: (id) => seen.push(`created ${id}`),
+      onEvent: (e) => seen.push(e.type),
+    });
+    expect(seen.slice(0, 2)).toEqual([`created ${rl.jobId}`, "training_started"]);
+    seen.length = 0;
+    const sft = await model.trainSFT(
+      [
+        {
+          messages: [
+            { role: "user", content: "2+2?" },
+            { role: "assistant", content: "4" },
+          ],
+        },
+      ],
+      { pollInterval: 5, onJobCreated: (id) => seen.push(`created ${id}`), onEvent: (e) => seen.push(e.type) },
+    );
+    expect(seen.slice(0, 2)).toEqual([`created ${sft.jobId}`, "training_started"]);
+  });
+
   it("a short job is seen done long before pollInterval: a young job is polled sooner, then every pollInterval", async () => {
     fake.svc.state.trainable.stepMs = 10;
     const model = await register();

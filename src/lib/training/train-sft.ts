@@ -37,6 +37,12 @@ export interface TrainSFTOptions {
   name?: string;
   /** Called with each event of the job as it arrives. */
   onEvent?: (event: TrainingJobEvent) => void;
+  /**
+   * Called with the job's id as soon as the create answers, and awaited before the job is
+   * followed: keep it where a new process finds it (the training API lists no jobs), to
+   * re-attach with `client.sftTrainingJobs.follow(jobId)` after a crash.
+   */
+  onJobCreated?: (jobId: string) => unknown;
   /** Stops waiting (and any upload in flight); a job already created is not cancelled. */
   signal?: AbortSignal;
   /** Sent as `Idempotency-Key` on the job's create: it is then retried on every retryable failure. */
@@ -127,7 +133,7 @@ export async function trainSFT(
   rows: string | Iterable<SFTRow> | AsyncIterable<SFTRow>,
   options: TrainSFTOptions = {},
 ): Promise<TrainSFTResult> {
-  const { config, onEvent, signal, idempotencyKey, pollInterval, timeout } = options;
+  const { config, onEvent, onJobCreated, signal, idempotencyKey, pollInterval, timeout } = options;
   const name = options.name ?? `${model.name}-sft-data-${randomHex12()}`;
   let count = 0;
   const encoder = new TextEncoder();
@@ -158,6 +164,7 @@ export async function trainSFT(
     { model_id: model.id, training_data_url: dataset.ref, ...(config !== undefined ? { config } : {}) },
     idempotencyKey !== undefined ? { ...request, idempotencyKey } : request,
   );
+  await onJobCreated?.(jobId);
   const metrics = await meanGradientMetrics(jobs.follow(jobId, { pollInterval, timeout, signal }), onEvent);
   return { jobId, step: await model.latestStep(request), metrics, trainingDataUrl: dataset.ref };
 }
