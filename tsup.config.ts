@@ -127,6 +127,17 @@ const builds: Options[] = [
   },
   {
     ...shared,
+    // `inferloop/progress`: the terminal view of a training loop and its Ctrl-C wiring. It takes
+    // only types from the SDK, so it runs on its own, on every runtime, and the client never
+    // carries it.
+    entry: { progress: "src/progress/index.ts" },
+    format: ["esm", "cjs"],
+    platform: "neutral",
+    external: [...(shared.external ?? []), "inferloop"],
+    esbuildPlugins: [mainEntryAsPackage as never],
+  },
+  {
+    ...shared,
     // Bun's built-in undici lacks `Agent#request`: the fetch transport, with OpenTelemetry spans.
     entry: { bun: "src/index.ts" },
     format: ["esm"],

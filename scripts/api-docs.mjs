@@ -54,6 +54,7 @@ const ENTRIES = [
   { specifier: "inferloop/testing/msw", file: "src/testing/msw.ts", slug: "testing-msw", examples: true },
   { specifier: "inferloop/ai-sdk", file: "src/ai-sdk/index.ts", slug: "ai-sdk", examples: true },
   { specifier: "inferloop/ai-sdk/v3", file: "src/ai-sdk/v3.ts", slug: "ai-sdk-v3", examples: true },
+  { specifier: "inferloop/progress", file: "src/progress/index.ts", slug: "progress", examples: true },
 ];
 
 /** The page of the client, its options, its errors and the request pipeline (`src/core/`). */

@@ -380,9 +380,8 @@ class LoopRun {
   #toResume(saved: LoopState, latest: number): LoopJobState | undefined {
     const job = saved.job;
     if (job === undefined) return undefined;
-    if (job.step === latest + 1) return job;
-    if (job.step === latest && job.jobId !== undefined) return job;
-    return undefined;
+    if (job.jobId === undefined) return job.step === latest + 1 && job.request !== undefined ? job : undefined;
+    return job.step === latest + 1 || job.step === latest ? job : undefined;
   }
 
   /** Saves the state; tracked, so that the loop ends only once it is written. */
@@ -402,8 +401,7 @@ class LoopRun {
     let jobId = job.jobId;
     if (jobId === undefined) {
       await this.#save({ ...state(), job });
-      const request = job.request;
-      if (request === undefined) throw new InferloopError(`trainLoop: the saved create of step ${step} has no request`);
+      const request = job.request!;
       // The id is saved as soon as the create answers, even if the loop stops meanwhile.
       const created = this.#track(
         Promise.resolve(
@@ -481,6 +479,7 @@ class LoopRun {
       const run = o.eval;
       const started = performance.now();
       this.#use(step, 1);
+      this.#emit({ type: "eval_started", step });
       evaluated = this.#track(
         Promise.resolve()
           .then(() => run({ step, sampledStep: step, modelName: this.#name(step), signal: this.#signal }))

@@ -42,6 +42,7 @@ export type TrainLoopEvent =
   | { type: "job_resumed"; step: number; jobId: string }
   | { type: "job"; step: number; event: TrainingJobEvent }
   | { type: "trained"; step: number; jobId: string; metrics: Record<string, number>; ms: number }
+  | { type: "eval_started"; step: number }
   | { type: "eval_ended"; step: number; metrics: Record<string, number>; ms: number }
   | {
       type: "checkpoints_pruned";
