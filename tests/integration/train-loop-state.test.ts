@@ -102,7 +102,7 @@ describe("trainLoop state", () => {
     expect(created.map((e) => e.step)).toEqual([1, 2]);
     const job2 = (created[1] as Extract<TrainLoopEvent, { type: "job_created" }>).jobId;
     expect((err as Error).message).toContain(`Job ${job2} (step 2) goes on on the server`);
-    expect((err as Error).message).toContain(`the state in ${state}`);
+    expect((err as Error).message).toContain(`${state} holds it`);
     expect((err as Error).message).toMatch(/run the loop again to follow it/);
     // Saved before the loop ended: the job of step 2 with its id, its request dropped.
     const saved = readState(state);

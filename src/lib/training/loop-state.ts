@@ -87,7 +87,7 @@ export function stateOptionIssue(state: unknown): string | undefined {
   if (typeof state === "string" && state !== "")
     return stateFiles
       ? undefined
-      : "names a file, and this runtime has no file system: pass a store { load, save } of your own, or leave it out to keep the state in memory";
+      : "names a file, and this runtime has none: pass a store { load, save }, or leave it out";
   return "must be a file path, false (keep no state) or a store { load, save }";
 }
 
@@ -105,22 +105,17 @@ export function resolveStateStore(
 const isCount = (n: unknown) => typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
 
 function checkLoaded(state: unknown, where: string): LoopState | undefined {
-  if (state === undefined || state === null) return undefined;
+  if (state == null) return undefined;
   const s = state as Partial<LoopState>;
-  const job = s.job as Partial<LoopJobState> | undefined;
-  const ok =
-    s.version === 1 &&
-    typeof s.modelId === "string" &&
-    isCount(s.trained) &&
-    (job === undefined ||
-      job === null ||
-      (isCount(job.step) && typeof job.idempotencyKey === "string" && isCount(job.sampledStep)));
-  if (!ok)
-    throw new InferloopError(
-      `trainLoop: the state in ${where} is not a training loop's state (version 1). ` +
-        "Move it away to start afresh, or pass `state: false` to keep none.",
-    );
-  return { ...s, job: job ?? undefined } as LoopState;
+  const job = s.job ?? undefined;
+  if (
+    s.version !== 1 ||
+    typeof s.modelId !== "string" ||
+    !isCount(s.trained) ||
+    (job !== undefined && !(isCount(job.step) && typeof job.idempotencyKey === "string"))
+  )
+    throw new InferloopError(`trainLoop: ${where} holds no loop state (version 1): move it away, or pass state: false`);
+  return { ...s, job } as LoopState;
 }
 
 /**
@@ -193,23 +188,27 @@ export class LoopStateKeeper {
 }
 
 /**
- * @internal What an abort or a failure leaves behind, for its message: the job that goes on on
- * the server, and how a new loop takes it up.
+ * @internal What an abort leaves behind, for its message: the job that goes on on the server,
+ * and how a new loop takes it up.
  */
 export function leftBehind(keeper: LoopStateKeeper): string {
   const job = keeper.state.job;
   if (job === undefined) return "No job was in flight.";
+  const id = job.jobId;
+  const what =
+    id === undefined
+      ? `The create of step ${job.step}'s job was being sent`
+      : `Job ${id} (step ${job.step}) goes on on the server (the training API cancels no job)`;
   if (!keeper.kept)
-    return job.jobId === undefined
-      ? `The create of step ${job.step}'s job was being sent: a job may have been made. No state is kept ` +
-          "(state: false): check model.latestStep() before a new loop, which would train that step again."
-      : `Job ${job.jobId} (step ${job.step}) goes on on the server (the training API cancels no job). No state is kept ` +
-          `(state: false): wait for it to end (client.trainingJobs.follow("${job.jobId}")) before a new loop, ` +
-          "which would otherwise train that step again.";
-  const where = keeper.where === "your state store" ? "your state store" : `the state in ${keeper.where}`;
-  return job.jobId === undefined
-    ? `The create of step ${job.step}'s job was being sent; ${where} holds its Idempotency-Key: run the loop ` +
-        "again to send the same create again (a server that honours the key makes no second job)."
-    : `Job ${job.jobId} (step ${job.step}) goes on on the server (the training API cancels no job); ${where} ` +
-        "holds it: run the loop again to follow it to its end and continue from there.";
+    return (
+      `${what}. No state is kept (state: false): ` +
+      (id === undefined ? "check model.latestStep()" : `wait for it to end (client.trainingJobs.follow("${id}"))`) +
+      " before a new loop, which would train that step again."
+    );
+  return (
+    `${what}; ${keeper.where} holds it: run the loop again to ` +
+    (id === undefined
+      ? "send the same create with the same Idempotency-Key (a server that honours it makes no second job)."
+      : "follow it to its end and continue from there.")
+  );
 }
