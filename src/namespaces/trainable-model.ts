@@ -220,8 +220,10 @@ export class TrainableModel implements TrainableModelResponse {
    * next steps while a job trains, never more than `k` steps behind. One job at a time; the loop
    * sets each trajectory's policy versions; `eval` on trained steps, `retention` after each.
    * An error, an abort (`APIUserAbortError`) or a `break` stops it: rollouts aborted, no job
-   * created after it; it ends once all it started has settled. Bad options throw
-   * `RequestValidationError` at once.
+   * created after it; it ends once all it started has settled. The job in flight is kept in
+   * `state` (by default a file under `.inferloop/` in Node), so a loop started again after any
+   * stop follows it to its end (`job_resumed`) instead of creating a second job for its step.
+   * `maxStepsOffPolicy` defaults to 4. Bad options throw `RequestValidationError` at once.
    *
    * @example
    * ```ts
