@@ -15,6 +15,7 @@ import {
   gatherTrajectoryGroups,
   type LoopState,
   type LoopStateStore,
+  NotFoundError,
   type TrainableModel,
   TrainingJobFailedError,
   type TrainLoopEvent,
@@ -170,6 +171,8 @@ describe("trainLoop state", () => {
   it("the create window: a create whose answer was lost is sent again with the same key, and no second job is made", async () => {
     const model = await register();
     const state = stateFile();
+    // Long enough for the next loop to start while it trains (once trained, nothing is sent again).
+    fake.svc.state.trainable.jobMs = 600;
     // The job is made, then the connection drops before its answer: its id never reaches the loop.
     fake.svc.inject(faults.reset({ path: "/v1/preview/training-jobs", afterBytes: 0 }));
     const err = await caught(() => collect(model.trainLoop({ ...base, steps: 2, state })));
@@ -183,10 +186,15 @@ describe("trainLoop state", () => {
     expect(jobsOf(model)[0]!.idempotency_key).toBe(key);
 
     const events: TrainLoopEvent[] = [];
+    const before = fake.svc.requests.length;
     const steps = await collect(model.trainLoop({ ...base, steps: 2, state, onEvent: (e) => events.push(e) }));
     // The same request with the same key: the server answered with the job it had made.
-    const creates = fake.svc.requests.filter((r) => r.method === "POST" && r.path === "/v1/preview/training-jobs");
-    expect(creates[1]!.headers["idempotency-key"]).toBe(key);
+    const creates = fake.svc.requests
+      .slice(before)
+      .filter((r) => r.method === "POST" && r.path === "/v1/preview/training-jobs");
+    expect(creates[0]!.headers["idempotency-key"]).toBe(key);
+    expect(creates[0]!.body).toBe(fake.svc.requests.find((r) => r.headers["idempotency-key"] === key)!.body);
+    expect(fake.svc.requests.filter((r) => r.headers["idempotency-key"] === key)).toHaveLength(2);
     expect(events.find((e) => e.type === "job_created")).toEqual({
       type: "job_created",
       step: 1,
@@ -276,6 +284,24 @@ describe("trainLoop state", () => {
     expect(readState(state).job).toBeUndefined();
     expect((await collect(model.trainLoop({ ...base, steps: 2, state }))).map((s) => s.step)).toEqual([2]);
     expect(stepsOfJobs(model)).toEqual([1, 2, 2]);
+  });
+
+  it("a saved job the server does not know (404) stops the loop once; the state forgets it and the next loop trains", async () => {
+    const model = await register();
+    const state = stateFile();
+    const unknown = "a1b2c3d4-0000-4000-8000-00000000dead";
+    writeFileSync(
+      state,
+      JSON.stringify({
+        version: 1,
+        modelId: model.id,
+        trained: 0,
+        job: { step: 1, idempotencyKey: "k", jobId: unknown, sampledStep: 0, rolloutsMs: 1 },
+      }),
+    );
+    expect(await caught(() => collect(model.trainLoop({ ...base, steps: 1, state })))).toBeInstanceOf(NotFoundError);
+    expect(readState(state).job).toBeUndefined();
+    expect((await collect(model.trainLoop({ ...base, steps: 1, state }))).map((s) => s.step)).toEqual([1]);
   });
 
   it("state: false keeps nothing, and the abort says to wait for the job before a new loop", async () => {

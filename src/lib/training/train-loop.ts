@@ -431,8 +431,10 @@ class LoopRun {
           onEvent: (event) => this.#emit({ type: "job", step, event }),
         })
         .catch(async (error: unknown) => {
-          // A failed job is over: a new loop samples its step again.
-          if (error instanceof TrainingJobFailedError) await this.#keeper.set({ ...state(), job: undefined });
+          // A failed job is over, and one the server does not know cannot be followed: a new
+          // loop samples its step again.
+          if (error instanceof TrainingJobFailedError || (error instanceof APIError && error.status === 404))
+            await this.#keeper.set({ ...state(), job: undefined });
           throw error;
         }),
     );
