@@ -8,8 +8,8 @@ import { defineConfig, type Options } from "tsup";
 // there; the generic copy; JSON.stringify's text; zod alone; lists kept as received), so the bundle
 // budget carries none of them, and node:async_hooks for a global AsyncLocalStorage if any; the
 // artifacts' MD5 and file system (no node:crypto, no node:fs there) and their multipart uploads (a
-// page sends each file in one PUT), and the training loop's state file (memory there). The Bun
-// build swaps the transport only.
+// page sends each file in one PUT), LoRA deploys (they read an adapter folder) and the training
+// loop's state file (memory there). The Bun build swaps the transport only.
 const swapForBrowser = (name: string, filter: RegExp) => ({
   name,
   setup(build: {
@@ -22,7 +22,7 @@ const swapForBrowser = (name: string, filter: RegExp) => ({
 });
 const browserTransport = swapForBrowser(
   "browser-transport",
-  /\/transport\/default\.js$|\/telemetry\.js$|\/token-entry-copy\.js$|\/compact-json-text\.js$|\/async-scope\.js$|\/quick-accept\.js$|\/packed-logprobs\.js$|\/md5\.js$|\/local-files\.js$|\/multipart\.js$|\/loop-state-file\.js$/,
+  /\/transport\/default\.js$|\/telemetry\.js$|\/token-entry-copy\.js$|\/compact-json-text\.js$|\/async-scope\.js$|\/quick-accept\.js$|\/packed-logprobs\.js$|\/md5\.js$|\/local-files\.js$|\/multipart\.js$|\/lora-deploy\.js$|\/loop-state-file\.js$/,
 );
 const bunTransport = swapForBrowser("bun-transport", /\/transport\/default\.js$/);
 

@@ -6,7 +6,7 @@
  * follows (`wandb/weave`), so it can be checked again when Weave changes.
  */
 
-import type { CallRecord } from "../../src/testing/index.js";
+import type { FakeCallRecord } from "../../src/testing/index.js";
 import { referenceCalls, SEED_PROJECT_ID } from "../../src/testing/index.js";
 
 const SQLITE = "weave/trace_server/sqlite_trace_server.py (calls_query: order_by, select columns)";
@@ -24,8 +24,8 @@ function call(
   id: string,
   started_at: string,
   ended_at: string | null,
-  extra: Partial<CallRecord> & { tier?: unknown },
-): CallRecord {
+  extra: Partial<FakeCallRecord> & { tier?: unknown },
+): FakeCallRecord {
   const base = referenceCalls()[0]!;
   const { tier, ...rest } = extra;
   return {
@@ -42,14 +42,14 @@ function call(
     summary: {},
     inputs: tier === undefined ? {} : { tier },
     ...rest,
-  } as CallRecord;
+  } as FakeCallRecord;
 }
 
 /**
  * Five calls, stored in this order (not time order): two start in the same second, one is
  * still running, two took the same time, `inputs.tier` holds text, a number and nothing.
  */
-export const ORDER_RECORDS: readonly CallRecord[] = [
+export const ORDER_RECORDS: readonly FakeCallRecord[] = [
   call("c01", "2026-03-18T10:00:01Z", "2026-03-18T10:00:01.500000Z", {
     tier: "free",
     display_name: "zeta",

@@ -1,9 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { checkTransition } from "../../src/testing/annotation-queues/store.js";
+import { evaluate, matchesQuery } from "../../src/testing/calls/query-eval.js";
 import { FaultQueue } from "../../src/testing/faults/queue.js";
-import type { FakeRequest } from "../../src/testing/index.js";
-import { checkTransition, generateCall, tokenize } from "../../src/testing/index.js";
-import { evaluate, matchesQuery } from "../../src/testing/query-eval.js";
+import { generateCall, tokenize } from "../../src/testing/index.js";
+import type { FakeRequest } from "../../src/testing/types.js";
 
 describe("tokenize", () => {
   it("splits any text into pieces whose concatenation is the text", () => {

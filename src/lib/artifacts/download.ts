@@ -8,17 +8,17 @@ import type { HttpClient } from "../../core/pipeline/http-client.js";
 import type { RequestOptions } from "../../core/pipeline/options.js";
 import { base64Bytes, readableOf } from "../../wire/artifacts/bytes.js";
 import { type ArtifactRef, parseRef, unsafePathReason } from "../../wire/artifacts/checks.js";
-import { ArtifactDigestError, ArtifactNotFoundError, UnsafeArtifactPathError } from "../../wire/artifacts/errors.js";
-import { hasFileSystem, pathUnder, writeChecked } from "../../wire/artifacts/local-files.js";
-import { manifestFiles } from "../../wire/artifacts/manifest.js";
-import { createMd5 } from "../../wire/artifacts/md5.js";
 import {
   type FileUrlPage,
   fileUrls,
   type Membership,
   manifestUrl,
   membershipByName,
-} from "../../wire/artifacts/operations.js";
+} from "../../wire/artifacts/endpoints.js";
+import { ArtifactDigestError, ArtifactNotFoundError, UnsafeArtifactPathError } from "../../wire/artifacts/errors.js";
+import { hasFileSystem, pathUnder, writeChecked } from "../../wire/artifacts/local-files.js";
+import { manifestFiles } from "../../wire/artifacts/manifest.js";
+import { createMd5 } from "../../wire/artifacts/md5.js";
 import { getFromStorage, StorageRequestError } from "../../wire/artifacts/storage.js";
 import type { Artifact, ArtifactFile, ArtifactFileEntry } from "../../wire/artifacts/types.js";
 import { runGraphQL } from "../../wire/graphql.js";

@@ -13,19 +13,19 @@ import { sleep } from "../../core/pipeline/retry.js";
 import { bytesBody } from "../../wire/artifacts/bodies.js";
 import { checkUploadParams } from "../../wire/artifacts/checks.js";
 import { manifestDigest, md5Base64 } from "../../wire/artifacts/digest.js";
-import { ArtifactUploadError } from "../../wire/artifacts/errors.js";
-import { holdData } from "../../wire/artifacts/file-data.js";
-import type { FileSlot } from "../../wire/artifacts/file-slot.js";
-import type { HeldBytes } from "../../wire/artifacts/local-files.js";
-import { type ManifestEntryOut, manifestBytes } from "../../wire/artifacts/manifest.js";
-import { planParts, sendFile } from "../../wire/artifacts/multipart.js";
 import {
   artifactById,
   commitArtifact,
   createArtifact,
   createFiles,
   createManifest,
-} from "../../wire/artifacts/operations.js";
+} from "../../wire/artifacts/endpoints.js";
+import { ArtifactUploadError } from "../../wire/artifacts/errors.js";
+import { holdData } from "../../wire/artifacts/file-data.js";
+import type { FileSlot } from "../../wire/artifacts/file-slot.js";
+import type { HeldBytes } from "../../wire/artifacts/local-files.js";
+import { type ManifestEntryOut, manifestBytes } from "../../wire/artifacts/manifest.js";
+import { planParts, sendFile } from "../../wire/artifacts/multipart.js";
 import { putToStorage, StorageRequestError } from "../../wire/artifacts/storage.js";
 import type { ArtifactUploadParams, ArtifactUploadResult } from "../../wire/artifacts/types.js";
 import { runGraphQL } from "../../wire/graphql.js";
@@ -103,6 +103,7 @@ export async function uploadArtifact(
     const metadata = lateMetadata ? { ...params.metadata, ...lateMetadata() } : params.metadata;
     if (metadata !== undefined) input.metadata = JSON.stringify(metadata);
     if (params.description !== undefined) input.description = params.description;
+    if (params.storageRegion !== undefined) input.storageRegion = params.storageRegion;
 
     const created = await runGraphQL(http, createArtifact, { input }, options);
     const ref = (version: string) => `wandb-artifact:///${entity}/${project}/${name}:${version}`;
@@ -129,7 +130,7 @@ export async function uploadArtifact(
 
     await uploadFiles(http, created.id, first.id, entries, held, params.multipart, options);
 
-    const bytes = manifestBytes(entries);
+    const bytes = manifestBytes(entries, params.storageRegion);
     const upsert = await runGraphQL(
       http,
       createManifest,
