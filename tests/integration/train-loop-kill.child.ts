@@ -4,8 +4,9 @@
  * default state file (in its working directory), writes every loop event to stdout as one JSON
  * line (the test picks its kill points from them), and ends with a `done` or `error` line.
  */
-import { gatherTrajectoryGroups, Inferloop, Trajectory } from "../../src/index.js";
+import { Inferloop } from "../../src/index.js";
 import { abortOnSignals } from "../../src/progress/index.js";
+import { stepRollouts } from "./loop-rollouts.js";
 
 const env = (name: string) => {
   const value = process.env[name];
@@ -29,26 +30,8 @@ try {
     retention: { keepLatest: 2 },
     signal: stop.signal,
     onEvent: (e) => line(e.type === "job" ? { type: "job", step: e.step, event: e.event.type } : e),
-    rollouts: async ({ step, modelName, signal, onProgress }) => {
-      // Rollouts take a moment, so that a kill can land while they run.
-      await new Promise((resolve) => setTimeout(resolve, 40));
-      return gatherTrajectoryGroups(
-        [
-          [0, 1].map((seed) => async (inner: AbortSignal) => {
-            // The prompt names the step: the test reads it back from the fake's jobs.
-            const t = new Trajectory({ messages_and_choices: [{ role: "user", content: `step ${step}` }] });
-            await t.sample(
-              client,
-              { model: modelName, seed, max_completion_tokens: 4, logprobs: true },
-              { signal: inner },
-            );
-            t.reward = 1 - seed;
-            return t;
-          }),
-        ],
-        { signal, onProgress },
-      );
-    },
+    // Rollouts take a moment, so that a kill can land while they run; their prompts name the step.
+    rollouts: stepRollouts(client, { delayMs: () => 40, logprobs: true }),
   }))
     line({ type: "step", step: s.step, jobId: s.jobId });
   line({ type: "done" });

@@ -15,7 +15,9 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seededRandom } from "../../src/testing/util.js";
 import { useFakeService } from "./helpers.js";
+import { stepOfJob } from "./loop-rollouts.js";
 
 const TARGET = 24;
 const KILLS = 20;
@@ -58,18 +60,6 @@ const trigger: Record<Kind, (l: Line) => boolean> = {
   pruning: (l) => l.type === "trained",
 };
 
-/** A small seeded generator, so that a failing run can be repeated (KILL_SEED=...). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Runs the child until `stop` (if any) says to interrupt it with `signal` `delayMs` after a line;
  * resolves to its lines and how it ended.
@@ -105,9 +95,10 @@ function run(stop?: {
 }
 
 describe("trainLoop killed and resumed", () => {
+  // Seeded, so that a failing run can be repeated: KILL_SEED=<the seed it printed>.
   it(`SIGKILLed ${KILLS} times at random points, and Ctrl-C once: one job per step, none trained twice, the target reached`, async () => {
     const seed = Number(process.env.KILL_SEED ?? Date.now() % 1_000_000);
-    const rand = random(seed);
+    const rand = seededRandom(seed);
     const kinds = Object.keys(trigger) as Kind[];
     const tally: Record<Kind, number> = { rollouts: 0, "job id saved": 0, training: 0, pruning: 0 };
     let kills = 0;
@@ -155,13 +146,7 @@ describe("trainLoop killed and resumed", () => {
     // The fake's record: every job it made, and the step each trained (its prompts say "step N").
     const model = fake.svc.state.trainable.models.find((m) => m.name === "killed")!;
     const jobs = fake.svc.state.training.list.filter((j) => j.model_id === model.id);
-    const stepOf = (job: (typeof jobs)[number]) => {
-      const groups = job.request["trajectory_groups"] as Array<{
-        trajectories: Array<{ messages_and_choices: Array<{ content?: string }> }>;
-      }>;
-      return Number(/^step (\d+)$/.exec(groups[0]!.trajectories[0]!.messages_and_choices[0]!.content ?? "")![1]);
-    };
-    const steps = jobs.map(stepOf);
+    const steps = jobs.map(stepOfJob);
     const perStep = new Map<number, number>();
     for (const s of steps) perStep.set(s, (perStep.get(s) ?? 0) + 1);
     // A job whose create was cut off by a kill, and which trained while no loop ran, is done: its

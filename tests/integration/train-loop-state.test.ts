@@ -12,7 +12,6 @@ import { afterAll, describe, expect, it } from "vitest";
 import {
   APIConnectionError,
   APIUserAbortError,
-  gatherTrajectoryGroups,
   type LoopState,
   type LoopStateStore,
   NotFoundError,
@@ -21,12 +20,12 @@ import {
   type TrainLoopEvent,
   type TrainLoopRolloutContext,
   type TrainLoopStep,
-  Trajectory,
 } from "../../src/index.js";
 import { defaultStateStore } from "../../src/lib/training/loop-state-file.js";
 import { faults } from "../../src/testing/index.js";
 import { captureWarnings } from "../warnings.js";
 import { caught, useFakeService } from "./helpers.js";
+import { stepOfJob, stepRollouts } from "./loop-rollouts.js";
 
 const fake = useFakeService({ seedCalls: false, trainingJobMs: 60 });
 const dir = mkdtempSync(join(tmpdir(), "inferloop-loop-state-"));
@@ -39,23 +38,7 @@ async function register(name = "stateful"): Promise<TrainableModel> {
 }
 
 /** Two rollouts per step on `modelName` (the prompt names the step), rewards 1 and 0. */
-async function rollouts({ step, modelName, signal, onProgress }: TrainLoopRolloutContext) {
-  return gatherTrajectoryGroups(
-    [
-      [0, 1].map((seed) => async (inner: AbortSignal) => {
-        const t = new Trajectory({ messages_and_choices: [{ role: "user", content: `step ${step}` }] });
-        await t.sample(
-          fake.client,
-          { model: modelName, seed, max_completion_tokens: 8, logprobs: true },
-          { signal: inner },
-        );
-        t.reward = 1 - seed;
-        return t;
-      }),
-    ],
-    { signal, onProgress },
-  );
-}
+const rollouts = (ctx: TrainLoopRolloutContext) => stepRollouts(fake.client, { logprobs: true })(ctx);
 
 async function collect(iterable: AsyncIterable<TrainLoopStep>): Promise<TrainLoopStep[]> {
   const out: TrainLoopStep[] = [];
@@ -66,13 +49,7 @@ async function collect(iterable: AsyncIterable<TrainLoopStep>): Promise<TrainLoo
 const jobsOf = (model: TrainableModel) => fake.svc.state.training.list.filter((job) => job.model_id === model.id);
 const readState = (path: string) => JSON.parse(readFileSync(path, "utf8")) as LoopState;
 /** The step each of the model's jobs trained, read from its trajectories' prompts ("step N"). */
-const stepsOfJobs = (model: TrainableModel) =>
-  jobsOf(model).map((job) => {
-    const groups = job.request["trajectory_groups"] as Array<{
-      trajectories: Array<{ messages_and_choices: Array<{ content?: string }> }>;
-    }>;
-    return Number(/step (\d+)/.exec(groups[0]!.trajectories[0]!.messages_and_choices[0]!.content ?? "")![1]);
-  });
+const stepsOfJobs = (model: TrainableModel) => jobsOf(model).map(stepOfJob);
 
 const base = { pollInterval: 5, maxStepsOffPolicy: 1, rollouts };
 

@@ -8,18 +8,16 @@ import { describe, expect, it } from "vitest";
 import { sleep } from "../../src/core/pipeline/retry.js";
 import {
   APIUserAbortError,
-  gatherTrajectoryGroups,
   RequestValidationError,
   type TrainableModel,
   TrainingJobFailedError,
   type TrainLoopEvent,
   type TrainLoopOptions,
-  type TrainLoopRolloutContext,
   type TrainLoopStep,
-  Trajectory,
 } from "../../src/index.js";
 import { faults } from "../../src/testing/index.js";
 import { caught, useFakeService } from "./helpers.js";
+import { stepRollouts } from "./loop-rollouts.js";
 
 const BASE = "OpenPipe/Qwen3-14B-Instruct";
 const fake = useFakeService({ seedCalls: false, trainingJobMs: 60 });
@@ -33,20 +31,7 @@ async function register(name = "looper"): Promise<TrainableModel> {
  * after waiting `delayMs` (the rollouts' own length); rewards 1 and 0.
  */
 function rolloutsOn(delayMs: (step: number) => number = () => 0) {
-  return async ({ step, modelName, signal, onProgress }: TrainLoopRolloutContext) => {
-    await sleep(delayMs(step), signal);
-    return gatherTrajectoryGroups(
-      [
-        [0, 1].map((seed) => async (inner: AbortSignal) => {
-          const t = new Trajectory({ messages_and_choices: [{ role: "user", content: `step ${step}` }] });
-          await t.sample(fake.client, { model: modelName, seed, max_completion_tokens: 8 }, { signal: inner });
-          t.reward = 1 - seed;
-          return t;
-        }),
-      ],
-      { signal, onProgress },
-    );
-  };
+  return stepRollouts(fake.client, { delayMs });
 }
 
 async function collect(iterable: AsyncIterable<TrainLoopStep>): Promise<TrainLoopStep[]> {

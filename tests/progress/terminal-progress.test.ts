@@ -5,15 +5,10 @@
  * `sparkline`; and `abortOnSignals`' two Ctrl-C.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-  gatherTrajectoryGroups,
-  type TrainingJobEvent,
-  type TrainLoopEvent,
-  type TrainLoopRolloutContext,
-  Trajectory,
-} from "../../src/index.js";
+import type { TrainingJobEvent, TrainLoopEvent, TrainLoopRolloutContext } from "../../src/index.js";
 import { abortOnSignals, sparkline, terminalProgress } from "../../src/progress/index.js";
 import { useFakeService } from "../integration/helpers.js";
+import { stepRollouts } from "../integration/loop-rollouts.js";
 
 const ESC = String.fromCharCode(27);
 const CSI = new RegExp(`^${ESC}\\[(\\d*)([AKJ])`);
@@ -182,22 +177,7 @@ describe("terminalProgress", () => {
 
   describe("over a real trainLoop on the fake service", () => {
     const fake = useFakeService({ seedCalls: false, trainingStepMs: 2 });
-    const rollouts = ({ step, modelName, signal, onProgress }: TrainLoopRolloutContext) =>
-      gatherTrajectoryGroups(
-        [
-          [0, 1, 2].map((seed) => async (inner: AbortSignal) => {
-            const t = new Trajectory({ messages_and_choices: [{ role: "user", content: `step ${step}` }] });
-            await t.sample(
-              fake.client,
-              { model: modelName, seed, max_completion_tokens: 4, logprobs: true },
-              { signal: inner },
-            );
-            t.reward = seed / 2;
-            return t;
-          }),
-        ],
-        { signal, onProgress },
-      );
+    const rollouts = (ctx: TrainLoopRolloutContext) => stepRollouts(fake.client, { rewards: [0, 0.5, 1] })(ctx);
 
     it.each([true, false])("tty %s: every step's lines, the target and the reward curve", async (tty) => {
       const model = await fake.client.trainableModels.register({
