@@ -55,3 +55,11 @@ export function startTracing(service: ExampleService): Tracing | undefined {
     },
   };
 }
+
+/** The prompt (last user message) and the reply of a chat call traced as a GenAI span. */
+export function tracedChat(call: CallRecord): { prompt: string; reply: string } {
+  const messages = JSON.parse(String(call.inputs["gen_ai.input.messages"] ?? "[]")) as Array<{ content: string }>;
+  const output = (call.output ?? {}) as Record<string, string>;
+  const replies = JSON.parse(output["gen_ai.output.messages"] ?? "[]") as Array<{ content: string }>;
+  return { prompt: messages.at(-1)?.content ?? "", reply: replies[0]?.content ?? "" };
+}

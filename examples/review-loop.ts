@@ -12,9 +12,8 @@
  * The reviewer here is a script (it prefers replies of about eight words); in a real project
  * people review the queue in the W&B UI, and the same `trajectoryGroups` call reads what they left.
  */
-import type { CallRecord } from "../src/index.js";
 import { runExample, trainingTarget } from "./_service.js";
-import { startTracing } from "./_tracing.js";
+import { startTracing, tracedChat } from "./_tracing.js";
 
 const PROMPTS = [
   "Explain what a token is, briefly.",
@@ -30,14 +29,6 @@ function judge(reply: string): number {
 }
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
-
-/** The reply and the last user message of a chat call traced as a GenAI span. */
-function chatOf(call: CallRecord): { prompt: string; reply: string } {
-  const messages = JSON.parse(String(call.inputs["gen_ai.input.messages"] ?? "[]")) as Array<{ content: string }>;
-  const output = (call.output ?? {}) as Record<string, string>;
-  const replies = JSON.parse(output["gen_ai.output.messages"] ?? "[]") as Array<{ content: string }>;
-  return { prompt: messages.at(-1)?.content ?? "", reply: replies[0]?.content ?? "" };
-}
 
 await runExample(async (service) => {
   const { fake } = service;
@@ -101,7 +92,7 @@ await runExample(async (service) => {
       project_id: projectId,
       annotation_state: "in_progress",
     });
-    const { reply } = chatOf(byId.get(item.call_id)!);
+    const { reply } = tracedChat(byId.get(item.call_id)!);
     await client.feedback.create({
       project_id: projectId,
       weave_ref: `weave:///${projectId}/call/${item.call_id}`,
@@ -125,7 +116,7 @@ await runExample(async (service) => {
   const groups = await client.calls.trajectoryGroups(
     { project_id: projectId, filter: { call_ids: calls.map((c) => c.id) } },
     {
-      groupBy: (root) => chatOf(root).prompt,
+      groupBy: (root) => tracedChat(root).prompt,
       reward: (root) => {
         const review = root.summary?.weave?.feedback?.find((f) => f.feedback_type === "wandb.annotation.quality");
         return review === undefined ? undefined : Number(review.payload?.["value"]);
@@ -149,7 +140,7 @@ await runExample(async (service) => {
       query: { $expr: { $eq: [{ $getField: "weave_ref" }, { $literal: `weave:///${projectId}/call/${sample.id}` }] } },
     })
     .toArray();
-  const reply = chatOf(sample).reply;
+  const reply = tracedChat(sample).reply;
   const g = groups.findIndex((group) => group.trajectories.some((t) => t.metadata["trace_id"] === sample.trace_id));
   const i = groups[g]!.trajectories.findIndex((t) => t.metadata["trace_id"] === sample.trace_id);
   // What the job received: the fake keeps the request; a real service keeps it to itself.

@@ -41,11 +41,12 @@ await runExample(async ({ client, fake }) => {
   // 1-2. The rows become train.jsonl in a dataset artifact logged to the model's run; the job
   // trains on the version W&B assigned to it.
   for (let round = 1; round <= 2; round++) {
-    const { jobId, step, metrics, trainingDataUrl } = await model.trainSFT(tutorRows(), {
+    const { jobId, step, metrics, trainingDataUrl, datasetExisted } = await model.trainSFT(tutorRows(), {
       config: { learning_rate: 5e-5 },
       pollInterval: fake ? 5 : 2_000,
     });
-    console.log(`dataset ${trainingDataUrl}`);
+    // The dataset is named by its rows: the same rows again upload nothing.
+    console.log(`dataset ${trainingDataUrl}${datasetExisted ? " (the same rows: already uploaded)" : ""}`);
     console.log(`SFT job ${jobId} → step ${step}, mean loss ${metrics.loss?.toFixed(4) ?? "n/a"}`);
   }
 

@@ -64,7 +64,7 @@ export type {
   PruneCheckpointsOptions,
   PruneCheckpointsResult,
 } from "./lib/training/prune-checkpoints.js";
-export type { SFTRow, TrainSFTOptions, TrainSFTResult } from "./lib/training/train-sft.js";
+export type { SFTMessage, SFTRow, TrainSFTOptions, TrainSFTResult } from "./lib/training/train-sft.js";
 export type {
   TrainLoopEvent,
   TrainLoopOptions,
@@ -73,6 +73,8 @@ export type {
   TrainOptions,
 } from "./lib/training/types.js";
 export {
+  type SkippedTrace,
+  type TracedRollout,
   type TrajectoryGroupsOptions,
   type TrajectoryGroupsParams,
   trajectoryFromCalls,

@@ -83,8 +83,16 @@ const expected: Record<string, RegExp[]> = {
     /reviewed rollout \S+ \(".*"\): feedback wandb\.annotation\.quality = ([\d.]+) → reward \1 in training job [0-9a-f-]{36} \(group \d, trajectory \d\)/,
     /6\. step 1 sampled: the reviewer's mean score 0\.\d\d → [01]\.\d\d/,
   ],
+  "review-to-sft.ts": [
+    /1\. sampled and traced 12 rollouts of wandb-artifact:\/\/\/acme\/review-sft-demo\/reviewed-tutor/,
+    /3\. 12 reviewed traces in 3 groups \(0 skipped\), 12 with their logprobs/,
+    /4\. RL: job [0-9a-f-]{36} on 12 reviewed traces → step 1/,
+    /5\. SFT: [1-3] approved traces as rows → wandb-artifact:\/\/\/acme\/review-sft-demo\/reviewed-tutor-sft-data-[0-9a-f]{12}:v0 → step 2/,
+    /6\. step 2, ".+": ".+" \(the approved reply\)/,
+  ],
   "sft.ts": [
-    /dataset wandb-artifact:\/\/\/acme\/sft-demo\/tutor-sft-data-[0-9a-f]{12}:v0/,
+    /dataset wandb-artifact:\/\/\/acme\/sft-demo\/tutor-sft-data-[0-9a-f]{12}:v0\n/,
+    /dataset wandb-artifact:\/\/\/acme\/sft-demo\/tutor-sft-data-[0-9a-f]{12}:v0 \(the same rows: already uploaded\)/,
     /SFT job [0-9a-f-]{36} → step 2, mean loss \d\.\d{4}/,
     /step 2 says: 42/,
     /downloaded step 2 \(v1\): adapter_config\.json, adapter_model\.safetensors/,

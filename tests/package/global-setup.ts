@@ -69,7 +69,8 @@ export default function setup(project: TestProject): () => void {
   );
   // The consumer also gets what a typical user of `inferloop/testing` has: @types/node for the
   // type checks and msw (the optional peer of `inferloop/testing/msw`), and what a user of
-  // `inferloop/ai-sdk` has: the `ai` package (which brings `@ai-sdk/provider`, the optional peer).
+  // `inferloop/ai-sdk` has: the `ai` package (which brings `@ai-sdk/provider`; inferloop itself
+  // declares no dependency on it).
   npm(
     [
       "install",
