@@ -15,7 +15,7 @@ import {
   TrainingJobFailedError,
   type TrajectoryGroup,
 } from "../../src/index.js";
-import { pollWait } from "../../src/lib/training/follow-events.js";
+import { paceEnd, pollWait } from "../../src/lib/training/follow-events.js";
 import { faults } from "../../src/testing/index.js";
 import { caught, clientFor, useFakeService } from "./helpers.js";
 
@@ -187,6 +187,15 @@ describe("training a model step after step", () => {
     ]);
     expect(pollWait(0, 5)).toBe(5);
     expect(pollWait(10_000, 0)).toBe(0);
+  });
+
+  it("paceEnd: when the job should end, by the pace of the gradient steps seen (training_ended one step after the last)", () => {
+    // 10 of 40 steps in 100 ms: 31 more events at 10 ms each.
+    expect(paceEnd(100, 10, 40)).toBe(310);
+    expect(paceEnd(500, 40, 40)).toBeCloseTo(12.5);
+    expect(paceEnd(100, 1, 40)).toBeUndefined();
+    expect(paceEnd(100, 10, undefined)).toBeUndefined();
+    expect(paceEnd(100, 60, 40)).toBe(0);
   });
 
   it("a failed job rejects with TrainingJobFailedError carrying the job id, the event and the message", async () => {
