@@ -8,8 +8,8 @@ import { defineConfig, type Options } from "tsup";
 // there; the generic copy; JSON.stringify's text; zod alone; lists kept as received), so the bundle
 // budget carries none of them, and node:async_hooks for a global AsyncLocalStorage if any; the
 // artifacts' MD5 and file system (no node:crypto, no node:fs there) and their multipart uploads (a
-// page sends each file in one PUT), and LoRA deploys (they read an adapter folder). The Bun build
-// swaps the transport only.
+// page sends each file in one PUT), LoRA deploys (they read an adapter folder) and the training
+// loop's state file (memory there). The Bun build swaps the transport only.
 const swapForBrowser = (name: string, filter: RegExp) => ({
   name,
   setup(build: {
@@ -22,7 +22,7 @@ const swapForBrowser = (name: string, filter: RegExp) => ({
 });
 const browserTransport = swapForBrowser(
   "browser-transport",
-  /\/transport\/default\.js$|\/telemetry\.js$|\/token-entry-copy\.js$|\/compact-json-text\.js$|\/async-scope\.js$|\/quick-accept\.js$|\/packed-logprobs\.js$|\/md5\.js$|\/local-files\.js$|\/multipart\.js$|\/lora-deploy\.js$/,
+  /\/transport\/default\.js$|\/telemetry\.js$|\/token-entry-copy\.js$|\/compact-json-text\.js$|\/async-scope\.js$|\/quick-accept\.js$|\/packed-logprobs\.js$|\/md5\.js$|\/local-files\.js$|\/multipart\.js$|\/lora-deploy\.js$|\/loop-state-file\.js$/,
 );
 const bunTransport = swapForBrowser("bun-transport", /\/transport\/default\.js$/);
 
@@ -156,6 +156,17 @@ const builds: Options[] = [
     platform: "node",
     external: [...(shared.external ?? []), "inferloop", "inferloop/testing"],
     esbuildPlugins: [entriesAsPackage as never],
+  },
+  {
+    ...shared,
+    // `inferloop/progress`: the terminal view of a training loop and its Ctrl-C wiring. It takes
+    // only types from the SDK, so it runs on its own, on every runtime, and the client never
+    // carries it.
+    entry: { progress: "src/progress/index.ts" },
+    format: ["esm", "cjs"],
+    platform: "neutral",
+    external: [...(shared.external ?? []), "inferloop"],
+    esbuildPlugins: [mainEntryAsPackage as never],
   },
   {
     ...shared,

@@ -83,6 +83,9 @@ try {
     // step behind the step they train (0 would wait for each job: strictly on-policy).
     maxStepsOffPolicy: 1,
     pollInterval: fake ? 20 : 2_000,
+    // On a real service the loop keeps its job in flight in .inferloop/ (a re-run after Ctrl-C
+    // follows it); the fake forgets its jobs when it closes, so there is nothing to keep.
+    ...(fake ? { state: false as const } : {}),
     rollouts: async ({ step, modelName, signal, onProgress }) => {
       const uniform: string[] = [];
       const judged: number[] = [];

@@ -58,7 +58,12 @@ export {
   type ToolRunResult,
 } from "./lib/tool-runner/tool-run.js";
 export type { TrainingJobFollowOptions } from "./lib/training/follow-events.js";
-export type { PruneCheckpointsOptions, PruneCheckpointsResult } from "./lib/training/prune-checkpoints.js";
+export type { LoopJobState, LoopState, LoopStateStore } from "./lib/training/loop-state.js";
+export type {
+  CheckpointKeepReason,
+  PruneCheckpointsOptions,
+  PruneCheckpointsResult,
+} from "./lib/training/prune-checkpoints.js";
 export type { SFTMessage, SFTRow, TrainSFTOptions, TrainSFTResult } from "./lib/training/train-sft.js";
 export type {
   TrainLoopEvent,

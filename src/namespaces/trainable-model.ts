@@ -7,7 +7,7 @@ import {
   type PruneCheckpointsResult,
   pruneCheckpoints,
 } from "../lib/training/prune-checkpoints.js";
-import { trainLoop } from "../lib/training/train-loop.js";
+import { type LoopModel, trainLoop } from "../lib/training/train-loop.js";
 import { type SFTRow, type TrainSFTOptions, type TrainSFTResult, trainSFT } from "../lib/training/train-sft.js";
 import type { TrainLoopOptions, TrainLoopStep, TrainOptions } from "../lib/training/types.js";
 import { meanGradientMetrics } from "../wire/trainable-models/job-metrics.js";
@@ -160,7 +160,7 @@ export class TrainableModel implements TrainableModelResponse {
    * ```
    */
   async train(groups: TrajectoryGroup[], options: TrainOptions = {}): Promise<TrainResult> {
-    const { experimental_config, idempotencyKey, onEvent, pollInterval, signal, timeout } = options;
+    const { experimental_config, idempotencyKey, onEvent, onJobCreated, pollInterval, signal, timeout } = options;
     const request: RequestOptions = {};
     if (idempotencyKey !== undefined) request.idempotencyKey = idempotencyKey;
     if (signal !== undefined) request.signal = signal;
@@ -172,6 +172,7 @@ export class TrainableModel implements TrainableModelResponse {
       },
       request,
     );
+    await onJobCreated?.(jobId);
     const metrics = await meanGradientMetrics(this.#jobs.follow(jobId, { pollInterval, timeout, signal }), onEvent);
     return { jobId, step: await this.latestStep(signal ? { signal } : undefined), metrics };
   }
@@ -222,8 +223,10 @@ export class TrainableModel implements TrainableModelResponse {
    * next steps while a job trains, never more than `k` steps behind. One job at a time; the loop
    * sets each trajectory's policy versions; `eval` on trained steps, `retention` after each.
    * An error, an abort (`APIUserAbortError`) or a `break` stops it: rollouts aborted, no job
-   * created after it; it ends once all it started has settled. Bad options throw
-   * `RequestValidationError` at once.
+   * created after it; it ends once all it started has settled. The job in flight is kept in
+   * `state` (by default a file under `.inferloop/` in Node), so a loop started again after any
+   * stop follows it to its end (`job_resumed`) instead of creating a second job for its step.
+   * `maxStepsOffPolicy` defaults to 4. Bad options throw `RequestValidationError` at once.
    *
    * @example
    * ```ts
@@ -237,9 +240,24 @@ export class TrainableModel implements TrainableModelResponse {
    */
   trainLoop(options: TrainLoopOptions): AsyncGenerator<TrainLoopStep, void, undefined> {
     return trainLoop(
-      this,
+      this.#loopModel(),
       (prune, requestOptions, inUse) => pruneCheckpoints(this.#checkpoints, this.id, prune, requestOptions, inUse),
       options,
     );
+  }
+
+  /** What the loop needs of this model: its names, its latest step, a job's create and follow. */
+  #loopModel(): LoopModel {
+    return {
+      id: this.id,
+      entity: this.entity,
+      project: this.project,
+      name: this.name,
+      log: this.#http.config.log,
+      inferenceName: (step) => this.inferenceName(step),
+      latestStep: (options) => this.latestStep(options),
+      createJob: async (request, options) => (await this.#jobs.create({ model_id: this.id, ...request }, options)).id,
+      followJob: (jobId, { onEvent, ...follow }) => meanGradientMetrics(this.#jobs.follow(jobId, follow), onEvent),
+    };
   }
 }

@@ -56,11 +56,17 @@ export interface TrainSFTOptions {
   name?: string;
   /** Called with each event of the job as it arrives. */
   onEvent?: (event: TrainingJobEvent) => void;
+  /**
+   * Called with the job's id as soon as the create answers, and awaited before the job is
+   * followed: keep it where a new process finds it (the training API lists no jobs), to
+   * re-attach with `client.sftTrainingJobs.follow(jobId)` after a crash.
+   */
+  onJobCreated?: (jobId: string) => unknown;
   /** Stops waiting (and any upload in flight); a job already created is not cancelled. */
   signal?: AbortSignal;
   /** Sent as `Idempotency-Key` on the job's create: it is then retried on every retryable failure. */
   idempotencyKey?: string;
-  /** Time between polls of the job's events, in ms (default 1000). */
+  /** The longest wait between polls of the job's events, in ms (default 1000; a young job is polled sooner). */
   pollInterval?: number;
   /** Give up waiting for the job after this many ms. */
   timeout?: number;
@@ -81,6 +87,7 @@ const TRAIN_SFT_OPTION_NAMES = [
   "config",
   "name",
   "onEvent",
+  "onJobCreated",
   "signal",
   "idempotencyKey",
   "pollInterval",
@@ -119,8 +126,8 @@ function optionProblems(options: TrainSFTOptions, modelName: string): Validation
   const name = o.name ?? defaultName(modelName, "0".repeat(12));
   if (typeof name !== "string" || !/^[^/:]{1,128}$/.test(name))
     issues.push({ path: "name", message: "the dataset's name must be 1 to 128 characters, without / or :" });
-  if (o.onEvent !== undefined && typeof o.onEvent !== "function")
-    issues.push({ path: "onEvent", message: "must be a function" });
+  for (const key of ["onEvent", "onJobCreated"] as const)
+    if (o[key] !== undefined && typeof o[key] !== "function") issues.push({ path: key, message: "must be a function" });
   const poll = o.pollInterval;
   if (poll !== undefined && !(typeof poll === "number" && poll >= 0 && poll < Infinity))
     issues.push({ path: "pollInterval", message: "must be a number of ms >= 0" });
@@ -260,7 +267,7 @@ export async function trainSFT(
       code: "custom",
     });
   if (issues.length > 0) throw new RequestValidationError(issues, "trainSFT request");
-  const { config, onEvent, signal, idempotencyKey, pollInterval, timeout } = options;
+  const { config, onEvent, onJobCreated, signal, idempotencyKey, pollInterval, timeout } = options;
 
   const { held, count } = await spoolRows(rows);
   const request: RequestOptions = signal ? { signal } : {};
@@ -290,6 +297,7 @@ export async function trainSFT(
     { model_id: model.id, training_data_url: dataset.ref, ...(config != null ? { config } : {}) },
     idempotencyKey !== undefined ? { ...request, idempotencyKey } : request,
   );
+  await onJobCreated?.(jobId);
   const metrics = await meanGradientMetrics(jobs.follow(jobId, { pollInterval, timeout, signal }), onEvent);
   return {
     jobId,

@@ -8,9 +8,9 @@ import { abortError } from "../../../core/pipeline/abort.js";
 import { asyncDispose } from "../../../core/pipeline/dispose.js";
 import { withEventDeadline } from "../../../core/pipeline/event-deadline.js";
 import type { APIResponse } from "../../../core/pipeline/http-client.js";
-import { ChatCompletionAccumulator } from "./accumulate.js";
 import { checkChunk } from "../response-checks.js";
 import { type ChatCompletion, type ChatCompletionChunk, normalizeChunk } from "../types.js";
+import { ChatCompletionAccumulator } from "./accumulate.js";
 
 /** Status and headers of the response a stream came from. */
 export interface StreamResponseInfo {
