@@ -10,6 +10,7 @@ import {
 import { trainLoop } from "../lib/training/train-loop.js";
 import { type SFTRow, type TrainSFTOptions, type TrainSFTResult, trainSFT } from "../lib/training/train-sft.js";
 import type { TrainLoopOptions, TrainLoopStep, TrainOptions } from "../lib/training/types.js";
+import { openLoopRunLog } from "../lib/wandb-runs/loop-log.js";
 import { meanGradientMetrics } from "../wire/trainable-models/job-metrics.js";
 import type { TrainableModelResponse, TrainResult } from "../wire/trainable-models/types.js";
 import type { TrajectoryGroup } from "../wire/training-jobs/request-schema.js";
@@ -237,6 +238,7 @@ export class TrainableModel implements TrainableModelResponse {
       this,
       (prune, requestOptions, inUse) => pruneCheckpoints(this.#checkpoints, this.id, prune, requestOptions, inUse),
       options,
+      (o) => openLoopRunLog(this.#http, this, o.logTo),
     );
   }
 }

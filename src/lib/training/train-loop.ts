@@ -16,6 +16,7 @@ import type { RequestOptions } from "../../core/pipeline/options.js";
 import type { TrainResult } from "../../wire/trainable-models/types.js";
 import { experimentalConfigKeyHint, experimentalConfigSchema } from "../../wire/training-jobs/experimental-config.js";
 import type { TrajectoryGroup } from "../../wire/training-jobs/request-schema.js";
+import { type LoopRunLog, logToIssues } from "../wandb-runs/loop-log.js";
 import { type PruneCheckpointsOptions, type PruneCheckpointsResult, pruneOptionIssues } from "./prune-checkpoints.js";
 import type { TrainLoopEvent, TrainLoopOptions, TrainLoopStep, TrainOptions } from "./types.js";
 
@@ -56,6 +57,7 @@ const TRAIN_LOOP_OPTION_NAMES = [
   "onEvent",
   "pollInterval",
   "jobTimeout",
+  "logTo",
 ] as const;
 const trainLoopListWhole: ListsEveryKey<TrainLoopOptions, typeof TRAIN_LOOP_OPTION_NAMES> = true;
 void trainLoopListWhole;
@@ -94,6 +96,7 @@ function checkOptions(options: TrainLoopOptions): void {
   }
   if (o?.onEvent !== undefined && typeof o.onEvent !== "function")
     issues.push({ path: "onEvent", message: "must be a function that takes the loop's events" });
+  issues.push(...logToIssues(o?.logTo));
   if (o !== undefined && o !== null) issues.push(...optionNameIssues(o, TRAIN_LOOP_OPTION_NAMES, "known"));
   if (issues.length > 0) throw new RequestValidationError(issues, "trainLoop options");
 }
@@ -136,8 +139,11 @@ class LoopRun {
   #nextLaunch = 0;
   #emitted: Promise<void> = Promise.resolve();
   #pruned: Promise<void> = Promise.resolve();
+  /** The model's W&B run, when the loop logs there (`logTo`). */
+  readonly #log: LoopRunLog | undefined;
 
-  constructor(model: LoopModel, prune: PruneWithInUse, options: TrainLoopOptions) {
+  constructor(model: LoopModel, prune: PruneWithInUse, options: TrainLoopOptions, log?: LoopRunLog) {
+    this.#log = log;
     this.#model = model;
     this.#prune = prune;
     this.#o = { ...options };
@@ -194,6 +200,7 @@ class LoopRun {
     if (!this.#ended && this.#failure === undefined)
       this.#fail(new APIUserAbortError("The training loop was stopped."));
     while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
+    await this.#log?.finish(this.#failure?.error);
   }
 
   #finish(): void {
@@ -336,6 +343,7 @@ class LoopRun {
   #afterStep(step: number, batch: Batch, result: TrainResult, trainingMs: number): Promise<TrainLoopStep> {
     const o = this.#o;
     const evalEvery = o.evalEvery ?? 1;
+    this.#log?.trained({ step, groups: batch.groups, jobMetrics: result.metrics, trainingMs });
     let evaluated: Promise<Record<string, number> | undefined> = Promise.resolve(undefined);
     if (o.eval !== undefined && step % evalEvery === 0) {
       const run = o.eval;
@@ -346,6 +354,7 @@ class LoopRun {
           .then(() => run({ step, sampledStep: step, modelName: this.#name(step), signal: this.#signal }))
           .then((metrics) => {
             this.#emit({ type: "eval_ended", step, metrics, ms: performance.now() - started });
+            this.#log?.evaluated(step, metrics);
             return metrics;
           })
           .finally(() => this.#use(step, -1)),
@@ -386,10 +395,12 @@ export function trainLoop(
   model: LoopModel,
   prune: PruneWithInUse,
   options: TrainLoopOptions,
+  openLog?: (options: TrainLoopOptions) => LoopRunLog | undefined,
 ): AsyncGenerator<TrainLoopStep, void, undefined> {
   checkOptions(options);
+  const log = openLog?.(options);
   return (async function* () {
-    const run = new LoopRun(model, prune, options);
+    const run = new LoopRun(model, prune, options, log);
     run.start();
     try {
       for (;;) {

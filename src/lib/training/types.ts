@@ -67,6 +67,14 @@ export interface TrainLoopOptions {
   pollInterval?: number;
   /** Give up waiting for one job after this many ms. */
   jobTimeout?: number;
+  /**
+   * Where each trained step's metrics (reward mean and spread, the groups' metrics, the job's
+   * gradient metrics) and each `eval`'s metrics are logged, as ART logs them (`train/reward`,
+   * `loss/train`, `val/...`, with `training_step`): `"wandb"`, the model's W&B run (its
+   * `run_id`); `false`, nowhere. Default: `"wandb"` when the model has a `run_id`. Logging
+   * never fails the loop: a failure is warned about once.
+   */
+  logTo?: "wandb" | false;
 }
 
 /**
