@@ -219,6 +219,8 @@ export class TrainableModel implements TrainableModelResponse {
    * in order. `maxStepsOffPolicy: 0` samples each checkpoint just trained; `k >= 1` samples the
    * next steps while a job trains, never more than `k` steps behind. One job at a time; the loop
    * sets each trajectory's policy versions; `eval` on trained steps, `retention` after each.
+   * Each trained step's metrics and each eval's are logged to the model's W&B run with ART's
+   * keys and `training_step` (`logTo`; on when the model has a `run_id`, never failing the loop).
    * An error, an abort (`APIUserAbortError`) or a `break` stops it: rollouts aborted, no job
    * created after it; it ends once all it started has settled. Bad options throw
    * `RequestValidationError` at once.
