@@ -12,40 +12,26 @@ import * as z from "zod/mini";
 import { expectObject, isObject, shapeError } from "../../core/decoding/response-checks.js";
 import { endpoint } from "../../core/pipeline/endpoint.js";
 import { readObject } from "../../core/pipeline/read-body.js";
-import { graphqlEndpoint } from "../graphql.js";
+import { graphqlEndpoint, jsonStringValue } from "../graphql.js";
 import type { RunResumeState, UpsertedRun } from "./types.js";
 
 const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
 const count = (v: unknown): number => (typeof v === "number" && Number.isSafeInteger(v) && v >= 0 ? v : 0);
 
-/** A JSON string that should hold an object (W&B's JSONString fields); `undefined` otherwise. */
+/** A `JSONString` that should hold an object; `undefined` otherwise. */
 function jsonObject(v: unknown): Record<string, unknown> | undefined {
-  if (isObject(v)) return v;
-  if (typeof v !== "string" || v === "") return undefined;
-  try {
-    const parsed: unknown = JSON.parse(v);
-    return isObject(parsed) ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
+  const parsed = jsonStringValue(v);
+  return isObject(parsed) ? parsed : undefined;
 }
 
 /** `historyTail`: a JSON string of a list of JSON strings, one per line. */
 function historyTail(v: unknown): Record<string, unknown>[] {
-  const list: unknown = typeof v === "string" ? safeParse(v) : v;
+  const list = jsonStringValue(v);
   if (!Array.isArray(list)) return [];
   return list.flatMap((line) => {
     const row = jsonObject(line);
     return row === undefined ? [] : [row];
   });
-}
-
-function safeParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 export const runResumeStatus = graphqlEndpoint<
