@@ -161,13 +161,12 @@ describe("trainLoop logs to the model's W&B run", () => {
     const rows = rowsOf(model);
     expect(rows.map((r) => r._step)).toEqual([0, 1, 2, 3]);
     // The failed request was sent again as it was: the same lines at the same offsets.
-    const bodies = fake.svc.requests.filter((r) => r.path.endsWith("/file_stream")).map((r) => r.json as never);
-    const first = bodies[0] as { files: Record<string, { offset: number; content: string[] }> };
-    const again = bodies[1] as typeof first;
-    expect(again.files["wandb-history.jsonl"]!.offset).toBe(first.files["wandb-history.jsonl"]!.offset);
-    expect(
-      again.files["wandb-history.jsonl"]!.content.slice(0, first.files["wandb-history.jsonl"]!.content.length),
-    ).toEqual(first.files["wandb-history.jsonl"]!.content);
+    type Body = { files: Record<string, { offset: number; content: string[] }> };
+    const [first, again] = fake.svc.requests
+      .filter((r) => r.path.endsWith("/file_stream"))
+      .map((r) => (r.json as Body).files["wandb-history.jsonl"]!);
+    expect(again!.offset).toBe(first!.offset);
+    expect(again!.content.slice(0, first!.content.length)).toEqual(first!.content);
     expect(warnings.filter((w) => w.includes("could not be sent"))).toHaveLength(1);
     expect(runOf(model)).toMatchObject({ state: "finished" });
   });
