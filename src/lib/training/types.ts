@@ -1,6 +1,7 @@
 import type { ExperimentalConfig, TrajectoryGroup } from "../../wire/training-jobs/request-schema.js";
 import type { TrainingJobEvent } from "../../wire/training-jobs/types.js";
 import type { GatherProgress } from "../trajectories/gather.js";
+import type { LoopLogTarget } from "../wandb-runs/loop-log.js";
 import type { PruneCheckpointsOptions } from "./prune-checkpoints.js";
 
 /**
@@ -74,7 +75,7 @@ export interface TrainLoopOptions {
    * `run_id`); `false`, nowhere. Default: `"wandb"` when the model has a `run_id`. Logging
    * never fails the loop: a failure is warned about once.
    */
-  logTo?: "wandb" | false;
+  logTo?: LoopLogTarget;
 }
 
 /**

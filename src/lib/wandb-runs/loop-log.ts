@@ -14,7 +14,11 @@ import { TRAINING_STEP } from "../../wire/wandb-runs/history.js";
 import { evalRow, type TrainedStep, trainRow } from "./loop-metrics.js";
 import { RunWriter, type RunWriterOptions } from "./run-writer.js";
 
-/** Where `trainLoop` logs its metrics: `"wandb"` (the model's W&B run) or nowhere (`false`). */
+/**
+ * Where `trainLoop` logs each trained step's metrics and each evaluation (`logTo`): `"wandb"`,
+ * the model's W&B run (its `run_id`, in its entity and project), written through W&B's own API
+ * on `wandbBaseURL` as W&B's SDK writes a run; or nowhere (`false`).
+ */
 export type LoopLogTarget = "wandb" | false;
 
 /** What the loop tells its log. */
@@ -55,7 +59,8 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
  *
  * @example
  * ```ts
- * const log = openLoopRunLog(http, model, undefined);
+ * declare const http: Parameters<typeof openLoopRunLog>[0]; // the client's pipeline
+ * const log = openLoopRunLog(http, trainable, undefined);
  * log?.evaluated(3, { reward: 0.8 });
  * await log?.finish(undefined);
  * ```

@@ -97,6 +97,7 @@ const unref = (timer: ReturnType<typeof setTimeout>) => {
  *
  * @example
  * ```ts
+ * declare const http: ConstructorParameters<typeof RunWriter>[0]; // the client's pipeline
  * const writer = new RunWriter(http, { entity: "acme", project: "rl", runId: "abc123" });
  * writer.log({ training_step: 1, "train/reward": 0.5 });
  * await writer.finish(0);

@@ -54,7 +54,7 @@ export class WandbRunStore {
    *
    * @example
    * ```ts
-   * svc.state.wandbRuns.find("acme", "rl", model.run_id!)?.state; // "finished"
+   * svc.state.wandbRuns.find(trainable.entity, trainable.project, trainable.run_id!)?.state; // "finished"
    * ```
    */
   find(entity: string, project: string, name: string): FakeWandbRun | undefined {
@@ -66,7 +66,7 @@ export class WandbRunStore {
    *
    * @example
    * ```ts
-   * const rows = svc.state.wandbRuns.history("acme", "rl", model.run_id!);
+   * const rows = svc.state.wandbRuns.history(trainable.entity, trainable.project, trainable.run_id!);
    * rows.map((r) => [r._step, r.training_step]);
    * ```
    */
