@@ -223,6 +223,16 @@ describe("RunWriter on the wire", () => {
     expect(failures).toEqual([expect.objectContaining({ final: true, unsent: 1 })]);
   });
 
+  it("a run with nothing to send gets a heartbeat ({}), so W&B does not mark it crashed", async () => {
+    const w = wandb();
+    const run = writer({ heartbeatMs: 10 });
+    run.log({ training_step: 1, "train/reward": 0.5 });
+    await expect.poll(() => w.bodies.length, { timeout: 5_000 }).toBeGreaterThanOrEqual(2);
+    await run.finish(0);
+    expect(w.bodies[1]).toEqual({});
+    expect(w.rows()).toHaveLength(1);
+  });
+
   it("a writer that logged nothing sends nothing when it finishes", async () => {
     const w = wandb();
     await writer().finish(0);
