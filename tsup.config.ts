@@ -37,6 +37,28 @@ const mainEntryAsPackage = {
   },
 };
 
+// `src/cli/` (the `inferloop` command) imports the main entry and the fake service's entry; its
+// build imports them from the package itself, so the command carries no second copy of the SDK
+// (and its `instanceof` checks see the classes the SDK throws).
+const entriesAsPackage = {
+  name: "entries-as-package",
+  setup(build: {
+    onResolve: (
+      o: { filter: RegExp },
+      cb: (a: { path: string; resolveDir: string }) => { path: string; external: boolean } | undefined,
+    ) => void;
+  }) {
+    const entries: Record<string, string> = {
+      [join(import.meta.dirname, "src", "index.js")]: "inferloop",
+      [join(import.meta.dirname, "src", "testing", "index.js")]: "inferloop/testing",
+    };
+    build.onResolve({ filter: /\/index\.js$/ }, (args) => {
+      const target = entries[join(args.resolveDir, args.path)];
+      return target === undefined ? undefined : { path: target, external: true };
+    });
+  },
+};
+
 const shared: Options = {
   target: "es2022",
   sourcemap: true,
@@ -124,6 +146,16 @@ const builds: Options[] = [
     esbuildOptions(options) {
       options.chunkNames = "ai-sdk-[hash]";
     },
+  },
+  {
+    ...shared,
+    // The `inferloop` command (package.json `bin`): Node only, with the SDK and the fake service
+    // from the package's own entries (see entriesAsPackage).
+    entry: { cli: "src/cli/main.ts" },
+    format: ["esm"],
+    platform: "node",
+    external: [...(shared.external ?? []), "inferloop", "inferloop/testing"],
+    esbuildPlugins: [entriesAsPackage as never],
   },
   {
     ...shared,

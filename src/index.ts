@@ -59,7 +59,7 @@ export {
 } from "./lib/tool-runner/tool-run.js";
 export type { TrainingJobFollowOptions } from "./lib/training/follow-events.js";
 export type { PruneCheckpointsOptions, PruneCheckpointsResult } from "./lib/training/prune-checkpoints.js";
-export type { SFTRow, TrainSFTOptions, TrainSFTResult } from "./lib/training/train-sft.js";
+export type { SFTMessage, SFTRow, TrainSFTOptions, TrainSFTResult } from "./lib/training/train-sft.js";
 export type {
   TrainLoopEvent,
   TrainLoopOptions,
@@ -68,6 +68,8 @@ export type {
   TrainOptions,
 } from "./lib/training/types.js";
 export {
+  type SkippedTrace,
+  type TracedRollout,
   type TrajectoryGroupsOptions,
   type TrajectoryGroupsParams,
   trajectoryFromCalls,

@@ -3,6 +3,11 @@ import type { APIPromise } from "../core/pipeline/api-promise.js";
 import { callEndpoint } from "../core/pipeline/endpoint.js";
 import type { RequestOptions } from "../core/pipeline/options.js";
 import { APIResource } from "../core/pipeline/resource.js";
+import {
+  type PruneCheckpointsOptions,
+  type PruneCheckpointsResult,
+  pruneCheckpoints,
+} from "../lib/training/prune-checkpoints.js";
 import { checkpointsDelete, checkpointsList } from "../wire/trainable-models/endpoints.js";
 import type { CheckpointDeleteParams, CheckpointListParams } from "../wire/trainable-models/request-schema.js";
 import type { Checkpoint, CheckpointDeleteResponse } from "../wire/trainable-models/types.js";
@@ -43,5 +48,23 @@ export class Checkpoints extends APIResource {
     options?: RequestOptions,
   ): APIPromise<CheckpointDeleteResponse> {
     return callEndpoint(this._http, checkpointsDelete, { pathArguments: { modelId }, params }, options);
+  }
+
+  /**
+   * `model.pruneCheckpoints` for a model known only by its id: keeps the `keepLatest` newest
+   * steps (default 1), the `keepBest` best by `metric` and always the latest, and deletes the
+   * rest in one request; `dryRun` deletes nothing. Bad options reject before anything is sent.
+   *
+   * @example
+   * ```ts
+   * const { kept, deleted } = await client.trainableModels.checkpoints.prune(modelId, { keepBest: 1, metric: "reward", dryRun: true });
+   * ```
+   */
+  prune(
+    modelId: string,
+    options: PruneCheckpointsOptions = {},
+    requestOptions?: RequestOptions,
+  ): Promise<PruneCheckpointsResult> {
+    return pruneCheckpoints(this, modelId, options, requestOptions);
   }
 }

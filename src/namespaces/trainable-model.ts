@@ -178,12 +178,15 @@ export class TrainableModel implements TrainableModelResponse {
   }
 
   /**
-   * Supervised fine-tuning: streams the rows (an (async) iterable of `{ messages, tools? }`, or
-   * a JSONL file path in Node) as `train.jsonl` into a new `dataset` artifact of the model's
+   * Supervised fine-tuning: writes the rows (an (async) iterable of `{ messages, tools? }`, or
+   * a JSONL file path in Node) as `train.jsonl` into a `dataset` artifact of the model's
    * project, logged to the model's W&B run, as ART writes it; then creates the SFT job with the
-   * version W&B assigned and follows it until `training_ended`. Each row is checked as it is
-   * read, before anything is sent; the rows are read once (spooled to a temp file while
-   * hashed), so memory stays constant. Resolves like {@link train}, with the dataset's URL.
+   * version W&B assigned and follows it until `training_ended`. Before anything is sent, every
+   * option is checked (a misspelt one, or a misspelt `config` setting, gets a "did you mean")
+   * and every row is read once, checked (each needs an assistant turn: a bad row is refused
+   * naming its line) and spooled to a temp file while hashed, so memory stays constant. The
+   * dataset is named by the rows' digest: the same rows again upload nothing and reuse the
+   * version W&B has. Resolves like {@link train}, with the dataset's URL.
    *
    * @example
    * ```ts

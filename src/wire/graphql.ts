@@ -2,7 +2,7 @@
  * W&B's GraphQL API as endpoints: each operation is one declared endpoint (`POST /graphql` on
  * the `wandb` service, Basic `api:<key>`), and one reader turns every answer into its `data` or
  * a typed error. W&B answers a refusal with `errors` under status 400 as often as under 200
- * (research/artifacts.md §5); both become errors carrying the server's GraphQL messages.
+ * (wandb/wandb `core/internal/gql/`); both become errors carrying the server's GraphQL messages.
  */
 import * as z from "zod/mini";
 import type { $ZodType } from "zod/v4/core";

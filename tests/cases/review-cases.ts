@@ -1,42 +1,18 @@
 /**
- * One table of annotation-queue and feedback requests and what Weave's trace server does with
- * them. It drives the SDK's tests (`tests/wire/review-cases.test.ts`: refused ⇒
- * `RequestValidationError` naming the field, nothing sent; accepted ⇒ sent as written) and the
- * fake's (`tests/testing/review-cases.test.ts`: the fake answers Weave's status and reason), so
- * the SDK and its double cannot drift apart. Also the behaviour cases the fake must follow
- * (sorts, duplicates, per-annotator progress), run by both the fake's tests and the SDK's
- * integration tests.
+ * Annotation-queue and feedback requests and what Weave's trace server does with them, in the
+ * shared row format (`request-case.ts`: run by the SDK's and the fake's request-case runners),
+ * and the behaviour cases the fake must follow (sorts, duplicates, per-annotator progress), run
+ * by both the fake's tests (`tests/testing/review-cases.test.ts`) and the SDK's integration tests.
  *
  * `source` names the file of `wandb/weave` the rule comes from.
  */
-
-/** The SDK method a request case calls. */
-export type ReviewOperation =
-  | "annotation_queues.create"
-  | "annotation_queues.items.add"
-  | "annotation_queues.items.list"
-  | "annotation_queues.items.progress"
-  | "feedback.create"
-  | "feedback.purge";
-
-export interface ReviewRequestCase {
-  name: string;
-  operation: ReviewOperation;
-  /** The body as the user writes it, without `project_id` (filled with the project under test). */
-  request: Record<string, unknown>;
-  /** What Weave answers: accepted, or refused with this status and a reason containing `reason`. */
-  real: { accepted: true } | { status: 400 | 422; reason?: string };
-  /** Whether the SDK refuses it before sending, and the field it names. */
-  sdk: { refuses: string } | "sends";
-  /** When the SDK fills in a member, the body it sends instead of `request` (the case holds for it). */
-  sdkSends?: Record<string, unknown>;
-  source: string;
-}
+import { SEED_ITEM_IDS, SEED_PROJECT_ID, SEED_QUEUE_ID } from "../../src/testing/index.js";
+import type { RequestCase } from "./request-case.js";
 
 const CALL = "weave:///acme/support-bot/call/0195a3c1-7d2e-7b41-9a0c-3f5e8d1b2a01";
 const SPEC = "weave:///acme/support-bot/object/quality:latest";
 
-export const REVIEW_REQUEST_CASES: ReviewRequestCase[] = [
+const REVIEW_ROWS: Array<Omit<RequestCase, "params"> & { request: Record<string, unknown> }> = [
   {
     name: "a queue with a name and no scorers",
     operation: "annotation_queues.create",
@@ -222,6 +198,14 @@ export const REVIEW_REQUEST_CASES: ReviewRequestCase[] = [
     source: "weave/trace_server/feedback.py validate_feedback_purge_req",
   },
 ];
+
+/** The rows, each sent for the seeded project (and queue and item where the path has them). */
+export const REVIEW_REQUEST_CASES: readonly RequestCase[] = REVIEW_ROWS.map(({ request, ...row }) => ({
+  ...row,
+  params: { project_id: SEED_PROJECT_ID, ...request },
+  ...(row.sdkSends ? { sdkSends: { project_id: SEED_PROJECT_ID, ...row.sdkSends } } : {}),
+  pathArguments: { queueId: SEED_QUEUE_ID, itemId: SEED_ITEM_IDS[0]! },
+}));
 
 /** Queues created in this order, one a millisecond apart. */
 export const QUEUE_NAMES = ["Beta", "alpha", "Gamma"] as const;

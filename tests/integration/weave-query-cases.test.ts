@@ -1,16 +1,21 @@
 /**
  * The shared Weave cases (`tests/cases/weave-query-cases.ts`) through the SDK: a user paging a
  * sorted query with `client.calls.query` gets Weave's order whole, page after page; `columns`
- * come back as Weave fills them; a refused progress step is an error carrying Weave's words.
+ * come back as Weave fills them, latency and storage sizes as Weave derives them;
+ * `$containsToken` (raw and from `q.containsToken`) matches whole tokens; what Weave's server
+ * cannot run is refused before sending; a refused progress step is an error carrying Weave's words.
  */
 import { describe, expect, it } from "vitest";
-import { BadRequestError } from "../../src/index.js";
+import { BadRequestError, q, RequestValidationError } from "../../src/index.js";
 import { SEED_ITEM_IDS, SEED_PROJECT_ID, SEED_QUEUE_ID } from "../../src/testing/index.js";
 import {
   COLUMNS_CASES,
+  DERIVED_CASES,
   ORDER_CASES,
   ORDER_PROJECT,
   ORDER_RECORDS,
+  REFUSAL_CASES,
+  TOKEN_CASES,
   TRANSITION_CASES,
 } from "../cases/weave-query-cases.js";
 import { caught, useFakeService } from "./helpers.js";
@@ -40,6 +45,48 @@ describe("calls.query with columns", () => {
     for (const key of c.same) expect(r[key], key).toEqual(f[key]);
     for (const key of c.nulls) expect(r[key], key).toBeNull();
     if (c.summary !== undefined) expect(r["summary"]).toEqual(c.summary);
+  });
+});
+
+describe("calls.query returns latency and storage sizes as Weave derives them", () => {
+  it.each(DERIVED_CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
+    const [record] = await fake.client.calls
+      .query({ project_id: ORDER_PROJECT, filter: { call_ids: [c.id] }, ...c.flags })
+      .toArray();
+    const { latency_ms, ...members } = c.expect;
+    for (const [key, value] of Object.entries(members))
+      expect((record as unknown as Record<string, unknown>)[key], `${key}: ${c.why}`).toBe(value);
+    if (latency_ms !== undefined) expect(record!.summary?.weave?.latency_ms, c.why).toBe(latency_ms);
+  });
+});
+
+describe("calls.query with $containsToken", () => {
+  it.each(TOKEN_CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
+    const calls = await fake.client.calls
+      .query({ project_id: ORDER_PROJECT, query: { $expr: c.expr } as never })
+      .toArray();
+    expect(
+      calls.map((r) => r.id),
+      c.why,
+    ).toEqual(c.ids);
+  });
+
+  it("q.containsToken builds the raw tree of the first two cases", () => {
+    expect(q.where(q.containsToken(q.field("inputs.q"), "reset"))).toStrictEqual({ $expr: TOKEN_CASES[0]!.expr });
+    expect(q.where(q.containsToken(q.field("inputs.q"), "reset", { caseInsensitive: true }))).toStrictEqual({
+      $expr: TOKEN_CASES[1]!.expr,
+    });
+  });
+});
+
+describe("calls.query refuses before sending what Weave's server cannot run", () => {
+  it.each(REFUSAL_CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
+    const before = fake.svc.requests.length;
+    const err = await caught(() =>
+      fake.client.calls.query({ project_id: ORDER_PROJECT, ...c.body } as never).toArray(),
+    );
+    expect(err, c.why).toBeInstanceOf(RequestValidationError);
+    expect(fake.svc.requests.length).toBe(before);
   });
 });
 

@@ -28,10 +28,12 @@ const app = inject("app");
  * option or a bad `trainLoop` option before anything is sent: 64.8 KB. Issue 48's errors that
  * name the fix (the lookup after an unknown model's 404, near-miss roles, how to set a refused
  * key) and `client.loras` (whose deploy the browser build leaves out: it reads a folder): 66.1 KB.
- * This budget, just over the measured size, stops further growth; whether to load the W&B-only
- * namespaces lazily is an open decision.
+ * Issue 46's `trainSFT` checks of every option and row before anything is sent (the dataset
+ * named by its digest) and `trajectoryGroups`' skipped traces, trace feedback and option
+ * checks: 67.1 KB. This budget, just over the measured size, stops further growth; whether to
+ * load the W&B-only namespaces lazily is an open decision.
  */
-const BUDGET = 66_200;
+const BUDGET = 67_200;
 
 /**
  * Gzipped, for a page that only reads a stream relayed by its own server (issue 26, item 5;

@@ -1,7 +1,7 @@
 /**
  * The GraphQL operations of W&B's artifact protocol that this client sends, each declared as an
  * endpoint. Field names are W&B's schema's (wandb `core/api/graphql/*.graphql` and the Python
- * SDK's generated operations, research/artifacts.md §2-3); the documents ask only for what is
+ * SDK's generated operations, `core/api/graphql/*.graphql`); the documents ask only for what is
  * read. Every one is retried like a GET: W&B's own Go client retries each of them, a repeated
  * `createArtifact` carries the same `clientID` (W&B answers it with the same artifact), the
  * manifest call is an upsert, and `createArtifactFiles` only hands out URLs.
@@ -264,7 +264,7 @@ export const fileUrls = graphqlEndpoint<
   },
 });
 
-/** `uploadHeaders` is a list of `"Key:Value"` strings (research/artifacts.md §2.2). */
+/** `uploadHeaders` is a list of `"Key:Value"` strings (wandb/wandb `core/pkg/artifacts/saver.go`). */
 function headerList(v: unknown): string[] {
   if (v == null) return [];
   if (!Array.isArray(v) || v.some((h) => typeof h !== "string"))
