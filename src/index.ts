@@ -80,6 +80,7 @@ export {
   trajectoryFromCalls,
 } from "./lib/trajectories/from-calls.js";
 export * from "./lib/trajectories/index.js";
+export type { LoopLogTarget } from "./lib/wandb-runs/loop-log.js";
 export { AnnotationQueueItems, AnnotationQueues } from "./namespaces/annotation-queues.js";
 export { Artifacts } from "./namespaces/artifacts.js";
 export { Calls } from "./namespaces/calls.js";

@@ -10,6 +10,7 @@ import {
 import { type LoopModel, trainLoop } from "../lib/training/train-loop.js";
 import { type SFTRow, type TrainSFTOptions, type TrainSFTResult, trainSFT } from "../lib/training/train-sft.js";
 import type { TrainLoopOptions, TrainLoopStep, TrainOptions } from "../lib/training/types.js";
+import { openLoopRunLog } from "../lib/wandb-runs/loop-log.js";
 import { meanGradientMetrics } from "../wire/trainable-models/job-metrics.js";
 import type { TrainableModelResponse, TrainResult } from "../wire/trainable-models/types.js";
 import type { TrajectoryGroup } from "../wire/training-jobs/request-schema.js";
@@ -222,6 +223,8 @@ export class TrainableModel implements TrainableModelResponse {
    * in order. `maxStepsOffPolicy: 0` samples each checkpoint just trained; `k >= 1` samples the
    * next steps while a job trains, never more than `k` steps behind. One job at a time; the loop
    * sets each trajectory's policy versions; `eval` on trained steps, `retention` after each.
+   * Each trained step's metrics and each eval's are logged to the model's W&B run with ART's
+   * keys and `training_step` (`logTo`; on when the model has a `run_id`, never failing the loop).
    * An error, an abort (`APIUserAbortError`) or a `break` stops it: rollouts aborted, no job
    * created after it; it ends once all it started has settled. The job in flight is kept in
    * `state` (by default a file under `.inferloop/` in Node), so a loop started again after any
@@ -243,6 +246,7 @@ export class TrainableModel implements TrainableModelResponse {
       this.#loopModel(),
       (prune, requestOptions, inUse) => pruneCheckpoints(this.#checkpoints, this.id, prune, requestOptions, inUse),
       options,
+      (o) => openLoopRunLog(this.#http, this, o.logTo),
     );
   }
 

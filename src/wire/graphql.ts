@@ -77,6 +77,20 @@ export function graphqlEndpoint<Vars extends Record<string, unknown>, Data>(op: 
 
 const variablesSchema = z.record(z.string(), z.unknown());
 
+/**
+ * The value of one of W&B's `JSONString` fields (`metadata`, `config`, `summaryMetrics`): its
+ * text parsed, or the value itself when a server sends it already parsed; `undefined` when the
+ * text is not JSON.
+ */
+export function jsonStringValue(v: unknown): unknown {
+  if (typeof v !== "string") return v;
+  try {
+    return JSON.parse(v) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Runs a GraphQL endpoint with `variables`; resolves to what its reader made of `data`. */
 export async function runGraphQL<Vars extends Record<string, unknown>, Data>(
   http: HttpClient,

@@ -284,6 +284,12 @@ describe("with a tracer provider registered", () => {
         { pollInterval: 5 },
       ),
     );
+    // A loop's metrics reach the model's W&B run: its resume status, the upsert, the file stream.
+    await record("wandb_runs.file_stream", async () => {
+      const steps = (await model.latestStep()) + 1;
+      for await (const s of model.trainLoop({ steps, maxStepsOffPolicy: 0, rollouts: () => trajectory_groups }))
+        expect(s.step).toBe(steps);
+    });
     await record("trainable_models.delete", () => fake.client.trainableModels.delete(model.id));
 
     // An operation not called above is called through an accepted row of the request-case tables

@@ -20,6 +20,7 @@ import { TrainingJobFailedError } from "../../wire/training-jobs/errors.js";
 import { experimentalConfigKeyHint, experimentalConfigSchema } from "../../wire/training-jobs/experimental-config.js";
 import type { TrajectoryGroup } from "../../wire/training-jobs/request-schema.js";
 import type { TrainingJobEvent } from "../../wire/training-jobs/types.js";
+import { type LoopRunLog, logToIssues } from "../wandb-runs/loop-log.js";
 import {
   type LoopJobState,
   type LoopState,
@@ -92,6 +93,7 @@ const TRAIN_LOOP_OPTION_NAMES = [
   "pollInterval",
   "jobTimeout",
   "state",
+  "logTo",
 ] as const;
 const trainLoopListWhole: ListsEveryKey<TrainLoopOptions, typeof TRAIN_LOOP_OPTION_NAMES> = true;
 void trainLoopListWhole;
@@ -132,6 +134,7 @@ function checkOptions(options: TrainLoopOptions): void {
   if (stateIssue !== undefined) issues.push({ path: "state", message: stateIssue });
   if (o?.onEvent !== undefined && typeof o.onEvent !== "function")
     issues.push({ path: "onEvent", message: "must be a function that takes the loop's events" });
+  issues.push(...logToIssues(o?.logTo));
   if (o !== undefined && o !== null) issues.push(...optionNameIssues(o, TRAIN_LOOP_OPTION_NAMES, "known"));
   if (issues.length > 0) throw new RequestValidationError(issues, "trainLoop options");
 }
@@ -176,8 +179,11 @@ class LoopRun {
   #nextLaunch = 0;
   #emitted: Promise<void> = Promise.resolve();
   #pruned: Promise<void> = Promise.resolve();
+  /** The model's W&B run, when the loop logs there (`logTo`). */
+  readonly #log: LoopRunLog | undefined;
 
-  constructor(model: LoopModel, prune: PruneWithInUse, options: TrainLoopOptions) {
+  constructor(model: LoopModel, prune: PruneWithInUse, options: TrainLoopOptions, log?: LoopRunLog) {
+    this.#log = log;
     this.#model = model;
     this.#prune = prune;
     this.#o = { ...options };
@@ -244,6 +250,7 @@ class LoopRun {
     if (!this.#ended && this.#failure === undefined)
       this.#fail(new APIUserAbortError("The training loop was stopped."));
     while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
+    await this.#log?.finish(this.#failure?.error);
   }
 
   #finish(): void {
@@ -476,6 +483,7 @@ class LoopRun {
   ): Promise<TrainLoopStep> {
     const o = this.#o;
     const evalEvery = o.evalEvery ?? 1;
+    this.#log?.trained({ step, groups: batch.groups, jobMetrics: result.metrics, trainingMs });
     let evaluated: Promise<Record<string, number> | undefined> = Promise.resolve(undefined);
     if (o.eval !== undefined && step % evalEvery === 0) {
       const run = o.eval;
@@ -487,6 +495,7 @@ class LoopRun {
           .then(() => run({ step, sampledStep: step, modelName: this.#name(step), signal: this.#signal }))
           .then((metrics) => {
             this.#emit({ type: "eval_ended", step, metrics, ms: performance.now() - started });
+            this.#log?.evaluated(step, metrics);
             return metrics;
           })
           .finally(() => this.#use(step, -1)),
@@ -541,10 +550,12 @@ export function trainLoop(
   model: LoopModel,
   prune: PruneWithInUse,
   options: TrainLoopOptions,
+  openLog?: (options: TrainLoopOptions) => LoopRunLog | undefined,
 ): AsyncGenerator<TrainLoopStep, void, undefined> {
   checkOptions(options);
+  const log = openLog?.(options);
   return (async function* () {
-    const run = new LoopRun(model, prune, options);
+    const run = new LoopRun(model, prune, options, log);
     run.start();
     try {
       for (;;) {

@@ -1,6 +1,7 @@
 import type { ExperimentalConfig, TrajectoryGroup } from "../../wire/training-jobs/request-schema.js";
 import type { TrainingJobEvent } from "../../wire/training-jobs/types.js";
 import type { GatherProgress } from "../trajectories/gather.js";
+import type { LoopLogTarget } from "../wandb-runs/loop-log.js";
 import type { LoopStateStore } from "./loop-state.js";
 import type { CheckpointKeepReason, PruneCheckpointsOptions } from "./prune-checkpoints.js";
 
@@ -93,6 +94,14 @@ export interface TrainLoopOptions {
    * `false` keeps none; or a store of your own.
    */
   state?: string | false | LoopStateStore;
+  /**
+   * Where each trained step's metrics (reward mean and spread, the groups' metrics, the job's
+   * gradient metrics) and each `eval`'s metrics are logged, as ART logs them (`train/reward`,
+   * `loss/train`, `val/...`, with `training_step`): `"wandb"`, the model's W&B run (its
+   * `run_id`); `false`, nowhere. Default: `"wandb"` when the model has a `run_id`. Logging
+   * never fails the loop: a failure is warned about once.
+   */
+  logTo?: LoopLogTarget;
 }
 
 /**

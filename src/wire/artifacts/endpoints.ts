@@ -9,7 +9,7 @@
 
 import { expectObject, isObject, shapeError } from "../../core/decoding/response-checks.js";
 import { ResponseParseError } from "../../core/errors/errors.js";
-import { graphqlEndpoint } from "../graphql.js";
+import { graphqlEndpoint, jsonStringValue } from "../graphql.js";
 import type { FileSlot } from "./file-slot.js";
 import { MULTIPART_FIELDS } from "./multipart.js";
 
@@ -274,12 +274,6 @@ function headerList(v: unknown): string[] {
 
 /** Metadata arrives as a JSON string (the schema's JSONString) or, from some servers, an object. */
 function parseMetadata(v: unknown): Record<string, unknown> | null {
-  if (isObject(v)) return v;
-  if (typeof v !== "string" || v === "") return null;
-  try {
-    const parsed: unknown = JSON.parse(v);
-    return isObject(parsed) ? parsed : null;
-  } catch {
-    return null;
-  }
+  const parsed = jsonStringValue(v);
+  return isObject(parsed) ? parsed : null;
 }
