@@ -160,12 +160,18 @@ describe("client.trainableModels.checkpoints.prune (a model known by its id)", (
   it("prunes as the handle does, with only the model's id", async () => {
     const { id } = await trained([0.2, 0.9, 0.1, 0.3]);
     const checkpoints = fake.client.trainableModels.checkpoints;
+    const reasons = { 2: ["best"], 4: ["latest", "keepLatest"] };
     expect(await checkpoints.prune(id, { keepBest: 1, metric: "reward", dryRun: true })).toEqual({
       kept: [2, 4],
       deleted: [1, 3],
+      reasons,
     });
     expect(deletes()).toHaveLength(0);
-    expect(await checkpoints.prune(id, { keepBest: 1, metric: "reward" })).toEqual({ kept: [2, 4], deleted: [1, 3] });
+    expect(await checkpoints.prune(id, { keepBest: 1, metric: "reward" })).toEqual({
+      kept: [2, 4],
+      deleted: [1, 3],
+      reasons,
+    });
     expect(deletes().map((r) => r.json)).toEqual([{ steps: [1, 3] }]);
     const sent = fake.svc.requests.length;
     await expect(checkpoints.prune(id, { keepBest: 1 })).rejects.toBeInstanceOf(RequestValidationError);
