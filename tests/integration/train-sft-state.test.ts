@@ -135,7 +135,12 @@ describe("trainSFT state", () => {
     fake.svc.state.trainable.jobMs = 400;
     const controller = new AbortController();
     await caught(() =>
-      model.trainSFT(rows, { state, pollInterval: 5, signal: controller.signal, onJobCreated: () => controller.abort() }),
+      model.trainSFT(rows, {
+        state,
+        pollInterval: 5,
+        signal: controller.signal,
+        onJobCreated: () => controller.abort(),
+      }),
     );
     fake.svc.state.trainable.jobMs = undefined;
     const jobId = readState(state).sft!.jobId!;
@@ -147,7 +152,9 @@ describe("trainSFT state", () => {
     expect((other as Error).message).toContain(`client.sftTrainingJobs.follow("${jobId}")`);
     expect((other as Error).message).toMatch(/pass state: false to start a second job now.*Nothing was sent\.$/);
     const config = await caught(() => model.trainSFT(rows, { state, config: { learning_rate: 1 } }));
-    expect((config as Error).message).toContain(`holds SFT job ${jobId}, training on the same rows with another config`);
+    expect((config as Error).message).toContain(
+      `holds SFT job ${jobId}, training on the same rows with another config`,
+    );
     expect(fake.svc.requests.length).toBe(before);
 
     // The same rows take it up; then other rows train.
@@ -186,9 +193,7 @@ describe("trainSFT state", () => {
     const model = await register();
     const state = stateFile();
     fake.svc.inject(faults.trainingFailed("bad dataset", { path: SFT_PATH }));
-    expect(await caught(() => model.trainSFT(rows, { state, pollInterval: 5 }))).toBeInstanceOf(
-      TrainingJobFailedError,
-    );
+    expect(await caught(() => model.trainSFT(rows, { state, pollInterval: 5 }))).toBeInstanceOf(TrainingJobFailedError);
     expect(readState(state).sft).toBeUndefined();
     await model.trainSFT(rows, { state, pollInterval: 5 });
     expect(sftJobsOf(model)).toHaveLength(2);

@@ -50,12 +50,6 @@ export function defaultStateStore(
   owner: StateOwner,
   file = "train-loop.json",
 ): { store: LoopStateStore; where: string } {
-  const where = join(
-    ".inferloop",
-    segment(owner.entity),
-    segment(owner.project),
-    segment(owner.name),
-    file,
-  );
+  const where = join(".inferloop", segment(owner.entity), segment(owner.project), segment(owner.name), file);
   return { store: stateFileStore(where), where };
 }

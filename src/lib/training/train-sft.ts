@@ -24,12 +24,7 @@ import type { UnknownKeyHint } from "../../core/checks/field-hint.js";
 import { inputIssues } from "../../core/checks/input-checks.js";
 import { type ListsEveryKey, optionIssues, optionNameIssues } from "../../core/checks/option-checks.js";
 import { isObject } from "../../core/decoding/response-checks.js";
-import {
-  APIError,
-  APIUserAbortError,
-  RequestValidationError,
-  type ValidationIssue,
-} from "../../core/errors/errors.js";
+import { APIError, APIUserAbortError, RequestValidationError, type ValidationIssue } from "../../core/errors/errors.js";
 import type { HttpClient } from "../../core/pipeline/http-client.js";
 import type { RequestOptions } from "../../core/pipeline/options.js";
 import { manifestDigest } from "../../wire/artifacts/digest.js";
@@ -46,7 +41,7 @@ import type { TrainResult } from "../../wire/trainable-models/types.js";
 import { TrainingJobFailedError } from "../../wire/training-jobs/errors.js";
 import type { TrainingJobEvent } from "../../wire/training-jobs/types.js";
 import { uploadHeldFiles } from "../artifacts/upload.js";
-import { type LoopStateStore, LoopStateKeeper, type SFTJobState, stateOptionIssue } from "./loop-state.js";
+import { LoopStateKeeper, type LoopStateStore, type SFTJobState, stateOptionIssue } from "./loop-state.js";
 import { sftJobToResume, sftLeftBehind } from "./sft-state.js";
 import { refusedOutright } from "./train-loop.js";
 
