@@ -530,9 +530,9 @@ class LoopRun {
 }
 
 /**
- * @internal Whether a create's failure says that no job was made: the server refused it (a 4xx other than
- * a timeout, a conflict or a rate limit), or it was refused before sending. Anything else (a
- * reset, a 5xx, an abort) leaves it unknown, and the saved key covers it.
+ * @internal Whether a create's failure says that no job was made: the server refused it (a 4xx
+ * other than a timeout, a conflict or a rate limit), or it was refused before sending. Anything
+ * else (a reset, a 5xx, an abort) leaves it unknown, and the saved key covers it. trainSFT's too.
  */
 export function refusedOutright(error: unknown): boolean {
   if (error instanceof RequestValidationError) return true;
