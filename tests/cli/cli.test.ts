@@ -460,7 +460,12 @@ describe("inferloop checkpoints and artifacts", () => {
     const args = ["checkpoints", "prune", modelId, "--keep-latest", "1", "--keep-best", "1", "--metric", "reward"];
     const dry = await run([...args, "--dry-run", "--json"]);
     expect(dry.code).toBe(0);
-    expect(JSON.parse(dry.stdout)).toEqual({ kept: [2, 4], deleted: [1, 3], dryRun: true });
+    expect(JSON.parse(dry.stdout)).toEqual({
+      kept: [2, 4],
+      deleted: [1, 3],
+      reasons: { 2: ["best"], 4: ["latest", "keepLatest"] },
+      dryRun: true,
+    });
     expect(svc.requests.filter((r) => r.method === "DELETE")).toHaveLength(0);
     const text = await run(args);
     expect(text.stdout).toBe("deleted steps: 1, 3\nkept steps: 2, 4\n");
