@@ -483,41 +483,33 @@ async function aModelAndDataset(fake: Inferloop): Promise<Record<string, string>
   return aModel(fake);
 }
 
+interface Declared {
+  operation: string;
+  params: (row: TrainingRow) => Record<string, unknown>;
+  pathArguments?: Record<string, string>;
+  given?: RequestCase["given"];
+}
+
+/** An operation on the model `{modelId}` whose params are the row's request. */
+const onModel = (operation: string): Declared => ({
+  operation,
+  params: (r) => r.request,
+  pathArguments: { modelId: MODEL_ID },
+  given: aModel,
+});
+
 /** Each short operation's declared one, its complete params, its path and what the fake must hold first. */
-const DECLARED: Record<
-  TrainingOperation,
-  {
-    operation: string;
-    params: (row: TrainingRow) => Record<string, unknown>;
-    pathArguments?: Record<string, string>;
-    given?: RequestCase["given"];
-  }
-> = {
+const DECLARED: Record<TrainingOperation, Declared> = {
   createModel: { operation: "trainable_models.create", params: (r) => r.request },
-  listCheckpoints: {
-    operation: "trainable_models.checkpoints.list",
-    params: (r) => r.request,
-    pathArguments: { modelId: MODEL_ID },
-    given: aModel,
-  },
-  deleteCheckpoints: {
-    operation: "trainable_models.checkpoints.delete",
-    params: (r) => r.request,
-    pathArguments: { modelId: MODEL_ID },
-    given: aModel,
-  },
+  listCheckpoints: onModel("trainable_models.checkpoints.list"),
+  deleteCheckpoints: onModel("trainable_models.checkpoints.delete"),
   listEvents: {
     operation: "training_jobs.events.list",
     params: (r) => r.request,
     pathArguments: { jobId: JOB_ID },
     given: aJob,
   },
-  log: {
-    operation: "trainable_models.log",
-    params: (r) => r.request,
-    pathArguments: { modelId: MODEL_ID },
-    given: aModel,
-  },
+  log: onModel("trainable_models.log"),
   createJob: {
     operation: "training_jobs.create",
     params: (r) => ({
