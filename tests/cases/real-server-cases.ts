@@ -1,19 +1,22 @@
 /**
  * One table of requests and what the real servers behind the interface do with them: vLLM's
- * OpenAI-compatible chat completions and Weave's call query. It drives both the SDK's
- * validation tests (`tests/wire/real-server-cases.test.ts`: refused ⇒
- * `RequestValidationError` with nothing sent; accepted ⇒ sent as written) and the fake
- * service's (`tests/testing/real-server-cases.test.ts`: the fake answers the real server's
- * status and error envelope), so the SDK and its test double cannot drift apart.
+ * OpenAI-compatible chat completions and Weave's call query, written as short rows (chat: without
+ * `model`, and `messages` when the row is not about them; calls: without `project_id`) and given
+ * in the shared row format (`request-case.ts`) as {@link REAL_SERVER_REQUEST_CASES}. The
+ * request-case runners send them through the SDK (refused ⇒ `RequestValidationError` with
+ * nothing sent; sent ⇒ as written) and to the fake (the real server's status and error
+ * envelope), so the SDK and its test double cannot drift apart.
  *
  * `source` names the file of the real project the rule comes from (vLLM:
  * `vllm-project/vllm`, Weave: `wandb/weave`), so a case can be checked again when they change.
  */
+import { SEED_PROJECT_ID } from "../../src/testing/index.js";
+import type { RequestCase } from "./request-case.js";
 
-/** The operation a case exercises. */
-export type CaseOperation = "chat" | "calls";
+/** The operation a row exercises, by its short name in the rows below. */
+type CaseOperation = "chat" | "calls";
 
-export interface RealServerCase {
+interface RealServerRow {
   name: string;
   operation: CaseOperation;
   /** The JSON body as the user writes it (chat: without `model`; calls: without `project_id`). */
@@ -23,22 +26,20 @@ export interface RealServerCase {
   why: string;
   source: string;
   /**
-   * When the SDK makes a spec default explicit, the body it sends instead of `request`
-   * (the case then holds for that body: accepted by the real server).
+   * The real server accepts it but the SDK refuses it on purpose (a near miss of a known key,
+   * which the server would drop silently): why. The SDK also refuses every row the server
+   * refuses, save those `dependsOnServer`; {@link SDK_NAMES} holds the field it names.
    */
-  sdkSends?: Record<string, unknown>;
+  sdkRefusesWhy?: string;
   /**
    * A refusal that depends on a server flag or setting: the SDK cannot know it and sends the
    * request; the fake, a default server, refuses it.
    */
   dependsOnServer?: true;
-  /** The fake models a server started with a flag that changes the answer. */
+  /** The fake models a server started with a flag that changes the answer: it accepts. */
   fakeAccepts?: string;
-  /**
-   * The real server accepts it but the SDK refuses it on purpose (a near miss of a known key,
-   * which the server would drop silently): why.
-   */
-  sdkRefuses?: string;
+  /** The codes of the warnings the SDK emits as it sends the row. */
+  sdkWarns?: string[];
 }
 
 const VLLM_CHAT = "vllm/entrypoints/openai/chat_completion/protocol.py (ChatCompletionRequest)";
@@ -74,7 +75,7 @@ const jsonSchemaFormat = { type: "json_schema", json_schema: { name: "a", schema
 
 const AUTO_TOOLS = "the fake runs as a server started with --enable-auto-tool-choice";
 
-type Row = [string, Record<string, unknown>, string, string?, Partial<RealServerCase>?];
+type Row = [string, Record<string, unknown>, string, string?, Partial<RealServerRow>?];
 const weather = { type: "function", function: { name: "get_weather", parameters: { type: "object" } } };
 
 // SamplingParams._verify_args and _verify_greedy_sampling, the engine's token-id checks.
@@ -189,7 +190,7 @@ const messageShapes: { accepted: Row[]; refused: Row[] } = {
       "a part with a uuid is read as the short form, which takes the URL string",
       VLLM_PART_PARSER,
       {
-        sdkRefuses:
+        sdkRefusesWhy:
           "the typed part is held to { url } (a bare string there is refused without a uuid); the short form without type takes the string",
       },
     ],
@@ -736,7 +737,7 @@ const vllmForms: { accepted: Row[]; refused: Row[] } = {
       { stream: true, stream_options: { include_usag: true } },
       "vLLM drops the unknown key silently",
       VLLM_BASE,
-      { sdkRefuses: "a near miss of include_usage: refused with a did-you-mean so the option is not lost" },
+      { sdkRefusesWhy: "a near miss of include_usage: refused with a did-you-mean so the option is not lost" },
     ],
   ],
   refused: [
@@ -1027,6 +1028,8 @@ const callsAccepted: Row[] = [
     "filter.svc_user_ids (the spec's name)",
     { filter: { svc_user_ids: ["u1"] } },
     "accepted but IGNORED by current Weave: the query runs unfiltered",
+    WEAVE_REQ,
+    { sdkWarns: ["INFERLOOP_SVC_USER_IDS"] },
   ],
   ["latest_only", { latest_only: true }, "CallsQueryReq.latest_only"],
   [
@@ -1055,14 +1058,14 @@ const callsAccepted: Row[] = [
     { include_everything: true },
     "current request models ignore unknown keys (logged)",
     WEAVE_REQ,
-    { sdkRefuses: "the SDK refuses fields it does not know; extraBody sends them" },
+    { sdkRefusesWhy: "the SDK refuses fields it does not know; extraBody sends them" },
   ],
   [
     "an unknown filter key",
     { filter: { user_ids: ["u1"] } },
     "ignored with a logged warning: the query runs unfiltered",
     WEAVE_REQ,
-    { sdkRefuses: "a filter key Weave ignores would return everything: the SDK refuses it" },
+    { sdkRefusesWhy: "a filter key Weave ignores would return everything: the SDK refuses it" },
   ],
   [
     "columns",
@@ -1108,10 +1111,10 @@ const callsRefused: Row[] = [
 
 function build(
   operation: CaseOperation,
-  real: RealServerCase["real"],
+  real: RealServerRow["real"],
   defaultSource: string,
-  rows: Array<[string, Record<string, unknown>, string, string?, Partial<RealServerCase>?]>,
-): RealServerCase[] {
+  rows: Row[],
+): RealServerRow[] {
   return rows.map(([name, request, why, source, extra]) => ({
     name,
     operation,
@@ -1123,12 +1126,144 @@ function build(
   }));
 }
 
-/**
- * Every case: chat completions (vLLM) and call queries (Weave), accepted and refused.
- */
-export const REAL_SERVER_CASES: readonly RealServerCase[] = [
+const ROWS: readonly RealServerRow[] = [
   ...build("chat", "accepted", VLLM_CHAT, chatAccepted),
   ...build("chat", "refused", VLLM_CHAT, chatRefused),
   ...build("calls", "accepted", WEAVE_REQ, callsAccepted),
   ...build("calls", "refused", WEAVE_REQ, callsRefused),
 ];
+
+/** The field the SDK's refusal names, by row name: every row it refuses. */
+const SDK_NAMES: Record<string, string> = {
+  "image_url as a string on a typed part with a uuid": "messages.0.content.0.image_url",
+  "a misspelt key in stream_options": "stream_options.include_usag",
+  "thinking_token_budget -2": "thinking_token_budget",
+  "thinking_token_budget 1.5": "thinking_token_budget",
+  "stream_interval 0": "stream_interval",
+  "routed_experts_prompt_start -1": "routed_experts_prompt_start",
+  "truncation_side middle": "truncation_side",
+  "return_mm_kwargs null": "return_mm_kwargs",
+  "media_io_kwargs with a value that is not an object": "media_io_kwargs.video",
+  "logprob_token_ids empty": "logprob_token_ids",
+  "logprob_token_ids without logprobs": "logprob_token_ids",
+  "logprob_token_ids with beam search": "logprob_token_ids",
+  "logprob_token_ids of 129 ids": "logprob_token_ids",
+  "logprob_token_ids with a negative id": "logprob_token_ids.0",
+  "structured_outputs.json of whitespace": "structured_outputs.json",
+  "structured_outputs.grammar of whitespace": "structured_outputs.grammar",
+  "input_audio flac on a user message": "messages.0.content.0.input_audio.format",
+  "input_audio flac on a system message": "messages.1.content.0.input_audio.format",
+  "input_audio flac on a developer message": "messages.1.content.0.input_audio.format",
+  "input_audio flac on an assistant message": "messages.1.content.0.input_audio.format",
+  "input_audio flac on a tool message": "messages.1.content.0.input_audio.format",
+  "input_audio without format on a user message": "messages.0.content.0.input_audio.format",
+  "a part without type on a custom role": "messages.1.content.0.type",
+  "a part without type on a generic message": "messages.1.content.0.type",
+  "an unknown part type on a custom role": "messages.1.content.0.type",
+  "input_image without detail on a custom role": "messages.1.content.0.detail",
+  "input_text on a user message": "messages.0.content.0.type",
+  "seed 2^63 (the spec's bound as a double)": "seed",
+  "seed -2^63 (written below int64's minimum)": "seed",
+  "truncate_prompt_tokens 2^63": "truncate_prompt_tokens",
+  "top_logprobs without logprobs": "top_logprobs",
+  "top_logprobs -1 without logprobs": "top_logprobs",
+  "prompt_logprobs with stream": "prompt_logprobs",
+  "prompt_logprobs -1 with stream": "prompt_logprobs",
+  "stream_options without stream": "stream_options",
+  "structured_outputs without a constraint": "structured_outputs",
+  "structured_outputs with tuning flags only": "structured_outputs",
+  "structured_outputs with json_object false next to a constraint": "structured_outputs",
+  "structured_outputs regex next to response_format json_schema": "structured_outputs",
+  "cache_salt empty": "cache_salt",
+  "cache_salt with '/' (standard base64)": "cache_salt",
+  "cache_salt over 128 characters": "cache_salt",
+  "tools empty": "tools",
+  "repetition_detection min_count 1": "repetition_detection.min_count",
+  "repetition_detection min_pattern_size above max_pattern_size": "repetition_detection.min_pattern_size",
+  "continue_final_message with add_generation_prompt": "add_generation_prompt",
+  "n 0": "n",
+  "temperature above 2": "temperature",
+  "temperature below 0": "temperature",
+  "top_p 0": "top_p",
+  "top_p above 1": "top_p",
+  "presence_penalty above 2": "presence_penalty",
+  "frequency_penalty below -2": "frequency_penalty",
+  "repetition_penalty 0": "repetition_penalty",
+  "min_p above 1": "min_p",
+  "top_k -2": "top_k",
+  "max_tokens 0": "max_tokens",
+  "max_completion_tokens 0": "max_completion_tokens",
+  "min_tokens above max_tokens": "min_tokens",
+  "n 2 with temperature 0": "n",
+  "an empty stop string": "stop",
+  "an empty string in stop": "stop.1",
+  "an empty string in bad_words": "bad_words.0",
+  "logit_bias key not a token id": "logit_bias",
+  "logit_bias negative token id": "logit_bias",
+  "allowed_token_ids empty": "allowed_token_ids",
+  "allowed_token_ids negative": "allowed_token_ids.0",
+  "priority beyond int64": "priority",
+  "null content on a custom role": "messages.1.content",
+  "an unpaired surrogate in a message": "messages.0.content",
+  "image detail outside OpenAI's set": "messages.0.content.0.image_url.detail",
+  "a text part without type": "messages.0.content.0.type",
+  "a part without type or any short-form key": "messages.0.content.0.type",
+  "a file part on a tool message": "messages.1.content.0.type",
+  "a file part on a user message": "messages.0.content.0.type",
+  "image_url as a string on a typed part": "messages.0.content.0.image_url",
+  "assistant content null and tool_calls null": "messages.1.tool_calls",
+  "tool_choice auto without tools": "tool_choice",
+  'tool_choice "required" without tools': "tool_choice",
+  "a named tool_choice that is not among tools": "tool_choice",
+  "tool_choice outside vLLM's forms": "tool_choice",
+  "tool_choice null with a structured_outputs constraint": "tool_choice",
+  "a named tool_choice with a structured_outputs constraint": "tool_choice",
+  "structured_outputs choice empty": "structured_outputs.choice",
+  "structured_outputs grammar empty": "structured_outputs.grammar",
+  "structured_outputs json empty": "structured_outputs.json",
+  "structured_outputs json_object false alone": "structured_outputs.json_object",
+  "structured_outputs regex with NUL": "structured_outputs.regex",
+  "structured_outputs structural_tag empty": "structured_outputs.structural_tag",
+  "json_schema response_format without schema": "response_format",
+  "structured_outputs structural_tag that is not JSON": "structured_outputs.structural_tag",
+  "structured_outputs grammar blank": "structured_outputs.grammar",
+  "json_schema without schema over structured_outputs json": "response_format.json_schema.schema",
+  "stop with five strings": "stop",
+  "n above VLLM_MAX_N_SEQUENCES": "n",
+  "a negative stop_token_id": "stop_token_ids.1",
+  "max_completion_tokens 1e21 (written 1e+21)": "max_completion_tokens",
+  "top_k 1e22 (written 1e+22)": "top_k",
+  "structural_tag response_format without its parts": "response_format",
+  "an unknown top-level key": "include_everything",
+  "an unknown filter key": "filter.user_ids",
+  "a bare array inside $literal": "query.$expr.$eq.1.$literal",
+  "a bare object inside $literal": "query.$expr.$eq.1.$literal",
+  "wb_user_ids not a list": "filter.wb_user_ids",
+  "latest_only not a boolean": "latest_only",
+  "sort direction other than asc/desc": "sort_by.0.direction",
+};
+
+/** The model chat rows name: one the fake serves. */
+const MODEL = "Qwen/Qwen3-8B";
+
+/**
+ * Every case, in the shared row format: chat completions (vLLM, refused with a 400) and call
+ * queries (Weave, refused with a 422), accepted and refused.
+ */
+export const REAL_SERVER_REQUEST_CASES: readonly RequestCase[] = ROWS.map((r) => {
+  const chat = r.operation === "chat";
+  const refusedBySdk = (r.real === "refused" && !r.dependsOnServer) || r.sdkRefusesWhy !== undefined;
+  const field = SDK_NAMES[r.name];
+  if (refusedBySdk && field === undefined) throw new Error(`${r.name}: name the field the SDK refuses`);
+  const why = [r.why, r.sdkRefusesWhy && `the SDK refuses it: ${r.sdkRefusesWhy}`, r.fakeAccepts];
+  return {
+    name: r.name,
+    operation: chat ? "chat.completions.create" : "calls.query",
+    params: chat ? { model: MODEL, ...r.request } : { project_id: SEED_PROJECT_ID, ...r.request },
+    real: r.real === "accepted" || r.fakeAccepts ? { accepted: true } : { status: chat ? 400 : 422 },
+    sdk: refusedBySdk ? { refuses: field! } : "sends",
+    ...(r.sdkWarns ? { sdkWarns: r.sdkWarns } : {}),
+    source: r.source,
+    why: why.filter(Boolean).join("; "),
+  };
+});

@@ -1,18 +1,19 @@
 /**
  * One table of the W&B Training API's wire shapes and request rules (from its published OpenAPI
  * spec, "Serverless Training" v1.0.0, `wandb/docs` `serverless-training/api-reference/openapi.json`,
- * and OpenPipe ART's `ServerlessBackend`, which consumes the events). It drives both sides:
- *
- * - the SDK (`tests/wire/training-api-cases.test.ts`): refused requests reject with
- *   `RequestValidationError` and send nothing; accepted ones are sent as written; the example
- *   responses below, served by a loopback server, are read as the SDK promises;
- * - the fake service (`tests/testing/training-api-cases.test.ts`): it accepts and refuses the same
- *   requests (422 in FastAPI's `detail` envelope) and answers in the same shapes.
+ * and OpenPipe ART's `ServerlessBackend`, which consumes the events), written as short rows and
+ * given in the shared row format (`request-case.ts`) as {@link TRAINING_REQUEST_CASES}: the
+ * request-case runners send them through the SDK (refused before sending, or sent as written)
+ * and to the fake (422 in FastAPI's `detail` envelope, or 200). The example responses
+ * ({@link TRAINING_API_SHAPES}) are read by `tests/wire/training-api-shapes.test.ts` and
+ * matched by the fake in `tests/testing/training-api-shapes.test.ts`.
  */
+import type { Inferloop } from "../../src/index.js";
 import type { ExperimentalConfig } from "../../src/wire/training-jobs/request-schema.js";
+import type { RequestCase } from "./request-case.js";
 
-/** The operation a case exercises. */
-export type TrainingOperation =
+/** The operation a row exercises, by its short name in the rows below. */
+type TrainingOperation =
   | "createModel"
   | "listCheckpoints"
   | "deleteCheckpoints"
@@ -21,7 +22,7 @@ export type TrainingOperation =
   | "createJob"
   | "createSftJob";
 
-export interface TrainingApiCase {
+interface TrainingRow {
   name: string;
   operation: TrainingOperation;
   /**
@@ -32,24 +33,27 @@ export interface TrainingApiCase {
   request: Record<string, unknown>;
   real: "accepted" | "refused";
   /**
-   * `refuses`: the server takes it, but the SDK refuses it on purpose, before sending (the
-   * server ignores a member it does not know, so a misspelt setting would train with the
-   * default; a job without logprobs would train nothing).
+   * The field the SDK names when it refuses the row before sending: every row the server
+   * refuses, and the rows the server takes but the SDK refuses on purpose (the server ignores a
+   * member it does not know, so a misspelt setting would train with the default; a job without
+   * logprobs would train nothing).
    */
-  sdk?: "refuses";
+  sdkRefuses?: string;
   /** createJob: sent with {@link GROUPS_WITHOUT_LOGPROBS} instead of {@link JOB_GROUPS}. */
   noLogprobs?: true;
+  /** The codes of the warnings the SDK emits as it sends the row. */
+  sdkWarns?: string[];
   why: string;
 }
 
 const c = (
   operation: TrainingOperation,
-  real: TrainingApiCase["real"],
+  real: TrainingRow["real"],
   name: string,
   request: Record<string, unknown>,
   why: string,
-  sdk?: "refuses",
-): TrainingApiCase => ({ operation, real, name, request, why, ...(sdk ? { sdk } : {}) });
+  sdkRefuses?: string,
+): TrainingRow => ({ operation, real, name, request, why, ...(sdkRefuses ? { sdkRefuses } : {}) });
 
 /** The trajectory groups of a createJob case: one choice with logprobs, one without. */
 export const JOB_GROUPS = [
@@ -129,40 +133,56 @@ export const EVERY_SETTING = {
   truncated_importance_sampling: 2,
 } as const satisfies ExperimentalConfig;
 /** The dataset SFT rows name: the fake refuses an SFT job whose dataset artifact it does not hold. */
-export const SFT_DATA = "wandb-artifact:///acme/rl/agent-data:v0";
-const DATA = SFT_DATA;
+const DATA = "wandb-artifact:///acme/rl/agent-data:v0";
 
 const model = { project: "rl", name: "agent", base_model: "OpenPipe/Qwen3-14B-Instruct" };
 
-export const TRAINING_API_CASES: TrainingApiCase[] = [
+const TRAINING_ROWS: TrainingRow[] = [
   c("createModel", "accepted", "the required fields", model, "ModelCreate requires project, name, base_model"),
   c("createModel", "accepted", "entity null", { ...model, entity: null }, "entity: string | null"),
   c("createModel", "accepted", "return_existing true", { ...model, return_existing: true }, "return_existing: bool"),
-  c("createModel", "refused", "no project", { name: "a", base_model: model.base_model }, "project is required"),
-  c("createModel", "refused", "no name", { project: "rl", base_model: model.base_model }, "name is required"),
-  c("createModel", "refused", "no base_model", { project: "rl", name: "a" }, "base_model is required"),
-  c("createModel", "refused", "project a number", { ...model, project: 7 }, "project: string"),
-  c("createModel", "refused", "return_existing a string", { ...model, return_existing: "yes" }, "bool"),
+  c(
+    "createModel",
+    "refused",
+    "no project",
+    { name: "a", base_model: model.base_model },
+    "project is required",
+    "project",
+  ),
+  c("createModel", "refused", "no name", { project: "rl", base_model: model.base_model }, "name is required", "name"),
+  c("createModel", "refused", "no base_model", { project: "rl", name: "a" }, "base_model is required", "base_model"),
+  c("createModel", "refused", "project a number", { ...model, project: 7 }, "project: string", "project"),
+  c(
+    "createModel",
+    "refused",
+    "return_existing a string",
+    { ...model, return_existing: "yes" },
+    "bool",
+    "return_existing",
+  ),
   c("listCheckpoints", "accepted", "no parameters", {}, "limit 20, order asc by default"),
   c("listCheckpoints", "accepted", "limit 1, desc", { limit: 1, order: "desc" }, "ART's get_step query"),
   c("listCheckpoints", "accepted", "limit 100", { limit: 100 }, "limit maximum 100"),
-  c("listCheckpoints", "refused", "limit 0", { limit: 0 }, "limit minimum 1"),
-  c("listCheckpoints", "refused", "limit 101", { limit: 101 }, "limit maximum 100"),
-  c("listCheckpoints", "refused", "limit 2.5", { limit: 2.5 }, "limit: integer"),
-  c("listCheckpoints", "refused", "order newest", { order: "newest" }, "order: asc | desc"),
+  c("listCheckpoints", "refused", "limit 0", { limit: 0 }, "limit minimum 1", "limit"),
+  c("listCheckpoints", "refused", "limit 101", { limit: 101 }, "limit maximum 100", "limit"),
+  c("listCheckpoints", "refused", "limit 2.5", { limit: 2.5 }, "limit: integer", "limit"),
+  c("listCheckpoints", "refused", "order newest", { order: "newest" }, "order: asc | desc", "order"),
   c("listEvents", "accepted", "no parameters", {}, "limit 20 by default"),
   c("listEvents", "accepted", "limit 100", { limit: 100 }, "limit maximum 100"),
-  c("listEvents", "refused", "limit 0", { limit: 0 }, "limit minimum 1"),
-  c("listEvents", "refused", "limit 101", { limit: 101 }, "limit maximum 100"),
+  c("listEvents", "refused", "limit 0", { limit: 0 }, "limit minimum 1", "limit"),
+  c("listEvents", "refused", "limit 101", { limit: 101 }, "limit maximum 100", "limit"),
   c("deleteCheckpoints", "accepted", "two steps", { steps: [1, 2] }, "steps: int[]"),
   c("deleteCheckpoints", "accepted", "no steps", { steps: [] }, "an empty list is a list"),
-  c("deleteCheckpoints", "refused", "a fractional step", { steps: [1.5] }, "steps: int[]"),
-  c("deleteCheckpoints", "refused", "steps not a list", { steps: 1 }, "steps: int[]"),
-  c("deleteCheckpoints", "refused", "no steps", {}, "steps is required"),
+  c("deleteCheckpoints", "refused", "a fractional step", { steps: [1.5] }, "steps: int[]", "steps.0"),
+  c("deleteCheckpoints", "refused", "steps not a list", { steps: 1 }, "steps: int[]", "steps"),
+  c("deleteCheckpoints", "refused", "no steps", {}, "steps is required", "steps"),
   c("log", "accepted", "split and groups", { split: "val", trajectory_groups: [] }, "LogRequest"),
-  c("log", "refused", "no split", { trajectory_groups: [] }, "split is required"),
-  c("log", "refused", "no trajectory_groups", { split: "val" }, "trajectory_groups is required"),
-  c("createJob", "accepted", "every current setting", EVERY_SETTING, "ECFG's 25 members, as ART sends them"),
+  c("log", "refused", "no split", { trajectory_groups: [] }, "split is required", "split"),
+  c("log", "refused", "no trajectory_groups", { split: "val" }, "trajectory_groups is required", "trajectory_groups"),
+  {
+    ...c("createJob", "accepted", "every current setting", EVERY_SETTING, "ECFG's 25 members, as ART sends them"),
+    sdkWarns: ["INFERLOOP_MISSING_LOGPROBS"],
+  },
   c(
     "createJob",
     "accepted",
@@ -180,27 +200,79 @@ export const TRAINING_API_CASES: TrainingApiCase[] = [
     { kl_penalty_source: "current_learner" },
     "ECFG enum",
   ),
+  {
+    ...c(
+      "createJob",
+      "accepted",
+      "the spec's variant_k2_tau",
+      { variant_k2_tau: 0.5 },
+      "ignored by the server, sent as written",
+    ),
+    sdkWarns: ["INFERLOOP_IGNORED_SETTING"],
+  },
   c(
     "createJob",
-    "accepted",
-    "the spec's variant_k2_tau",
-    { variant_k2_tau: 0.5 },
-    "ignored by the server, sent as written",
+    "refused",
+    "loss_fn grpo",
+    { loss_fn: "grpo" },
+    "ECFG: loss_fn is cispo | ppo",
+    "experimental_config.loss_fn",
   ),
-  c("createJob", "refused", "loss_fn grpo", { loss_fn: "grpo" }, "ECFG: loss_fn is cispo | ppo"),
-  c("createJob", "refused", "importance_sampling_level tokens", { importance_sampling_level: "tokens" }, "ECFG enum"),
-  c("createJob", "refused", "kl_penalty_source reference", { kl_penalty_source: "reference" }, "ECFG enum"),
-  c("createJob", "refused", "a fractional packed_sequence_length", { packed_sequence_length: 4096.5 }, "ECFG: integer"),
-  c("createJob", "refused", "a fractional kl_penalty_step_lag", { kl_penalty_step_lag: 1.5 }, "ECFG: integer"),
-  c("createJob", "refused", "ppo 2", { ppo: 2 }, "ECFG: boolean (pydantic takes 0 and 1 only)"),
-  c("createJob", "refused", "kl_ref_adapter_path a number", { kl_ref_adapter_path: 5 }, "ECFG: string"),
+  c(
+    "createJob",
+    "refused",
+    "importance_sampling_level tokens",
+    { importance_sampling_level: "tokens" },
+    "ECFG enum",
+    "experimental_config.importance_sampling_level",
+  ),
+  c(
+    "createJob",
+    "refused",
+    "kl_penalty_source reference",
+    { kl_penalty_source: "reference" },
+    "ECFG enum",
+    "experimental_config.kl_penalty_source",
+  ),
+  c(
+    "createJob",
+    "refused",
+    "a fractional packed_sequence_length",
+    { packed_sequence_length: 4096.5 },
+    "ECFG: integer",
+    "experimental_config.packed_sequence_length",
+  ),
+  c(
+    "createJob",
+    "refused",
+    "a fractional kl_penalty_step_lag",
+    { kl_penalty_step_lag: 1.5 },
+    "ECFG: integer",
+    "experimental_config.kl_penalty_step_lag",
+  ),
+  c(
+    "createJob",
+    "refused",
+    "ppo 2",
+    { ppo: 2 },
+    "ECFG: boolean (pydantic takes 0 and 1 only)",
+    "experimental_config.ppo",
+  ),
+  c(
+    "createJob",
+    "refused",
+    "kl_ref_adapter_path a number",
+    { kl_ref_adapter_path: 5 },
+    "ECFG: string",
+    "experimental_config.kl_ref_adapter_path",
+  ),
   c(
     "createJob",
     "accepted",
     "a misspelt setting (kl_penalty_coeff)",
     { kl_penalty_coeff: 0.1 },
     "ECFG has no additionalProperties: false, so the server ignores it and trains with the default",
-    "refuses",
+    "experimental_config.kl_penalty_coeff",
   ),
   {
     ...c(
@@ -209,7 +281,7 @@ export const TRAINING_API_CASES: TrainingApiCase[] = [
       "no choice carries logprobs",
       {},
       "TOK: every choice is dropped, nothing trains",
-      "refuses",
+      "trajectory_groups",
     ),
     noLogprobs: true,
   },
@@ -220,7 +292,7 @@ export const TRAINING_API_CASES: TrainingApiCase[] = [
       "no choice carries logprobs, precalculate_logprobs alone",
       { precalculate_logprobs: true },
       "TOK drops them before the trainer recomputes logprobs (ART unsloth/train.py): nothing trains",
-      "refuses",
+      "trajectory_groups",
     ),
     noLogprobs: true,
   },
@@ -233,6 +305,7 @@ export const TRAINING_API_CASES: TrainingApiCase[] = [
       "TOK: the choices are trained, with NaN logprobs",
     ),
     noLogprobs: true,
+    sdkWarns: ["INFERLOOP_UNIFORM_REWARDS"],
   },
   c("createSftJob", "accepted", "the required fields", { training_data_url: DATA }, "SFT: model_id, training_data_url"),
   c("createSftJob", "accepted", "config null", { training_data_url: DATA, config: null }, "SFT: config nullable"),
@@ -266,15 +339,30 @@ export const TRAINING_API_CASES: TrainingApiCase[] = [
     { training_data_url: DATA, config: { learning_rate: 5e-5 } },
     "SFT",
   ),
-  c("createSftJob", "refused", "no training_data_url", {}, "SFT: training_data_url is required"),
-  c("createSftJob", "refused", "training_data_url a number", { training_data_url: 7 }, "SFT: string"),
-  c("createSftJob", "refused", 'batch_size "big"', { training_data_url: DATA, config: { batch_size: "big" } }, "SFT"),
+  c("createSftJob", "refused", "no training_data_url", {}, "SFT: training_data_url is required", "training_data_url"),
+  c(
+    "createSftJob",
+    "refused",
+    "training_data_url a number",
+    { training_data_url: 7 },
+    "SFT: string",
+    "training_data_url",
+  ),
+  c(
+    "createSftJob",
+    "refused",
+    'batch_size "big"',
+    { training_data_url: DATA, config: { batch_size: "big" } },
+    "SFT",
+    "config.batch_size",
+  ),
   c(
     "createSftJob",
     "refused",
     "a fractional batch_size",
     { training_data_url: DATA, config: { batch_size: 2.5 } },
     "SFT",
+    "config.batch_size",
   ),
   c(
     "createSftJob",
@@ -282,6 +370,7 @@ export const TRAINING_API_CASES: TrainingApiCase[] = [
     'learning_rate "fast"',
     { training_data_url: DATA, config: { learning_rate: "fast" } },
     "SFT",
+    "config.learning_rate",
   ),
   c(
     "createSftJob",
@@ -289,6 +378,7 @@ export const TRAINING_API_CASES: TrainingApiCase[] = [
     "learning_rate [true]",
     { training_data_url: DATA, config: { learning_rate: [true] } },
     "SFT",
+    "config.learning_rate.0",
   ),
   c(
     "createSftJob",
@@ -296,6 +386,7 @@ export const TRAINING_API_CASES: TrainingApiCase[] = [
     "metric_logging a string",
     { training_data_url: DATA, config: { metric_logging: "on" } },
     "SFT",
+    "config.metric_logging",
   ),
   c(
     "createSftJob",
@@ -303,6 +394,7 @@ export const TRAINING_API_CASES: TrainingApiCase[] = [
     "experimental_config a list",
     { training_data_url: DATA, experimental_config: [] },
     "SFT: object",
+    "experimental_config",
   ),
   c(
     "createSftJob",
@@ -310,7 +402,7 @@ export const TRAINING_API_CASES: TrainingApiCase[] = [
     'assistant_turns "first"',
     { training_data_url: DATA, config: { assistant_turns: "first" } },
     "SFT has no assistant_turns (ignored); ART's is all | last",
-    "refuses",
+    "config.assistant_turns",
   ),
   c(
     "createSftJob",
@@ -318,7 +410,7 @@ export const TRAINING_API_CASES: TrainingApiCase[] = [
     "a misspelt config member (batchsize)",
     { training_data_url: DATA, config: { batchsize: 8 } },
     "SFTTrainingConfig ignores it: the job would run with the default batch size",
-    "refuses",
+    "config.batchsize",
   ),
 ];
 
@@ -349,6 +441,108 @@ export const TRAINING_API_SHAPES = {
   },
   baseModels: ["OpenPipe/Qwen3-14B-Instruct", "Qwen/Qwen3-30B-A3B-Instruct-2507"],
 };
+
+const SPEC = "wandb/docs serverless-training/api-reference/openapi.json (with ART's, where the rule says)";
+const MODEL_ID = TRAINING_API_SHAPES.model.id;
+const JOB_ID = TRAINING_API_SHAPES.job.id;
+
+/** Makes a model on a fresh fake; the rows' {@link MODEL_ID} stands for its id. */
+async function aModel(fake: Inferloop): Promise<Record<string, string>> {
+  const created = await fake.trainableModels.create({ project: "rl", name: "agent", base_model: model.base_model });
+  return { [MODEL_ID]: created.id };
+}
+
+/** Makes a model and a job of it; the rows' {@link JOB_ID} stands for the job's id. */
+async function aJob(fake: Inferloop): Promise<Record<string, string>> {
+  const ids = await aModel(fake);
+  // Both choices with logprobs and rewards apart, so the SDK has nothing to warn of.
+  const taught = JOB_GROUPS[0]!.trajectories[0]!;
+  const trajectory_groups = [{ trajectories: [taught, { ...taught, reward: 0 }] }];
+  const job = await fake.trainingJobs.create({
+    model_id: ids[MODEL_ID]!,
+    trajectory_groups: trajectory_groups as never,
+  });
+  return { ...ids, [JOB_ID]: job.id };
+}
+
+/** Makes a model and the dataset SFT rows train on ({@link DATA}). */
+async function aModelAndDataset(fake: Inferloop): Promise<Record<string, string>> {
+  const row = {
+    messages: [
+      { role: "user", content: "hi" },
+      { role: "assistant", content: "hello" },
+    ],
+  };
+  await fake.artifacts.upload({
+    entity: "acme",
+    project: "rl",
+    name: "agent-data",
+    type: "dataset",
+    files: [{ name: "train.jsonl", data: `${JSON.stringify(row)}\n` }],
+  });
+  return aModel(fake);
+}
+
+interface Declared {
+  operation: string;
+  params: (row: TrainingRow) => Record<string, unknown>;
+  pathArguments?: Record<string, string>;
+  given?: RequestCase["given"];
+}
+
+/** An operation on the model `{modelId}` whose params are the row's request. */
+const onModel = (operation: string): Declared => ({
+  operation,
+  params: (r) => r.request,
+  pathArguments: { modelId: MODEL_ID },
+  given: aModel,
+});
+
+/** Each short operation's declared one, its complete params, its path and what the fake must hold first. */
+const DECLARED: Record<TrainingOperation, Declared> = {
+  createModel: { operation: "trainable_models.create", params: (r) => r.request },
+  listCheckpoints: onModel("trainable_models.checkpoints.list"),
+  deleteCheckpoints: onModel("trainable_models.checkpoints.delete"),
+  listEvents: {
+    operation: "training_jobs.events.list",
+    params: (r) => r.request,
+    pathArguments: { jobId: JOB_ID },
+    given: aJob,
+  },
+  log: onModel("trainable_models.log"),
+  createJob: {
+    operation: "training_jobs.create",
+    params: (r) => ({
+      model_id: MODEL_ID,
+      trajectory_groups: r.noLogprobs ? GROUPS_WITHOUT_LOGPROBS : JOB_GROUPS,
+      experimental_config: r.request,
+    }),
+    given: aModel,
+  },
+  createSftJob: {
+    operation: "sft_training_jobs.create",
+    params: (r) => ({ model_id: MODEL_ID, ...r.request }),
+    given: aModelAndDataset,
+  },
+};
+
+/** The training rows in the shared row format (`request-case.ts`). */
+export const TRAINING_REQUEST_CASES: readonly RequestCase[] = TRAINING_ROWS.map((r) => {
+  const d = DECLARED[r.operation];
+  if (r.real === "refused" && r.sdkRefuses === undefined) throw new Error(`${r.name}: name the field the SDK refuses`);
+  return {
+    name: r.name,
+    operation: d.operation,
+    params: d.params(r),
+    ...(d.pathArguments ? { pathArguments: d.pathArguments } : {}),
+    real: r.real === "accepted" ? { accepted: true } : { status: 422 },
+    sdk: r.sdkRefuses === undefined ? "sends" : { refuses: r.sdkRefuses },
+    ...(r.sdkWarns ? { sdkWarns: r.sdkWarns } : {}),
+    ...(d.given ? { given: d.given } : {}),
+    source: SPEC,
+    why: r.why,
+  };
+});
 
 /** The JSON type of every member, recursively for objects (arrays by their first item): what "the same shape" means. */
 export function shapeOf(value: unknown): unknown {

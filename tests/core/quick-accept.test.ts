@@ -29,10 +29,8 @@ import {
   trainingJobCreateParamsSchema,
   trainingJobEventListParamsSchema,
 } from "../../src/wire/training-jobs/request-schema.js";
-import { REAL_SERVER_CASES } from "../cases/real-server-cases.js";
-import { TRAINING_API_CASES, type TrainingOperation } from "../cases/training-api-cases.js";
-
-const MODEL_ID = "3f2b8c1e-9a4d-4e6f-8b7a-1c2d3e4f5a6b";
+import { REAL_SERVER_REQUEST_CASES } from "../cases/real-server-cases.js";
+import { TRAINING_REQUEST_CASES } from "../cases/training-api-cases.js";
 
 /** What quickAccepts and zod say of `value`; `quick` must never be true where zod is false. */
 function verdicts(schema: $ZodType, value: unknown): { zod: boolean; quick: boolean } {
@@ -59,12 +57,11 @@ const CHAT_SCHEMAS = [
 describe("quickAccepts agrees with zod", () => {
   it("on every case of the real-server table, for the three chat schemas and the call query", () => {
     let valid = 0;
-    for (const c of REAL_SERVER_CASES) {
-      const body = jsonCopy(
-        c.operation === "chat" ? { model: "m", ...c.request } : { project_id: "acme/bot", ...c.request },
-      );
+    for (const c of REAL_SERVER_REQUEST_CASES) {
+      const body = jsonCopy(c.params);
       if (body === undefined) continue;
-      const schemas = c.operation === "chat" ? CHAT_SCHEMAS : [callsQueryParamsSchema as $ZodType];
+      const chat = c.operation === "chat.completions.create";
+      const schemas = chat ? CHAT_SCHEMAS : [callsQueryParamsSchema as $ZodType];
       for (const schema of schemas) {
         const { zod, quick } = verdicts(schema, body);
         expect({ case: c.name, quick }).toEqual({ case: c.name, quick: zod });
@@ -75,18 +72,19 @@ describe("quickAccepts agrees with zod", () => {
   });
 
   it("on every case of the training table", () => {
-    const schemas: Record<TrainingOperation, $ZodType> = {
-      createModel: trainableModelCreateParamsSchema,
-      listCheckpoints: checkpointListParamsSchema,
-      deleteCheckpoints: checkpointDeleteParamsSchema,
-      listEvents: trainingJobEventListParamsSchema,
-      log: trainableModelLogParamsSchema,
-      createJob: experimentalConfigSchema,
-      createSftJob: sftTrainingJobCreateParamsSchema,
+    const schemas: Record<string, $ZodType> = {
+      "trainable_models.create": trainableModelCreateParamsSchema,
+      "trainable_models.checkpoints.list": checkpointListParamsSchema,
+      "trainable_models.checkpoints.delete": checkpointDeleteParamsSchema,
+      "training_jobs.events.list": trainingJobEventListParamsSchema,
+      "trainable_models.log": trainableModelLogParamsSchema,
+      "training_jobs.create": experimentalConfigSchema,
+      "sft_training_jobs.create": sftTrainingJobCreateParamsSchema,
     };
-    for (const c of TRAINING_API_CASES) {
-      const request = c.operation === "createSftJob" ? { model_id: MODEL_ID, ...c.request } : c.request;
-      const { zod, quick } = verdicts(schemas[c.operation], request);
+    for (const c of TRAINING_REQUEST_CASES) {
+      // A job's rules are its experimental_config's (the groups are checked apart).
+      const request = c.operation === "training_jobs.create" ? c.params["experimental_config"] : c.params;
+      const { zod, quick } = verdicts(schemas[c.operation]!, request);
       expect({ case: c.name, quick }).toEqual({ case: c.name, quick: zod });
     }
   });
@@ -165,7 +163,9 @@ describe("quickAccepts agrees with zod", () => {
 
   it("on generated chat requests: an accepted request with one or two fields set to values of every JSON kind", () => {
     const keys = Object.keys((chatCompletionCreateParamsSchema as unknown as { def: { shape: object } }).def.shape);
-    const accepted = REAL_SERVER_CASES.filter((c) => c.operation === "chat" && c.real === "accepted" && !c.sdkRefuses);
+    const accepted = REAL_SERVER_REQUEST_CASES.filter(
+      (c) => c.operation === "chat.completions.create" && "accepted" in c.real && c.sdk === "sends",
+    );
     const value = fc.oneof(
       fc.constantFrom(
         null,
@@ -204,7 +204,7 @@ describe("quickAccepts agrees with zod", () => {
     let refused = 0;
     fc.assert(
       fc.property(request, ({ base, changes }) => {
-        const changed: Record<string, unknown> = { model: "m", ...base.request };
+        const changed: Record<string, unknown> = { ...base.params };
         for (const [k, v] of changes)
           Object.defineProperty(changed, k, { value: v, enumerable: true, configurable: true, writable: true });
         const body = jsonCopy(changed);
