@@ -15,6 +15,7 @@ import { AnnotationQueues } from "./namespaces/annotation-queues.js";
 import { Artifacts } from "./namespaces/artifacts.js";
 import { Calls } from "./namespaces/calls.js";
 import { Chat } from "./namespaces/chat.js";
+import { Evaluations } from "./namespaces/evaluations.js";
 import { Feedback } from "./namespaces/feedback.js";
 import { Models } from "./namespaces/models.js";
 import { SFTTrainingJobs } from "./namespaces/sft-training-jobs.js";
@@ -87,6 +88,8 @@ export class Inferloop {
   readonly trainableModels: TrainableModels;
   /** W&B Artifacts: SFT datasets up, trained LoRA checkpoints down. */
   readonly artifacts: Artifacts;
+  /** Evaluations in Weave: run, read back, compare. */
+  readonly evaluations: Evaluations;
 
   /** Inference's base URL (chat, models). */
   readonly baseURL: string;
@@ -169,6 +172,7 @@ export class Inferloop {
     this.trainingJobs = new TrainingJobs(http);
     this.sftTrainingJobs = new SFTTrainingJobs(http);
     this.artifacts = new Artifacts(http);
+    this.evaluations = new Evaluations(http, this.chat.completions);
     // Trained checkpoints are served on the Training host: a model's `chat` goes there.
     this.trainableModels = new TrainableModels(http, new Chat(http.routedTo("training")));
   }
