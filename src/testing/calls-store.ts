@@ -159,6 +159,8 @@ export class CallStore {
   private inserted: StoredCall[] = [];
   private sorted = true;
   private traceSizes: Map<string, number> | undefined;
+  // By project and id: a call's end (`/call/end`) joins its start.
+  private byId = new Map<string, StoredCall>();
   synthetic: SyntheticCalls | undefined;
   /** Feedback created through the API on a call, added to what `include_feedback` returns. */
   feedbackOf: ((record: CallRecord) => unknown[]) | undefined;
@@ -180,6 +182,7 @@ export class CallStore {
       const stored = toStoredCall(record);
       this.stored.push(stored);
       this.inserted.push(stored);
+      this.byId.set(`${record.project_id}\u0000${record.id}`, stored);
       added += 1;
     }
     if (added > 0) {
@@ -195,7 +198,21 @@ export class CallStore {
   clear(): void {
     this.stored = [];
     this.inserted = [];
+    this.byId.clear();
     this.traceSizes = undefined;
+  }
+
+  /**
+   * Replaces a stored call of a project with what `change` makes of it (an end joining its
+   * start); false when there is no such call.
+   */
+  update(projectId: string, id: string, change: (record: CallRecord) => CallRecord): boolean {
+    const stored = this.byId.get(`${projectId}\u0000${id}`);
+    if (stored === undefined) return false;
+    Object.assign(stored, toStoredCall(change(stored.record)));
+    this.sorted = false;
+    this.traceSizes = undefined;
+    return true;
   }
 
   /**

@@ -12,6 +12,7 @@ import { authorize } from "./auth.js";
 import { CALL_ROUTES } from "./calls.js";
 import { CHAT_ROUTES } from "./chat.js";
 import { corsHeaders } from "./cors.js";
+import { EVALUATION_ROUTES } from "./evaluations.js";
 import { applyFault } from "./faults/apply.js";
 import type { Fault } from "./faults/kinds.js";
 import { FEEDBACK_ROUTES } from "./feedback.js";
@@ -40,6 +41,7 @@ export const ROUTES: ReadonlyArray<Route<FakeState>> = [
   ...ANNOTATION_ROUTES,
   ...ANNOTATION_QUEUE_ROUTES,
   ...FEEDBACK_ROUTES,
+  ...EVALUATION_ROUTES,
   ...ARTIFACT_ROUTES,
   ...HEALTH_ROUTES,
   ...OTLP_ROUTES,

@@ -7,6 +7,7 @@ import { ArtifactStore } from "./artifact-store.js";
 import type { Credentials } from "./auth.js";
 import { userIdFor } from "./auth.js";
 import { CallStore } from "./calls-store.js";
+import { WeaveObjectStore } from "./evaluations.js";
 import type { Fault } from "./faults/kinds.js";
 import { FaultQueue } from "./faults/queue.js";
 import { FeedbackStore } from "./feedback.js";
@@ -83,6 +84,8 @@ export class FakeState {
   /** Feedback created through `/feedback/create`; call queries with `include_feedback` return it. */
   readonly feedback = new FeedbackStore();
   readonly training = new TrainingJobStore();
+  /** Weave objects, tables and files (what an evaluation publishes). */
+  readonly weave = new WeaveObjectStore();
   /** W&B artifacts (GraphQL) and the objects of their signed storage. */
   readonly artifacts = new ArtifactStore();
   /** Trainable models, base models, checkpoints and the events of jobs. */
@@ -164,6 +167,7 @@ export class FakeState {
     this.annotation.queues.clear();
     this.feedback.clear();
     this.training.clear();
+    this.weave.clear();
     this.artifacts.clear();
     this.trainable.clear();
     this.trainable.stepMs = this.options.trainingStepMs ?? 5;
