@@ -16,6 +16,7 @@ import type { RequestOptions } from "../../core/pipeline/options.js";
 import type { TrainResult } from "../../wire/trainable-models/types.js";
 import { experimentalConfigKeyHint, experimentalConfigSchema } from "../../wire/training-jobs/experimental-config.js";
 import type { TrajectoryGroup } from "../../wire/training-jobs/request-schema.js";
+import type { LoopEvaluation } from "../evaluations/loop.js";
 import { type PruneCheckpointsOptions, type PruneCheckpointsResult, pruneOptionIssues } from "./prune-checkpoints.js";
 import type { TrainLoopEvent, TrainLoopOptions, TrainLoopStep, TrainOptions } from "./types.js";
 
@@ -56,6 +57,7 @@ const TRAIN_LOOP_OPTION_NAMES = [
   "onEvent",
   "pollInterval",
   "jobTimeout",
+  "evaluation",
 ] as const;
 const trainLoopListWhole: ListsEveryKey<TrainLoopOptions, typeof TRAIN_LOOP_OPTION_NAMES> = true;
 void trainLoopListWhole;
@@ -120,6 +122,7 @@ class LoopRun {
   readonly #model: LoopModel;
   readonly #prune: PruneWithInUse;
   readonly #o: TrainLoopOptions;
+  readonly #evaluation: LoopEvaluation | undefined;
   readonly #inner = new AbortController();
   /** Everything started that may still be running: awaited before the loop ends. */
   readonly #pending = new Set<Promise<unknown>>();
@@ -137,8 +140,9 @@ class LoopRun {
   #emitted: Promise<void> = Promise.resolve();
   #pruned: Promise<void> = Promise.resolve();
 
-  constructor(model: LoopModel, prune: PruneWithInUse, options: TrainLoopOptions) {
+  constructor(model: LoopModel, prune: PruneWithInUse, options: TrainLoopOptions, evaluation?: LoopEvaluation) {
     this.#model = model;
+    this.#evaluation = evaluation;
     this.#prune = prune;
     this.#o = { ...options };
     this.#failed = new Promise<never>((_, reject) => {
@@ -285,6 +289,7 @@ class LoopRun {
     const o = this.#o;
     this.#latest = await this.#guard(this.#track(this.#model.latestStep({ signal: this.#signal })));
     this.#nextLaunch = this.#latest + 1;
+    this.#evaluate((e, context) => e.atStart(context), this.#latest)?.catch((error: unknown) => this.#fail(error));
     this.#launch();
     for (let step = this.#latest + 1; step <= o.steps; step++) {
       const batch = await this.#guard(this.#batches.get(step)!);
@@ -363,8 +368,9 @@ class LoopRun {
       );
     }
     const pruned = this.#pruned;
+    const evaluation = this.#evaluate((e, context) => e.afterStep(context), step);
     return this.#track(
-      Promise.all([evaluated, pruned]).then(([evalMetrics]) => ({
+      Promise.all([evaluated, pruned, evaluation]).then(([evalMetrics, , stepEvaluation]) => ({
         step,
         jobId: result.jobId,
         metrics: result.metrics,
@@ -372,8 +378,24 @@ class LoopRun {
         evalMetrics,
         reward: mean(rewardsOf(batch.groups)),
         durations: { rollouts: batch.ms, training: trainingMs },
+        ...(stepEvaluation === undefined ? {} : { evaluation: stepEvaluation }),
       })),
     );
+  }
+
+  /** A Weave evaluation of checkpoint `step` (`options.evaluation`), the checkpoint kept meanwhile. */
+  #evaluate<T>(
+    start: (
+      e: LoopEvaluation,
+      context: { step: number; modelName: string; signal: AbortSignal },
+    ) => Promise<T> | undefined,
+    step: number,
+  ): Promise<T> | undefined {
+    const running =
+      this.#evaluation && start(this.#evaluation, { step, modelName: this.#name(step), signal: this.#signal });
+    if (running === undefined) return undefined;
+    this.#use(step, 1);
+    return this.#track(running.finally(() => this.#use(step, -1)));
   }
 }
 
@@ -386,10 +408,11 @@ export function trainLoop(
   model: LoopModel,
   prune: PruneWithInUse,
   options: TrainLoopOptions,
+  evaluation?: LoopEvaluation,
 ): AsyncGenerator<TrainLoopStep, void, undefined> {
   checkOptions(options);
   return (async function* () {
-    const run = new LoopRun(model, prune, options);
+    const run = new LoopRun(model, prune, options, evaluation);
     run.start();
     try {
       for (;;) {
