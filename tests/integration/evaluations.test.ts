@@ -192,12 +192,16 @@ describe("a run that does not go to plan", () => {
   it("an abort mid-run ends the evaluation as failed, with nothing left open", async () => {
     const controller = new AbortController();
     const rows = Array.from({ length: 20 }, (_, i) => ({ prompt: `echo ${i}`, answer: String(i) }));
+    let started = 0;
     const err = await caught(() =>
       fake.client.evaluations.run({
         project_id: EVAL_PROJECT,
         name: "long",
         dataset: rows,
         model: async (row, { signal }) => {
+          // The 7th prediction aborts the run: the six before it are whole, the ones in flight are not.
+          started += 1;
+          if (started === 7) controller.abort();
           await new Promise((resolve) => setTimeout(resolve, 5));
           signal.throwIfAborted();
           return row.answer;
@@ -205,9 +209,6 @@ describe("a run that does not go to plan", () => {
         scorers: { exact: ({ row, output }) => output === row.answer },
         concurrency: 2,
         signal: controller.signal,
-        onProgress: ({ done }) => {
-          if (done === 3) controller.abort();
-        },
       }),
     );
     expect(err).toBeInstanceOf(APIUserAbortError);
@@ -225,8 +226,10 @@ describe("a run that does not go to plan", () => {
     expect(calls.filter((c) => c["ended_at"] == null)).toEqual([]);
     expect(calls.some((c) => opOf(c) === "Evaluation.summarize")).toBe(false);
     const written = calls.filter((c) => opOf(c) === "Evaluation.predict_and_score").length;
-    expect(written).toBeGreaterThanOrEqual(3);
-    expect(written).toBeLessThan(20);
+    // The rows scored before the abort are written whole; the rest are not written at all.
+    expect(written).toBeGreaterThanOrEqual(4);
+    expect(written).toBeLessThanOrEqual(6);
+    expect(root!.exception).toBe(`APIUserAbortError: The evaluation was aborted after ${written} rows.`);
   });
 
   it("refuses bad params before sending anything", async () => {

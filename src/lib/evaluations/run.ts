@@ -23,7 +23,7 @@ import {
   RequestValidationError,
   type ValidationIssue,
 } from "../../core/errors/errors.js";
-import { toJSONValue } from "../../core/json/json-value.js";
+import { SerializedJSON, toJSONValue } from "../../core/json/json-value.js";
 import { callEndpoint } from "../../core/pipeline/endpoint.js";
 import type { HttpClient } from "../../core/pipeline/http-client.js";
 import type { ChatCreate } from "../../wire/chat/chat-create.js";
@@ -199,6 +199,8 @@ function prepareModel(model: EvaluationRunParams["model"], chat: ChatCreate, ext
   };
 }
 
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+
 /** A time-ordered id, as Weave's clients make call ids (UUIDv7). */
 function uuid7(): string {
   const b = crypto.getRandomValues(new Uint8Array(16));
@@ -209,8 +211,9 @@ function uuid7(): string {
   }
   b[6] = (b[6]! & 0x0f) | 0x70;
   b[8] = (b[8]! & 0x3f) | 0x80;
-  const h = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  let id = "";
+  for (let i = 0; i < 16; i++) id += (i === 4 || i === 6 || i === 8 || i === 10 ? "-" : "") + HEX[b[i]!];
+  return id;
 }
 
 const errorText = (error: unknown) =>
@@ -253,11 +256,108 @@ async function* tableRows(http: HttpClient, ref: string, signal: AbortSignal): A
 
 /** One row's calls: written together once the row is predicted and scored. */
 interface RowRecord {
-  items: CallBatchItem[];
+  /** Its calls' batch items, already written as JSON text: the objects are not kept meanwhile. */
+  items: string;
   scores: Record<string, unknown>;
   failed: boolean;
   latency: number;
   usage: Usage | undefined;
+}
+
+/** Batch items as the JSON text of their list's elements (a batch's body joins them with commas). */
+const serialized = (items: CallBatchItem[]) => items.map((i) => JSON.stringify(i)).join(",");
+
+/**
+ * The bytes of each batch, written into one buffer kept for the whole run (one batch is written
+ * at a time, and a batch's request is settled before the next is encoded). A new buffer per
+ * batch would be external memory that V8 frees only at its next full collection: over thousands
+ * of rows, tens of MB held for nothing.
+ */
+class BatchBody {
+  #buffer = new Uint8Array(64 * 1024);
+  readonly #utf8 = new TextEncoder();
+
+  /** The parts, comma-separated, as one piece of bytes. */
+  of(parts: readonly string[]): SerializedJSON {
+    for (;;) {
+      const written = this.#encode(parts);
+      if (written !== undefined) return new SerializedJSON(this.#buffer.subarray(0, written));
+      const chars = parts.reduce((n, p) => n + p.length + 1, 0);
+      this.#buffer = new Uint8Array(Math.max(this.#buffer.length * 2, chars * 3));
+    }
+  }
+
+  /** How many bytes the parts took, or undefined when they do not fit. */
+  #encode(parts: readonly string[]): number | undefined {
+    let at = 0;
+    for (const [i, part] of parts.entries()) {
+      if (i > 0) {
+        if (at === this.#buffer.length) return undefined;
+        this.#buffer[at++] = 0x2c;
+      }
+      const { read, written } = this.#utf8.encodeInto(part, this.#buffer.subarray(at));
+      if (read < part.length) return undefined;
+      at += written;
+    }
+    return at;
+  }
+}
+
+/** Rows written together, as Weave's own client batches calls. */
+const BATCH_ROWS = 32;
+const BATCH_MS = 200;
+
+/**
+ * The rows scored, written in batches of up to {@link BATCH_ROWS} rows, or after
+ * {@link BATCH_MS} at the latest, one batch at a time: a worker whose row fills a batch waits
+ * for it to be written, so the rows held stay bounded whatever the dataset's size.
+ */
+class RowBatches {
+  #pending: RowRecord[] = [];
+  #writing: Promise<void> | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #write: (batch: string[]) => Promise<unknown>;
+  readonly #fail: (error: unknown) => void;
+  readonly #written: (rows: RowRecord[]) => void;
+
+  constructor(
+    write: (batch: string[]) => Promise<unknown>,
+    fail: (error: unknown) => void,
+    written: (rows: RowRecord[]) => void,
+  ) {
+    this.#write = write;
+    this.#fail = fail;
+    this.#written = written;
+  }
+
+  async add(row: RowRecord): Promise<void> {
+    this.#pending.push(row);
+    if (this.#pending.length >= BATCH_ROWS) return this.flush();
+    this.#timer ??= setTimeout(() => {
+      this.#timer = undefined;
+      this.flush().catch(this.#fail);
+    }, BATCH_MS);
+  }
+
+  async flush(): Promise<void> {
+    while (this.#writing !== undefined) await this.#writing;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const rows = this.#pending;
+    if (rows.length === 0) return;
+    this.#pending = [];
+    this.#writing = this.#write(rows.map((r) => r.items)).then(
+      () => {
+        this.#writing = undefined;
+        this.#written(rows);
+      },
+      (error: unknown) => {
+        this.#writing = undefined;
+        throw error;
+      },
+    );
+    return this.#writing;
+  }
 }
 
 /**
@@ -316,7 +416,9 @@ export async function runEvaluation<Row extends EvaluationRow, Output>(
   // 2. The root call, started before any row (the run shows as running meanwhile). Sent without
   // the user's signal, as every write from here on: a write cut halfway could leave a call open.
   const now = () => new Date().toISOString();
-  const write = (batch: CallBatchItem[]) => callEndpoint(http, callUpsertBatch, { params: { batch } }, undefined);
+  const body = new BatchBody();
+  const write = (parts: string[]) =>
+    callEndpoint(http, callUpsertBatch, { params: { batch: [body.of(parts)] } }, undefined);
   const traceId = uuid7();
   const rootId = uuid7();
   const call = (
@@ -357,7 +459,7 @@ export async function runEvaluation<Row extends EvaluationRow, Output>(
     attributes: { ...MARKER, weave: { source: "inferloop" } },
     inputs: { self: evaluationRef, model: modelRef },
   };
-  await write([{ mode: "start", req: { start: root } }]);
+  await write([serialized([{ mode: "start", req: { start: root } }])]);
 
   // 3. The rows: `concurrency` predictions at a time, each row written once scored.
   const inner = new AbortController();
@@ -463,16 +565,17 @@ export async function runEvaluation<Row extends EvaluationRow, Output>(
         summary: prediction?.usage ? { usage: prediction.usage } : {},
       }),
     );
-    return { items, scores, failed: predictError !== undefined || scorerFailed, latency, usage: prediction?.usage };
+    return {
+      items: serialized(items),
+      scores,
+      failed: predictError !== undefined || scorerFailed,
+      latency,
+      usage: prediction?.usage,
+    };
   };
 
-  const worker = async () => {
-    while (!inner.signal.aborted) {
-      const item = await next();
-      if (item.done || inner.signal.aborted) return;
-      const row = await record(item.value);
-      if (row === undefined) return;
-      await write(row.items);
+  const batches = new RowBatches(write, fail, (rows) => {
+    for (const row of rows) {
       aggregates.add(row.scores);
       addUsage(usage, row.usage);
       latencySum += row.latency;
@@ -480,9 +583,20 @@ export async function runEvaluation<Row extends EvaluationRow, Output>(
       if (row.failed) failed += 1;
       params.onProgress?.({ done, failed, total });
     }
+  });
+  const worker = async () => {
+    while (!inner.signal.aborted) {
+      const item = await next();
+      if (item.done || inner.signal.aborted) return;
+      const row = await record(item.value);
+      if (row === undefined) return;
+      await batches.add(row);
+    }
   };
   try {
     await Promise.all(Array.from({ length: concurrency }, () => worker().catch(fail)));
+    // Rows scored before an abort are whole: they are written too.
+    await batches.flush().catch(fail);
   } finally {
     user?.removeEventListener("abort", onAbort);
   }
@@ -493,9 +607,10 @@ export async function runEvaluation<Row extends EvaluationRow, Output>(
     const error = user?.aborted
       ? new APIUserAbortError(`The evaluation was aborted after ${done} rows.`, { cause: user.reason })
       : fatal!.error;
-    await write([
-      end({ id: rootId, ended_at: now(), output: null, exception: errorText(error), summary: rootSummary }),
-    ]);
+    const ended = end({ id: rootId, ended_at: now(), output: null, exception: errorText(error), summary: rootSummary });
+    // The error that stopped the run is the one to throw, even if the server cannot take the end
+    // (the write that failed may have been to it).
+    await write([serialized([ended])]).catch(() => {});
     throw error;
   }
   const summary = aggregates.summary();
@@ -503,9 +618,11 @@ export async function runEvaluation<Row extends EvaluationRow, Output>(
   const summarizeId = uuid7();
   const started = now();
   await write([
-    call(summarizeId, rootId, summarizeOp, started, { self: evaluationRef }),
-    end({ id: summarizeId, ended_at: now(), output, summary: {} }),
-    end({ id: rootId, ended_at: now(), output, summary: rootSummary }),
+    serialized([
+      call(summarizeId, rootId, summarizeOp, started, { self: evaluationRef }),
+      end({ id: summarizeId, ended_at: now(), output, summary: {} }),
+      end({ id: rootId, ended_at: now(), output, summary: rootSummary }),
+    ]),
   ]);
   return { id: rootId, evaluationRef, modelRef, summary, rows: done, failed };
 }

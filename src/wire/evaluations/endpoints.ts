@@ -118,6 +118,7 @@ export const callUpsertBatch = endpoint({
   service: "trace",
   retry: "safe",
   body: built<CallUpsertBatchBody>(),
+  bodyInPieces: true,
   read: readObject<Record<string, unknown>>,
 });
 

@@ -1,8 +1,9 @@
 import * as z from "zod/mini";
+import type { SerializedJSON } from "../../core/json/json-value.js";
 import { projectIdSchema } from "../project-id.js";
 import { type Fields, type SchemaOf, strictObject } from "../request-shapes.js";
 import { ensureZodDefaults } from "../zod-defaults.js";
-import type { CallBatchItem, StartedCallInsert } from "./types.js";
+import type { StartedCallInsert } from "./types.js";
 
 ensureZodDefaults();
 
@@ -61,9 +62,12 @@ export interface CallStartBody {
   start: StartedCallInsert;
 }
 
-/** Body of `POST /call/upsert_batch`. */
+/**
+ * Body of `POST /call/upsert_batch`: its items (`CallBatchItem`), each part already written as
+ * JSON text (one or more items, comma-separated), sent as written.
+ */
 export interface CallUpsertBatchBody {
-  batch: CallBatchItem[];
+  batch: SerializedJSON[];
 }
 
 /** Body of `POST /v2/{entity}/{project}/eval_results/query` (Weave's `EvalResultsQueryBody`), as the SDK sends it. */
