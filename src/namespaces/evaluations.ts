@@ -35,8 +35,8 @@ export class Evaluations extends APIResource {
    * Weave: the Dataset, Model, Scorer and Evaluation objects, then an `Evaluation.evaluate` call
    * with one `Evaluation.predict_and_score` per row (`Model.predict` and `<scorer>.score`
    * under it) and `Evaluation.summarize`. `concurrency` predictions run at a time (default 8);
-   * each row is written as soon as it is scored, and only running sums are kept, so memory
-   * does not grow with the rows. A row whose prediction or scorer throws is recorded with its
+   * each row is written once scored (with the others scored meanwhile, in batches of up to 32
+   * rows or 200 ms), and only running sums are kept, so memory does not grow with the rows. A row whose prediction or scorer throws is recorded with its
    * error and counted in `failed`; the others go on. An abort (`signal`) ends the evaluation as
    * failed (never left running) and rejects with `APIUserAbortError`. The model is chat
    * parameters or a model name (each row's `messages`, or its `prompt`, is sent; the output is

@@ -10,7 +10,8 @@
  *     └─ Evaluation.summarize        output: the summary
  *
  * every call marked `_weave_eval_meta.imperative` (scorer calls `score` too). Predictions run
- * `concurrency` at a time; a row's calls are written together once it is scored, so memory
+ * `concurrency` at a time; a row's calls are written whole once it is scored (with the rows
+ * scored meanwhile, as Weave's clients batch calls), so no call is ever left open, and memory
  * holds the rows in flight and the running aggregates, never the results.
  *
  * @module
