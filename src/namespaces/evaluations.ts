@@ -75,7 +75,10 @@ export class Evaluations extends APIResource {
    *
    * @example
    * ```ts
-   * const { rows, summary } = await client.evaluations.results({ project_id: "acme/agents", ids: [run.id] });
+   * const { rows, summary } = await client.evaluations.results({
+   *   project_id: "acme/agents",
+   *   ids: ["0198c2a1-5f3e-7a10-9b2c-4d5e6f708192"],
+   * });
    * for (const row of rows) console.log(row.raw_data_row, row.evaluations?.[0]?.trials?.[0]?.scores);
    * console.log(summary?.evaluations?.[0]?.scorer_stats);
    * ```
@@ -94,8 +97,8 @@ export class Evaluations extends APIResource {
    * ```ts
    * const comparison = await client.evaluations.compare({
    *   project_id: "acme/agents",
-   *   baseline: before.id,
-   *   candidate: after.id,
+   *   baseline: "0198c2a1-5f3e-7a10-9b2c-4d5e6f708192",
+   *   candidate: "0198c2b7-0a4d-7c21-8e3f-5a6b7c8d9e0f",
    * });
    * console.log(comparison.format());
    * ```

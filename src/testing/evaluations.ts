@@ -33,8 +33,8 @@ const encoder = new TextEncoder();
 const digestOf = (text: string) => weaveDigest(sha256(encoder.encode(text)));
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 
-/** One version of an object. */
-interface StoredObject {
+/** One version of a Weave object in the fake, as `/obj/read` returns it. */
+export interface FakeWeaveObject {
   project_id: string;
   object_id: string;
   digest: string;
@@ -47,11 +47,18 @@ interface StoredObject {
 }
 
 /**
- * The objects, tables and files of the fake's Weave projects.
+ * The objects, tables and files of the fake's Weave projects (`svc.state.weave`): what an
+ * evaluation published, for a test to look at.
+ *
+ * @example
+ * ```ts
+ * const evaluation = svc.state.weave.read("acme/agents", "qa", "latest");
+ * console.log(evaluation?.val);
+ * ```
  */
 export class WeaveObjectStore {
   /** Versions of each object, oldest first, by `project\0object_id`. */
-  readonly objects = new Map<string, StoredObject[]>();
+  readonly objects = new Map<string, FakeWeaveObject[]>();
   /** Each table's rows and their digests, by `project\0digest`. */
   readonly tables = new Map<string, { rows: unknown[]; digests: string[] }>();
   /** File contents by `project\0digest`. */
@@ -59,6 +66,14 @@ export class WeaveObjectStore {
   /** Call ends that came before their start, by `project\0id`: the server merges a call's parts by id. */
   readonly earlyEnds = new Map<string, Record<string, unknown>>();
 
+  /**
+   * Forgets everything (what `svc.reset()` does).
+   *
+   * @example
+   * ```ts
+   * svc.state.weave.clear();
+   * ```
+   */
   clear(): void {
     this.objects.clear();
     this.tables.clear();
@@ -66,8 +81,16 @@ export class WeaveObjectStore {
     this.earlyEnds.clear();
   }
 
-  /** The version of an object with that digest (or the latest, for `latest`). */
-  read(projectId: string, objectId: string, digest: string): StoredObject | undefined {
+  /**
+   * The version of an object with that digest (or the latest, for `latest`).
+   *
+   * @example
+   * ```ts
+   * const model = svc.state.weave.read("acme/agents", "Qwen-Qwen3-8B", "latest");
+   * console.log(model?.digest, model?.val);
+   * ```
+   */
+  read(projectId: string, objectId: string, digest: string): FakeWeaveObject | undefined {
     const versions = this.objects.get(`${projectId}\u0000${objectId}`) ?? [];
     return digest === "latest" ? versions.at(-1) : versions.find((v) => v.digest === digest);
   }

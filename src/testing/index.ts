@@ -20,6 +20,7 @@ export type { AnnotationQueue, AnnotationQueueItem, AnnotationState } from "./an
 export { AnnotationStore, checkTransition } from "./annotation.js";
 export { userIdFor } from "./auth.js";
 export { tokenize } from "./chat-generate.js";
+export type { FakeWeaveObject } from "./evaluations.js";
 export { WeaveObjectStore } from "./evaluations.js";
 export type {
   BodyFault,

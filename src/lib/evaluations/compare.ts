@@ -66,6 +66,17 @@ const fixed = (n: number | undefined, signed = false) =>
 /**
  * The comparison of two evaluations (`client.evaluations.compare`). `format()` (and
  * `toString()`) prints it as a table.
+ *
+ * @example
+ * ```ts
+ * const comparison = await client.evaluations.compare({
+ *   project_id: "acme/agents",
+ *   baseline: "0198c2a1-5f3e-7a10-9b2c-4d5e6f708192",
+ *   candidate: "0198c2b7-0a4d-7c21-8e3f-5a6b7c8d9e0f",
+ * });
+ * for (const s of comparison.scorers) console.log(s.scorer, s.difference);
+ * console.log(comparison.wins.candidate, "rows better after training");
+ * ```
  */
 export class EvaluationComparison {
   readonly baseline: ComparedEvaluation;
@@ -131,7 +142,12 @@ export class EvaluationComparison {
    *
    * @example
    * ```ts
-   * console.log((await client.evaluations.compare({ project_id, baseline, candidate })).format());
+   * const comparison = await client.evaluations.compare({
+   *   project_id: "acme/agents",
+   *   baseline: "0198c2a1-5f3e-7a10-9b2c-4d5e6f708192",
+   *   candidate: "0198c2b7-0a4d-7c21-8e3f-5a6b7c8d9e0f",
+   * });
+   * console.log(comparison.format());
    * ```
    */
   format(): string {
@@ -152,6 +168,19 @@ export class EvaluationComparison {
     return lines.join("\n");
   }
 
+  /**
+   * The same table as {@link format}.
+   *
+   * @example
+   * ```ts
+   * const comparison = await client.evaluations.compare({
+   *   project_id: "acme/agents",
+   *   baseline: "0198c2a1-5f3e-7a10-9b2c-4d5e6f708192",
+   *   candidate: "0198c2b7-0a4d-7c21-8e3f-5a6b7c8d9e0f",
+   * });
+   * console.log(`${comparison}`);
+   * ```
+   */
   toString(): string {
     return this.format();
   }
