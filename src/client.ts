@@ -172,9 +172,10 @@ export class Inferloop {
     this.trainingJobs = new TrainingJobs(http);
     this.sftTrainingJobs = new SFTTrainingJobs(http);
     this.artifacts = new Artifacts(http);
-    this.evaluations = new Evaluations(http, this.chat.completions);
     // Trained checkpoints are served on the Training host: a model's `chat` goes there.
-    this.trainableModels = new TrainableModels(http, new Chat(http.routedTo("training")));
+    const trainingChat = new Chat(http.routedTo("training"));
+    this.trainableModels = new TrainableModels(http, trainingChat);
+    this.evaluations = new Evaluations(http, this.chat.completions, trainingChat.completions);
   }
 
   /**

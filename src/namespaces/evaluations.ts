@@ -23,11 +23,16 @@ import { Calls } from "./calls.js";
  */
 export class Evaluations extends APIResource {
   readonly #chat: ChatCreate;
+  readonly #checkpointChat: ChatCreate;
 
-  /** @internal Made by the client: chat is where a model given by name is called. */
-  constructor(http: HttpClient, chat: ChatCreate) {
+  /**
+   * @internal Made by the client: `chat` calls a model given by name, `checkpointChat` (the
+   * Training host, which serves them) a trained checkpoint (`wandb-artifact:///...`).
+   */
+  constructor(http: HttpClient, chat: ChatCreate, checkpointChat: ChatCreate) {
     super(http);
     this.#chat = chat;
+    this.#checkpointChat = checkpointChat;
   }
 
   /**
@@ -42,7 +47,9 @@ export class Evaluations extends APIResource {
    * parameters or a model name (each row's `messages`, or its `prompt`, is sent; the output is
    * the reply's text) or a function of the row. Resolves to the evaluation's id (its root
    * call's), the Evaluation and Model refs, and the summary by scorer: `{ mean }` for numbers,
-   * `{ true_fraction, true_count }` for booleans.
+   * `{ true_fraction, true_count }` for booleans. A trained checkpoint's name
+   * (`model.inferenceName(step)`) is called on the Training host (`trainingBaseURL`), which
+   * serves checkpoints; other names on `baseURL`.
    *
    * @example
    * ```ts
@@ -63,7 +70,10 @@ export class Evaluations extends APIResource {
    * ```
    */
   run<Row extends EvaluationRow, Output = unknown>(params: EvaluationRunParams<Row, Output>): Promise<EvaluationRun> {
-    return runEvaluation({ http: this._http, chat: this.#chat }, params);
+    const model = params?.model;
+    const name = typeof model === "string" ? model : typeof model === "object" ? model?.model : undefined;
+    const chat = name?.startsWith("wandb-artifact:") ? this.#checkpointChat : this.#chat;
+    return runEvaluation({ http: this._http, chat }, params);
   }
 
   /**

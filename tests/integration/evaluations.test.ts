@@ -10,6 +10,7 @@ import {
   APIUserAbortError,
   type EvaluationResults,
   type EvaluationRunParams,
+  Inferloop,
   RequestValidationError,
   rulerScorer,
 } from "../../src/index.js";
@@ -388,5 +389,35 @@ describe("scorers", () => {
       (r) => r.path === "/v1/chat/completions" && JSON.stringify(r.json).includes("ruler_scores"),
     );
     expect(judged).toHaveLength(3);
+  });
+});
+
+describe("where a model is called", () => {
+  it("a trained checkpoint's name on the Training host, another name on baseURL", async () => {
+    const training = fake.svc.url;
+    const client = new Inferloop({
+      baseURL: "http://127.0.0.1:9",
+      trainingBaseURL: training,
+      traceBaseURL: fake.svc.url,
+      apiKey: fake.svc.apiKey,
+      username: fake.svc.username,
+      password: fake.svc.password,
+      maxRetries: 0,
+    });
+    const model = await client.trainableModels.register({
+      project: "evals",
+      name: "routed",
+      base_model: "OpenPipe/Qwen3-14B-Instruct",
+    });
+    const run = await client.evaluations.run({
+      project_id: EVAL_PROJECT,
+      name: "qa",
+      dataset: WORKED_EXAMPLE.dataset,
+      model: model.inferenceName(),
+      scorers,
+    });
+    expect(run).toMatchObject({ rows: 3, failed: 0 });
+    // The inference host (a closed port) was never called: every prediction went to training.
+    expect(fake.svc.requests.filter((r) => r.path === "/v1/chat/completions")).toHaveLength(3);
   });
 });
