@@ -110,8 +110,8 @@ export function callLines(count) {
 
 // Rollout streams: what an RL rollout reads from vLLM with `logprobs: true`, `top_logprobs: k`
 // and `return_token_ids: true`. Shaped as vLLM's chat stream generator (and the fake service,
-// src/testing/chat.ts) writes it: the role chunk carries `prompt_token_ids`, then one chunk per
-// generated token with its logprob entry (token, logprob, bytes, k alternatives) and
+// src/testing/chat/routes.ts) writes it: the role chunk carries `prompt_token_ids`, then one
+// chunk per generated token with its logprob entry (token, logprob, bytes, k alternatives) and
 // `token_ids: [id]`, the last one with `finish_reason` and `stop_reason`.
 const ROLLOUT_PROMPT_IDS = Array.from({ length: 24 }, (_, i) => 151644 + i * 7);
 const ROLLOUT_TOKENS = 64; // distinct token chunks, repeated

@@ -1,36 +1,35 @@
 #!/usr/bin/env node
 // `npm run docs`: the API reference, generated from the TSDoc of the public entry points.
 //
-// TypeScript 7 has no JavaScript compiler API, so this uses the TypeScript 6 one
-// (`@typescript/typescript6`, a dev dependency). It walks the exports of every entry point,
-// writes one Markdown page per area into docs/api/ (committed; CI checks it is current), and
-// exits 1 when a public export of an entry marked `examples` has no TSDoc, or when something
-// users call has no `@example`: a function, a class (not an error class, nor a namespace class,
-// an `APIResource` reached as `client.<namespace>`, which its methods show), a value that is a
+//   node scripts/api-docs.mjs            write docs/api/, fail on gaps
+//   node scripts/api-docs.mjs --no-fail  write docs/api/, report gaps, exit 0
+//
+// Why this script and not TypeDoc (with typedoc-plugin-markdown), tried on these entries:
+// TypeDoc's peer range stops at TypeScript 6.0, so beside this project's TypeScript 7 it
+// installs only as a workspace with a second TypeScript; it checks that comments exist but not
+// `@example`s, and writes a page per symbol. The gate below, the pages by area and the endpoint
+// tables would all be plugin code, the same as here. CONTRIBUTING.md ("The API reference") has
+// the details. TypeScript 7 has no JavaScript compiler API, so this uses TypeScript 6's
+// (`@typescript/typescript6`, a dev dependency).
+//
+// It writes one Markdown page per area into docs/api/ (committed; CI checks it is current) and
+// exits 1 when a public export of an entry point has no TSDoc, or something users
+// call has no `@example`: a function, a class (not an error class, nor a namespace class, an
+// `APIResource` reached as `client.<namespace>`, which its methods show), a value that is a
 // function or an object of functions (`q`, `faults`), and the public methods of those classes
 // and objects (not constructors, which the class's example shows, nor `override`s, `@internal`
 // members, and methods of an interface the class implements, which its caller calls: the AI
-// SDK calls `doGenerate`). Types, interfaces, schemas and error classes need TSDoc only. Internals
-// (anything no entry exports) need neither. The examples themselves are type-checked by
-// scripts/check-doc-samples.mjs.
+// SDK calls `doGenerate`). Types, interfaces, schemas and error classes need TSDoc only. The
+// examples themselves are type-checked by scripts/check-doc-samples.mjs.
 //
 // Pages are derived from the code, never from a list of names, so files may move and
-// namespaces may be added without touching this script (see `pageOf`):
-// - an endpoint's page is the first segment of its declared operation (`endpoint({ operation:
-//   "training_jobs.events.list", ... })` → training-jobs.md); an export of the main entry lands
-//   there when its file, or the nearest folder above it inside an area (`src/resources/<ns>/`,
-//   `src/lib/<folder>/`), declares endpoints, or when it is a class extending one that does
-//   (a lib namespace class over a resource class);
-// - any other export of the main entry lands on the page of its module folder
-//   (`src/lib/capture/…` → capture.md); a file directly in `src/lib/` or `src/resources/` names
-//   its own page (`src/lib/ruler.ts` → ruler.md); `src/core/` and the files at the top of `src/`
-//   land on client.md;
-// - every other entry point has one page of its own.
-// Links point at the declaring file and name the symbol, never a line, so an edit above a
-// symbol changes nothing here.
-//
-//   node scripts/api-docs.mjs            write docs/api/, fail on gaps
-//   node scripts/api-docs.mjs --no-fail  write docs/api/, report gaps, exit 0
+// namespaces may be added without touching this script (see `pageOf`): an endpoint's page is
+// the first segment of its declared operation (`training_jobs.events.list` → training-jobs.md),
+// and an export of the main entry lands there when its file or folder declares endpoints, or
+// (a namespace class of `src/namespaces/`) when the wire modules it imports do; any other export lands on the page of its module folder
+// (`src/lib/capture/…` → capture.md, `src/lib/ruler.ts` → ruler.md; `src/core/` and the top of
+// `src/` → client.md); every other entry point has one page. Links name the file and the
+// symbol, never a line, so an edit above a symbol changes nothing here.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
@@ -45,16 +44,18 @@ const failOnGaps = !process.argv.includes("--no-fail");
 
 /**
  * The package's entry points: import specifier and source file. `main` marks the entry whose
- * exports are spread over derived pages (the others get one page each); `examples` marks the
- * entries whose every export needs TSDoc, and whatever of them users call an `@example`.
+ * exports are spread over derived pages; each other entry gets one page, named after its
+ * specifier (`inferloop/testing/msw` → testing-msw.md). Every export of every entry needs TSDoc,
+ * and whatever of them users call an `@example`.
  */
 const ENTRIES = [
-  { specifier: "inferloop", file: "src/index.ts", slug: "inferloop", main: true, examples: true },
-  { specifier: "inferloop/testing", file: "src/testing/index.ts", slug: "testing", examples: true },
-  { specifier: "inferloop/testing/msw", file: "src/testing/msw.ts", slug: "testing-msw", examples: true },
-  { specifier: "inferloop/ai-sdk", file: "src/ai-sdk/index.ts", slug: "ai-sdk", examples: true },
-  { specifier: "inferloop/ai-sdk/v3", file: "src/ai-sdk/v3.ts", slug: "ai-sdk-v3", examples: true },
-];
+  { specifier: "inferloop", file: "src/index.ts", main: true },
+  { specifier: "inferloop/testing", file: "src/testing/index.ts" },
+  { specifier: "inferloop/testing/msw", file: "src/testing/msw.ts" },
+  { specifier: "inferloop/ai-sdk", file: "src/ai-sdk/index.ts" },
+  { specifier: "inferloop/ai-sdk/v3", file: "src/ai-sdk/v3.ts" },
+  { specifier: "inferloop/progress", file: "src/progress/index.ts" },
+].map((e) => ({ ...e, slug: e.specifier.replace(/^inferloop\/?/, "").replaceAll("/", "-") }));
 
 /** The page of the client, its options, its errors and the request pipeline (`src/core/`). */
 const CLIENT_PAGE = "client";
@@ -80,7 +81,7 @@ const checker = program.getTypeChecker();
 // ---------------------------------------------------------------------------------------------
 // Reading symbols
 
-const KIND_ORDER = ["class", "function", "const", "interface", "type", "enum"];
+/** Each kind of export, in page order, with its section title. */
 const KIND_TITLE = {
   class: "Classes",
   function: "Functions",
@@ -89,9 +90,29 @@ const KIND_TITLE = {
   type: "Types",
   enum: "Enums",
 };
+const KIND_ORDER = Object.keys(KIND_TITLE);
 
 function resolveAlias(symbol) {
   return symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+}
+
+/** An expression without the `as`, `satisfies` and parentheses around it. */
+function unwrap(node) {
+  while (node && (ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isParenthesizedExpression(node)))
+    node = node.expression;
+  return node;
+}
+
+/** The initializer of the variable a symbol names (through an import), if it has one. */
+function initializerOf(symbol) {
+  const decl = symbol && resolveAlias(symbol).valueDeclaration;
+  return decl && ts.isVariableDeclaration(decl) ? decl.initializer : undefined;
+}
+
+/** The object literal a value is initialized with (through `as` and `satisfies`), if any. */
+function objectInitializer(decl) {
+  const init = unwrap(ts.isVariableDeclaration(decl) ? decl.initializer : undefined);
+  return init && ts.isObjectLiteralExpression(init) ? init : undefined;
 }
 
 function kindOf(decl) {
@@ -114,7 +135,7 @@ function docsOf(symbol) {
   return {
     summary: text(symbol.getDocumentationComment(checker)),
     examples: tags.filter((t) => t.name === "example").map((t) => text(t.text)),
-    deprecated: tags.find((t) => t.name === "deprecated"),
+    deprecated: text(tags.find((t) => t.name === "deprecated")?.text),
     internal: tags.some((t) => t.name === "internal"),
   };
 }
@@ -143,13 +164,8 @@ function isPublicMember(member) {
 function memberSignature(member) {
   if (ts.isMethodDeclaration(member) || ts.isConstructorDeclaration(member) || ts.isGetAccessor(member))
     return headText(member, member.body);
-  if (ts.isPropertyDeclaration(member) || ts.isPropertySignature(member)) {
-    const sf = member.getSourceFile();
-    const head = member.initializer
-      ? sf.text.slice(member.getStart(sf), member.initializer.getStart(sf)).replace(/\s*=\s*$/, "")
-      : member.getText(sf);
-    return head.replace(/;$/, "");
-  }
+  if (ts.isPropertyDeclaration(member) || ts.isPropertySignature(member))
+    return headText(member, member.initializer).replace(/;$/, "");
   return member.getText().split("\n")[0];
 }
 
@@ -194,18 +210,12 @@ function membersOf(decl) {
     for (const member of decl.members) {
       if (!isPublicMember(member) || ts.isClassStaticBlockDeclaration(member) || ts.isSemicolonClassElement(member))
         continue;
+      // The implementation of an overloaded method or constructor: its overloads are listed.
+      const key = (m) => `${m.kind} ${m.name?.getText() ?? ""}`;
       if (
-        ts.isMethodDeclaration(member) &&
+        (ts.isMethodDeclaration(member) || ts.isConstructorDeclaration(member)) &&
         member.body &&
-        decl.members.some(
-          (m) => m !== member && ts.isMethodDeclaration(m) && !m.body && m.name.getText() === member.name.getText(),
-        )
-      )
-        continue; // the implementation of an overloaded method: its overloads are listed
-      if (
-        ts.isConstructorDeclaration(member) &&
-        member.body &&
-        decl.members.some((m) => ts.isConstructorDeclaration(m) && !m.body)
+        decl.members.some((m) => !m.body && key(m) === key(member))
       )
         continue;
       const symbol = member.name
@@ -215,11 +225,7 @@ function membersOf(decl) {
       add(member, first ? symbol : undefined, memberSignature(member));
     }
   } else if (ts.isInterfaceDeclaration(decl) || ts.isTypeLiteralNode(decl)) {
-    const shape = ts.isInterfaceDeclaration(decl) ? shapeOf(decl) : undefined;
-    if (shape) {
-      const type = checker.getDeclaredTypeOfSymbol(checker.getSymbolAtLocation(decl.name));
-      out.push(...shapeFields(shape, type));
-    }
+    if (ts.isInterfaceDeclaration(decl)) out.push(...derivedFields(decl));
     for (const member of decl.members) {
       const symbol = member.name ? checker.getSymbolAtLocation(member.name) : undefined;
       add(member, symbol, withoutComments(member));
@@ -227,12 +233,8 @@ function membersOf(decl) {
       const literal = member.type && typeLiteralIn(member.type);
       if (literal) out.at(-1).fields = membersOf(literal);
     }
-  } else if (ts.isVariableDeclaration(decl) && decl.initializer) {
-    let init = decl.initializer;
-    while (ts.isAsExpression(init) || ts.isSatisfiesExpression?.(init) || ts.isParenthesizedExpression(init))
-      init = init.expression;
-    if (!ts.isObjectLiteralExpression(init)) return out;
-    for (const prop of init.properties) {
+  } else if (ts.isVariableDeclaration(decl)) {
+    for (const prop of objectInitializer(decl)?.properties ?? []) {
       const symbol = prop.name ? checker.getSymbolAtLocation(prop.name) : undefined;
       if (ts.isMethodDeclaration(prop)) add(prop, symbol, headText(prop, prop.body));
       else if (symbol) {
@@ -262,9 +264,14 @@ function shapeOf(decl) {
   return shapeLiteral(checker.getSymbolAtLocation(name));
 }
 
+/** The fields an interface derives from its shape (none when it has no shape). */
+function derivedFields(decl) {
+  const shape = shapeOf(decl);
+  return shape ? shapeFields(shape, checker.getDeclaredTypeOfSymbol(checker.getSymbolAtLocation(decl.name))) : [];
+}
+
 function shapeLiteral(symbol) {
-  const decl = symbol?.valueDeclaration;
-  let init = decl && ts.isVariableDeclaration(decl) ? decl.initializer : undefined;
+  let init = initializerOf(symbol);
   // Through `.check(...)` to the object schema's call, and from it to its shape argument.
   while (init && ts.isCallExpression(init)) {
     const callee = init.expression;
@@ -351,14 +358,9 @@ function signatureOf(name, decl) {
       .slice(decl.getStart(sf), decl.members.pos)
       .replace(/^export\s+/, "")
       .replace(/\s*\{$/, "");
-    const shape = shapeOf(decl);
-    const derived = shape
-      ? shapeFields(shape, checker.getDeclaredTypeOfSymbol(checker.getSymbolAtLocation(decl.name))).map(
-          (f) => `  ${f.signature};`,
-        )
-      : [];
-    const fields = [...derived, ...decl.members.map((m) => `  ${withoutComments(m)};`)];
-    return [`${shape ? head.replace(/\s*extends Fields<typeof [\w$.]+>/, "") : head} {`, ...fields, "}"].join("\n");
+    const fields = [...derivedFields(decl).map((f) => f.signature), ...decl.members.map(withoutComments)];
+    const own = head.replace(/\s*extends Fields<typeof [\w$.]+>/, "");
+    return [`${own} {`, ...fields.map((f) => `  ${f};`), "}"].join("\n");
   }
   if (ts.isTypeAliasDeclaration(decl) || ts.isEnumDeclaration(decl)) return decl.getText(sf).replace(/^export\s+/, "");
   if (ts.isVariableDeclaration(decl)) {
@@ -404,18 +406,10 @@ function literalProps(node, depth = 0) {
   if (!node || !ts.isObjectLiteralExpression(node) || depth > 4) return props;
   for (const prop of node.properties) {
     if (ts.isSpreadAssignment(prop)) {
-      let target = prop.expression;
-      if (ts.isIdentifier(target)) {
-        const symbol = checker.getSymbolAtLocation(target);
-        const decl = symbol && resolveAlias(symbol).valueDeclaration;
-        target = decl && ts.isVariableDeclaration(decl) ? decl.initializer : undefined;
-      }
-      while (
-        target &&
-        (ts.isAsExpression(target) || ts.isSatisfiesExpression?.(target) || ts.isParenthesizedExpression(target))
-      )
-        target = target.expression;
-      for (const [k, v] of literalProps(target, depth + 1)) props.set(k, v);
+      const target = ts.isIdentifier(prop.expression)
+        ? initializerOf(checker.getSymbolAtLocation(prop.expression))
+        : prop.expression;
+      for (const [k, v] of literalProps(unwrap(target), depth + 1)) props.set(k, v);
     } else if (ts.isPropertyAssignment(prop) && prop.name && !ts.isComputedPropertyName(prop.name)) {
       const value = prop.initializer;
       props.set(prop.name.getText(), ts.isStringLiteralLike(value) ? value.text : undefined);
@@ -463,16 +457,18 @@ function collectEndpoints() {
   return { all, byFile };
 }
 
+const clientClass = program
+  .getSourceFile(join(srcDir, "client.ts"))
+  ?.statements.find((st) => ts.isClassDeclaration(st) && st.name?.text === "Inferloop");
+if (!clientClass) throw new Error("src/client.ts: no class Inferloop");
+
 /** Whether `client.<path>` is a member of the `Inferloop` class's type (src/client.ts). */
 function clientHas(path) {
-  const clientFile = program.getSourceFile(join(srcDir, "client.ts"));
-  const decl = clientFile?.statements.find((st) => ts.isClassDeclaration(st) && st.name?.text === "Inferloop");
-  if (!decl) throw new Error("src/client.ts: no class Inferloop");
-  let type = checker.getTypeAtLocation(decl);
+  let type = checker.getTypeAtLocation(clientClass);
   for (const name of path) {
     const prop = type.getProperty(name);
     if (!prop) return false;
-    type = checker.getTypeOfSymbolAtLocation(prop, decl);
+    type = checker.getTypeOfSymbolAtLocation(prop, clientClass);
   }
   return true;
 }
@@ -488,7 +484,7 @@ const endpoints = collectEndpoints();
 
 /**
  * The endpoint page of a file: its own endpoints', else those of the nearest folder above it
- * that has some, up to an area's folder (`src/resources/chat`), never an area (`src/resources`).
+ * that has some, up to an area's folder (`src/wire/chat`), never a layer (`src/wire`).
  */
 function endpointPageOfFile(fileName) {
   const own = endpoints.byFile.get(fileName);
@@ -500,32 +496,29 @@ function endpointPageOfFile(fileName) {
   return undefined;
 }
 
-/** The endpoint page of a class through what it extends (a lib namespace class extending a resource). */
-function endpointPageOfBase(decl, seen = new Set()) {
-  if (!ts.isClassDeclaration(decl) || seen.has(decl)) return undefined;
-  seen.add(decl);
-  for (const clause of decl.heritageClauses ?? []) {
-    if (clause.token !== ts.SyntaxKind.ExtendsKeyword) continue;
-    for (const type of clause.types) {
-      const symbol = checker.getSymbolAtLocation(type.expression);
-      const base = symbol && resolveAlias(symbol).declarations?.find(ts.isClassDeclaration);
-      if (!base) continue;
-      const page = endpointPageOfFile(base.getSourceFile().fileName) ?? endpointPageOfBase(base, seen);
-      if (page) return page;
-    }
+/**
+ * The endpoint page of a namespace class's file (`src/namespaces/<ns>.ts`): the page most of the
+ * wire modules it imports are on (the endpoints it calls, the shapes it takes).
+ */
+function endpointPageOfImports(fileName) {
+  const sf = program.getSourceFile(fileName);
+  const count = new Map();
+  for (const statement of sf?.statements ?? []) {
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+    const target = resolve(dirname(fileName), statement.moduleSpecifier.text).replace(/\.js$/, ".ts");
+    const page = endpointPageOfFile(target);
+    if (page) count.set(page, (count.get(page) ?? 0) + 1);
   }
-  return undefined;
+  return [...count].sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]))[0]?.[0];
 }
 
 /**
  * The page of an export's module folder: `src/<area>/<folder>/…` → folder, `src/<area>/<file>.ts`
- * → file; a namespace class of `src/lib/namespaces/<ns>.ts` → its namespace's page.
+ * → file.
  */
 function folderPageOf(fileName) {
   const parts = relative(srcDir, fileName).split(/[\\/]/);
   if (parts.length === 1 || parts[0] === "core") return CLIENT_PAGE;
-  if (parts[0] === "lib" && parts[1] === "namespaces" && parts.length === 3)
-    return pageSlug(parts[2].replace(/\.tsx?$/, ""));
   if (parts.length === 2) return pageSlug(parts[1].replace(/\.tsx?$/, ""));
   return pageSlug(parts[1]);
 }
@@ -534,7 +527,12 @@ function pageOf(entry, decl) {
   if (!entry.main) return entry.slug;
   const fileName = decl.getSourceFile().fileName;
   if (relative(srcDir, fileName).split(/[\\/]/)[0] === "core") return CLIENT_PAGE;
-  return endpointPageOfFile(fileName) ?? endpointPageOfBase(decl) ?? folderPageOf(fileName);
+  const inNamespaces = relative(srcDir, fileName).split(/[\\/]/)[0] === "namespaces";
+  return (
+    endpointPageOfFile(fileName) ??
+    (inNamespaces ? endpointPageOfImports(fileName) : undefined) ??
+    folderPageOf(fileName)
+  );
 }
 
 /** The title of a page of the main entry. */
@@ -558,30 +556,21 @@ function where(decl) {
 function collect(entry) {
   const sf = program.getSourceFile(join(root, entry.file));
   if (!sf) throw new Error(`cannot read ${entry.file}`);
-  const moduleSymbol = checker.getSymbolAtLocation(sf);
-  const seen = new Set();
+  const exports = checker.getExportsOfModule(checker.getSymbolAtLocation(sf));
   const items = [];
-  for (const exported of checker.getExportsOfModule(moduleSymbol)) {
+  for (const exported of exports) {
     const symbol = resolveAlias(exported);
     const decls = (symbol.declarations ?? []).filter((d) => !ts.isSourceFile(d));
     if (decls.length === 0) continue;
     // `export { Inferloop as default }`: documented under its own name.
-    if (exported.name === "default" && seen.has(symbol)) continue;
-    if (exported.name === "default") {
-      const named = checker
-        .getExportsOfModule(moduleSymbol)
-        .find((s) => s.name !== "default" && resolveAlias(s) === symbol);
-      if (named) continue;
-    }
-    seen.add(symbol);
-    const docs = docsOf(symbol);
+    if (exported.name === "default" && exports.some((e) => e.name !== "default" && resolveAlias(e) === symbol))
+      continue;
     const kinds = decls.map(kindOf);
-    const kind = KIND_ORDER.find((k) => kinds.includes(k)) ?? kinds[0];
     items.push({
       name: exported.name,
-      kind,
+      kind: KIND_ORDER.find((k) => kinds.includes(k)) ?? kinds[0],
       decls,
-      docs,
+      docs: docsOf(symbol),
       page: pageOf(entry, decls[0]),
       file: fileOf(decls[0]),
       where: where(decls[0]),
@@ -611,11 +600,6 @@ function links(s, fromPage) {
   });
 }
 
-/** An `@example`: a ```ts fence (scripts/check-doc-samples.mjs refuses any other). */
-function exampleBlock(example) {
-  return example.trim();
-}
-
 function renderItem(item, page) {
   const lines = [];
   const badge = item.typeOnly && item.kind !== "interface" && item.kind !== "type" ? " (type only)" : "";
@@ -623,16 +607,16 @@ function renderItem(item, page) {
   lines.push(`*${item.kind}${badge}* · \`${item.name}\` in [${item.file}](../../${item.file})`, "");
   const signatures = [...new Set(item.decls.map((d) => signatureOf(item.name, d)))];
   lines.push("```ts", ...signatures, "```", "");
-  if (item.docs.deprecated) lines.push(`> **Deprecated.** ${text(item.docs.deprecated.text)}`, "");
+  if (item.docs.deprecated) lines.push(`> **Deprecated.** ${item.docs.deprecated}`, "");
   if (item.docs.summary) lines.push(links(item.docs.summary, page), "");
-  for (const ex of item.docs.examples) lines.push("**Example**", "", exampleBlock(ex), "");
+  for (const ex of item.docs.examples) lines.push("**Example**", "", ex, "");
 
   const listed = item.kind === "class" || item.kind === "const" || item.kind === "interface";
   const members = listed ? item.decls.flatMap(membersOf) : [];
   if (members.length) {
     lines.push(item.kind === "interface" ? "#### Fields" : "#### Members", "");
     const field = (m, indent) => {
-      const deprecated = m.deprecated ? `**Deprecated:** ${text(m.deprecated.text)} ` : "";
+      const deprecated = m.deprecated ? `**Deprecated:** ${m.deprecated} ` : "";
       const doc = `${deprecated}${m.summary ? links(m.summary, page) : ""}`.replace(/\s*\n\s*/g, " ").trim();
       lines.push(`${indent}- \`${m.signature}\`${doc ? `: ${doc}` : ""}`);
       for (const f of m.fields ?? []) field(f, `${indent}  `);
@@ -645,7 +629,7 @@ function renderItem(item, page) {
       }
       lines.push("", "```ts", m.signature, "```", "");
       if (m.summary) lines.push(links(m.summary, page), "");
-      for (const ex of m.examples) lines.push(exampleBlock(ex), "");
+      for (const ex of m.examples) lines.push(ex, "");
     }
     lines.push("");
   }
@@ -671,7 +655,7 @@ function renderEndpoints(eps) {
   return out;
 }
 
-function renderPage(title, entry, items, file, eps = []) {
+function renderPage({ title, entry, items, file, eps }) {
   const out = [
     `# ${title}`,
     "",
@@ -716,15 +700,10 @@ for (const { entry, items } of entries) {
     for (const i of items) if (i.page === page && !known.has(i.name)) known.set(i.name, file);
   }
 }
-// Every export is on exactly one page, whatever folder it moved to.
-for (const { entry, items } of entries)
-  for (const i of items)
-    if (pages.filter((p) => p.entry === entry && p.items.includes(i)).length !== 1)
-      throw new Error(`${entry.specifier} ${i.name} is not on exactly one page`);
 
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
-for (const p of pages) writeFileSync(join(outDir, p.file), `${renderPage(p.title, p.entry, p.items, p.file, p.eps)}\n`);
+for (const p of pages) writeFileSync(join(outDir, p.file), `${renderPage(p)}\n`);
 
 const index = ["# API reference", "", "Generated by `npm run docs` from the TSDoc in the source; do not edit.", ""];
 for (const { entry } of entries) {
@@ -758,14 +737,6 @@ function descendsFrom(decl, name) {
   return false;
 }
 
-/** The object literal a value is initialized with (through `as` and `satisfies`), if any. */
-function objectInitializer(decl) {
-  let init = ts.isVariableDeclaration(decl) ? decl.initializer : undefined;
-  while (init && (ts.isAsExpression(init) || ts.isSatisfiesExpression?.(init) || ts.isParenthesizedExpression(init)))
-    init = init.expression;
-  return init && ts.isObjectLiteralExpression(init) ? init : undefined;
-}
-
 const callable = (node) => checker.getTypeAtLocation(node).getCallSignatures().length > 0;
 
 /** The names of the members of the interfaces a class `implements`. */
@@ -780,14 +751,19 @@ function implementedNames(decl) {
 }
 
 /**
- * What of an export users call, each `{ name, examples, where }`: the export itself when it is a
- * function, a class other than an error class, or a value that is a function or an object of
- * functions; and the public methods of such a class or object.
+ * What of an export users call, each `{ name, example, where }` (`example`: whether it has one):
+ * the export itself when it is a function, a class other than an error class, or a value that is
+ * a function or an object of functions; and the public methods of such a class or object.
  */
 function calledParts(item) {
   const decl = item.decls[0];
   const own = (node) => (node.jsDoc ?? []).some((d) => (d.tags ?? []).some((t) => t.tagName.text === "example"));
-  const whole = { name: item.name, examples: item.docs.examples.length, where: item.where };
+  const part = (name, example, node) => ({
+    name: `${item.name}${name}`,
+    example,
+    where: node ? where(node) : item.where,
+  });
+  const whole = part("", item.docs.examples.length > 0);
   if (item.kind === "function") return [whole];
   if (item.kind === "class") {
     if (descendsFrom(decl, "Error")) return [];
@@ -803,11 +779,7 @@ function calledParts(item) {
       // An overloaded method: the example may sit on any of its declarations.
       const decls = symbol?.declarations ?? [member];
       if (decls[0] !== member) continue;
-      parts.push({
-        name: `${item.name}.${member.name.getText()}`,
-        examples: decls.filter(own).length,
-        where: where(member),
-      });
+      parts.push(part(`.${member.name.getText()}`, decls.some(own), member));
     }
     return parts;
   }
@@ -822,25 +794,17 @@ function calledParts(item) {
         (checker.getShorthandAssignmentValueSymbol(p)?.declarations ?? []).some((d) =>
           own(ts.isVariableDeclaration(d) ? d.parent.parent : d),
         ));
-    return [
-      whole,
-      ...methods.map((p) => ({
-        name: `${item.name}.${p.name.getText()}`,
-        examples: documented(p) ? 1 : 0,
-        where: where(p),
-      })),
-    ];
+    return [whole, ...methods.map((p) => part(`.${p.name.getText()}`, documented(p), p))];
   }
   return [];
 }
 
 const gaps = [];
 for (const { entry, items } of entries)
-  for (const i of entry.examples ? items : []) {
+  for (const i of items) {
     if (!i.docs.summary) gaps.push({ entry: entry.specifier, name: i.name, where: i.where, missing: "TSDoc" });
     for (const part of calledParts(i))
-      if (part.examples === 0)
-        gaps.push({ entry: entry.specifier, name: part.name, where: part.where, missing: "@example" });
+      if (!part.example) gaps.push({ entry: entry.specifier, name: part.name, where: part.where, missing: "@example" });
   }
 
 const total = entries.reduce((n, e) => n + e.items.length, 0);

@@ -17,6 +17,7 @@ import { Calls } from "./namespaces/calls.js";
 import { Chat } from "./namespaces/chat.js";
 import { Evaluations } from "./namespaces/evaluations.js";
 import { Feedback } from "./namespaces/feedback.js";
+import { Loras } from "./namespaces/loras.js";
 import { Models } from "./namespaces/models.js";
 import { SFTTrainingJobs } from "./namespaces/sft-training-jobs.js";
 import { TrainableModels } from "./namespaces/trainable-models.js";
@@ -88,6 +89,8 @@ export class Inferloop {
   readonly trainableModels: TrainableModels;
   /** W&B Artifacts: SFT datasets up, trained LoRA checkpoints down. */
   readonly artifacts: Artifacts;
+  /** LoRA adapters served by W&B Inference: deploy one, get the model name to chat with. */
+  readonly loras: Loras;
   /** Evaluations in Weave: run, read back, compare. */
   readonly evaluations: Evaluations;
 
@@ -172,6 +175,7 @@ export class Inferloop {
     this.trainingJobs = new TrainingJobs(http);
     this.sftTrainingJobs = new SFTTrainingJobs(http);
     this.artifacts = new Artifacts(http);
+    this.loras = new Loras(http);
     // Trained checkpoints are served on the Training host: a model's `chat` goes there.
     const trainingChat = new Chat(http.routedTo("training"));
     this.trainableModels = new TrainableModels(http, trainingChat);

@@ -4,6 +4,8 @@
 // paths by the tests that need them, never through the main entry.
 import { expect, it } from "vitest";
 import * as inferloop from "../src/index.js";
+import * as testing from "../src/testing/index.js";
+import * as testingMsw from "../src/testing/msw.js";
 
 const PUBLIC_EXPORTS = [
   "APIConnectionError",
@@ -37,6 +39,8 @@ const PUBLIC_EXPORTS = [
   "InferloopError",
   "InternalServerError",
   "JudgeError",
+  "LORA_BASE_MODELS",
+  "Loras",
   "MissingCredentialsError",
   "Models",
   "NotFoundError",
@@ -144,4 +148,34 @@ const PUBLIC_EXPORTS = [
 
 it("exports exactly the public runtime names", () => {
   expect(Object.keys(inferloop).sort()).toEqual(PUBLIC_EXPORTS);
+});
+
+// `inferloop/testing` exports what a user's tests use: the service, the state the msw handlers
+// share, seeds, fault presets and a few helpers. Its stores are reached through a service
+// (`svc.annotation`, `svc.state.faults`); only those two, which the guides use, are exported.
+const TESTING_EXPORTS = [
+  "AnnotationStore",
+  "DEFAULT_BASE_MODELS",
+  "DEFAULT_MODELS",
+  "FakeState",
+  "FaultQueue",
+  "SEED_ITEM_IDS",
+  "SEED_OTHER_PROJECT_ID",
+  "SEED_PROJECT_ID",
+  "SEED_QUEUE_ID",
+  "SEED_USER_IDS",
+  "createFakeState",
+  "faults",
+  "generateCall",
+  "generateCalls",
+  "referenceCalls",
+  "seedCallRecords",
+  "startFakeService",
+  "tokenize",
+  "userIdFor",
+];
+
+it("inferloop/testing and inferloop/testing/msw export exactly their public runtime names", () => {
+  expect(Object.keys(testing).sort()).toEqual(TESTING_EXPORTS);
+  expect(Object.keys(testingMsw).sort()).toEqual(["createHandlers"]);
 });

@@ -1,3 +1,4 @@
+import { sayWhenAiIsOlder } from "./installed-ai.js";
 import { InferloopChatLanguageModel } from "./language-model.js";
 import { type InferloopProviderSettings, makeProvider } from "./make-provider.js";
 import type { ProviderV4 } from "./spec-v4.js";
@@ -19,7 +20,8 @@ export interface InferloopProvider extends ProviderV4 {
  * retries, timeouts, abort, typed errors, telemetry and trajectory capture all apply, and vLLM's
  * extras (logprobs, token ids, stop reason, request id) come back in `providerMetadata.inferloop`.
  * Its models are of specification v4 (`ai` 7); `inferloop/ai-sdk/v3` has the same function for
- * `ai` 6.
+ * `ai` 6. Made in an app whose `ai` is 6 (where that can be read: Node, Bun, Deno), it says once,
+ * as an `InferloopWarning`, to import `inferloop/ai-sdk/v3` instead.
  *
  * @example
  * ```ts
@@ -37,5 +39,6 @@ export interface InferloopProvider extends ProviderV4 {
  * ```
  */
 export function createInferloopProvider(settings: InferloopProviderSettings = {}): InferloopProvider {
+  sayWhenAiIsOlder();
   return makeProvider(settings, "v4", (modelId, client) => new InferloopChatLanguageModel(modelId, client));
 }

@@ -1,86 +1,23 @@
 import { RequestValidationError } from "../core/errors/errors.js";
 import { APIPromise } from "../core/pipeline/api-promise.js";
-import { callEndpoint, endpoint } from "../core/pipeline/endpoint.js";
-import { readJSON } from "../core/pipeline/http-client.js";
+import { callEndpoint } from "../core/pipeline/endpoint.js";
 import type { RequestOptions } from "../core/pipeline/options.js";
 import { APIResource } from "../core/pipeline/resource.js";
 import { ToolRun, type ToolRunOptions, type ToolRunParams } from "../lib/tool-runner/tool-run.js";
-import { activeChatCapture } from "../wire/chat/capture-slot.js";
 import type {
   ChatCompletionParseRequest,
   ChatCompletionParseStreamRequest,
   ChatCreate,
 } from "../wire/chat/chat-create.js";
-import {
-  PARSE_COMPLETION,
-  PARSED_STREAM,
-  type ParsedChatCompletion,
-  type ParsedStreamOpener,
-  type ParsingResponseFormat,
-} from "../wire/chat/parse-hook.js";
-import {
-  type ChatCompletionCreateParamsBase,
-  type ChatCompletionCreateParamsNonStreaming,
-  type ChatCompletionCreateParamsStreaming,
-  chatCompletionCreateParamsSchema,
-  prepareChatRequest,
-  requestIssues,
+import { chatCompletionsCreate } from "../wire/chat/endpoints.js";
+import { type ParsedChatCompletion, parserOf } from "../wire/chat/parse-hook.js";
+import type {
+  ChatCompletionCreateParamsBase,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionCreateParamsStreaming,
 } from "../wire/chat/request-schema.js";
-import { checkCompletion } from "../wire/chat/response-checks.js";
-import { ChatCompletionStream } from "../wire/chat/stream.js";
-import { type ChatCompletion, normalizeCompletion } from "../wire/chat/types.js";
-
-function formatOf<T>(params: unknown): Partial<ParsingResponseFormat<T>> | null | undefined {
-  return (params as { response_format?: Partial<ParsingResponseFormat<T>> | null } | null | undefined)?.response_format;
-}
-
-/** The parser a response format carries, when it is one that can parse replies. */
-function parserOf<T>(params: unknown): ParsingResponseFormat<T>[typeof PARSE_COMPLETION] | undefined {
-  const parse = formatOf<T>(params)?.[PARSE_COMPLETION];
-  return typeof parse === "function" ? parse : undefined;
-}
-
-/** The opener of the stream that parses the reply, when the format parses replies and has one. */
-function parsedStreamOf(params: unknown): ParsedStreamOpener<ChatCompletionStream> | undefined {
-  const open = formatOf(params)?.[PARSED_STREAM];
-  return typeof open === "function" && parserOf(params) !== undefined ? open : undefined;
-}
-
-type ChatResult = ChatCompletion | ChatCompletionStream;
-
-// Streamed or not, one endpoint: a body with `stream: true` is read as SSE, any other as JSON.
-const chatCompletionsCreate = endpoint({
-  operation: "chat.completions.create",
-  genAiOperation: "chat",
-  method: "POST",
-  path: "/v1/chat/completions",
-  service: "inference",
-  retry: "safe",
-  body: { schema: chatCompletionCreateParamsSchema, prepare: prepareChatRequest },
-  issues: requestIssues,
-  // A vLLM started without tool calling refuses `tools` without `tool_choice` (it picks "auto")
-  // and `tool_choice: "auto"`: the request is sent as written, and the answer says what to do.
-  errorHints: [
-    {
-      status: 400,
-      match: /"auto" tool choice requires --enable-auto-tool-choice/,
-      hint: ' (this server was started without tool calling: pass `tool_choice: "none"` to send the tools without letting the model call them, a named tool or "required" to force a call, or start vLLM with --enable-auto-tool-choice and --tool-call-parser <parser>)',
-    },
-  ],
-  read: async (res): Promise<ChatResult> =>
-    normalizeCompletion(checkCompletion(await readJSON<unknown>(res)) as ChatCompletion),
-  streamed: {
-    when: (body) => body.stream === true,
-    // The checked body has lost a parsing format's hidden opener: it is read from the caller's.
-    read: (res, { params, redactor, signal }) => {
-      const open = parsedStreamOf(params);
-      return open ? open(res, redactor, signal) : ChatCompletionStream.fromResponse(res, redactor, signal);
-    },
-  },
-  // Inside captureTrajectory the capture sends and records the call (see capture-slot.ts);
-  // outside, this check is all it costs.
-  around: (body, send) => activeChatCapture()?.chat(body, send),
-});
+import type { ChatCompletionStream } from "../wire/chat/stream/stream.js";
+import type { ChatCompletion } from "../wire/chat/types.js";
 
 /**
  * Chat generation (`POST /v1/chat/completions`, Bearer auth): `create`, `parse`, and the agent

@@ -1,34 +1,16 @@
 import { type CursorList, cursorList } from "../core/lists/cursor-list.js";
-import { cursorPages } from "../core/lists/paging.js";
 import type { APIPromise } from "../core/pipeline/api-promise.js";
-import { callEndpoint, endpoint } from "../core/pipeline/endpoint.js";
+import { callEndpoint } from "../core/pipeline/endpoint.js";
 import type { RequestOptions } from "../core/pipeline/options.js";
-import { readObject } from "../core/pipeline/read-body.js";
 import { APIResource } from "../core/pipeline/resource.js";
+import {
+  type PruneCheckpointsOptions,
+  type PruneCheckpointsResult,
+  pruneCheckpoints,
+} from "../lib/training/prune-checkpoints.js";
+import { checkpointsDelete, checkpointsList } from "../wire/trainable-models/endpoints.js";
 import type { CheckpointDeleteParams, CheckpointListParams } from "../wire/trainable-models/request-schema.js";
-import { checkpointDeleteParamsSchema, checkpointListParamsSchema } from "../wire/trainable-models/request-schema.js";
 import type { Checkpoint, CheckpointDeleteResponse } from "../wire/trainable-models/types.js";
-
-const checkpointsList = endpoint({
-  operation: "trainable_models.checkpoints.list",
-  method: "GET",
-  path: "/v1/preview/models/{modelId}/checkpoints",
-  service: "training",
-  retry: "safe",
-  query: checkpointListParamsSchema,
-  page: cursorPages<Checkpoint>("checkpoint"),
-});
-
-// Steps already gone come back in `not_found_steps`, so a repeat is harmless: retried like a GET.
-const checkpointsDelete = endpoint({
-  operation: "trainable_models.checkpoints.delete",
-  method: "DELETE",
-  path: "/v1/preview/models/{modelId}/checkpoints",
-  service: "training",
-  retry: "safe",
-  body: checkpointDeleteParamsSchema,
-  read: readObject<CheckpointDeleteResponse>,
-});
 
 /**
  * The checkpoints of trainable models: one per trained step (Bearer auth).
@@ -66,5 +48,23 @@ export class Checkpoints extends APIResource {
     options?: RequestOptions,
   ): APIPromise<CheckpointDeleteResponse> {
     return callEndpoint(this._http, checkpointsDelete, { pathArguments: { modelId }, params }, options);
+  }
+
+  /**
+   * `model.pruneCheckpoints` for a model known only by its id: keeps the `keepLatest` newest
+   * steps (default 1), the `keepBest` best by `metric` and always the latest, and deletes the
+   * rest in one request; `dryRun` deletes nothing. Bad options reject before anything is sent.
+   *
+   * @example
+   * ```ts
+   * const { kept, deleted } = await client.trainableModels.checkpoints.prune(modelId, { keepBest: 1, metric: "reward", dryRun: true });
+   * ```
+   */
+  prune(
+    modelId: string,
+    options: PruneCheckpointsOptions = {},
+    requestOptions?: RequestOptions,
+  ): Promise<PruneCheckpointsResult> {
+    return pruneCheckpoints(this, modelId, options, requestOptions);
   }
 }

@@ -1,67 +1,17 @@
 import { type OffsetList, offsetList } from "../core/lists/offset-list.js";
-import { offsetPages, type PagedListOptions } from "../core/lists/paging.js";
+import type { PagedListOptions } from "../core/lists/paging.js";
 import type { APIPromise } from "../core/pipeline/api-promise.js";
-import { callEndpoint, endpoint } from "../core/pipeline/endpoint.js";
+import { callEndpoint } from "../core/pipeline/endpoint.js";
 import type { RequestOptions } from "../core/pipeline/options.js";
-import { readObject, readWithId } from "../core/pipeline/read-body.js";
 import { APIResource } from "../core/pipeline/resource.js";
-import {
-  type FeedbackCreateParams,
-  type FeedbackPurgeParams,
-  type FeedbackQueryParams,
-  type FeedbackReplaceParams,
-  feedbackCreateParamsSchema,
-  feedbackPurgeParamsSchema,
-  feedbackQueryParamsSchema,
-  feedbackReplaceParamsSchema,
+import { feedbackCreate, feedbackPurge, feedbackQuery, feedbackReplace } from "../wire/feedback/endpoints.js";
+import type {
+  FeedbackCreateParams,
+  FeedbackPurgeParams,
+  FeedbackQueryParams,
+  FeedbackReplaceParams,
 } from "../wire/feedback/request-schema.js";
 import type { FeedbackCreateResponse, FeedbackRow } from "../wire/feedback/types.js";
-
-// Each create stores one more row: only retried when provably unsent (or with an idempotencyKey).
-const feedbackCreate = endpoint({
-  operation: "feedback.create",
-  method: "POST",
-  path: "/feedback/create",
-  service: "trace",
-  retry: "unsent-only",
-  creates: "feedback row",
-  body: feedbackCreateParamsSchema,
-  read: readWithId<FeedbackCreateResponse>,
-});
-
-// The rows come back as `{ result: [...] }`, one page per request.
-const feedbackQuery = endpoint({
-  operation: "feedback.query",
-  method: "POST",
-  path: "/feedback/query",
-  service: "trace",
-  retry: "safe",
-  body: feedbackQueryParamsSchema,
-  page: offsetPages<FeedbackRow>("feedback row", { member: "result" }),
-});
-
-// A replace removes the old row and writes a new one: a second attempt finds the old one gone.
-const feedbackReplace = endpoint({
-  operation: "feedback.replace",
-  method: "POST",
-  path: "/feedback/replace",
-  service: "trace",
-  retry: "unsent-only",
-  creates: "feedback row",
-  body: feedbackReplaceParamsSchema,
-  read: readWithId<FeedbackCreateResponse>,
-});
-
-// Deleting rows already gone deletes nothing: retried like a GET.
-const feedbackPurge = endpoint({
-  operation: "feedback.purge",
-  method: "POST",
-  path: "/feedback/purge",
-  service: "trace",
-  retry: "safe",
-  body: feedbackPurgeParamsSchema,
-  read: readObject<Record<string, unknown>>,
-});
 
 /**
  * Weave's feedback: what reviewers, users and scorers said about a call or an object

@@ -1,22 +1,13 @@
 import { RequestValidationError } from "../core/errors/errors.js";
 import { APIPromise } from "../core/pipeline/api-promise.js";
-import { callEndpoint, endpoint } from "../core/pipeline/endpoint.js";
+import { callEndpoint } from "../core/pipeline/endpoint.js";
 import { hasControlCharacter, isLatin1 } from "../core/pipeline/header-values.js";
 import type { RequestOptions } from "../core/pipeline/options.js";
-import { readHaving } from "../core/pipeline/read-body.js";
 import { APIResource } from "../core/pipeline/resource.js";
+import { modelsList } from "../wire/models/endpoints.js";
 import type { ModelList } from "../wire/models/types.js";
 
 const PROJECT = /^[^/\s]+\/[^/\s]+$/;
-
-const modelsList = endpoint({
-  operation: "models.list",
-  method: "GET",
-  path: "/v1/models",
-  service: "inference",
-  retry: "safe",
-  read: readHaving<ModelList>("data", "array"),
-});
 
 /** Options of {@link Models.list}: the usual request options plus a per-call project. */
 export interface ModelListOptions extends RequestOptions {

@@ -1,40 +1,13 @@
-import type { $ZodIssue } from "zod/v4/core";
-import { memberFieldHint, topLevelFieldHint } from "../core/checks/field-hint.js";
-import { inputIssues } from "../core/checks/input-checks.js";
 import type { APIPromise } from "../core/pipeline/api-promise.js";
-import { callEndpoint, endpoint } from "../core/pipeline/endpoint.js";
+import { callEndpoint } from "../core/pipeline/endpoint.js";
 import type { RequestOptions } from "../core/pipeline/options.js";
-import { readWithId } from "../core/pipeline/read-body.js";
 import { APIResource } from "../core/pipeline/resource.js";
 import type { TrainingJobFollowOptions } from "../lib/training/follow-events.js";
-import {
-  SFT_CONFIG_KEYS,
-  SFT_JOB_KEYS,
-  type SFTTrainingJobCreateParams,
-  sftTrainingJobCreateParamsSchema,
-} from "../wire/sft-training-jobs/request-schema.js";
+import { sftJobsCreate } from "../wire/sft-training-jobs/endpoints.js";
+import type { SFTTrainingJobCreateParams } from "../wire/sft-training-jobs/request-schema.js";
 import type { TrainingJobCreateResponse, TrainingJobEvent, TrainingJobResponse } from "../wire/training-jobs/types.js";
 import type { TrainingJobEvents } from "./training-job-events.js";
 import { TrainingJobs } from "./training-jobs.js";
-
-const jobKeyHint = topLevelFieldHint(SFT_JOB_KEYS);
-const configKeyHint = memberFieldHint("config", SFT_CONFIG_KEYS);
-
-// A create is not idempotent (a second attempt makes a second job): only retried when unsent.
-const sftJobsCreate = endpoint({
-  operation: "sft_training_jobs.create",
-  method: "POST",
-  path: "/v1/preview/sft-training-jobs",
-  service: "training",
-  retry: "unsent-only",
-  creates: "SFT training job",
-  body: sftTrainingJobCreateParamsSchema,
-  issues: (issues: readonly $ZodIssue[]) =>
-    inputIssues(issues, (key, path) => jobKeyHint(key, path) || configKeyHint(key, path)),
-  // Settings newer than the SDK, sent through extraBody, join the validated ones.
-  extraBodyMerges: ["config", "experimental_config"],
-  read: readWithId<TrainingJobCreateResponse>,
-});
 
 /**
  * Supervised fine-tuning jobs (`POST /v1/preview/sft-training-jobs`, Bearer auth, on

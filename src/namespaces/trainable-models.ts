@@ -1,91 +1,25 @@
-import { shapeError } from "../core/decoding/response-checks.js";
 import type { APIPromise } from "../core/pipeline/api-promise.js";
-import { callEndpoint, endpoint } from "../core/pipeline/endpoint.js";
+import { callEndpoint } from "../core/pipeline/endpoint.js";
 import type { HttpClient } from "../core/pipeline/http-client.js";
-import { type APIResponse, readJSON } from "../core/pipeline/http-client.js";
 import type { RequestOptions } from "../core/pipeline/options.js";
-import { readObject } from "../core/pipeline/read-body.js";
-import type { RequestSpec } from "../core/pipeline/request-spec.js";
 import { APIResource } from "../core/pipeline/resource.js";
+import {
+  baseModelsList,
+  modelsCreate,
+  modelsDelete,
+  modelsLog,
+  modelsRegister,
+} from "../wire/trainable-models/endpoints.js";
 import type {
   TrainableModelCreateParams,
   TrainableModelLogParams,
   TrainableModelRegisterParams,
-} from "../wire/trainable-models/request-schema.js";
-import {
-  trainableModelCreateParamsSchema,
-  trainableModelLogParamsSchema,
 } from "../wire/trainable-models/request-schema.js";
 import type { TrainableModelDeleteResponse, TrainableModelResponse } from "../wire/trainable-models/types.js";
 import { Completions } from "./chat.js";
 import { Checkpoints } from "./checkpoints.js";
 import { type ModelChat, TrainableModel } from "./trainable-model.js";
 import { TrainingJobs } from "./training-jobs.js";
-
-const MODEL_FIELDS = ["id", "entity", "project", "name", "base_model"] as const;
-
-async function readModel(res: APIResponse, spec: RequestSpec): Promise<TrainableModelResponse> {
-  const model = await readObject(res, spec);
-  for (const key of MODEL_FIELDS)
-    if (typeof model[key] !== "string" || model[key] === "")
-      throw shapeError(`${spec.operation} response`, key, model[key], "a non-empty string");
-  return model as TrainableModelResponse;
-}
-
-const createDeclaration = {
-  method: "POST",
-  path: "/v1/preview/models",
-  service: "training",
-  body: trainableModelCreateParamsSchema,
-  read: readModel,
-} as const;
-
-const modelsCreate = endpoint({
-  ...createDeclaration,
-  operation: "trainable_models.create",
-  retry: "unsent-only",
-  creates: "trainable model",
-});
-
-// `return_existing: true` makes the create idempotent by name: retried like a GET.
-const modelsRegister = endpoint({
-  ...createDeclaration,
-  operation: "trainable_models.register",
-  retry: "safe",
-});
-
-const modelsDelete = endpoint({
-  operation: "trainable_models.delete",
-  method: "DELETE",
-  path: "/v1/preview/models/{modelId}",
-  service: "training",
-  retry: "safe",
-  read: readObject<TrainableModelDeleteResponse>,
-});
-
-const modelsLog = endpoint({
-  operation: "trainable_models.log",
-  method: "POST",
-  path: "/v1/preview/models/{modelId}/log",
-  service: "training",
-  retry: "unsent-only",
-  body: trainableModelLogParamsSchema,
-  read: (res) => readJSON<unknown>(res),
-});
-
-const baseModelsList = endpoint({
-  operation: "trainable_models.base_models",
-  method: "GET",
-  path: "/v1/preview/base-models",
-  service: "training",
-  retry: "safe",
-  read: async (res, spec) => {
-    const body = await readJSON<unknown>(res);
-    if (!Array.isArray(body) || body.some((n) => typeof n !== "string"))
-      throw shapeError(`${spec.operation} response`, "", body, "an array of strings");
-    return body as string[];
-  },
-});
 
 /**
  * Trainable models of the training service (`/v1/preview/models`, Bearer auth): the models RL

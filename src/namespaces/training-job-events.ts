@@ -1,21 +1,9 @@
 import { type CursorList, cursorList } from "../core/lists/cursor-list.js";
-import { cursorPages } from "../core/lists/paging.js";
-import { endpoint } from "../core/pipeline/endpoint.js";
 import type { RequestOptions } from "../core/pipeline/options.js";
 import { APIResource } from "../core/pipeline/resource.js";
+import { eventsList } from "../wire/training-jobs/endpoints.js";
 import type { TrainingJobEventListParams } from "../wire/training-jobs/request-schema.js";
-import { trainingJobEventListParamsSchema } from "../wire/training-jobs/request-schema.js";
 import type { TrainingJobEvent } from "../wire/training-jobs/types.js";
-
-const eventsList = endpoint({
-  operation: "training_jobs.events.list",
-  method: "GET",
-  path: "/v1/preview/training-jobs/{jobId}/events",
-  service: "training",
-  retry: "safe",
-  query: trainingJobEventListParamsSchema,
-  page: cursorPages<TrainingJobEvent>("training job event"),
-});
 
 /**
  * The events of training jobs (`GET /v1/preview/training-jobs/{id}/events`, Bearer auth).

@@ -1,56 +1,12 @@
 import type { APIPromise } from "../core/pipeline/api-promise.js";
-import { callEndpoint, endpoint } from "../core/pipeline/endpoint.js";
+import { callEndpoint } from "../core/pipeline/endpoint.js";
 import type { RequestOptions } from "../core/pipeline/options.js";
-import { readWithId } from "../core/pipeline/read-body.js";
 import { APIResource } from "../core/pipeline/resource.js";
 import { followEvents, type TrainingJobFollowOptions } from "../lib/training/follow-events.js";
-import { ignoredSettings } from "../wire/training-jobs/experimental-config.js";
-import { type TrainingJobBody, trainingJobBody } from "../wire/training-jobs/job-body.js";
-import { allowsTrainingWithoutLogprobs, refuseUntrainableJob } from "../wire/training-jobs/logprobs-rule.js";
-import { type TrainingJobCreateParams, trainingJobCreateParamsSchema } from "../wire/training-jobs/request-schema.js";
+import { trainingJobsCreate, trainingJobsRetrieve } from "../wire/training-jobs/endpoints.js";
+import type { TrainingJobCreateParams } from "../wire/training-jobs/request-schema.js";
 import type { TrainingJobCreateResponse, TrainingJobEvent, TrainingJobResponse } from "../wire/training-jobs/types.js";
 import { TrainingJobEvents } from "./training-job-events.js";
-
-const trainingJobsRetrieve = endpoint({
-  operation: "training_jobs.retrieve",
-  method: "GET",
-  path: "/v1/preview/training-jobs/{jobId}",
-  service: "training",
-  retry: "safe",
-  read: readWithId<TrainingJobResponse>,
-});
-
-// Checked while it is copied (trainingJobBody keeps each trajectory as prewritten JSON text),
-// sent in pieces; the checks' findings (rewards that teach nothing, ...) are said before sending.
-const trainingJobsCreate = endpoint({
-  operation: "training_jobs.create",
-  method: "POST",
-  path: "/v1/preview/training-jobs",
-  service: "training",
-  retry: "unsent-only",
-  creates: "training job",
-  body: {
-    schema: trainingJobCreateParamsSchema,
-    check: (params: unknown, what: string) => {
-      const job = trainingJobBody(params, what);
-      refuseUntrainableJob(job.checks, job.body["experimental_config"], what);
-      return job;
-    },
-    prepare: (job: TrainingJobBody) => job.body,
-  },
-  findings: (job: TrainingJobBody) => [...job.checks.warnings(), ...ignoredSettings(job.body["experimental_config"])],
-  bodyInPieces: true,
-  // A setting newer than the SDK, sent through extraBody, joins the validated ones.
-  extraBodyMerges: ["experimental_config"],
-  read: readWithId<TrainingJobCreateResponse>,
-});
-
-// The same create for a call whose `extraBody` (its own or the client's) sets
-// `experimental_config.allow_training_without_logprobs`, which the body's check cannot see.
-const trainingJobsCreateWithoutLogprobs = endpoint({
-  ...trainingJobsCreate,
-  body: { schema: trainingJobCreateParamsSchema, check: trainingJobBody, prepare: (job: TrainingJobBody) => job.body },
-});
 
 /**
  * Reinforcement-learning training jobs (`/v1/preview`, Bearer auth).
@@ -77,8 +33,12 @@ export class TrainingJobs extends APIResource {
    * Follows a job's events as they arrive: each event is yielded once, in order, until
    * `training_ended` (yielded, then the iteration ends) or `training_failed` (the iteration
    * rejects with `TrainingJobFailedError`, whose message carries the server's `error_message`).
-   * Unknown event types pass through. Polls every `pollInterval` ms (default 1000) from a cursor,
-   * so 5xx, 429 and dropped connections are ridden out without losing or repeating an event.
+   * Unknown event types pass through. Polls from a cursor, so 5xx, 429 and dropped connections
+   * are ridden out without losing or repeating an event. A young job is polled sooner (each wait
+   * a quarter of the time followed so far, from 25 ms), and once per job a poll comes when the
+   * pace of its gradient steps says it ends, so a short job is seen ending soon after it does;
+   * from 4 x `pollInterval` on, every other wait is `pollInterval` (default 1000 ms), so a long
+   * job is polled no more often than at that fixed interval.
    *
    * Save the last event's id: after a crash, `follow(jobId, { after })` re-attaches to the job
    * where you left it. `signal` stops at once (`APIUserAbortError`); `timeout` ends with an
@@ -125,12 +85,6 @@ export class TrainingJobs extends APIResource {
    */
   create(params: TrainingJobCreateParams, options?: RequestOptions): APIPromise<TrainingJobCreateResponse> {
     // `Trajectory` objects pass as they are: the copy reads each through its toJSON().
-    const allowed = allowsTrainingWithoutLogprobs(this._http.config.extraBody, options?.extraBody);
-    return callEndpoint(
-      this._http,
-      allowed ? trainingJobsCreateWithoutLogprobs : trainingJobsCreate,
-      { params },
-      options,
-    );
+    return callEndpoint(this._http, trainingJobsCreate, { params }, options);
   }
 }

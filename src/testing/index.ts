@@ -4,7 +4,9 @@
  * implementation and imports nothing from the client SDK.
  *
  * The msw handlers live in `./msw.ts` (entry `inferloop/testing/msw`), so importing this entry
- * never loads `msw`.
+ * never loads `msw`. The fake's stores are reached through a service (`svc.annotation`,
+ * `svc.state.faults`, `svc.state.calls`, ...); only the two the guides use are exported, for
+ * their reference. Its own record types are named `Fake*`, apart from the SDK's types.
  *
  * @example
  * ```ts
@@ -16,12 +18,18 @@
  * ```
  */
 
-export type { AnnotationQueue, AnnotationQueueItem, AnnotationState } from "./annotation.js";
-export { AnnotationStore, checkTransition } from "./annotation.js";
+export type {
+  FakeAnnotationQueue,
+  FakeAnnotationQueueItem,
+  FakeAnnotationState,
+} from "./annotation-queues/store.js";
+export { AnnotationStore } from "./annotation-queues/store.js";
 export { userIdFor } from "./auth.js";
-export { tokenize } from "./chat-generate.js";
-export type { FakeWeaveObject } from "./evaluations.js";
-export { WeaveObjectStore } from "./evaluations.js";
+export type { GenerateCallsOptions } from "./calls/seed.js";
+export { generateCall, generateCalls, SEED_OTHER_PROJECT_ID, SEED_USER_IDS, seedCallRecords } from "./calls/seed.js";
+export { referenceCalls, SEED_PROJECT_ID } from "./calls/seed-reference.js";
+export { tokenize } from "./chat/tokens.js";
+export type { FakeWeaveObject } from "./evaluations/store.js";
 export type {
   BodyFault,
   CutStreamFault,
@@ -36,25 +44,13 @@ export type {
 } from "./faults/kinds.js";
 export { faults } from "./faults/presets.js";
 export { FaultQueue } from "./faults/queue.js";
-export type { FeedbackRow as FakeFeedbackRow } from "./feedback.js";
-export { FeedbackStore } from "./feedback.js";
-export { DEFAULT_MODELS } from "./models.js";
+export type { FakeFeedbackRow } from "./feedback/store.js";
+export { DEFAULT_MODELS } from "./models/routes.js";
 export type { FakeServiceOptions } from "./options.js";
-export type { GenerateCallsOptions } from "./seed.js";
-export { generateCall, generateCalls, SEED_OTHER_PROJECT_ID, SEED_USER_IDS, seedCallRecords } from "./seed.js";
-export { referenceCalls, SEED_PROJECT_ID } from "./seed-reference.js";
 export type { FakeService } from "./server.js";
 export { startFakeService } from "./server.js";
 export { createFakeState, FakeState, SEED_ITEM_IDS, SEED_QUEUE_ID } from "./state.js";
-export type { FakeTrainableModel, FakeTrainingEvent } from "./trainable.js";
-export { DEFAULT_BASE_MODELS, TrainableStore } from "./trainable.js";
-export type {
-  BodyPart,
-  CallRecord,
-  FakeRequest,
-  ModelEntry,
-  RecordedRequest,
-  ResponsePlan,
-  TrainingJob,
-} from "./types.js";
-export { ConnectionReset } from "./types.js";
+export type { FakeTrainableModel, FakeTrainingEvent } from "./training/records.js";
+export { DEFAULT_BASE_MODELS } from "./training/store.js";
+export type { BodyPart, FakeCallRecord, FakeModelEntry, FakeTrainingJob, RecordedRequest } from "./types.js";
+export type { FakeWandbRun } from "./wandb-runs/store.js";

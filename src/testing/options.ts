@@ -2,7 +2,7 @@
  * The options of a fake service (node server and msw handlers alike).
  */
 import type { Fault } from "./faults/kinds.js";
-import type { CallRecord, ModelEntry } from "./types.js";
+import type { FakeCallRecord, FakeModelEntry } from "./types.js";
 
 /**
  * Options of {@link startFakeService} and {@link createFakeState}.
@@ -25,7 +25,7 @@ export interface FakeServiceOptions {
   /** How many generated records the seed adds besides the four reference ones. Default 300. */
   seedCallCount?: number;
   /** Extra call records stored at start (and after `reset()`). */
-  calls?: CallRecord[];
+  calls?: FakeCallRecord[];
   /**
    * Records generated on the fly when a query runs, never stored: a 200k-record query streams
    * with flat memory. Project `acme/synthetic` unless `syntheticProjectId` says otherwise.
@@ -34,7 +34,7 @@ export interface FakeServiceOptions {
   /** Project id of the synthetic records. Default `"acme/synthetic"`. */
   syntheticProjectId?: string;
   /** Served models (ids or full entries). Default: a small built-in list. */
-  models?: Array<string | ModelEntry>;
+  models?: Array<string | FakeModelEntry>;
   /** Faults queued at start (see `faults/kinds.ts`). */
   faults?: Fault[];
   /**

@@ -1,8 +1,9 @@
 /**
  * What a route of the fake service is: one row of an area's table (method, path pattern, who
- * may call it, handler). Each area (chat, models, training jobs, trainable models, calls,
- * annotation, OTLP) exports its rows; the router dispatches them all from one list, and answers
- * 404 and 405 from the same rows. Adding a route is adding a row to its area's table.
+ * may call it, handler). Each area's folder (chat, models, training, calls, annotation-queues,
+ * feedback, artifacts) exports its rows from `routes.ts`; the router dispatches them all from
+ * one list, and answers 404 and 405 from the same rows. Adding a route is adding a row to its
+ * area's table.
  */
 import type { Fault } from "./faults/kinds.js";
 import type { FakeRequest, ResponsePlan } from "./types.js";

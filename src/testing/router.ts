@@ -5,27 +5,25 @@
  * CORS headers on every response. Both adapters (node:http and msw) call
  * {@link handle}.
  */
-import { ANNOTATION_ROUTES } from "./annotation.js";
-import { ANNOTATION_QUEUE_ROUTES } from "./annotation-queues.js";
-import { ARTIFACT_ROUTES } from "./artifacts.js";
+import { ANNOTATION_QUEUE_ROUTES } from "./annotation-queues/routes.js";
+import { ARTIFACT_ROUTES } from "./artifacts/routes.js";
 import { authorize } from "./auth.js";
-import { CALL_ROUTES } from "./calls.js";
-import { CHAT_ROUTES } from "./chat.js";
+import { CALL_ROUTES } from "./calls/routes.js";
+import { CHAT_ROUTES } from "./chat/routes.js";
 import { corsHeaders } from "./cors.js";
-import { EVALUATION_ROUTES } from "./evaluations.js";
+import { EVALUATION_ROUTES } from "./evaluations/routes.js";
 import { applyFault } from "./faults/apply.js";
 import type { Fault } from "./faults/kinds.js";
-import { FEEDBACK_ROUTES } from "./feedback.js";
-import { MODEL_ROUTES } from "./models.js";
-import { OTLP_ROUTES } from "./otlp.js";
+import { FEEDBACK_ROUTES } from "./feedback/routes.js";
+import { MODEL_ROUTES } from "./models/routes.js";
 import { jsonResponse, toBody } from "./responses.js";
 import type { Route } from "./route.js";
 import { pathMatcher, route } from "./route.js";
 import type { FakeState } from "./state.js";
-import { TRAINABLE_ROUTES } from "./trainable.js";
-import { TRAINING_JOB_ROUTES } from "./training.js";
+import { TRAINING_ROUTES } from "./training/routes.js";
 import type { ContentEncoding, FakeRequest, ResponsePlan } from "./types.js";
 import { randomHex, sleep } from "./util.js";
+import { WANDB_RUN_ROUTES } from "./wandb-runs/routes.js";
 
 const HEALTH_ROUTES: ReadonlyArray<Route<unknown>> = [
   route({ method: "GET", path: "/health", auth: "none", handle: () => jsonResponse(200, { status: "ok" }) }),
@@ -35,16 +33,14 @@ const HEALTH_ROUTES: ReadonlyArray<Route<unknown>> = [
 export const ROUTES: ReadonlyArray<Route<FakeState>> = [
   ...CHAT_ROUTES,
   ...MODEL_ROUTES,
-  ...TRAINING_JOB_ROUTES,
-  ...TRAINABLE_ROUTES,
+  ...TRAINING_ROUTES,
   ...CALL_ROUTES,
-  ...ANNOTATION_ROUTES,
   ...ANNOTATION_QUEUE_ROUTES,
   ...FEEDBACK_ROUTES,
   ...EVALUATION_ROUTES,
   ...ARTIFACT_ROUTES,
+  ...WANDB_RUN_ROUTES,
   ...HEALTH_ROUTES,
-  ...OTLP_ROUTES,
 ];
 
 const MATCHERS = ROUTES.map((r) => ({ route: r, match: pathMatcher(r.path) }));

@@ -8,13 +8,20 @@ import { createServer } from "node:http";
 import type { Socket } from "node:net";
 import * as zlib from "node:zlib";
 import { asyncDispose } from "../core/pipeline/dispose.js";
-import type { AnnotationStore } from "./annotation.js";
+import type { AnnotationStore } from "./annotation-queues/store.js";
 import type { Fault } from "./faults/kinds.js";
 import type { FakeServiceOptions } from "./options.js";
 import { handle, parseJsonBody } from "./router.js";
 import type { FakeState } from "./state.js";
 import { createFakeState } from "./state.js";
-import type { BodyPart, CallRecord, ContentEncoding, RecordedRequest, ResponsePlan, TrainingJob } from "./types.js";
+import type {
+  BodyPart,
+  ContentEncoding,
+  FakeCallRecord,
+  FakeTrainingJob,
+  RecordedRequest,
+  ResponsePlan,
+} from "./types.js";
 import { ConnectionReset } from "./types.js";
 
 /**
@@ -34,13 +41,13 @@ export interface FakeService extends AsyncDisposable {
   /** The whole in-memory state. */
   readonly state: FakeState;
   /** Training jobs created so far. */
-  readonly trainingJobs: TrainingJob[];
+  readonly trainingJobs: FakeTrainingJob[];
   /** Call-store helpers. */
   readonly calls: {
     /** Stores records (any iterable, e.g. `generateCalls(n)`); returns how many. */
-    insert(records: Iterable<CallRecord>): number;
+    insert(records: Iterable<FakeCallRecord>): number;
     /** Stored records in default order, without derived fields. */
-    records(): CallRecord[];
+    records(): FakeCallRecord[];
     /** Number of stored records. */
     readonly size: number;
   };

@@ -2,22 +2,23 @@
  * The in-memory state of one fake service (shared by the node server and the msw handlers):
  * credentials, models, calls, annotation queues, training jobs, faults, recorded requests.
  */
-import { AnnotationStore } from "./annotation.js";
-import { ArtifactStore } from "./artifact-store.js";
+import { AnnotationStore } from "./annotation-queues/store.js";
+import { ArtifactStore } from "./artifacts/store.js";
 import type { Credentials } from "./auth.js";
 import { userIdFor } from "./auth.js";
-import { CallStore } from "./calls-store.js";
-import { WeaveObjectStore } from "./evaluations.js";
+import { seedCallRecords } from "./calls/seed.js";
+import { referenceCalls, SEED_PROJECT_ID } from "./calls/seed-reference.js";
+import { CallStore } from "./calls/store.js";
+import { WeaveObjectStore } from "./evaluations/store.js";
 import type { Fault } from "./faults/kinds.js";
 import { FaultQueue } from "./faults/queue.js";
-import { FeedbackStore } from "./feedback.js";
-import { DEFAULT_MODELS, toModelEntries } from "./models.js";
+import { FeedbackStore } from "./feedback/store.js";
+import { DEFAULT_MODELS, toModelEntries } from "./models/routes.js";
 import type { FakeServiceOptions } from "./options.js";
-import { seedCallRecords } from "./seed.js";
-import { referenceCalls, SEED_PROJECT_ID } from "./seed-reference.js";
-import { DEFAULT_BASE_MODELS, TrainableStore } from "./trainable.js";
-import { TrainingJobStore } from "./training.js";
-import type { CallRecord, ModelEntry, RecordedRequest, TrainingJob } from "./types.js";
+import { TrainingJobStore } from "./training/jobs.js";
+import { DEFAULT_BASE_MODELS, TrainableStore } from "./training/store.js";
+import type { FakeCallRecord, FakeModelEntry, FakeTrainingJob, RecordedRequest } from "./types.js";
+import { WandbRunStore } from "./wandb-runs/store.js";
 
 /**
  * Id of the seeded annotation queue (project `acme/support-bot`).
@@ -73,7 +74,7 @@ export class FakeState {
   readonly credentials: Credentials;
   /** User id of the Basic-auth session (becomes `annotator_user_id`). */
   readonly userId: string;
-  models: ModelEntry[];
+  models: FakeModelEntry[];
   latencyMs: number;
   /** Answers as a vLLM started with `--enable-auto-tool-choice` (option `autoToolChoice`). */
   readonly autoToolChoice: boolean;
@@ -90,6 +91,8 @@ export class FakeState {
   readonly artifacts = new ArtifactStore();
   /** Trainable models, base models, checkpoints and the events of jobs. */
   readonly trainable: TrainableStore;
+  /** W&B runs (GraphQL `upsertBucket`) and the history their file_stream wrote. */
+  readonly wandbRuns = new WandbRunStore();
   readonly faults = new FaultQueue();
   readonly requests: RecordedRequest[] = [];
   private readonly options: FakeServiceOptions;
@@ -122,7 +125,7 @@ export class FakeState {
    * expect(svc.state.trainingJobs).toHaveLength(1);
    * ```
    */
-  get trainingJobs(): TrainingJob[] {
+  get trainingJobs(): FakeTrainingJob[] {
     return this.training.list;
   }
 
@@ -139,7 +142,7 @@ export class FakeState {
       name: "Support triage",
       description: "Tickets to review",
     });
-    referenceCalls().forEach((call: CallRecord, i) => {
+    referenceCalls().forEach((call: FakeCallRecord, i) => {
       this.annotation.addItem(queue.id, {
         call,
         id: SEED_ITEM_IDS[i]!,
@@ -169,6 +172,7 @@ export class FakeState {
     this.training.clear();
     this.weave.clear();
     this.artifacts.clear();
+    this.wandbRuns.clear();
     this.trainable.clear();
     this.trainable.stepMs = this.options.trainingStepMs ?? 5;
     this.trainable.jobMs = this.options.trainingJobMs;

@@ -24,7 +24,7 @@ export interface RecordedRequest {
 /**
  * An entry of `GET /v1/models`.
  */
-export interface ModelEntry {
+export interface FakeModelEntry {
   id: string;
   object: "model";
   created: number;
@@ -36,7 +36,7 @@ export interface ModelEntry {
  * A trace-server call record (CallSchema). Only the required members are typed; every other
  * member is kept as given.
  */
-export interface CallRecord {
+export interface FakeCallRecord {
   id: string;
   project_id: string;
   op_name: string;
@@ -50,7 +50,7 @@ export interface CallRecord {
 /**
  * A training job remembered by the fake service (`svc.trainingJobs`).
  */
-export interface TrainingJob {
+export interface FakeTrainingJob {
   id: string;
   /** `sft` for a job of `POST /v1/preview/sft-training-jobs`; RL jobs have `rl`. */
   kind?: "rl" | "sft";

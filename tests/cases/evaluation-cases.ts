@@ -12,7 +12,7 @@
  *   `json.dumps(row, sort_keys=True)`, Weave's URL-safe base64), not with the code under test.
  * - {@link WORKED_EXAMPLE}: the tree a 3-row, 2-scorer run writes.
  */
-import type { CallRecord } from "../../src/testing/index.js";
+import type { FakeCallRecord } from "../../src/testing/index.js";
 
 const HELPERS =
   "weave/trace_server/eval_results_helpers.py (eval_results_query, _build_trial, compute_summary_from_rows)";
@@ -51,8 +51,8 @@ function record(
   parent: string | null,
   opName: string,
   at: [number, number],
-  fields: Partial<CallRecord>,
-): CallRecord {
+  fields: Partial<FakeCallRecord>,
+): FakeCallRecord {
   const time = (s: number) => new Date(Date.UTC(2026, 2, 1, 10, 0, 0) + s * 1000).toISOString();
   return {
     id,
@@ -76,7 +76,7 @@ function record(
     wb_run_step_end: null,
     deleted_at: null,
     ...fields,
-  } as CallRecord;
+  } as FakeCallRecord;
 }
 
 const USAGE = { "Qwen/Qwen3-8B": { prompt_tokens: 10, completion_tokens: 3, total_tokens: 13, requests: 1 } };
@@ -88,7 +88,7 @@ function trial(
   n: number,
   row: RowName,
   result: { output: string; scores: { exact: boolean; overlap: number } } | { error: string },
-): CallRecord[] {
+): FakeCallRecord[] {
   const pas = `${root.slice(0, -2)}${n}1`;
   const start = n * 2;
   const example = ROWS[row];
@@ -131,7 +131,7 @@ function trial(
  * `politeness` was added under it later, a scorer child not in `output.scores`), r2 (its
  * prediction failed) and r4.
  */
-export const EVAL_RECORDS: readonly CallRecord[] = [
+export const EVAL_RECORDS: readonly FakeCallRecord[] = [
   record(EVAL_A, null, op("Evaluation.evaluate"), [0, 20], {
     display_name: "base on qa",
     inputs: { self: EVALUATION, model: MODEL_A },

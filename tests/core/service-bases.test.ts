@@ -7,8 +7,9 @@
 
 import { HttpResponse, http } from "msw";
 import { describe, expect, it } from "vitest";
+import * as z from "zod";
 import type { HttpClient } from "../../src/core/pipeline/http-client.js";
-import { APIError, type TrainableModel } from "../../src/index.js";
+import { APIError, type TrainableModel, tool } from "../../src/index.js";
 import { captureWarnings } from "../warnings.js";
 import { BASE, chatParams, chatReply, KEY, MODEL_ID, makeClient, trajectoryGroups, useMsw } from "./msw-setup.js";
 
@@ -143,7 +144,8 @@ describe("where each service lives", () => {
     expect(seen.map((r) => r.url.origin)).toEqual([BASE, TRAINING, TRAINING, TRAINING]);
   });
 
-  it("model.chat samples a trained checkpoint on the Training host with the same client", async () => {
+  // The one rule for wandb-artifact:/// names: sampled on the host that serves them.
+  it("model.chat samples a trained checkpoint on the Training host (runTools too); client.chat a deployed adapter", async () => {
     serveOn(BASE, TRAINING);
     const client = makeClient({ trainingBaseURL: TRAINING });
     const m: TrainableModel = await client.trainableModels.register({
@@ -152,9 +154,12 @@ describe("where each service lives", () => {
       base_model: model.base_model,
     });
     await m.chat.completions.create({ ...chatParams, model: m.inferenceName(3) });
-    await client.chat.completions.create(chatParams);
+    const echo = tool({ name: "echo", parameters: z.object({ text: z.string() }), run: ({ text }) => text });
+    await m.chat.completions.runTools({ ...chatParams, model: m.inferenceName(3), tools: [echo] }).done();
+    await client.chat.completions.create({ ...chatParams, model: "wandb-artifact:///acme/support/lora:latest" });
     expect(seen.map((r) => `${r.url.origin}${r.url.pathname}`)).toEqual([
       `${TRAINING}/v1/preview/models`,
+      `${TRAINING}/v1/chat/completions`,
       `${TRAINING}/v1/chat/completions`,
       `${BASE}/v1/chat/completions`,
     ]);

@@ -1,7 +1,7 @@
 /**
- * A 401 says which credential was sent (Bearer `apiKey`, or Basic `username`/`password`) and
- * which option or environment variable set each part, so the user knows what to fix; the
- * values themselves never appear.
+ * A 401 says which credential was sent (Bearer `apiKey`, or Basic `username`/`password`),
+ * which option or environment variable set each part, and how to set the right one, so the user
+ * knows what to fix; the values themselves never appear.
  */
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -40,13 +40,17 @@ const query = (c: Inferloop) => () => c.calls.query({ project_id: "acme/support-
 describe("Bearer (chat, models, training jobs)", () => {
   it("names the `apiKey` option when the key came from it", async () => {
     const message = await refused(() => client({ apiKey: WRONG_KEY }).models.list(), [WRONG_KEY]);
-    expect(message).toBe("401 Authentication failed (sent: Bearer `apiKey` from the `apiKey` option)");
+    expect(message).toBe(
+      "401 Authentication failed (sent: Bearer `apiKey` from the `apiKey` option; to fix: pass the right key as `apiKey`)",
+    );
   });
 
   it("names INFERLOOP_API_KEY when the key came from the environment", async () => {
     vi.stubEnv("INFERLOOP_API_KEY", WRONG_KEY);
     const message = await refused(() => client().models.list(), [WRONG_KEY]);
-    expect(message).toBe("401 Authentication failed (sent: Bearer `apiKey` from INFERLOOP_API_KEY)");
+    expect(message).toBe(
+      "401 Authentication failed (sent: Bearer `apiKey` from INFERLOOP_API_KEY; to fix: set INFERLOOP_API_KEY to the right key, or pass `apiKey` to new Inferloop({...}))",
+    );
   });
 
   it("takes WANDB_API_KEY when INFERLOOP_API_KEY is unset, and names it", async () => {
@@ -56,7 +60,9 @@ describe("Bearer (chat, models, training jobs)", () => {
     expect(fake.svc.requests.at(-1)!.headers["authorization"]).toBe(`Bearer ${fake.svc.apiKey}`);
     vi.stubEnv("WANDB_API_KEY", WRONG_KEY);
     const message = await refused(() => client().models.list(), [WRONG_KEY]);
-    expect(message).toBe("401 Authentication failed (sent: Bearer `apiKey` from WANDB_API_KEY)");
+    expect(message).toBe(
+      "401 Authentication failed (sent: Bearer `apiKey` from WANDB_API_KEY; to fix: set WANDB_API_KEY to the right key (INFERLOOP_API_KEY is read first), or pass `apiKey` to new Inferloop({...}))",
+    );
     // The W&B key is the Basic password too (user "api"), as on W&B's trace server.
     vi.stubEnv("WANDB_API_KEY", fake.svc.password);
     await client({ username: fake.svc.username }).calls.query({ project_id: "acme/support-bot" }).toArray();
@@ -86,14 +92,14 @@ describe("Basic (calls, annotation queues)", () => {
       Buffer.from(`${USER}:${WRONG_PASSWORD}`).toString("base64"),
     ]);
     expect(message).toBe(
-      "401 Authentication failed (sent: Basic `username` from the `username` option, `password` from the `password` option)",
+      "401 Authentication failed (sent: Basic `username` from the `username` option, `password` from the `password` option; to fix: pass the right `password`)",
     );
   });
 
   it("says the password was the API key when no password was set, and the default username", async () => {
     const message = await refused(query(client({ apiKey: WRONG_KEY })), [WRONG_KEY]);
     expect(message).toBe(
-      '401 Authentication failed (sent: Basic `username` from the default ("api"), `password` from the API key (the `apiKey` option))',
+      '401 Authentication failed (sent: Basic `username` from the default ("api"), `password` from the API key (the `apiKey` option); to fix: the password is the API key: pass the right key as `apiKey`, or set INFERLOOP_PASSWORD)',
     );
   });
 
@@ -102,13 +108,15 @@ describe("Basic (calls, annotation queues)", () => {
     vi.stubEnv("INFERLOOP_PASSWORD", WRONG_PASSWORD);
     const message = await refused(query(client()), [WRONG_PASSWORD, USER]);
     expect(message).toBe(
-      "401 Authentication failed (sent: Basic `username` from INFERLOOP_USERNAME, `password` from INFERLOOP_PASSWORD)",
+      "401 Authentication failed (sent: Basic `username` from INFERLOOP_USERNAME, `password` from INFERLOOP_PASSWORD; to fix: set INFERLOOP_PASSWORD to the right password, or pass `password` to new Inferloop({...}))",
     );
   });
 
   it("the API key from INFERLOOP_API_KEY standing in for the password is named so", async () => {
     vi.stubEnv("INFERLOOP_API_KEY", WRONG_KEY);
     const message = await refused(query(client({ username: "api" })), [WRONG_KEY]);
-    expect(message).toContain("`password` from the API key (INFERLOOP_API_KEY))");
+    expect(message).toContain(
+      "`password` from the API key (INFERLOOP_API_KEY); to fix: the password is the API key: set INFERLOOP_API_KEY to the right key",
+    );
   });
 });

@@ -14,7 +14,7 @@ import {
   RequestValidationError,
   rulerScorer,
 } from "../../src/index.js";
-import type { CallRecord } from "../../src/testing/index.js";
+import type { FakeCallRecord } from "../../src/testing/index.js";
 import {
   DIGESTS,
   EVAL_A,
@@ -45,11 +45,11 @@ const worked = (extra: Partial<EvaluationRunParams<Row, unknown>> = {}) =>
   });
 
 /** The calls of one trace, as the calls query returns them. */
-async function traceOf(rootId: string): Promise<CallRecord[]> {
+async function traceOf(rootId: string): Promise<FakeCallRecord[]> {
   const [root] = await fake.client.calls.query({ project_id: EVAL_PROJECT, filter: { call_ids: [rootId] } }).toArray();
   return (await fake.client.calls
     .query({ project_id: EVAL_PROJECT, filter: { trace_ids: [root!.trace_id] } })
-    .toArray()) as unknown as CallRecord[];
+    .toArray()) as unknown as FakeCallRecord[];
 }
 
 const opOf = (call: { op_name: string }) => /\/op\/([^:]+):/.exec(call.op_name)?.[1];

@@ -1,7 +1,8 @@
 /**
  * Findings that do not throw reach the user with the default log level (off): a training job
- * whose groups teach nothing and a bare op name each say so once per process, through
- * process.emitWarning with a code per kind, as the svc_* filter names do.
+ * whose groups teach nothing, a bare op name and a chat role that is a near miss of a standard
+ * one each say so once per process, through process.emitWarning with a code per kind, as the
+ * svc_* filter names do.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Trajectory, type TrajectoryChoice } from "../../src/index.js";
@@ -47,6 +48,23 @@ describe("findings at the default log level", () => {
     await fake.client.calls.query(bare).toArray();
     expect(codes(emit)).toEqual(["INFERLOOP_BARE_OP_NAME"]);
     expect(String(emit.mock.calls[0]![0])).toMatch(/weave:\/\/\/acme\/bot\/op\/answer_ticket:\*/);
+  });
+
+  it("a role that is a near miss of a standard one: once per process, the message still sent as written", async () => {
+    const emit = vi.spyOn(process, "emitWarning").mockImplementation(() => {});
+    const chat = (role: string) =>
+      fake.client.chat.completions.create({ model: "Qwen/Qwen3-8B", messages: [{ role, content: "hi" }] });
+    await chat("usr");
+    await chat("assistent");
+    await chat("ipython"); // a custom role of its own: nothing to say
+    expect(codes(emit)).toEqual(["INFERLOOP_ROLE_NEAR_MISS"]);
+    expect(String(emit.mock.calls[0]![0])).toBe(
+      'chat.completions.create: role "usr" is not a standard role: did you mean "user"? It is sent as written (vLLM passes any role to the chat template, which may not know it) [role_near_miss at messages.0.role]',
+    );
+    const sent = fake.svc.requests
+      .filter((r) => r.path === "/v1/chat/completions")
+      .map((r) => (r.json as { messages: { role: string }[] }).messages[0]!.role);
+    expect(sent).toEqual(["usr", "assistent", "ipython"]);
   });
 
   it("a client whose log takes warn gets them in its logger instead, and no process warning", async () => {

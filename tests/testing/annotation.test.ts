@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { AnnotationQueueItem, FakeService } from "../../src/testing/index.js";
+import type { FakeAnnotationQueueItem, FakeService } from "../../src/testing/index.js";
 import {
   referenceCalls,
   SEED_ITEM_IDS,
@@ -30,10 +30,10 @@ function progress(
   );
 }
 
-async function ok(itemId: string, state: string): Promise<AnnotationQueueItem> {
+async function ok(itemId: string, state: string): Promise<FakeAnnotationQueueItem> {
   const res = await progress(itemId, state);
   expect(res.status).toBe(200);
-  return ((await res.json()) as { item: AnnotationQueueItem }).item;
+  return ((await res.json()) as { item: FakeAnnotationQueueItem }).item;
 }
 
 async function refused(itemId: string, state: unknown, status = 400): Promise<string> {

@@ -4,7 +4,7 @@
  * header, and the shared artifact cases.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { md5Base64 } from "../../src/testing/artifact-store.js";
+import { md5Base64 } from "../../src/testing/artifacts/store.js";
 import { type FakeService, startFakeService } from "../../src/testing/index.js";
 import { ARTIFACT_INPUT_CASES, bytesOf, DIGEST_CASES, MULTIPART_CASES } from "../cases/artifact-cases.js";
 import { postJson } from "./helpers.js";

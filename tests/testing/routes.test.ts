@@ -1,8 +1,8 @@
 /** The route table: each route declared once; 404, 405 and auth answered from its rows. */
 import { describe, expect, it } from "vitest";
-import type { FakeRequest, ResponsePlan } from "../../src/testing/index.js";
 import { createFakeState } from "../../src/testing/index.js";
 import { handle, ROUTES } from "../../src/testing/router.js";
+import type { FakeRequest, ResponsePlan } from "../../src/testing/types.js";
 
 function request(method: string, path: string, headers: Record<string, string> = {}): FakeRequest {
   return { method, path, query: "", headers, body: "", json: undefined, signal: new AbortController().signal };

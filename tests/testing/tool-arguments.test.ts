@@ -5,7 +5,7 @@
  */
 import { Validator } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
-import { toolArguments } from "../../src/testing/tool-arguments.js";
+import { toolArguments } from "../../src/testing/chat/tool-arguments.js";
 import { hash32, seededRandom } from "../../src/testing/util.js";
 
 const SCHEMAS: Record<string, Record<string, unknown>> = {

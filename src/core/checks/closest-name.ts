@@ -25,6 +25,32 @@ export function closestName(name: string, known: Iterable<string>): string | und
   return best;
 }
 
+/**
+ * Up to `max` names of `known` that `name` was probably meant to be, nearest first: the same
+ * name in another case, the same last segment (`Qwen3-8B` for `Qwen/Qwen3-8B`), then names at
+ * most two edits away, ignoring case (of the whole name or of its last segment). `name` itself
+ * is never among them.
+ */
+export function closestNames(name: string, known: Iterable<string>, max = 3): string[] {
+  const last = (s: string) => s.slice(s.lastIndexOf("/") + 1).toLowerCase();
+  const lower = name.toLowerCase();
+  const ranked: [number, string][] = [];
+  for (const candidate of known) {
+    if (candidate === name) continue;
+    const other = candidate.toLowerCase();
+    const edits = Math.min(
+      editDistance(lower, other, MAX_TYPO_EDITS + 1),
+      editDistance(last(name), last(candidate), MAX_TYPO_EDITS + 1),
+    );
+    const rank = other === lower ? 0 : last(candidate) === last(name) ? 1 : 2 + edits;
+    if (rank <= 2 + MAX_TYPO_EDITS) ranked.push([rank, candidate]);
+  }
+  return ranked
+    .sort((a, b) => a[0] - b[0])
+    .slice(0, max)
+    .map(([, candidate]) => candidate);
+}
+
 // Levenshtein distance, or `cap` as soon as it is clear the result is not below it.
 function editDistance(a: string, b: string, cap: number): number {
   if (Math.abs(a.length - b.length) >= cap) return cap;

@@ -56,7 +56,7 @@ export const ZOD_TESTED = { major: 4, minor: 6 } as const;
 function sparseChecker(schema: $ZodType): Checker | null {
   const version = schema._zod.version;
   if (version?.major !== ZOD_TESTED.major || version.minor !== ZOD_TESTED.minor) return null;
-  const def = schema._zod.def as unknown as ObjectDef;
+  const def: ObjectDef = schema._zod.def as ObjectDef;
   const shape = def.shape;
   if (def.type !== "object" || shape === undefined) return null;
   const checks = def.checks ?? [];
@@ -116,7 +116,7 @@ interface TypeDef {
  * then accepted without running zod. `undefined` for any other schema, which zod runs.
  */
 function sureTest(schema: FieldSchema): SureTest | undefined {
-  const def = (schema as unknown as { _zod: { def: TypeDef } })._zod.def;
+  const def = (schema._zod as { def?: TypeDef }).def as TypeDef;
   if (def.checks !== undefined && def.checks.length > 0) return undefined;
   switch (def.type) {
     case "string":

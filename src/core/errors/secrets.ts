@@ -96,11 +96,10 @@ export class Redactor {
     // Anything else a foreign error carries (a request, its headers, a config) may hold a
     // secret too: strings are scrubbed, objects dropped.
     for (const key of Object.keys(e)) {
-      const v = (e as unknown as Record<string, unknown>)[key];
+      const v: unknown = Reflect.get(e, key);
       if (key === "cause" || key === "code" || key === "errno" || key === "syscall") continue;
-      if (typeof v === "string") (e as unknown as Record<string, unknown>)[key] = this.text(v);
-      else if (typeof v === "object" && v !== null && !(v instanceof Error))
-        delete (e as unknown as Record<string, unknown>)[key];
+      if (typeof v === "string") Reflect.set(e, key, this.text(v));
+      else if (typeof v === "object" && v !== null && !(v instanceof Error)) Reflect.deleteProperty(e, key);
     }
   }
 

@@ -235,8 +235,12 @@ export function isPlainValue(x: unknown): boolean {
  * The constructor of the copy's objects: plain objects (`Object.prototype`), allocated where a
  * large copy's garbage is cheapest to collect.
  */
-export const PlainObject = function PlainObject() {} as unknown as new () => Record<string, unknown>;
-PlainObject.prototype = Object.prototype;
+function PlainObjectConstructor(this: Record<string, unknown>): void {}
+PlainObjectConstructor.prototype = Object.prototype;
+export const PlainObject: new () => Record<string, unknown> = PlainObjectConstructor as Function as new () => Record<
+  string,
+  unknown
+>;
 
 /**
  * The request parameters as the plain JSON value that will be sent, or a

@@ -109,7 +109,7 @@ async function readCursorPage<T>(res: APIResponse, spec: RequestSpec): Promise<C
     const id = typeof item === "object" && item !== null ? (item as { id?: unknown }).id : undefined;
     if (typeof id !== "string" || id === "") throw shapeError(what, `data.${i}.id`, id, "a non-empty string");
   });
-  return page as unknown as CursorPage<T>;
+  return page as CursorPage<T>;
 }
 
 /**
@@ -128,7 +128,7 @@ export function cursorList<
   call: EndpointCall<Path, NoInfer<Params>>,
   options: RequestOptions | undefined,
 ): CursorList<Row> {
-  const { first, invalid } = firstListRequest(http, ep, call);
+  const { first, invalid } = firstListRequest(http, ep, call, options);
   const fetchPage = async (after: string | undefined): Promise<CursorPage<Row>> => {
     const spec = after === undefined || after === call.params?.after ? first! : withAfter(first!, after);
     return (await http.request(spec, options, readCursorPage<Row>)).data;

@@ -13,7 +13,7 @@ import type { OffsetPaging, PagedListOptions } from "./paging.js";
 
 /** One page request being read: its rows in batches, and how to close it. */
 interface OpenPage<T> {
-  rows: AsyncIterable<T[]>;
+  rows: AsyncIterable<T[]> | Iterable<T[]>;
   cancel(): void;
 }
 
@@ -196,7 +196,7 @@ export class OffsetList<T> implements AsyncIterable<T>, AsyncDisposable {
       if (!isObject(data)) throw shapeError(`page of ${row}s`, "", data, "an object");
       const list = data[rows.member];
       if (!Array.isArray(list)) throw shapeError(`page of ${row}s`, rows.member, list, "an array");
-      return { rows: [list as T[]] as unknown as AsyncIterable<T[]>, cancel() {} };
+      return { rows: [list as T[]], cancel() {} };
     }
     const { data: res } = await http.request(spec, this.#requestOptions, (r: APIResponse) => r, "streamed");
     const cancel = () => res.cancel();
@@ -220,7 +220,7 @@ export function offsetList<Path extends string, Params extends { limit?: number 
   call: EndpointCall<Path, NoInfer<Params>>,
   options: (RequestOptions & PagedListOptions) | undefined,
 ): OffsetList<Row> {
-  let { first, invalid } = firstListRequest(http, ep, call);
+  let { first, invalid } = firstListRequest(http, ep, call, options);
   try {
     if (options !== undefined) validateInput(ep.page.options, options, `${ep.operation} request`);
   } catch (err) {

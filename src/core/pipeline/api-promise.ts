@@ -76,7 +76,7 @@ export class APIPromise<T> extends Promise<T> {
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
     // One reaction, not two chained: `onrejected` still sees only the request's failure.
-    return this.#result.then(onfulfilled ? (r) => onfulfilled(r.data) : (r) => r.data as unknown as R1, onrejected);
+    return this.#result.then(onfulfilled ? (r) => onfulfilled(r.data) : (r) => r.data as T & R1, onrejected);
   }
 
   override catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {

@@ -50,16 +50,35 @@ export function resolveCredentials(options: {
 }
 
 /**
- * What a 401 is told about the credential that was refused: the scheme, and which option or
- * environment variable each part came from. Never a value.
+ * What a 401 is told about the credential that was refused: the scheme, which option or
+ * environment variable each part came from, and how to set the right one. Never a value.
+ * `origin` is the host that refused it: W&B's hosts add where a W&B key is found.
  */
-export function authFailureHint(scheme: AuthScheme, creds: Credentials, callerHeader: boolean): string {
+export function authFailureHint(scheme: AuthScheme, creds: Credentials, callerHeader: boolean, origin = ""): string {
   const src = creds.sources;
   if (callerHeader) return " (sent: your own Authorization header)";
   if (src === undefined) return "";
-  if (scheme === "bearer") return ` (sent: Bearer \`apiKey\` from ${src.apiKey})`;
-  if (scheme === "api-key-basic") return ` (sent: Basic api:\`apiKey\` from ${src.apiKey})`;
-  return ` (sent: Basic \`username\` from ${src.username}, \`password\` from ${src.password})`;
+  const wandb = /^https:\/\/([^/]+\.)?wandb\.ai$/.test(origin)
+    ? "; W&B API keys are at https://wandb.ai/authorize"
+    : "";
+  if (scheme === "bearer")
+    return ` (sent: Bearer \`apiKey\` from ${src.apiKey}; to fix: ${keyFix(src.apiKey)}${wandb})`;
+  if (scheme === "api-key-basic")
+    return ` (sent: Basic api:\`apiKey\` from ${src.apiKey}; to fix: ${keyFix(src.apiKey)}${wandb})`;
+  const password =
+    src.password === "the `password` option"
+      ? "pass the right `password`"
+      : src.password === "INFERLOOP_PASSWORD"
+        ? "set INFERLOOP_PASSWORD to the right password, or pass `password` to new Inferloop({...})"
+        : `the password is the API key: ${keyFix(src.apiKey)}, or set INFERLOOP_PASSWORD`;
+  return ` (sent: Basic \`username\` from ${src.username}, \`password\` from ${src.password}; to fix: ${password}${wandb})`;
+}
+
+/** How to set the API key, by where the refused one came from. */
+function keyFix(source: string): string {
+  if (source === "the `apiKey` option") return "pass the right key as `apiKey`";
+  const first = source === "WANDB_API_KEY" ? " (INFERLOOP_API_KEY is read first)" : "";
+  return `set ${source} to the right key${first}, or pass \`apiKey\` to new Inferloop({...})`;
 }
 
 /** Thrown when an operation needs a credential the client does not have. */

@@ -17,9 +17,11 @@ import { APIPromise, type WithResponse } from "./api-promise.js";
 import type { APIResponse, HttpClient } from "./http-client.js";
 import type { RequestOptions } from "./options.js";
 import { pathSegment, plainPathSegment } from "./path-segment.js";
-import type { ErrorHint, RequestSpec, RetryPolicy, Service } from "./request-spec.js";
+import type { EndpointIdentity, RequestHooks, RequestSpec } from "./request-spec.js";
 
 export type { ErrorHint, Service } from "./request-spec.js";
+
+import { withExtraBody } from "./extra-body.js";
 
 /** The `{name}`s of a path literal: `"/a/{queueId}/b/{itemId}"` gives `"queueId" | "itemId"`. */
 export type PathNames<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}`
@@ -36,11 +38,14 @@ export type PathArguments<Path extends string> = { readonly [Name in PathNames<P
 export type Reader<Result> = (res: APIResponse, spec: RequestSpec) => Promise<Result> | Result;
 
 /**
- * A body that needs more than its schema: `schema` types the parameters and checks them
- * (unless `check` replaces it), and `prepare` turns what was checked into what is sent.
+ * A body that needs more than its schema. The request is built once, in this order: the
+ * parameters are checked (`schema`, or `check` in its place), `prepare` makes what is sent,
+ * `extraBody` is merged in, then `review` sees the body exactly as it will go out.
  */
 export interface BodyStep<Params, Checked, Body> {
   schema: $ZodType<unknown, Params>;
+  /** Operation-specific hints on top of the schema's issues (a "did you mean" for a key). */
+  issues?(issues: readonly $ZodIssue[]): InputIssue[];
   /**
    * Checks the parameters in place of the schema, for a body checked while it is copied (a
    * training job's trajectories). Throws `RequestValidationError` worded with `what`.
@@ -48,6 +53,19 @@ export interface BodyStep<Params, Checked, Body> {
   check?(params: unknown, what: string): Checked;
   /** What is sent, made from what was checked (chat's defaults, a training job's JSON text). */
   prepare?(checked: Checked, params: Params): Body;
+  /**
+   * Body members that `extraBody` merges into member by member instead of replacing
+   * (`experimental_config`: a setting newer than the SDK joins the checked ones).
+   */
+  merges?: readonly string[];
+  /** The prepared body holds parts already written as JSON text: sent in pieces. */
+  inPieces?: boolean;
+  /**
+   * Looks at the request as it will be sent (`extraBody` merged): throws a refusal that only
+   * the whole request can decide (a job that would train nothing), or returns the mistakes that
+   * cannot throw (an ignored filter, rewards that teach nothing), said once by the findings rule.
+   */
+  review?(checked: Checked, sent: Body, what: string): readonly Finding[] | undefined;
 }
 
 /** What a streamed answer's reader is given besides the response. */
@@ -64,62 +82,13 @@ export interface StreamedAnswer<Params, Body, Result> {
   read(res: APIResponse, context: StreamContext<Params>): Result;
 }
 
-/** What a resource declares about one endpoint. */
-export interface EndpointDeclaration<Path extends string, Params, Checked, Body, Result> {
+/** The needs of one or two endpoints, kept out of every other declaration. */
+export interface EndpointHooks<Params, Body, Result> extends RequestHooks {
   /**
-   * `training_jobs.events.list`: the SDK method's path in snake_case. It names the telemetry
-   * span, the debug log lines, refusals ("Invalid training_jobs.events.list request: …") and
-   * the API reference page; ids never appear in it.
+   * Path arguments are refused when they are not plain path segments (no id the server issues
+   * has `/`, `%`, spaces or controls); `true` percent-encodes them instead.
    */
-  operation: string;
-  method: RequestSpec["method"];
-  /** Under the service's base URL; each `{name}` is filled from the call's path arguments. */
-  path: Path;
-  /**
-   * Which base URL and auth: `inference` (`baseURL`, Bearer), `trace` (`traceBaseURL`, Basic),
-   * `training` (`trainingBaseURL`, Bearer), `wandb` (`wandbBaseURL`, Basic `api:<key>`).
-   */
-  service: Service;
-  retry: RetryPolicy;
-  /** With `retry: "unsent-only"`: what a second attempt could create twice ("training job"). */
-  creates?: string;
-  /**
-   * The GenAI semantic-convention operation (`chat`), when there is one: the span is then named
-   * `{genAiOperation} {model}` as that convention asks, instead of by `operation`.
-   */
-  genAiOperation?: string;
-  /**
-   * Path arguments are `plain` by default: an id holding `/`, `%`, spaces or controls is refused
-   * (no id the server issues has one). `encoded` percent-encodes them instead.
-   */
-  pathArguments?: "plain" | "encoded";
-  /** Headers every request of this endpoint carries (an `accept` for NDJSON). */
-  headers?: Readonly<Record<string, string>>;
-  /**
-   * The JSON body: a schema the parameters are copied into plain JSON and checked against, or
-   * a {@link BodyStep} when the body needs more than that.
-   */
-  body?: $ZodType<Checked, Params> | BodyStep<Params, Checked, Body>;
-  /** Query parameters: a schema the parameters are checked against; set members are sent. */
-  query?: $ZodType<unknown, Params>;
-  /** Operation-specific hints on top of the schema's issues (a "did you mean" for a key). */
-  issues?: (issues: readonly $ZodIssue[]) => InputIssue[];
-  /**
-   * Mistakes that cannot throw (an ignored filter, rewards that teach nothing), found in what
-   * was checked: said once by the findings rule before anything is sent.
-   */
-  findings?(checked: Checked): readonly Finding[] | undefined;
-  /** The body holds parts already written as JSON text: sent in pieces (see `RequestSpec`). */
-  bodyInPieces?: boolean;
-  /**
-   * What the user can do about an error answer the server words in a known way: when `match`
-   * finds the server's message (of `status`, when given), `hint` is added after it.
-   */
-  errorHints?: readonly ErrorHint[];
-  /** Body members `extraBody` merges into member by member (see `RequestSpec`). */
-  extraBodyMerges?: readonly string[];
-  /** Reads a successful JSON answer (any endpoint without `page`). */
-  read?: Reader<Result>;
+  encodePathArguments?: boolean;
   /** Reads the answer when the body asks for a stream instead. */
   streamed?: StreamedAnswer<Params, Body, Result>;
   /**
@@ -127,8 +96,24 @@ export interface EndpointDeclaration<Path extends string, Params, Checked, Body,
    * a chat call as its own and records it); `undefined` lets the call go out as usual.
    */
   around?(body: Body, send: (body: Body) => Promise<WithResponse<Result>>): Promise<WithResponse<Result>> | undefined;
+}
+
+/** What a wire module declares about one endpoint. */
+export interface EndpointDeclaration<Path extends string, Params, Checked, Body, Result> extends EndpointIdentity {
+  /** Under the service's base URL; each `{name}` is filled from the call's path arguments. */
+  readonly path: Path;
+  /**
+   * The JSON body: a schema the parameters are copied into plain JSON and checked against, or
+   * a {@link BodyStep} when the body needs more than that.
+   */
+  readonly body?: $ZodType<Checked, Params> | BodyStep<Params, Checked, Body>;
+  /** Query parameters: a schema the parameters are checked against; set members are sent. */
+  readonly query?: $ZodType<unknown, Params>;
+  /** Reads a successful JSON answer (any endpoint without `page`). */
+  readonly read?: Reader<Result>;
   /** For lists: how pages are asked for and where their rows are; `Result` is one row. */
-  page?: Paging<Result>;
+  readonly page?: Paging<Result>;
+  readonly hooks?: EndpointHooks<Params, Body, Result>;
 }
 
 /**
@@ -166,7 +151,7 @@ const PLACEHOLDER = /\{(\w+)\}/g;
 
 function fillPath(ep: Endpoint, args: Record<string, unknown> | undefined, what: string): string {
   if (!ep.path.includes("{")) return ep.path;
-  const segment = ep.pathArguments === "encoded" ? pathSegment : plainPathSegment;
+  const segment = ep.hooks?.encodePathArguments ? pathSegment : plainPathSegment;
   return ep.path.replace(PLACEHOLDER, (_, name: string) => segment(args?.[name], name, what));
 }
 
@@ -179,16 +164,24 @@ function queryString(params: unknown): string {
   return text === "" ? "" : `?${text}`;
 }
 
-/** The body to send, checked: the schema's copy, or the declared step's. */
-function checkedBody(ep: Endpoint, params: unknown, what: string, log: HttpClient["config"]["log"]): unknown {
+/** Where the body's `extraBody` comes from: the client's default, then the call's own. */
+interface ExtraBodies {
+  clientDefault: unknown;
+  perRequest: unknown;
+}
+
+/** The body to send: checked, prepared, `extraBody` merged, then reviewed (see {@link BodyStep}). */
+function builtBody(ep: Endpoint, params: unknown, what: string, http: HttpClient, extra: ExtraBodies): unknown {
   const shape = ep.body as $ZodType | BodyStep<unknown, unknown, unknown>;
   // A zod schema carries `_zod`; a step is a plain object with `schema`.
   const step = "_zod" in shape ? undefined : (shape as BodyStep<unknown, unknown, unknown>);
   const checked = step?.check
     ? step.check(params, what)
-    : validateRequestBody(step ? step.schema : (shape as $ZodType), params, what, ep.issues);
-  if (ep.findings !== undefined) warnFindings(log, ep.operation, ep.findings(checked));
-  return step?.prepare ? step.prepare(checked, params) : checked;
+    : validateRequestBody(step ? step.schema : (shape as $ZodType), params, what, step?.issues);
+  const prepared = step?.prepare ? step.prepare(checked, params) : checked;
+  const sent = withExtraBody(prepared, extra.clientDefault, extra.perRequest, ep.operation, step?.merges);
+  if (step?.review !== undefined) warnFindings(http.config.log, ep.operation, step.review(checked, sent, what));
+  return sent;
 }
 
 /**
@@ -197,19 +190,22 @@ function checkedBody(ep: Endpoint, params: unknown, what: string, log: HttpClien
  * said.
  */
 function endpointRequest(
+  http: HttpClient,
   ep: Endpoint,
   call: { pathArguments?: object | undefined; params?: unknown; headers?: Record<string, string | undefined> },
-  log: HttpClient["config"]["log"],
+  options: RequestOptions | undefined,
 ): RequestSpec {
-  // Refusals name the operation: "Invalid training_jobs.events.list request: limit: …".
+  // Refusals name the operation: "Invalid training_jobs.events.list request: …".
   const what = `${ep.operation} request`;
   let path = fillPath(ep, call.pathArguments as Record<string, unknown> | undefined, what);
-  const body = ep.body === undefined ? undefined : checkedBody(ep, call.params, what, log);
-  if (ep.query !== undefined) path += queryString(validateInput(ep.query, call.params ?? {}, what, ep.issues));
-  const headers = ep.headers === undefined ? call.headers : { ...ep.headers, ...call.headers };
-  // The declaration's own members (operation, method, service, retry, ...) are the spec's; the
-  // schema and reader members it also carries are never read from a spec.
-  return { ...(ep as unknown as RequestSpec), path, body, headers };
+  const extra = { clientDefault: http.config.extraBody, perRequest: options?.extraBody };
+  const body = ep.body === undefined ? undefined : builtBody(ep, call.params, what, http, extra);
+  if (ep.query !== undefined) path += queryString(validateInput(ep.query, call.params ?? {}, what));
+  const fixed = ep.hooks?.headers;
+  const headers = fixed === undefined ? call.headers : { ...fixed, ...call.headers };
+  const { operation, method, service, retry, creates, hooks } = ep;
+  const inPieces = ep.body !== undefined && "inPieces" in ep.body && ep.body.inPieces === true;
+  return { operation, method, service, retry, creates, hooks, path, body, headers, bodyInPieces: inPieces };
 }
 
 function send<Params, Result>(
@@ -219,7 +215,7 @@ function send<Params, Result>(
   params: Params,
   options: RequestOptions | undefined,
 ): Promise<WithResponse<Result>> {
-  const streamed = ep.streamed;
+  const streamed = ep.hooks?.streamed;
   if (streamed?.when(spec.body)) {
     const context = { params, signal: options?.signal, redactor: http.config.redactor };
     return http.request(
@@ -245,12 +241,12 @@ export function callEndpoint<Path extends string, Params, Result>(
 ): APIPromise<Result> {
   let spec: RequestSpec;
   try {
-    spec = endpointRequest(ep, call, http.config.log);
+    spec = endpointRequest(http, ep, call, options);
   } catch (err) {
     return new APIPromise(Promise.reject(err));
   }
   const params = call.params as Params;
-  const around = ep.around?.(spec.body, (body) =>
+  const around = ep.hooks?.around?.(spec.body, (body) =>
     send(http, ep, body === spec.body ? spec : { ...spec, body }, params, options),
   );
   return new APIPromise(around ?? send(http, ep, spec, params, options));
@@ -264,9 +260,10 @@ export function firstListRequest(
   http: HttpClient,
   ep: Endpoint,
   call: { pathArguments?: object | undefined; params?: unknown; headers?: Record<string, string | undefined> },
+  options: RequestOptions | undefined,
 ): { first: RequestSpec | undefined; invalid: Error | undefined } {
   try {
-    return { first: endpointRequest(ep, call, http.config.log), invalid: undefined };
+    return { first: endpointRequest(http, ep, call, options), invalid: undefined };
   } catch (err) {
     return { first: undefined, invalid: err as Error };
   }

@@ -17,7 +17,6 @@ import { type Transport, type TransportRequest, type TransportResponse, wasUnsen
 import { signalAbortError } from "./abort.js";
 import type { ResponseInfo, WithResponse } from "./api-promise.js";
 import { type AuthScheme, authFailureHint, authorizationHeader, type Credentials } from "./auth.js";
-import { withExtraBody } from "./extra-body.js";
 import { checkRequestHeaders } from "./header-values.js";
 import type { RequestOptions } from "./options.js";
 import { redirectMessage } from "./redirect.js";
@@ -183,10 +182,7 @@ export class HttpClient {
     const signal = options?.signal;
     checkRequestHeaders(options?.headers, options?.idempotencyKey, spec.operation);
     const { headers, callerAuth } = this.#headers(spec, options);
-    const value =
-      spec.body === undefined
-        ? undefined
-        : withExtraBody(spec.body, cfg.extraBody, options?.extraBody, spec.operation, spec.extraBodyMerges);
+    const value = spec.body;
     const body: TransportRequest["body"] =
       value === undefined ? undefined : spec.bodyInPieces ? { pieces: () => jsonPieces(value) } : JSON.stringify(value);
     const path = base.prefix + spec.path;
@@ -242,9 +238,9 @@ export class HttpClient {
             res,
             res.status < 400 ? { spec, base } : undefined,
             res.status === 401
-              ? authFailureHint(authOf(spec), cfg.credentials, callerAuth)
+              ? authFailureHint(authOf(spec), cfg.credentials, callerAuth, base.origin)
               : doubledV1Hint(res.status, base, spec.path),
-            spec.errorHints,
+            spec.hooks?.errorHints,
           );
           outcome = { kind: "status", status: res.status, headers: res.headers };
         }
@@ -254,6 +250,7 @@ export class HttpClient {
       if (!decision.retry) {
         // Say why a failure that is normally retried was not: the caller can make it retryable.
         if (decision.why === "may-duplicate") notRetried(failure as Error, spec);
+        if (failure instanceof APIError && spec.hooks?.errorHints) await this.#lookUp(failure, spec, signal);
         throw cfg.redactor.error(failure);
       }
       span?.retry(attempt + 1, decision.delayMs, failure);
@@ -280,6 +277,19 @@ export class HttpClient {
     if (!callerAuth) out.authorization = authorizationHeader(authOf(spec), this.config.credentials);
     if (options?.idempotencyKey !== undefined) out["idempotency-key"] = options.idempotencyKey;
     return { headers: out, callerAuth };
+  }
+
+  /** Runs the lookup of the hint that matches a final error answer, adding what it finds. */
+  async #lookUp(failure: APIError, spec: RequestSpec, signal: AbortSignal | undefined): Promise<void> {
+    const hint = spec.hooks?.errorHints?.find(
+      (h) =>
+        h.lookup !== undefined &&
+        (h.status === undefined || h.status === failure.status) &&
+        h.match.test(failure.message),
+    );
+    if (hint?.lookup === undefined) return;
+    const found = await hint.lookup({ http: this, body: spec.body, signal }).catch(() => undefined);
+    if (found) failure.message += found;
   }
 
   async #errorFrom(
@@ -309,7 +319,7 @@ export class HttpClient {
     const known = declared?.find(
       (h) => (h.status === undefined || h.status === res.status) && h.match.test(parsed.message),
     );
-    if (known !== undefined) hint += known.hint;
+    if (known?.hint !== undefined) hint += known.hint;
     return apiErrorFor({
       ...parsed,
       message: parsed.message + hint,

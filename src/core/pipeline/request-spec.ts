@@ -1,6 +1,6 @@
-// What a resource asks of the request pipeline: one operation's request and how its answer is
-// read. Its own module so that the pipeline's helpers (telemetry) can name these types without
-// importing the pipeline itself.
+// What the pipeline sends: one operation's request as an endpoint declaration resolves it. Its own
+// module so that the pipeline's helpers (telemetry, lists) can name these types without importing
+// the declarations or the pipeline itself.
 /**
  * Whether a failed attempt may be sent again. `"safe"`: the operation can run twice without
  * harm. `"unsent-only"`: it must not (it creates something), so only a request that provably
@@ -16,41 +16,78 @@ export type RetryPolicy = "safe" | "unsent-only";
  */
 export type Service = "inference" | "trace" | "training" | "wandb";
 
-/** A hint added to an error answer whose message `match` finds (see `Endpoint.errorHints`). */
+/** What an error answer whose message `match` finds gets added to it (see {@link RequestHooks}). */
 export interface ErrorHint {
   status?: number;
   match: RegExp;
-  hint: string;
+  /** Added after the server's message. */
+  hint?: string;
+  /**
+   * Looked up once the call has failed for good with such an answer, never before: it may send
+   * one request of its own (which has no lookup), and its failure adds nothing. What it resolves
+   * to is added after the message.
+   */
+  lookup?(failed: ErrorLookupContext): Promise<string | undefined>;
 }
 
-/** One operation's request, as an endpoint declaration ({@link Endpoint}) resolves it. */
-export interface RequestSpec {
-  /** The operation's name (`training_jobs.events.list`): span name, log lines. */
-  operation: string;
-  /** The GenAI convention's operation (`chat`), when the span is named by that convention. */
-  genAiOperation?: string;
-  method: "GET" | "POST" | "DELETE" | "PATCH" | "PUT";
+/**
+ * What an {@link ErrorHint}'s `lookup` gets: the pipeline that sent the call (the `HttpClient`,
+ * which an endpoint's lookup names by its own type), and the body as sent.
+ */
+export interface ErrorLookupContext {
+  http: unknown;
+  body: unknown;
+  signal: AbortSignal | undefined;
+}
+
+/** What every endpoint is: its name, HTTP method, server and retry class. */
+export interface EndpointIdentity {
+  /**
+   * `training_jobs.events.list`: the SDK method's path in snake_case. It names the telemetry
+   * span, the debug log lines, refusals ("Invalid training_jobs.events.list request: …") and
+   * the API reference page; ids never appear in it.
+   */
+  readonly operation: string;
+  readonly method: "GET" | "POST" | "DELETE" | "PATCH" | "PUT";
+  /**
+   * Which base URL and auth: `inference` (`baseURL`, Bearer), `trace` (`traceBaseURL`, Basic),
+   * `training` (`trainingBaseURL`, Bearer), `wandb` (`wandbBaseURL`, Basic `api:<key>`).
+   */
+  readonly service: Service;
+  readonly retry: RetryPolicy;
+  /** With `retry: "unsent-only"`: what a second attempt could create twice ("training job"). */
+  readonly creates?: string | undefined;
+}
+
+/** The few endpoints' own needs that the pipeline reads while sending. */
+export interface RequestHooks {
+  /**
+   * The GenAI semantic-convention operation (`chat`): the span is then named
+   * `{genAiOperation} {model}` as that convention asks, instead of by `operation`.
+   */
+  readonly genAiOperation?: string;
+  /** Headers every request of the endpoint carries (an `accept` for NDJSON). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * What the user can do about an error answer the server words in a known way: when `match`
+   * finds the server's message (of `status`, when given), `hint` is added after it.
+   */
+  readonly errorHints?: readonly ErrorHint[];
+}
+
+/** One request, checked and ready: the endpoint's identity with its filled path and final body. */
+export interface RequestSpec extends EndpointIdentity {
   /** Path under the base URL, starting with `/`, already percent-encoded. */
   path: string;
-  service: Service;
+  /** The body as sent: checked, prepared and with `extraBody` merged. */
   body?: unknown;
   headers?: Record<string, string | undefined>;
-  retry: RetryPolicy;
-  /** With `"unsent-only"`: what a second attempt could create twice ("training job"), for the
-   * error that says why the request was not retried. */
-  creates?: string;
-  /** The body holds parts already written as JSON text ({@link SerializedJSON}): it is sent
-   * in pieces ({@link jsonPieces}) instead of as one `JSON.stringify` string. */
+  /** The body holds parts already written as JSON text (`SerializedJSON`): sent in pieces
+   * (`jsonPieces`) instead of as one `JSON.stringify` string. */
   bodyInPieces?: boolean;
   /** The answer is SSE: never ask for compression (a compressing proxy may hold events back). */
   stream?: boolean;
-  /** Hints added to error answers the endpoint's server words in a known way. */
-  errorHints?: readonly ErrorHint[];
-  /**
-   * Body members that `extraBody` merges into member by member instead of replacing
-   * (`experimental_config`: a setting newer than the SDK joins the validated ones).
-   */
-  extraBodyMerges?: readonly string[];
+  hooks?: RequestHooks | undefined;
 }
 
 /**

@@ -218,14 +218,14 @@ export async function loadSpanStarter(): Promise<SpanStarter | null> {
     const tracer = api.trace.getTracer("inferloop");
     // Named by the endpoint's declared operation, never by its path (which holds ids); the
     // GenAI convention's operations are named as that convention says: `chat {model}`.
-    const operation = spec.genAiOperation ?? spec.operation;
+    const operation = spec.hooks?.genAiOperation ?? spec.operation;
     const recordContent = options.recordContent === true;
     const attributes: Attributes = {
       "gen_ai.operation.name": operation,
       ...requestAttributes(spec, origin, recordContent),
     };
     const model = attributes["gen_ai.request.model"];
-    const named = spec.genAiOperation !== undefined && typeof model === "string";
+    const named = spec.hooks?.genAiOperation !== undefined && typeof model === "string";
     const span = tracer.startSpan(named ? `${operation} ${model}` : operation, {
       kind: api.SpanKind.CLIENT,
       attributes,

@@ -1,5 +1,5 @@
 /**
- * Reading an artifact back (research/artifacts.md §3): find the version by `name:alias`, fetch
+ * Reading an artifact back (wandb/wandb `wandb/sdk/artifacts/artifact.py`, `download`): find the version by `name:alias`, fetch
  * its manifest (the files' digests), list the files' signed URLs, then GET each with no
  * credentials and check its MD5. A URL that expired is asked for again once.
  */
@@ -8,17 +8,17 @@ import type { HttpClient } from "../../core/pipeline/http-client.js";
 import type { RequestOptions } from "../../core/pipeline/options.js";
 import { base64Bytes, readableOf } from "../../wire/artifacts/bytes.js";
 import { type ArtifactRef, parseRef, unsafePathReason } from "../../wire/artifacts/checks.js";
-import { ArtifactDigestError, ArtifactNotFoundError, UnsafeArtifactPathError } from "../../wire/artifacts/errors.js";
-import { hasFileSystem, pathUnder, writeChecked } from "../../wire/artifacts/local-files.js";
-import { manifestFiles } from "../../wire/artifacts/manifest.js";
-import { createMd5 } from "../../wire/artifacts/md5.js";
 import {
   type FileUrlPage,
   fileUrls,
   type Membership,
   manifestUrl,
   membershipByName,
-} from "../../wire/artifacts/operations.js";
+} from "../../wire/artifacts/endpoints.js";
+import { ArtifactDigestError, ArtifactNotFoundError, UnsafeArtifactPathError } from "../../wire/artifacts/errors.js";
+import { hasFileSystem, pathUnder, writeChecked } from "../../wire/artifacts/local-files.js";
+import { manifestFiles } from "../../wire/artifacts/manifest.js";
+import { createMd5 } from "../../wire/artifacts/md5.js";
 import { getFromStorage, StorageRequestError } from "../../wire/artifacts/storage.js";
 import type { Artifact, ArtifactFile, ArtifactFileEntry } from "../../wire/artifacts/types.js";
 import { runGraphQL } from "../../wire/graphql.js";

@@ -44,8 +44,9 @@ export class FaultQueue {
    * ```ts
    * const queue = new FaultQueue();
    * queue.inject({ kind: "status", status: 503, path: "/v1/models" });
-   * const req: FakeRequest = { method: "GET", path: "/v1/models", query: "", headers: {}, body: "", json: undefined, signal };
-   * queue.take(req)?.kind; // "status"; the next take finds nothing
+   * const signal = new AbortController().signal;
+   * queue.take({ method: "GET", path: "/v1/models", query: "", headers: {}, body: "", json: undefined, signal })?.kind;
+   * // "status"; the next take finds nothing
    * ```
    */
   take(req: FakeRequest): Fault | undefined {

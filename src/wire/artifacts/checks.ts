@@ -62,6 +62,8 @@ export function checkUploadParams(params: ArtifactUploadParams): void {
         else if (/^v\d+$/.test(a)) add(`aliases.${i}`, `"${a}" is a version W&B assigns itself: use another alias`);
       });
   }
+  if (p.storageRegion !== undefined && (typeof p.storageRegion !== "string" || !/^[a-z0-9-]+$/.test(p.storageRegion)))
+    add("storageRegion", 'storageRegion must be a W&B region name such as "coreweave-us"');
   if (p.metadata !== undefined && (typeof p.metadata !== "object" || p.metadata === null || Array.isArray(p.metadata)))
     add("metadata", "metadata must be a JSON object");
   if (!Array.isArray(p.files) || p.files.length === 0)

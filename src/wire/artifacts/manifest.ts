@@ -1,5 +1,5 @@
 /**
- * The artifact manifest (`wandb_manifest.json`, research/artifacts.md §2.3): written for an
+ * The artifact manifest (`wandb_manifest.json`, wandb/wandb `core/pkg/artifacts/manifest.go`): written for an
  * upload, read for a download. Readers ignore keys they do not know (W&B's Go and Python
  * clients write different optional ones).
  */
@@ -13,14 +13,15 @@ export interface ManifestEntryOut extends ArtifactFileEntry {
   birthArtifactId: string;
 }
 
-/** The manifest's bytes for an upload (V2 storage layout, as W&B's clients use). */
-export function manifestBytes(entries: readonly ManifestEntryOut[]): Uint8Array {
+/** The manifest's bytes for an upload (V2 storage layout, as W&B's clients use), with the
+ * storage region beside the layout when one is asked for (wandb `core/pkg/artifacts/manifest.go`). */
+export function manifestBytes(entries: readonly ManifestEntryOut[], storageRegion?: string): Uint8Array {
   const contents: Record<string, unknown> = {};
   for (const e of entries) contents[e.name] = { digest: e.digest, size: e.size, birthArtifactID: e.birthArtifactId };
   const manifest = {
     version: 1,
     storagePolicy: "wandb-storage-policy-v1",
-    storagePolicyConfig: { storageLayout: "V2" },
+    storagePolicyConfig: storageRegion === undefined ? { storageLayout: "V2" } : { storageLayout: "V2", storageRegion },
     contents,
   };
   return new TextEncoder().encode(JSON.stringify(manifest));

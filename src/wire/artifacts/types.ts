@@ -28,6 +28,13 @@ export interface ArtifactUploadParams {
   metadata?: Record<string, unknown>;
   description?: string;
   /**
+   * The W&B storage region to keep the files in (`coreweave-us`: W&B Inference serves LoRA
+   * adapters from there). Sent as W&B's own clients send it: in `createArtifact`'s input and in
+   * the manifest's `storagePolicyConfig`, beside `storageLayout` (wandb `core/pkg/artifacts/saver.go`
+   * and `manifest.go`). Left out: W&B's default region.
+   */
+  storageRegion?: string;
+  /**
    * When files go to storage in parts, as W&B's clients send big files (one PUT is capped by
    * object stores: S3 at 5 GiB): files of `threshold` bytes or more (default 2 GiB, W&B's),
    * in parts of `partSize` bytes (default 100 MiB, W&B's; 5 MiB to 5 GiB, S3's bounds). The

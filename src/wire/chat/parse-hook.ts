@@ -6,7 +6,7 @@
 import type { Redactor } from "../../core/errors/secrets.js";
 import type { APIResponse } from "../../core/pipeline/http-client.js";
 import type { ResponseFormatJSONSchema } from "./request-schema.js";
-import type { ChatCompletionStream } from "./stream.js";
+import type { ChatCompletionStream } from "./stream/stream.js";
 import type { ChatCompletion, ChatCompletionChoice, ChatCompletionMessage } from "./types.js";
 
 /** Where a parsing response format keeps its own reply parser. */
@@ -61,3 +61,19 @@ export type ParsingResponseFormat<
   readonly [PARSE_COMPLETION]: CompletionParser<ParsedChatCompletion<T> | Promise<ParsedChatCompletion<T>>>;
   readonly [PARSED_STREAM]?: ParsedStreamOpener<S>;
 };
+
+function formatOf<T>(params: unknown): Partial<ParsingResponseFormat<T>> | null | undefined {
+  return (params as { response_format?: Partial<ParsingResponseFormat<T>> | null } | null | undefined)?.response_format;
+}
+
+/** The parser a response format carries, when it is one that can parse replies. */
+export function parserOf<T>(params: unknown): ParsingResponseFormat<T>[typeof PARSE_COMPLETION] | undefined {
+  const parse = formatOf<T>(params)?.[PARSE_COMPLETION];
+  return typeof parse === "function" ? parse : undefined;
+}
+
+/** The opener of the stream that parses the reply, when the format parses replies and has one. */
+export function parsedStreamOf(params: unknown): ParsedStreamOpener<ChatCompletionStream> | undefined {
+  const open = formatOf(params)?.[PARSED_STREAM];
+  return typeof open === "function" && parserOf(params) !== undefined ? open : undefined;
+}

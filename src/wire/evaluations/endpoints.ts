@@ -65,9 +65,8 @@ export const fileCreate = endpoint({
   path: "/file/create",
   service: "trace",
   retry: "safe",
-  headers: { "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
-  body: { ...built<FileCreateBody>(), prepare: fileForm },
-  bodyInPieces: true,
+  hooks: { headers: { "content-type": `multipart/form-data; boundary=${BOUNDARY}` } },
+  body: { ...built<FileCreateBody>(), prepare: fileForm, inPieces: true },
   read: readDigest<WeaveFileCreated>,
 });
 
@@ -117,8 +116,7 @@ export const callUpsertBatch = endpoint({
   path: "/call/upsert_batch",
   service: "trace",
   retry: "safe",
-  body: built<CallUpsertBatchBody>(),
-  bodyInPieces: true,
+  body: { ...built<CallUpsertBatchBody>(), inPieces: true },
   read: readObject<Record<string, unknown>>,
 });
 

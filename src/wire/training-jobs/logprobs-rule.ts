@@ -3,22 +3,6 @@ import { RequestValidationError } from "../../core/errors/errors.js";
 import type { TrajectoryChecks } from "./trajectory-checks.js";
 
 /**
- * Whether the client's default `extraBody` and then the call's, merged into
- * `experimental_config` as the pipeline merges them, leave `allow_training_without_logprobs`
- * true.
- */
-export function allowsTrainingWithoutLogprobs(...extraBodies: unknown[]): boolean {
-  let allowed = false;
-  for (const extra of extraBodies) {
-    if (!isObject(extra) || !("experimental_config" in extra)) continue;
-    const config = extra["experimental_config"];
-    if (!isObject(config)) allowed = false;
-    else if ("allow_training_without_logprobs" in config) allowed = config["allow_training_without_logprobs"] === true;
-  }
-  return allowed;
-}
-
-/**
  * Refuses a job none of whose choices carries logprobs, unless it sets
  * `allow_training_without_logprobs`. ART's trainer (`src/art/preprocessing/tokenize.py`) makes a
  * choice trainable only when its `logprobs` is not null or that setting is true; a trajectory
