@@ -186,6 +186,14 @@ const B1 = { ...A1, politeness: 0.75 };
 const B2 = {};
 const B4 = A1;
 
+/** The rows of both evaluations, by digest. */
+const BOTH: EvalResultsCase["rows"] = [
+  { row: "r2", evaluations: { [EVAL_A]: [A2], [EVAL_B]: [B2] } },
+  { row: "r4", evaluations: { [EVAL_B]: [B4] } },
+  { row: "r3", evaluations: { [EVAL_A]: [A3] } },
+  { row: "r1", evaluations: { [EVAL_A]: [A1], [EVAL_B]: [B1] } },
+];
+
 const SUMMARY_A: { trial_count: number; stats: ExpectedStat[] } = {
   trial_count: 3,
   stats: [
@@ -223,12 +231,7 @@ export const EVAL_RESULTS_CASES: readonly EvalResultsCase[] = [
     name: "two evaluations line up by row content",
     body: { evaluation_call_ids: [EVAL_A, EVAL_B] },
     total_rows: 4,
-    rows: [
-      { row: "r2", evaluations: { [EVAL_A]: [A2], [EVAL_B]: [B2] } },
-      { row: "r4", evaluations: { [EVAL_B]: [B4] } },
-      { row: "r3", evaluations: { [EVAL_A]: [A3] } },
-      { row: "r1", evaluations: { [EVAL_A]: [A1], [EVAL_B]: [B1] } },
-    ],
+    rows: BOTH,
     why: "the same example in both runs is one row; a failed prediction is a trial without scores; a scorer child not in output.scores is added",
     source: HELPERS,
   },
@@ -236,12 +239,7 @@ export const EVAL_RESULTS_CASES: readonly EvalResultsCase[] = [
     name: "evaluation_run_ids merge with evaluation_call_ids",
     body: { evaluation_call_ids: [EVAL_A], evaluation_run_ids: [EVAL_B, EVAL_A] },
     total_rows: 4,
-    rows: [
-      { row: "r2", evaluations: { [EVAL_A]: [A2], [EVAL_B]: [B2] } },
-      { row: "r4", evaluations: { [EVAL_B]: [B4] } },
-      { row: "r3", evaluations: { [EVAL_A]: [A3] } },
-      { row: "r1", evaluations: { [EVAL_A]: [A1], [EVAL_B]: [B1] } },
-    ],
+    rows: BOTH,
     why: "resolve_eval_root_ids: both lists, de-duplicated in order",
     source: HELPERS,
   },
@@ -271,12 +269,7 @@ export const EVAL_RESULTS_CASES: readonly EvalResultsCase[] = [
     name: "what client.evaluations.results asks",
     body: { evaluation_call_ids: [EVAL_A, EVAL_B], include_summary: true, include_raw_data_rows: true },
     total_rows: 4,
-    rows: [
-      { row: "r2", evaluations: { [EVAL_A]: [A2], [EVAL_B]: [B2] }, raw: true },
-      { row: "r4", evaluations: { [EVAL_B]: [B4] }, raw: true },
-      { row: "r3", evaluations: { [EVAL_A]: [A3] }, raw: true },
-      { row: "r1", evaluations: { [EVAL_A]: [A1], [EVAL_B]: [B1] }, raw: true },
-    ],
+    rows: BOTH.map((r) => ({ ...r, raw: true })),
     row_count: 4,
     summary: { [EVAL_A]: SUMMARY_A, [EVAL_B]: SUMMARY_B },
     why: "the summary counts each trial, and per score leaf: booleans' pass rate, numbers' mean",

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { compareCodePoints } from "../../wire/artifacts/digest.js";
 
 const DATASET_ROW = "/attr/rows/id/";
 
@@ -47,17 +48,6 @@ function pythonString(s: string): string {
   return `${out}"`;
 }
 
-// Python sorts keys by code point; JS `<` compares UTF-16 units (the same below U+D800).
-function byCodePoint(a: string, b: string): number {
-  const x = [...a];
-  const y = [...b];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
-    if (d !== 0) return d;
-  }
-  return x.length - y.length;
-}
-
 /**
  * Python's `json.dumps(value, sort_keys=True)` of a JSON value: `", "` and `": "` separators,
  * keys sorted, non-ASCII escaped.
@@ -76,7 +66,7 @@ export function pythonJson(value: unknown): string {
   if (typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>)
       .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => byCodePoint(a, b));
+      .sort(([a], [b]) => compareCodePoints(a, b));
     return `{${entries.map(([k, v]) => `${pythonString(k)}: ${pythonJson(v)}`).join(", ")}}`;
   }
   return pythonString(String(value));
