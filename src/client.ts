@@ -15,6 +15,7 @@ import { AnnotationQueues } from "./namespaces/annotation-queues.js";
 import { Artifacts } from "./namespaces/artifacts.js";
 import { Calls } from "./namespaces/calls.js";
 import { Chat } from "./namespaces/chat.js";
+import { Evaluations } from "./namespaces/evaluations.js";
 import { Feedback } from "./namespaces/feedback.js";
 import { Loras } from "./namespaces/loras.js";
 import { Models } from "./namespaces/models.js";
@@ -90,6 +91,8 @@ export class Inferloop {
   readonly artifacts: Artifacts;
   /** LoRA adapters served by W&B Inference: deploy one, get the model name to chat with. */
   readonly loras: Loras;
+  /** Evaluations in Weave: run, read back, compare. */
+  readonly evaluations: Evaluations;
 
   /** Inference's base URL (chat, models). */
   readonly baseURL: string;
@@ -174,7 +177,9 @@ export class Inferloop {
     this.artifacts = new Artifacts(http);
     this.loras = new Loras(http);
     // Trained checkpoints are served on the Training host: a model's `chat` goes there.
-    this.trainableModels = new TrainableModels(http, new Chat(http.routedTo("training")));
+    const trainingChat = new Chat(http.routedTo("training"));
+    this.trainableModels = new TrainableModels(http, trainingChat);
+    this.evaluations = new Evaluations(http, this.chat.completions, trainingChat.completions);
   }
 
   /**

@@ -32,6 +32,15 @@ export type { TelemetryOptions } from "./core/telemetry/telemetry.js";
 export type { FetchLike } from "./core/transport/fetch.js";
 export type { ArtifactDownload } from "./lib/artifacts/download.js";
 export * from "./lib/capture/index.js";
+export {
+  type ComparedEvaluation,
+  EvaluationComparison,
+  type RowComparison,
+  type RowWinner,
+  type ScorerComparison,
+} from "./lib/evaluations/compare.js";
+export { rulerScorer } from "./lib/evaluations/ruler-scorer.js";
+export type * from "./lib/evaluations/types.js";
 export * from "./lib/query-builder.js";
 export {
   type JudgeClient,
@@ -86,6 +95,7 @@ export { Artifacts } from "./namespaces/artifacts.js";
 export { Calls } from "./namespaces/calls.js";
 export { Chat, Completions } from "./namespaces/chat.js";
 export { Checkpoints } from "./namespaces/checkpoints.js";
+export { Evaluations } from "./namespaces/evaluations.js";
 export { Feedback } from "./namespaces/feedback.js";
 export { Loras } from "./namespaces/loras.js";
 export { type ModelListOptions, Models } from "./namespaces/models.js";
@@ -102,6 +112,7 @@ export { CallQuery } from "./wire/calls/call-query.js";
 export * from "./wire/calls/index.js";
 export * from "./wire/chat/index.js";
 export { ChatCompletionStream, type StreamResponseInfo } from "./wire/chat/stream/stream.js";
+export * from "./wire/evaluations/index.js";
 export * from "./wire/feedback/index.js";
 export { GraphQLError } from "./wire/graphql.js";
 export * from "./wire/loras/index.js";

@@ -1,6 +1,8 @@
 import type { HttpClient } from "../core/pipeline/http-client.js";
 import type { RequestOptions } from "../core/pipeline/options.js";
 import type { ArtifactDownload } from "../lib/artifacts/download.js";
+import { loopEvaluation } from "../lib/evaluations/loop.js";
+import { runEvaluation } from "../lib/evaluations/run.js";
 import { downloadCheckpoint } from "../lib/training/download-checkpoint.js";
 import {
   type PruneCheckpointsOptions,
@@ -225,9 +227,12 @@ export class TrainableModel implements TrainableModelResponse {
    * `rollouts` samples the newest checkpoint and a job trains on its groups; steps are yielded
    * in order. `maxStepsOffPolicy: 0` samples each checkpoint just trained; `k >= 1` samples the
    * next steps while a job trains, never more than `k` steps behind. One job at a time; the loop
-   * sets each trajectory's policy versions; `eval` on trained steps, `retention` after each.
-   * Each trained step's metrics and each eval's are logged to the model's W&B run with ART's
-   * keys and `training_step` (`logTo`; on when the model has a `run_id`, never failing the loop).
+   * sets each trajectory's policy versions; `eval` on trained steps, `retention` after each;
+   * `evaluation` records Weave evaluations of the starting checkpoint and of every `every`-th
+   * step (`client.evaluations.run`, the checkpoint as the model), each step's `evaluation`
+   * comparing it with the start. Each trained step's metrics and each eval's are logged to the
+   * model's W&B run with ART's keys and `training_step` (`logTo`; on when the model has a
+   * `run_id`, never failing the loop).
    * An error, an abort (`APIUserAbortError`) or a `break` stops it: rollouts aborted, no job
    * created after it; it ends once all it started has settled. The job in flight is kept in
    * `state` (by default a file under `.inferloop/` in Node), so a loop started again after any
@@ -245,11 +250,24 @@ export class TrainableModel implements TrainableModelResponse {
    * ```
    */
   trainLoop(options: TrainLoopOptions): AsyncGenerator<TrainLoopStep, void, undefined> {
+    const evaluation =
+      options?.evaluation === undefined
+        ? undefined
+        : loopEvaluation(
+            (params, extras) => runEvaluation({ http: this.#http, chat: this.#chat.completions }, params, extras),
+            {
+              project_id: `${this.entity}/${this.project}`,
+              name: `${this.name}-eval`,
+              modelProps: (step) => ({ base_model: this.base_model, step }),
+            },
+            options.evaluation,
+          );
     return trainLoop(
       this.#loopModel(),
       (prune, requestOptions, inUse) => pruneCheckpoints(this.#checkpoints, this.id, prune, requestOptions, inUse),
       options,
       (o) => openLoopRunLog(this.#http, this, o.logTo),
+      evaluation,
     );
   }
 

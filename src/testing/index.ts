@@ -29,6 +29,7 @@ export type { GenerateCallsOptions } from "./calls/seed.js";
 export { generateCall, generateCalls, SEED_OTHER_PROJECT_ID, SEED_USER_IDS, seedCallRecords } from "./calls/seed.js";
 export { referenceCalls, SEED_PROJECT_ID } from "./calls/seed-reference.js";
 export { tokenize } from "./chat/tokens.js";
+export type { FakeWeaveObject } from "./evaluations/store.js";
 export type {
   BodyFault,
   CutStreamFault,

@@ -11,6 +11,7 @@ import { authorize } from "./auth.js";
 import { CALL_ROUTES } from "./calls/routes.js";
 import { CHAT_ROUTES } from "./chat/routes.js";
 import { corsHeaders } from "./cors.js";
+import { EVALUATION_ROUTES } from "./evaluations/routes.js";
 import { applyFault } from "./faults/apply.js";
 import type { Fault } from "./faults/kinds.js";
 import { FEEDBACK_ROUTES } from "./feedback/routes.js";
@@ -36,6 +37,7 @@ export const ROUTES: ReadonlyArray<Route<FakeState>> = [
   ...CALL_ROUTES,
   ...ANNOTATION_QUEUE_ROUTES,
   ...FEEDBACK_ROUTES,
+  ...EVALUATION_ROUTES,
   ...ARTIFACT_ROUTES,
   ...WANDB_RUN_ROUTES,
   ...HEALTH_ROUTES,

@@ -9,6 +9,7 @@ import { userIdFor } from "./auth.js";
 import { seedCallRecords } from "./calls/seed.js";
 import { referenceCalls, SEED_PROJECT_ID } from "./calls/seed-reference.js";
 import { CallStore } from "./calls/store.js";
+import { WeaveObjectStore } from "./evaluations/store.js";
 import type { Fault } from "./faults/kinds.js";
 import { FaultQueue } from "./faults/queue.js";
 import { FeedbackStore } from "./feedback/store.js";
@@ -84,6 +85,8 @@ export class FakeState {
   /** Feedback created through `/feedback/create`; call queries with `include_feedback` return it. */
   readonly feedback = new FeedbackStore();
   readonly training = new TrainingJobStore();
+  /** Weave objects, tables and files (what an evaluation publishes). */
+  readonly weave = new WeaveObjectStore();
   /** W&B artifacts (GraphQL) and the objects of their signed storage. */
   readonly artifacts = new ArtifactStore();
   /** Trainable models, base models, checkpoints and the events of jobs. */
@@ -167,6 +170,7 @@ export class FakeState {
     this.annotation.queues.clear();
     this.feedback.clear();
     this.training.clear();
+    this.weave.clear();
     this.artifacts.clear();
     this.wandbRuns.clear();
     this.trainable.clear();

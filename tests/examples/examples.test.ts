@@ -95,6 +95,15 @@ const expected: Record<string, RegExp[]> = {
     /would prune steps 1/,
     /pruned steps 1; kept 2/,
   ],
+  "eval-before-after.ts": [
+    /before training \(step 0\): length_fit \d\.\d\d, concise \d\.\d\d \(3 rows, 0 failed\)/,
+    /trained step 3 \(sampled step \d\), mean reward \d\.\d\d/,
+    /after training \(step 3\): length_fit \d\.\d\d, concise \d\.\d\d \(3 rows, 0 failed\)/,
+    /baseline: {2}brief on brief-answers\ncandidate: brief:step3 on brief-answers/,
+    /length_fit\s+\d\.\d{3}\s+\d\.\d{3}\s+[+-]?\d\.\d{3}/,
+    /rows: candidate won \d, baseline won \d, tied \d \(of 3\)/,
+    /in Weave: project acme\/eval-demo, evaluations [0-9a-f-]{36} and [0-9a-f-]{36}/,
+  ],
   "training-job.ts": [
     /created training job [0-9a-f-]{36}/,
     /same job, nothing duplicated/,

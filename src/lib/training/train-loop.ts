@@ -20,6 +20,7 @@ import { TrainingJobFailedError } from "../../wire/training-jobs/errors.js";
 import { experimentalConfigKeyHint, experimentalConfigSchema } from "../../wire/training-jobs/experimental-config.js";
 import type { TrajectoryGroup } from "../../wire/training-jobs/request-schema.js";
 import type { TrainingJobEvent } from "../../wire/training-jobs/types.js";
+import type { LoopEvaluation } from "../evaluations/loop.js";
 import { type LoopRunLog, logToIssues } from "../wandb-runs/loop-log.js";
 import {
   type LoopJobState,
@@ -94,6 +95,7 @@ const TRAIN_LOOP_OPTION_NAMES = [
   "jobTimeout",
   "state",
   "logTo",
+  "evaluation",
 ] as const;
 const trainLoopListWhole: ListsEveryKey<TrainLoopOptions, typeof TRAIN_LOOP_OPTION_NAMES> = true;
 void trainLoopListWhole;
@@ -163,6 +165,7 @@ class LoopRun {
   readonly #o: TrainLoopOptions;
   readonly #k: number;
   readonly #keeper: LoopStateKeeper;
+  readonly #evaluation: LoopEvaluation | undefined;
   readonly #inner = new AbortController();
   /** Everything started that may still be running: awaited before the loop ends. */
   readonly #pending = new Set<Promise<unknown>>();
@@ -182,9 +185,16 @@ class LoopRun {
   /** The model's W&B run, when the loop logs there (`logTo`). */
   readonly #log: LoopRunLog | undefined;
 
-  constructor(model: LoopModel, prune: PruneWithInUse, options: TrainLoopOptions, log?: LoopRunLog) {
+  constructor(
+    model: LoopModel,
+    prune: PruneWithInUse,
+    options: TrainLoopOptions,
+    log?: LoopRunLog,
+    evaluation?: LoopEvaluation,
+  ) {
     this.#log = log;
     this.#model = model;
+    this.#evaluation = evaluation;
     this.#prune = prune;
     this.#o = { ...options };
     this.#k = options.maxStepsOffPolicy ?? DEFAULT_MAX_STEPS_OFF_POLICY;
@@ -346,6 +356,7 @@ class LoopRun {
     if (resumed !== saved.job) await this.#save({ ...saved, job: resumed });
     this.#latest = latest;
     this.#nextLaunch = (resumed?.step ?? latest) + 1;
+    this.#evaluate((e, context) => e.atStart(context), latest)?.catch((error: unknown) => this.#fail(error));
     this.#launch();
     if (resumed !== undefined)
       await this.#train(resumed, {
@@ -515,8 +526,9 @@ class LoopRun {
       );
     }
     const pruned = this.#pruned;
+    const evaluation = this.#evaluate((e, context) => e.afterStep(context), step);
     return this.#track(
-      Promise.all([evaluated, pruned]).then(([evalMetrics]) => ({
+      Promise.all([evaluated, pruned, evaluation]).then(([evalMetrics, , stepEvaluation]) => ({
         step,
         jobId: result.jobId,
         metrics: result.metrics,
@@ -524,8 +536,24 @@ class LoopRun {
         evalMetrics,
         reward: batch.reward,
         durations: { rollouts: batch.ms, training: trainingMs },
+        ...(stepEvaluation === undefined ? {} : { evaluation: stepEvaluation }),
       })),
     );
+  }
+
+  /** A Weave evaluation of checkpoint `step` (`options.evaluation`), the checkpoint kept meanwhile. */
+  #evaluate<T>(
+    start: (
+      e: LoopEvaluation,
+      context: { step: number; modelName: string; signal: AbortSignal },
+    ) => Promise<T> | undefined,
+    step: number,
+  ): Promise<T> | undefined {
+    const running =
+      this.#evaluation && start(this.#evaluation, { step, modelName: this.#name(step), signal: this.#signal });
+    if (running === undefined) return undefined;
+    this.#use(step, 1);
+    return this.#track(running.finally(() => this.#use(step, -1)));
   }
 }
 
@@ -551,11 +579,12 @@ export function trainLoop(
   prune: PruneWithInUse,
   options: TrainLoopOptions,
   openLog?: (options: TrainLoopOptions) => LoopRunLog | undefined,
+  evaluation?: LoopEvaluation,
 ): AsyncGenerator<TrainLoopStep, void, undefined> {
   checkOptions(options);
   const log = openLog?.(options);
   return (async function* () {
-    const run = new LoopRun(model, prune, options, log);
+    const run = new LoopRun(model, prune, options, log, evaluation);
     run.start();
     try {
       for (;;) {

@@ -1,5 +1,6 @@
 import type { ExperimentalConfig, TrajectoryGroup } from "../../wire/training-jobs/request-schema.js";
 import type { TrainingJobEvent } from "../../wire/training-jobs/types.js";
+import type { LoopEvaluationOptions, StepEvaluation } from "../evaluations/types.js";
 import type { GatherProgress } from "../trajectories/gather.js";
 import type { LoopLogTarget } from "../wandb-runs/loop-log.js";
 import type { LoopStateStore } from "./loop-state.js";
@@ -102,6 +103,11 @@ export interface TrainLoopOptions {
    * never fails the loop: a failure is warned about once.
    */
   logTo?: LoopLogTarget;
+  /**
+   * Weave evaluations of the starting checkpoint (`atStart`, default true) and of every
+   * `every`-th trained step (default 1), each named after its checkpoint: the step's `evaluation`.
+   */
+  evaluation?: LoopEvaluationOptions;
 }
 
 /**
@@ -121,6 +127,8 @@ export interface TrainLoopStep {
   reward: number | undefined;
   /** How long its rollouts and its job took, in ms. */
   durations: { rollouts: number; training: number };
+  /** Its Weave evaluation against the baseline's, when `evaluation` evaluated this step. */
+  evaluation?: StepEvaluation;
 }
 
 /**

@@ -158,6 +158,8 @@ export class CallStore {
   private stored: StoredCall[] = [];
   private sorted = true;
   private traceSizes: Map<string, number> | undefined;
+  // By project and id: a call's end (`/call/end`) joins its start.
+  private byId = new Map<string, StoredCall>();
   synthetic: SyntheticCalls | undefined;
   /** Feedback created through the API on a call, added to what `include_feedback` returns. */
   feedbackOf: ((record: FakeCallRecord) => unknown[]) | undefined;
@@ -178,6 +180,7 @@ export class CallStore {
     for (const record of records) {
       const stored = toStoredCall(record);
       this.stored.push(stored);
+      this.byId.set(`${record.project_id}\u0000${record.id}`, stored);
       added += 1;
     }
     if (added > 0) {
@@ -192,7 +195,21 @@ export class CallStore {
    */
   clear(): void {
     this.stored = [];
+    this.byId.clear();
     this.traceSizes = undefined;
+  }
+
+  /**
+   * Replaces a stored call of a project with what `change` makes of it (an end joining its
+   * start); false when there is no such call.
+   */
+  update(projectId: string, id: string, change: (record: FakeCallRecord) => FakeCallRecord): boolean {
+    const stored = this.byId.get(`${projectId}\u0000${id}`);
+    if (stored === undefined) return false;
+    Object.assign(stored, toStoredCall(change(stored.record)));
+    this.sorted = false;
+    this.traceSizes = undefined;
+    return true;
   }
 
   /**

@@ -27,7 +27,8 @@ export function manifestDigest(entries: ReadonlyArray<{ name: string; digest: st
   return hex(h.digest());
 }
 
-function compareCodePoints(a: string, b: string): number {
+/** Orders strings by code point, as Python sorts them (JS `<` compares UTF-16 units). */
+export function compareCodePoints(a: string, b: string): number {
   const x = [...a];
   const y = [...b];
   for (let i = 0; i < Math.min(x.length, y.length); i++) {
