@@ -292,6 +292,29 @@ describe("with a tracer provider registered", () => {
     });
     await record("trainable_models.delete", () => fake.client.trainableModels.delete(model.id));
 
+    // An evaluation writes its objects, rows and calls; one of a dataset already in Weave reads
+    // it back; its results are read with eval_results/query.
+    const evaluation = {
+      project_id: SEED_PROJECT_ID,
+      name: "spans",
+      model: { model: MODEL },
+      scorers: { replied: ({ output }: { output: unknown }) => output !== undefined },
+    };
+    let evaluated: { id: string; evaluationRef: string } | undefined;
+    await record("evaluations.obj_create", async () => {
+      evaluated = await fake.client.evaluations.run({ ...evaluation, dataset: [{ prompt: "hi" }] });
+    });
+    const [, project, objectId, digest] = /^weave:\/\/\/([^/]+\/[^/]+)\/object\/([^:]+):(.+)$/.exec(
+      evaluated!.evaluationRef,
+    )!;
+    const dataset = (fake.svc.state.weave.read(project!, objectId!, digest!)?.val as { dataset: string }).dataset;
+    await record("evaluations.table_query", () =>
+      fake.client.evaluations.run({ ...evaluation, dataset: { ref: dataset } }),
+    );
+    await record("evaluations.results", () =>
+      fake.client.evaluations.results({ project_id: SEED_PROJECT_ID, ids: [evaluated!.id] }),
+    );
+
     // An operation not called above is called through an accepted row of the request-case tables
     // (tests/cases/request-case.ts), so an endpoint with rows needs no line here.
     const http = (fake.client.models as unknown as { _http: HttpClient })._http;
