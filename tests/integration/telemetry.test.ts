@@ -307,7 +307,7 @@ describe("with a tracer provider registered", () => {
     const [, project, objectId, digest] = /^weave:\/\/\/([^/]+\/[^/]+)\/object\/([^:]+):(.+)$/.exec(
       evaluated!.evaluationRef,
     )!;
-    const dataset = (fake.svc.state.weave.read(project!, objectId!, digest!)?.val as { dataset: string }).dataset;
+    const dataset = (fake.svc.state.weave.read(project!, objectId!, digest!)!.val as { dataset: string }).dataset;
     await record("evaluations.table_query", () =>
       fake.client.evaluations.run({ ...evaluation, dataset: { ref: dataset } }),
     );
