@@ -3,7 +3,12 @@ import { inputIssues } from "../../core/checks/input-checks.js";
 import type { Finding } from "../../core/errors/findings.js";
 import { offsetPages } from "../../core/lists/paging.js";
 import { endpoint } from "../../core/pipeline/endpoint.js";
-import { type CallsQueryParams, callsQueryOptionsSchema, callsQueryParamsSchema } from "./request-schema.js";
+import {
+  type CallsQueryParams,
+  callsQueryOptionsSchema,
+  callsQueryParamsSchema,
+  DEFAULT_CALLS_ACCEPT,
+} from "./request-schema.js";
 import type { CallRecord } from "./types.js";
 
 // The schema is published typed by its interface; at run time it is the strict object it was built as.
@@ -69,4 +74,6 @@ export const callsQuery = endpoint({
     },
   },
   page: offsetPages<CallRecord>("call record", { lines: "JSONL record" }, callsQueryOptionsSchema),
+  // A query's own `accept` replaces it.
+  hooks: { headers: { accept: DEFAULT_CALLS_ACCEPT } },
 });
