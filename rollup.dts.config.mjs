@@ -8,22 +8,24 @@ const input = {
   testing: "src/testing/index.ts",
   "testing-msw": "src/testing/msw.ts",
   "ai-sdk": "src/ai-sdk/index.ts",
+  progress: "src/progress/index.ts",
 };
 const packages = [/^node:/, "undici", "zod", "eventsource-parser", "msw", "@ai-sdk/provider"];
 const mswEntry = /src[\\/]testing[\\/]msw\.ts$/;
 const testingModule = /src[\\/]testing[\\/]/;
 const aiSdkEntry = /src[\\/]ai-sdk[\\/]/;
+const progressEntry = /src[\\/]progress[\\/]/;
 const mainEntry = /src[\\/]index(\.[jt]s)?$/;
 
 // `testing-msw` takes `FakeState` (a class with private members, so compared by identity) and
 // the option types from `inferloop/testing`: its declarations import them from there instead of
 // carrying a second, incompatible copy.
-// Likewise `ai-sdk` takes every type of the SDK from `inferloop` (its build imports the main
-// entry from the package, see tsup.config.ts).
+// Likewise `ai-sdk` and `progress` take every type of the SDK from `inferloop` (their builds
+// import the main entry from the package, see tsup.config.ts).
 const external = (id, importer) =>
   packages.some((p) => (typeof p === "string" ? p === id : p.test(id))) ||
   (importer !== undefined && mswEntry.test(importer) && id.startsWith(".")) ||
-  (importer !== undefined && aiSdkEntry.test(importer) && id === "../index.js");
+  (importer !== undefined && (aiSdkEntry.test(importer) || progressEntry.test(importer)) && id === "../index.js");
 
 // msw ships only ESM. A CommonJS declaration file may still take types from it, with
 // `resolution-mode: "import"` (the runtime `require` of it works on Node >= 22.12, which has

@@ -9,8 +9,8 @@ import { defineConfig, type Options } from "tsup";
 // there; the generic copy; JSON.stringify's text; zod alone; lists kept as received), so the bundle
 // budget carries none of them, and node:async_hooks for a global AsyncLocalStorage if any; the
 // artifacts' MD5 and file system (no node:crypto, no node:fs there) and their multipart uploads (a
-// page sends each file in one PUT), and LoRA deploys (they read an adapter folder). The Bun build
-// swaps the transport only.
+// page sends each file in one PUT), LoRA deploys (they read an adapter folder) and the training
+// loop's state file (memory there). The Bun build swaps the transport only.
 const swapForBrowser = (name: string, filter: RegExp) => ({
   name,
   setup(build: {
@@ -23,7 +23,7 @@ const swapForBrowser = (name: string, filter: RegExp) => ({
 });
 const browserTransport = swapForBrowser(
   "browser-transport",
-  /\/transport\/default\.js$|\/telemetry\.js$|\/token-entry-copy\.js$|\/compact-json-text\.js$|\/async-scope\.js$|\/quick-accept\.js$|\/packed-logprobs\.js$|\/md5\.js$|\/local-files\.js$|\/multipart\.js$|\/lora-deploy\.js$/,
+  /\/transport\/default\.js$|\/telemetry\.js$|\/token-entry-copy\.js$|\/compact-json-text\.js$|\/async-scope\.js$|\/quick-accept\.js$|\/packed-logprobs\.js$|\/md5\.js$|\/local-files\.js$|\/multipart\.js$|\/lora-deploy\.js$|\/loop-state-file\.js$/,
 );
 const bunTransport = swapForBrowser("bun-transport", /\/transport\/default\.js$/);
 
@@ -35,6 +35,28 @@ const mainEntryAsPackage = {
   name: "main-entry-as-package",
   setup(build: { onResolve: (o: { filter: RegExp }, cb: () => { path: string; external: boolean }) => void }) {
     build.onResolve({ filter: /^\.\.\/index\.js$/ }, () => ({ path: "inferloop", external: true }));
+  },
+};
+
+// `src/cli/` (the `inferloop` command) imports the main entry and the fake service's entry; its
+// build imports them from the package itself, so the command carries no second copy of the SDK
+// (and its `instanceof` checks see the classes the SDK throws).
+const entriesAsPackage = {
+  name: "entries-as-package",
+  setup(build: {
+    onResolve: (
+      o: { filter: RegExp },
+      cb: (a: { path: string; resolveDir: string }) => { path: string; external: boolean } | undefined,
+    ) => void;
+  }) {
+    const entries: Record<string, string> = {
+      [join(import.meta.dirname, "src", "index.js")]: "inferloop",
+      [join(import.meta.dirname, "src", "testing", "index.js")]: "inferloop/testing",
+    };
+    build.onResolve({ filter: /\/index\.js$/ }, (args) => {
+      const target = entries[join(args.resolveDir, args.path)];
+      return target === undefined ? undefined : { path: target, external: true };
+    });
   },
 };
 
@@ -153,6 +175,27 @@ const builds = (browserScaffold: Record<string, string>): Options[] => [
     esbuildOptions(options) {
       options.chunkNames = "ai-sdk-[hash]";
     },
+  },
+  {
+    ...shared,
+    // The `inferloop` command (package.json `bin`): Node only, with the SDK and the fake service
+    // from the package's own entries (see entriesAsPackage).
+    entry: { cli: "src/cli/main.ts" },
+    format: ["esm"],
+    platform: "node",
+    external: [...(shared.external ?? []), "inferloop", "inferloop/testing"],
+    esbuildPlugins: [entriesAsPackage as never],
+  },
+  {
+    ...shared,
+    // `inferloop/progress`: the terminal view of a training loop and its Ctrl-C wiring. It takes
+    // only types from the SDK, so it runs on its own, on every runtime, and the client never
+    // carries it.
+    entry: { progress: "src/progress/index.ts" },
+    format: ["esm", "cjs"],
+    platform: "neutral",
+    external: [...(shared.external ?? []), "inferloop"],
+    esbuildPlugins: [mainEntryAsPackage as never],
   },
   {
     ...shared,

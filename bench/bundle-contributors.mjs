@@ -13,7 +13,7 @@ import { byFirstLoad } from "./bundle-size.mjs";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 // The swaps of tsup.config.ts's browser build (keep the two lists alike).
 const SWAPS =
-  /\/transport\/default\.js$|\/telemetry\.js$|\/token-entry-copy\.js$|\/compact-json-text\.js$|\/async-scope\.js$|\/quick-accept\.js$|\/packed-logprobs\.js$|\/md5\.js$|\/local-files\.js$|\/multipart\.js$|\/lora-deploy\.js$/;
+  /\/transport\/default\.js$|\/telemetry\.js$|\/token-entry-copy\.js$|\/compact-json-text\.js$|\/async-scope\.js$|\/quick-accept\.js$|\/packed-logprobs\.js$|\/md5\.js$|\/local-files\.js$|\/multipart\.js$|\/lora-deploy\.js$|\/loop-state-file\.js$/;
 const PAGE_ID = "\0contributors-page.js";
 const PAGE = `
   import { Inferloop } from ${JSON.stringify(join(ROOT, "src/index.ts"))};

@@ -50,7 +50,13 @@ async function run(k: number, name: string) {
   const started = performance.now();
   let serial = 0;
   let maxLag = 0;
-  for await (const s of model.trainLoop({ steps: STEPS, maxStepsOffPolicy: k, rollouts, pollInterval: 10 })) {
+  for await (const s of model.trainLoop({
+    steps: STEPS,
+    maxStepsOffPolicy: k,
+    rollouts,
+    pollInterval: 10,
+    state: false,
+  })) {
     serial += s.durations.rollouts + s.durations.training;
     maxLag = Math.max(maxLag, s.step - 1 - s.sampledStep);
   }

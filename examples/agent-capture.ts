@@ -5,12 +5,23 @@
  * `fetch: capturingFetch()`, the score it returns becomes the reward, and the gathered groups go
  * to a training job as they are.
  *
- *   npx tsx examples/agent-capture.ts [--model=NAME --training-model=UUID]
+ *   npx tsx agent-capture.ts          (needs: npm install inferloop openai tsx)
+ *
+ * Against your own service: INFERLOOP_MODEL names the model, INFERLOOP_TRAINING_MODEL_ID the
+ * trainable model to train.
  */
+import { captureTrajectory, capturingFetch, gatherTrajectoryGroups, Inferloop } from "inferloop";
+import { startFakeService } from "inferloop/testing";
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
-import { captureTrajectory, capturingFetch, gatherTrajectoryGroups } from "../src/index.js";
-import { runExample } from "./_service.js";
+
+// The service the environment names (INFERLOOP_BASE_URL, or a key alone: W&B's hosts), else
+// the fake service of inferloop/testing, started here on loopback (any UUID is a model there).
+const configured = ["INFERLOOP_BASE_URL", "INFERLOOP_API_KEY", "WANDB_API_KEY"].some((name) => process.env[name]);
+const fake = configured ? undefined : await startFakeService();
+const client = fake ? new Inferloop({ baseURL: fake.url, apiKey: fake.apiKey }) : new Inferloop();
+const model = process.env.INFERLOOP_MODEL ?? "Qwen/Qwen3-8B";
+const trainingModelId = process.env.INFERLOOP_TRAINING_MODEL_ID ?? (fake ? crypto.randomUUID() : undefined);
 
 const CITIES = ["Paris", "Lima", "Oslo"];
 const ROLLOUTS_PER_CITY = 3;
@@ -72,10 +83,10 @@ function score({ answer, toolCalls }: { answer: string; toolCalls: number }): nu
   return Math.round(((toolCalls > 0 ? 0.5 : 0) + 0.5 * brevity) * 100) / 100;
 }
 
-await runExample(async ({ client, fake, description, model, trainingModelId }) => {
-  console.log(`running against ${description}`);
+try {
+  console.log(`running against ${client.baseURL}`);
   // The agent's own client, pointed at the same OpenAI-compatible endpoint, recording through fetch.
-  const apiKey = fake?.apiKey ?? process.env.INFERLOOP_API_KEY ?? "";
+  const apiKey = fake?.apiKey ?? process.env.INFERLOOP_API_KEY ?? process.env.WANDB_API_KEY ?? "";
   const openai = new OpenAI({ baseURL: `${client.baseURL}/v1`, apiKey, fetch: capturingFetch() });
 
   const groups = await gatherTrajectoryGroups(
@@ -102,7 +113,11 @@ await runExample(async ({ client, fake, description, model, trainingModelId }) =
     .flatMap((t) => t.messages_and_choices.filter((m) => !("role" in m)));
   console.log(`captured ${choices.length} sampled turns, each with logprobs and token ids`);
 
-  if (!trainingModelId) return console.log("training skipped: no model id (pass --training-model=UUID)");
-  const job = await client.trainingJobs.create({ model_id: trainingModelId, trajectory_groups: groups });
-  console.log(`created training job ${job.id} from ${groups.length} groups of captured rollouts`);
-});
+  if (!trainingModelId) console.log("training skipped: no model id (set INFERLOOP_TRAINING_MODEL_ID)");
+  else {
+    const job = await client.trainingJobs.create({ model_id: trainingModelId, trajectory_groups: groups });
+    console.log(`created training job ${job.id} from ${groups.length} groups of captured rollouts`);
+  }
+} finally {
+  await fake?.close();
+}

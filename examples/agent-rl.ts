@@ -9,20 +9,41 @@
  * seed (the fake samples tool arguments with it: some ask lookup about the wrong word), and each
  * trained step calls lookup the way that scored well more often.
  *
- *   npx tsx examples/agent-rl.ts [--steps=3]
- *   INFERLOOP_BASE_URL=https://api.training.wandb.ai INFERLOOP_API_KEY=$WANDB_API_KEY \
- *     npx tsx examples/agent-rl.ts --training-project=rl --base-model=OpenPipe/Qwen3-14B-Instruct --model=JUDGE
+ *   npx tsx agent-rl.ts [--steps=3]          (needs: npm install inferloop zod tsx)
+ *
+ * On W&B (WANDB_API_KEY set), name where to train, INFERLOOP_TRAINING_PROJECT (a project) and
+ * INFERLOOP_BASE_MODEL (one of `client.trainableModels.baseModels()`), and the judge's model,
+ * INFERLOOP_MODEL.
  */
-import { z } from "zod";
 import {
   captureTrajectory,
   currentTrajectory,
   type GatheredTrajectoryGroup,
   gatherTrajectoryGroups,
+  Inferloop,
   rulerScoreGroup,
   tool,
-} from "../src/index.js";
-import { runExample, trainingTarget } from "./_service.js";
+} from "inferloop";
+import { DEFAULT_BASE_MODELS, startFakeService } from "inferloop/testing";
+import { z } from "zod";
+
+// The service the environment names (INFERLOOP_BASE_URL, or a key alone: W&B's hosts), else
+// the fake service of inferloop/testing, started here on loopback, which trains in moments.
+const configured = ["INFERLOOP_BASE_URL", "INFERLOOP_API_KEY", "WANDB_API_KEY"].some((name) => process.env[name]);
+const fake = configured ? undefined : await startFakeService();
+// Findings about a job (a group whose rewards are all equal teaches nothing) come through this
+// logger, in the example's own output; without a logger each kind is a process warning, once.
+const ignore = () => {};
+const client = new Inferloop({
+  ...(fake ? { baseURL: fake.url, apiKey: fake.apiKey } : {}),
+  logLevel: "warn",
+  logger: { error: console.error, warn: (line) => console.log(`  ${line}`), info: ignore, debug: ignore },
+});
+const project = process.env.INFERLOOP_TRAINING_PROJECT ?? (fake ? "agent-rl" : undefined);
+const baseModel = process.env.INFERLOOP_BASE_MODEL ?? (fake ? DEFAULT_BASE_MODELS[0] : undefined);
+// The judge: any chat model the client reaches (the fake judges RULER requests itself).
+const judge = { client, model: process.env.INFERLOOP_MODEL ?? "Qwen/Qwen3-8B" };
+const steps = Number(process.argv.find((a) => a.startsWith("--steps="))?.slice("--steps=".length) ?? 3);
 
 const CITIES = ["Paris", "Lima", "Oslo"];
 const ROLLOUTS_PER_CITY = 4;
@@ -46,25 +67,12 @@ const lookup = tool({
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
-await runExample(async (service) => {
-  const { fake } = service;
-  // Findings about a job (a group whose rewards are all equal teaches nothing) come through this
-  // logger, in the example's own output; without a logger each kind is a process warning, once.
-  const ignore = () => {};
-  const client = service.client.withOptions({
-    logLevel: "warn",
-    logger: { error: console.error, warn: (line) => console.log(`  ${line}`), info: ignore, debug: ignore },
-  });
-  const steps = Number(process.argv.find((a) => a.startsWith("--steps="))?.slice("--steps=".length) ?? 3);
-  const target = trainingTarget(fake, "agent-rl");
-  if (!target) {
-    console.log("pass --training-project=... and --base-model=... to train on a real service");
-    return;
+try {
+  if (!project || !baseModel) {
+    console.log("skipped: set INFERLOOP_TRAINING_PROJECT and INFERLOOP_BASE_MODEL to train on a real service");
+    process.exit(0);
   }
-  const { project, baseModel } = target;
   const model = await client.trainableModels.register({ project, name: "lookup-agent", base_model: baseModel });
-  // The judge: any chat model the client reaches (the fake judges RULER requests itself).
-  const judge = { client, model: service.model };
   const first = await model.latestStep();
   /** What the rollouts of each step saw, printed when the step has trained. */
   const seen = new Map<number, { judged: number[]; uniform: string[]; choices: number; log?: string }>();
@@ -75,6 +83,9 @@ await runExample(async (service) => {
     // step behind the step they train (0 would wait for each job: strictly on-policy).
     maxStepsOffPolicy: 1,
     pollInterval: fake ? 20 : 2_000,
+    // On a real service the loop keeps its job in flight in .inferloop/ (a re-run after Ctrl-C
+    // follows it); the fake forgets its jobs when it closes, so there is nothing to keep.
+    ...(fake ? { state: false as const } : {}),
     rollouts: async ({ step, modelName, signal, onProgress }) => {
       const uniform: string[] = [];
       const judged: number[] = [];
@@ -168,4 +179,6 @@ await runExample(async (service) => {
     const bar = Math.round(m * 30);
     console.log(`  ${label} │${"█".repeat(bar)}${"░".repeat(30 - bar)} ${m.toFixed(2)}`);
   }
-});
+} finally {
+  await fake?.close();
+}

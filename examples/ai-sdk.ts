@@ -4,14 +4,19 @@
  * id), a multi-step tool loop, structured output, a misspelt vLLM option refused before
  * sending, and the same agent captured into trajectories for training.
  *
- *   npx tsx examples/ai-sdk.ts [--model=NAME]
- *
- * In your own code: `import { createInferloopProvider } from "inferloop/ai-sdk"`.
+ *   npx tsx ai-sdk.ts          (needs: npm install inferloop ai tsx)
  */
 import { generateText, jsonSchema, Output, stepCountIs, streamText, tool } from "ai";
-import { createInferloopProvider, type InferloopProviderMetadata } from "../src/ai-sdk/index.js";
-import { captureTrajectory, gatherTrajectoryGroups, RequestValidationError } from "../src/index.js";
-import { runExample } from "./_service.js";
+import { captureTrajectory, gatherTrajectoryGroups, Inferloop, RequestValidationError } from "inferloop";
+import { createInferloopProvider, type InferloopProviderMetadata } from "inferloop/ai-sdk";
+import { startFakeService } from "inferloop/testing";
+
+// The service the environment names (INFERLOOP_BASE_URL, or a key alone: W&B's hosts), else
+// the fake service of inferloop/testing, started here on loopback.
+const configured = ["INFERLOOP_BASE_URL", "INFERLOOP_API_KEY", "WANDB_API_KEY"].some((name) => process.env[name]);
+const fake = configured ? undefined : await startFakeService();
+const client = fake ? new Inferloop({ baseURL: fake.url, apiKey: fake.apiKey }) : new Inferloop();
+const model = process.env.INFERLOOP_MODEL ?? "Qwen/Qwen3-8B";
 
 const tools = {
   get_weather: tool({
@@ -25,8 +30,8 @@ const tools = {
   }),
 };
 
-await runExample(async ({ client, description, model }) => {
-  console.log(`running against ${description}`);
+try {
+  console.log(`running against ${client.baseURL}`);
   const inferloop = createInferloopProvider({ client });
 
   // 1. generateText, asking vLLM for logprobs and token ids.
@@ -107,4 +112,6 @@ await runExample(async ({ client, description, model }) => {
   console.log(
     `captured ${groups[0]!.trajectories.length} rollouts; rewards ${groups[0]!.trajectories.map((x) => x.reward).join(", ")}; turns: ${turns}`,
   );
-});
+} finally {
+  await fake?.close();
+}

@@ -7,14 +7,21 @@
  * would in a page. There, `import { ChatCompletionStream } from "inferloop"` bundles only the
  * stream reader (8.3 KB gzipped, no client, no request validation).
  *
- *   npx tsx examples/browser-relay.ts
+ *   npx tsx browser-relay.ts          (needs: npm install inferloop tsx)
  */
 import { once } from "node:events";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
-import { APIError, ChatCompletionStream, type Inferloop } from "../src/index.js";
-import { runExample } from "./_service.js";
+import { APIError, ChatCompletionStream, Inferloop } from "inferloop";
+import { startFakeService } from "inferloop/testing";
+
+// The service the environment names (INFERLOOP_BASE_URL, or a key alone: W&B's hosts), else
+// the fake service of inferloop/testing, started here on loopback.
+const configured = ["INFERLOOP_BASE_URL", "INFERLOOP_API_KEY", "WANDB_API_KEY"].some((name) => process.env[name]);
+const fake = configured ? undefined : await startFakeService();
+const client = fake ? new Inferloop({ baseURL: fake.url, apiKey: fake.apiKey }) : new Inferloop();
+const model = process.env.INFERLOOP_MODEL ?? "Qwen/Qwen3-8B";
 
 async function readJson(req: IncomingMessage): Promise<{ prompt?: unknown }> {
   let text = "";
@@ -55,32 +62,31 @@ function startRelay(client: Inferloop, model: string) {
   });
 }
 
-await runExample(async ({ client, model, fake }) => {
-  const relay = startRelay(client, model);
+const relay = startRelay(client, model);
+try {
   relay.listen(0, "127.0.0.1");
   await once(relay, "listening");
   const { port } = relay.address() as AddressInfo;
   console.log(`relay listening on http://127.0.0.1:${port}/api/chat`);
 
-  try {
-    // The browser side: no API key here, only the relay's URL.
-    const prompt = fake ? "echo Relayed through your own server, chunk by chunk." : "Say hello in five words.";
-    const response = await fetch(`http://127.0.0.1:${port}/api/chat`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ prompt }),
-    });
-    if (!response.ok || !response.body) throw new Error(`relay answered ${response.status}`);
-    console.log(`content-type: ${response.headers.get("content-type")}`);
+  // The browser side: no API key here, only the relay's URL.
+  const prompt = fake ? "echo Relayed through your own server, chunk by chunk." : "Say hello in five words.";
+  const response = await fetch(`http://127.0.0.1:${port}/api/chat`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ prompt }),
+  });
+  if (!response.ok || !response.body) throw new Error(`relay answered ${response.status}`);
+  console.log(`content-type: ${response.headers.get("content-type")}`);
 
-    const stream = ChatCompletionStream.fromReadableStream(response.body);
-    let text = "";
-    for await (const delta of stream.textStream()) text += delta;
-    console.log(`browser received: ${text}`);
-    const completion = await stream.finalCompletion();
-    console.log(`finish_reason: ${completion.choices[0]?.finish_reason}`);
-  } finally {
-    relay.closeAllConnections();
-    relay.close();
-  }
-});
+  const stream = ChatCompletionStream.fromReadableStream(response.body);
+  let text = "";
+  for await (const delta of stream.textStream()) text += delta;
+  console.log(`browser received: ${text}`);
+  const completion = await stream.finalCompletion();
+  console.log(`finish_reason: ${completion.choices[0]?.finish_reason}`);
+} finally {
+  relay.closeAllConnections();
+  relay.close();
+  await fake?.close();
+}

@@ -1,12 +1,20 @@
 /**
  * Stream a chat reply to the terminal as it arrives, then read the accumulated completion.
  *
- *   npx tsx examples/chat-streaming.ts
+ *   npx tsx chat-streaming.ts          (needs: npm install inferloop tsx)
  */
-import { runExample } from "./_service.js";
+import { Inferloop } from "inferloop";
+import { startFakeService } from "inferloop/testing";
 
-await runExample(async ({ client, model, fake, description }) => {
-  console.log(`Streaming a reply from ${description}`);
+// The service the environment names (INFERLOOP_BASE_URL, or a key alone: W&B's hosts), else
+// the fake service of inferloop/testing, started here on loopback.
+const configured = ["INFERLOOP_BASE_URL", "INFERLOOP_API_KEY", "WANDB_API_KEY"].some((name) => process.env[name]);
+const fake = configured ? undefined : await startFakeService();
+const client = fake ? new Inferloop({ baseURL: fake.url, apiKey: fake.apiKey }) : new Inferloop();
+const model = process.env.INFERLOOP_MODEL ?? "Qwen/Qwen3-8B";
+
+try {
+  console.log(`Streaming a reply of ${model} from ${client.baseURL}`);
   // The fake service answers a message starting with "echo " with exactly the rest of it.
   const content = fake
     ? "echo Tokens arrive one by one, and each is printed right away."
@@ -34,4 +42,6 @@ await runExample(async ({ client, model, fake, description }) => {
     if (chunks === 3) break;
   }
   console.log(`stopped a second stream after ${chunks} content chunks`);
-});
+} finally {
+  await fake?.close();
+}

@@ -4,17 +4,36 @@
  * traces come back as trajectory groups with the reviewer's score as their reward, the model
  * trains on them, and the new checkpoint is sampled.
  *
- *   npx tsx examples/review-loop.ts          (or: npm run review-loop)
- *   INFERLOOP_BASE_URL=https://api.training.wandb.ai INFERLOOP_API_KEY=$WANDB_API_KEY \
- *     INFERLOOP_TRACE_BASE_URL=https://trace.wandb.ai npx tsx examples/review-loop.ts \
- *     --project=<entity>/<project> --training-project=rl --base-model=OpenPipe/Qwen3-14B-Instruct
+ *   npx tsx review-loop.ts          (needs: npm install inferloop tsx and OpenTelemetry:
+ *     @opentelemetry/api @opentelemetry/sdk-trace-base @opentelemetry/resources
+ *     @opentelemetry/exporter-trace-otlp-proto)
+ *
+ * On W&B (WANDB_API_KEY set), name the Weave project, INFERLOOP_PROJECT_ID (entity/project),
+ * and where to train, INFERLOOP_TRAINING_PROJECT (a project) and INFERLOOP_BASE_MODEL (one of
+ * `client.trainableModels.baseModels()`).
  *
  * The reviewer here is a script (it prefers replies of about eight words); in a real project
  * people review the queue in the W&B UI, and the same `trajectoryGroups` call reads what they left.
  */
-import type { CallRecord } from "../src/index.js";
-import { runExample, trainingTarget } from "./_service.js";
-import { startTracing } from "./_tracing.js";
+import { trace } from "@opentelemetry/api";
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
+import { resourceFromAttributes } from "@opentelemetry/resources";
+import { BasicTracerProvider, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { type CallRecord, Inferloop } from "inferloop";
+import { DEFAULT_BASE_MODELS, SEED_PROJECT_ID, startFakeService } from "inferloop/testing";
+
+// The service the environment names (INFERLOOP_BASE_URL, or a key alone: W&B's hosts), else
+// the fake service of inferloop/testing, started here on loopback, which traces and trains too.
+const configured = ["INFERLOOP_BASE_URL", "INFERLOOP_API_KEY", "WANDB_API_KEY"].some((name) => process.env[name]);
+const fake = configured ? undefined : await startFakeService();
+// Message content goes on the spans (off by default), so reviewers and training can read it.
+const client = new Inferloop({
+  ...(fake ? { baseURL: fake.url, apiKey: fake.apiKey } : {}),
+  telemetry: { recordContent: true },
+});
+const projectId = process.env.INFERLOOP_PROJECT_ID ?? (fake ? SEED_PROJECT_ID : undefined);
+const project = process.env.INFERLOOP_TRAINING_PROJECT ?? (fake ? "review-demo" : undefined);
+const baseModel = process.env.INFERLOOP_BASE_MODEL ?? (fake ? DEFAULT_BASE_MODELS[0] : undefined);
 
 const PROMPTS = [
   "Explain what a token is, briefly.",
@@ -39,19 +58,51 @@ function chatOf(call: CallRecord): { prompt: string; reply: string } {
   return { prompt: messages.at(-1)?.content ?? "", reply: replies[0]?.content ?? "" };
 }
 
-await runExample(async (service) => {
-  const { fake } = service;
-  const projectId = service.projectId;
-  const target = trainingTarget(fake, "review-demo");
-  if (!projectId || !target) {
-    console.log("skipped: pass --project=<entity>/<project>, --training-project=... and --base-model=...");
-    return;
+/**
+ * Traces the chat calls to the trace server as an app would: inferloop's GenAI spans exported
+ * by OpenTelemetry's OTLP protobuf exporter to `/otel/v1/traces`, routed to the project by the
+ * `wandb.entity` / `wandb.project` resource attributes. Resolves, when stopped, to the chat
+ * calls traced meanwhile.
+ */
+function startTracing(projectId: string): { stop(): Promise<CallRecord[]> } {
+  const [entity, name] = projectId.split("/");
+  // The trace routes' own auth: the W&B API key.
+  const apiKey =
+    fake?.password ?? process.env.INFERLOOP_PASSWORD ?? process.env.INFERLOOP_API_KEY ?? process.env.WANDB_API_KEY;
+  const exporter = new OTLPTraceExporter({
+    url: `${client.traceBaseURL}/otel/v1/traces`,
+    headers: { "wandb-api-key": apiKey ?? "" },
+  });
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes({
+      "service.name": "inferloop-example",
+      "wandb.entity": entity,
+      "wandb.project": name,
+    }),
+    spanProcessors: [new SimpleSpanProcessor(exporter)],
+  });
+  trace.setGlobalTracerProvider(provider);
+  const since = new Date().toISOString();
+  return {
+    async stop() {
+      await provider.forceFlush();
+      trace.disable();
+      await provider.shutdown();
+      const calls: CallRecord[] = [];
+      for await (const call of client.calls.query({ project_id: projectId }))
+        if (call.op_name.startsWith("chat ") && call.started_at >= since) calls.push(call);
+      return calls;
+    },
+  };
+}
+
+try {
+  if (!projectId || !project || !baseModel) {
+    console.log("skipped: set INFERLOOP_PROJECT_ID, INFERLOOP_TRAINING_PROJECT and INFERLOOP_BASE_MODEL");
+    process.exit(0);
   }
-  const { project, baseModel } = target;
-  console.log(`running against ${service.description}`);
-  const tracing = startTracing(service)!;
-  // Message content goes on the spans (off by default), so reviewers and training can read it.
-  const client = service.client.withOptions({ telemetry: { recordContent: true } });
+  console.log(`running against ${client.baseURL}`);
+  const tracing = startTracing(projectId);
 
   // 1. Sample: rollouts of the trainable model, each chat call traced as its own trace.
   const model = await client.trainableModels.register({ project, name: "reviewed-agent", base_model: baseModel });
@@ -72,8 +123,7 @@ await runExample(async (service) => {
       return_token_ids: true,
     });
   for (const prompt of PROMPTS) for (let seed = 0; seed < SAMPLES; seed++) await rollout(prompt, seed);
-  const calls = await tracing.tracedChatCalls();
-  await tracing.stop();
+  const calls = await tracing.stop();
   console.log(
     `1. sampled ${calls.length} rollouts of ${model.inferenceName()} (step ${before}), traced to ${projectId}`,
   );
@@ -169,4 +219,6 @@ await runExample(async (service) => {
   console.log(
     `6. step ${step} sampled: the reviewer's mean score ${mean(rewards).toFixed(2)} → ${mean(after).toFixed(2)}`,
   );
-});
+} finally {
+  await fake?.close();
+}

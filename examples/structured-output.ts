@@ -1,11 +1,18 @@
 /**
  * Structured output: describe the reply with a zod schema, get it back parsed and typed.
  *
- *   npx tsx examples/structured-output.ts
+ *   npx tsx structured-output.ts          (needs: npm install inferloop zod tsx)
  */
+import { ContentParseError, Inferloop, zodResponseFormat } from "inferloop";
+import { startFakeService } from "inferloop/testing";
 import { z } from "zod";
-import { ContentParseError, zodResponseFormat } from "../src/index.js";
-import { runExample } from "./_service.js";
+
+// The service the environment names (INFERLOOP_BASE_URL, or a key alone: W&B's hosts), else
+// the fake service of inferloop/testing, started here on loopback.
+const configured = ["INFERLOOP_BASE_URL", "INFERLOOP_API_KEY", "WANDB_API_KEY"].some((name) => process.env[name]);
+const fake = configured ? undefined : await startFakeService();
+const client = fake ? new Inferloop({ baseURL: fake.url, apiKey: fake.apiKey }) : new Inferloop();
+const model = process.env.INFERLOOP_MODEL ?? "Qwen/Qwen3-8B";
 
 const Weather = z.object({
   city: z.string(),
@@ -13,7 +20,7 @@ const Weather = z.object({
   conditions: z.enum(["sunny", "cloudy", "rain", "snow"]),
 });
 
-await runExample(async ({ client, model, fake }) => {
+try {
   // The fake service echoes the text after "echo ", so here it "answers" with this JSON.
   const content = fake
     ? `echo ${JSON.stringify({ city: "Paris", celsius: 18.5, conditions: "cloudy" })}`
@@ -42,4 +49,6 @@ await runExample(async ({ client, model, fake }) => {
       console.log(`refused reply: ${err.message}`);
     }
   }
-});
+} finally {
+  await fake?.close();
+}

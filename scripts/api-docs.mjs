@@ -54,6 +54,7 @@ const ENTRIES = [
   { specifier: "inferloop/testing/msw", file: "src/testing/msw.ts" },
   { specifier: "inferloop/ai-sdk", file: "src/ai-sdk/index.ts" },
   { specifier: "inferloop/ai-sdk/v3", file: "src/ai-sdk/v3.ts" },
+  { specifier: "inferloop/progress", file: "src/progress/index.ts" },
 ].map((e) => ({ ...e, slug: e.specifier.replace(/^inferloop\/?/, "").replaceAll("/", "-") }));
 
 /** The page of the client, its options, its errors and the request pipeline (`src/core/`). */

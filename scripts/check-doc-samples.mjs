@@ -1,9 +1,10 @@
 // Type-checks every TypeScript sample in README.md and docs/*.md, and every `@example` in the
 // TSDoc of src/**/*.ts, with `tsc --strict`, in one program, as a user would paste them:
-// `inferloop`, `inferloop/testing`, `inferloop/testing/msw`, `inferloop/ai-sdk` and
-// `inferloop/ai-sdk/v3` resolve to the sources, and top-level `await` works (each sample is an ES
-// module). The second check (`initDefaults`) is a user's own project as docs/getting-started.md
-// makes it, with nothing that page does not tell the user to add.
+// `inferloop`, `inferloop/testing`, `inferloop/testing/msw`, `inferloop/ai-sdk`,
+// `inferloop/ai-sdk/v3` and `inferloop/progress` resolve to the sources, and top-level `await`
+// works (each sample is an ES module). The second check (`initDefaults`) is a user's own
+// project as docs/getting-started.md makes it, with nothing that page does not tell the user to
+// add.
 //
 // The pages create a client (and the fake service, a stream...) once and then use it in later
 // samples: those conventional names are declared for every sample (PRELUDE below); a sample
@@ -162,6 +163,7 @@ const ENTRIES = [
   { specifier: "inferloop/testing/msw", file: "src/testing/msw.ts", area: "src/testing/msw.ts" },
   { specifier: "inferloop/testing", file: "src/testing/index.ts", area: "src/testing/" },
   { specifier: "inferloop/ai-sdk", file: "src/ai-sdk/index.ts", area: "src/ai-sdk/" },
+  { specifier: "inferloop/progress", file: "src/progress/index.ts", area: "src/progress/" },
   { specifier: "inferloop", file: "src/index.ts", area: "src/" },
 ];
 
@@ -363,6 +365,7 @@ export function checkDocSamples(
     "inferloop/testing/msw": [`${src}/testing/msw.ts`],
     "inferloop/ai-sdk": [`${src}/ai-sdk/index.ts`],
     "inferloop/ai-sdk/v3": [`${src}/ai-sdk/v3.ts`],
+    "inferloop/progress": [`${src}/progress/index.ts`],
   };
   const shared = {
     noEmit: true,

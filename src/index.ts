@@ -58,8 +58,13 @@ export {
   type ToolRunResult,
 } from "./lib/tool-runner/tool-run.js";
 export type { TrainingJobFollowOptions } from "./lib/training/follow-events.js";
-export type { PruneCheckpointsOptions, PruneCheckpointsResult } from "./lib/training/prune-checkpoints.js";
-export type { SFTRow, TrainSFTOptions, TrainSFTResult } from "./lib/training/train-sft.js";
+export type { LoopJobState, LoopState, LoopStateStore } from "./lib/training/loop-state.js";
+export type {
+  CheckpointKeepReason,
+  PruneCheckpointsOptions,
+  PruneCheckpointsResult,
+} from "./lib/training/prune-checkpoints.js";
+export type { SFTMessage, SFTRow, TrainSFTOptions, TrainSFTResult } from "./lib/training/train-sft.js";
 export type {
   TrainLoopEvent,
   TrainLoopOptions,
@@ -68,11 +73,14 @@ export type {
   TrainOptions,
 } from "./lib/training/types.js";
 export {
+  type SkippedTrace,
+  type TracedRollout,
   type TrajectoryGroupsOptions,
   type TrajectoryGroupsParams,
   trajectoryFromCalls,
 } from "./lib/trajectories/from-calls.js";
 export * from "./lib/trajectories/index.js";
+export type { LoopLogTarget } from "./lib/wandb-runs/loop-log.js";
 export { AnnotationQueueItems, AnnotationQueues } from "./namespaces/annotation-queues.js";
 export { Artifacts } from "./namespaces/artifacts.js";
 export { Calls } from "./namespaces/calls.js";
@@ -93,7 +101,7 @@ export { StorageRequestError } from "./wire/artifacts/storage.js";
 export { CallQuery } from "./wire/calls/call-query.js";
 export * from "./wire/calls/index.js";
 export * from "./wire/chat/index.js";
-export { ChatCompletionStream, type StreamResponseInfo } from "./wire/chat/stream.js";
+export { ChatCompletionStream, type StreamResponseInfo } from "./wire/chat/stream/stream.js";
 export * from "./wire/feedback/index.js";
 export { GraphQLError } from "./wire/graphql.js";
 export * from "./wire/loras/index.js";

@@ -17,6 +17,12 @@ function base64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
+/** The text of a text file's bytes (given as base64 or as bytes). */
+function utf8(data: string | Uint8Array): string {
+  const bytes = typeof data === "string" ? Uint8Array.from(atob(data), (c) => c.charCodeAt(0)) : data;
+  return new TextDecoder().decode(bytes);
+}
+
 /** A URL vLLM can fetch itself, or the bytes inline as a `data:` URL. */
 function fileURL(data: FileData, mediaType: string, path: string): string {
   switch (data.type) {
@@ -41,7 +47,8 @@ function inlineBase64(data: FileData, path: string): string {
 /** A user file part as the content part vLLM takes for its media type. */
 function filePart(part: LanguageModelV4FilePart, path: string): ChatCompletionAnyContentPart {
   const type = part.mediaType.toLowerCase();
-  if (part.data.type === "text" && type.startsWith("text/")) return { type: "text", text: part.data.text };
+  if (type.startsWith("text/") && (part.data.type === "text" || part.data.type === "data"))
+    return { type: "text", text: part.data.type === "text" ? part.data.text : utf8(part.data.data) };
   if (type.startsWith("image/")) {
     const mediaType = type === "image/*" ? "image/jpeg" : part.mediaType;
     return { type: "image_url", image_url: { url: fileURL(part.data, mediaType, path) } };
@@ -59,13 +66,11 @@ function filePart(part: LanguageModelV4FilePart, path: string): ChatCompletionAn
   }
   if (type.startsWith("video/"))
     return { type: "video_url", video_url: { url: fileURL(part.data, part.mediaType, path) } };
-  return {
-    type: "file",
-    file: {
-      file_data: fileURL(part.data, part.mediaType, path),
-      ...(part.filename !== undefined ? { filename: part.filename } : {}),
-    },
-  };
+  // vLLM's chat endpoint has no file part (it refuses OpenAI's `file` part when it renders).
+  throw promptError(
+    path,
+    `a ${part.mediaType} file cannot be sent to vLLM, whose chat endpoint takes no file part: send the document's text as a text part (images, audio and video go as their own parts)`,
+  );
 }
 
 function toolOutputText(output: LanguageModelV4ToolResultOutput): string | ChatCompletionAnyContentPart[] {

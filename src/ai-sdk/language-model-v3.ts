@@ -23,7 +23,7 @@ import type {
  * const { text } = await generateText({ model: chat, prompt: "Say hi" });
  * ```
  */
-export class InferloopChatLanguageModel implements LanguageModelV3 {
+export class InferloopChatLanguageModelV3 implements LanguageModelV3 {
   readonly specificationVersion = "v3";
   readonly provider: string;
   readonly modelId: string;

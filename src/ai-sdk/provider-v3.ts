@@ -1,4 +1,4 @@
-import { InferloopChatLanguageModel } from "./language-model-v3.js";
+import { InferloopChatLanguageModelV3 } from "./language-model-v3.js";
 import { type InferloopProviderSettings, makeProvider } from "./make-provider.js";
 import type { ProviderV3 } from "./spec-v3.js";
 
@@ -7,10 +7,10 @@ import type { ProviderV3 } from "./spec-v3.js";
  * model id for a language model.
  */
 export interface InferloopProvider extends ProviderV3 {
-  (modelId: string): InferloopChatLanguageModel;
-  languageModel(modelId: string): InferloopChatLanguageModel;
+  (modelId: string): InferloopChatLanguageModelV3;
+  languageModel(modelId: string): InferloopChatLanguageModelV3;
   /** The same as `languageModel`: every inferloop model is a chat model. */
-  chatModel(modelId: string): InferloopChatLanguageModel;
+  chatModel(modelId: string): InferloopChatLanguageModelV3;
 }
 
 /**
@@ -35,5 +35,5 @@ export interface InferloopProvider extends ProviderV3 {
  * ```
  */
 export function createInferloopProvider(settings: InferloopProviderSettings = {}): InferloopProvider {
-  return makeProvider(settings, "v3", (modelId, client) => new InferloopChatLanguageModel(modelId, client));
+  return makeProvider(settings, "v3", (modelId, client) => new InferloopChatLanguageModelV3(modelId, client));
 }

@@ -8,7 +8,7 @@
  * @module
  */
 
-export { InferloopChatLanguageModel } from "./language-model-v3.js";
+export { InferloopChatLanguageModelV3 as InferloopChatLanguageModel } from "./language-model-v3.js";
 export type { InferloopProviderSettings } from "./make-provider.js";
 export type { InferloopProviderMetadata } from "./metadata.js";
 export { createInferloopProvider, type InferloopProvider } from "./provider-v3.js";

@@ -1,6 +1,7 @@
 import {
   type AndOperation,
   type ContainsOperation,
+  type ContainsTokenOperation,
   type ConvertOperand,
   type ConvertTarget,
   type EqOperation,
@@ -13,7 +14,6 @@ import {
   type LteOperation,
   type LtOperation,
   type NotOperation,
-  nestLiteral,
   OPERAND_KEYS,
   type Operand,
   type Operation,
@@ -22,10 +22,9 @@ import {
 } from "../wire/calls/query-expression.js";
 
 /**
- * What the builder takes wherever an operand is expected: an operand node, or a plain JSON value
- * that is wrapped as `{ $literal: value }`. An object counts as an operand node when it has
- * exactly one key and that key is an operator (`$getField`, `$eq`, ...); to compare against such
- * an object as data, wrap it yourself with `q.literal`.
+ * What the builder takes wherever an operand is expected: an operand node, or a string, number,
+ * boolean or null, wrapped as `{ $literal: value }`. A list or an object has no literal form
+ * Weave can run: test a list with `q.in`, an object member by member.
  */
 export type OperandInput = Operand | LiteralValue;
 
@@ -38,11 +37,21 @@ export interface FieldOperand extends GetFieldOperand {
 }
 
 /**
- * Options of {@link queryBuilder}.contains.
+ * Options of {@link queryBuilder}.contains and {@link queryBuilder}.containsToken.
  */
 export interface ContainsOptions {
   /** Match regardless of case. The server's default is case-sensitive. */
   caseInsensitive?: boolean;
+}
+
+function substringSpec(
+  input: OperandInput,
+  substr: OperandInput,
+  options: ContainsOptions,
+): ContainsOperation["$contains"] {
+  const node: ContainsOperation["$contains"] = { input: toOperand(input), substr: toOperand(substr) };
+  if (options.caseInsensitive !== undefined) node.case_insensitive = options.caseInsensitive;
+  return node;
 }
 
 const operandKeys: ReadonlySet<string> = new Set(OPERAND_KEYS);
@@ -54,7 +63,7 @@ function isOperandNode(value: unknown): value is Operand {
 }
 
 function toOperand(value: OperandInput): Operand {
-  return isOperandNode(value) ? value : { $literal: nestLiteral(value) };
+  return isOperandNode(value) ? value : { $literal: value };
 }
 
 function convert(input: OperandInput, to: ConvertTarget): ConvertOperand {
@@ -87,6 +96,7 @@ function pair(left: OperandInput, right: OperandInput): [Operand, Operand] {
  *     q.eq(q.field("op_name"), "weave:///acme/bot/op/answer:abc"),
  *     q.gt(q.field("summary.weave.latency_ms").as("double"), 1000),
  *     q.contains(q.field("inputs.question"), "password", { caseInsensitive: true }),
+ *     q.containsToken(q.field("inputs.question"), "reset"),
  *     q.not(q.in(q.field("summary.weave.status"), ["error", "running"])),
  *   ),
  * );
@@ -121,17 +131,17 @@ export const queryBuilder = {
   field,
 
   /**
-   * A literal, explicitly: needed for an object that looks like an operator node. Lists and
-   * objects are nested the way Weave parses them, `$literal` around each element and value at
-   * every depth (every builder that takes a value does the same).
+   * A literal, explicitly (every builder wraps plain values for you): a string, number, boolean
+   * or null. Lists and objects are refused when sent, as no Weave server can run them.
    *
    * @example
    * ```ts
-   * q.eq(q.field("inputs.filter"), q.literal({ $eq: 1 })); // compares with the object, not an operator
+   * q.eq(q.literal("pro"), q.field("inputs.user_tier"));
+   * // { $eq: [{ $literal: "pro" }, { $getField: "inputs.user_tier" }] }
    * ```
    */
   literal(value: LiteralValue): LiteralOperand {
-    return { $literal: nestLiteral(value) };
+    return { $literal: value };
   },
 
   /**
@@ -292,9 +302,23 @@ export const queryBuilder = {
    * ```
    */
   contains(input: OperandInput, substr: OperandInput, options: ContainsOptions = {}): ContainsOperation {
-    const node: ContainsOperation["$contains"] = { input: toOperand(input), substr: toOperand(substr) };
-    if (options.caseInsensitive !== undefined) node.case_insensitive = options.caseInsensitive;
-    return { $contains: node };
+    return { $contains: substringSpec(input, substr, options) };
+  },
+
+  /**
+   * Whole-token test (ClickHouse's `hasToken`): `substr` equals one of the tokens of `input`,
+   * the runs of letters and digits between other characters, so `"reset"` matches
+   * `"How do I reset my password?"` but not `"resetting"`. `substr` is one token (no spaces or
+   * punctuation).
+   *
+   * @example
+   * ```ts
+   * q.containsToken(q.field("inputs.q"), "reset", { caseInsensitive: true });
+   * // { $containsToken: { input: { $getField: "inputs.q" }, substr: { $literal: "reset" }, case_insensitive: true } }
+   * ```
+   */
+  containsToken(input: OperandInput, substr: OperandInput, options: ContainsOptions = {}): ContainsTokenOperation {
+    return { $containsToken: substringSpec(input, substr, options) };
   },
 } as const;
 

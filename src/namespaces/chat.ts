@@ -16,7 +16,7 @@ import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionCreateParamsStreaming,
 } from "../wire/chat/request-schema.js";
-import type { ChatCompletionStream } from "../wire/chat/stream.js";
+import type { ChatCompletionStream } from "../wire/chat/stream/stream.js";
 import type { ChatCompletion } from "../wire/chat/types.js";
 
 /**

@@ -3,11 +3,13 @@ import type { APIPromise } from "../core/pipeline/api-promise.js";
 import { callLazyEndpoint } from "../core/pipeline/lazy-endpoint.js";
 import type { RequestOptions } from "../core/pipeline/options.js";
 import { APIResource } from "../core/pipeline/resource.js";
+import type { PruneCheckpointsOptions, PruneCheckpointsResult } from "../lib/training/prune-checkpoints.js";
 import type { CheckpointDeleteParams, CheckpointListParams } from "../wire/trainable-models/request-schema.js";
 import type { Checkpoint, CheckpointDeleteResponse } from "../wire/trainable-models/types.js";
 
 // Loaded at the first call: a page that never trains does not carry the training service's schemas.
 const wire = () => import("../wire/trainable-models/endpoints.js");
+const prune = () => import("../lib/training/prune-checkpoints.js");
 
 /**
  * The checkpoints of trainable models: one per trained step (Bearer auth).
@@ -55,5 +57,23 @@ export class Checkpoints extends APIResource {
       { pathArguments: { modelId }, params },
       options,
     );
+  }
+
+  /**
+   * `model.pruneCheckpoints` for a model known only by its id: keeps the `keepLatest` newest
+   * steps (default 1), the `keepBest` best by `metric` and always the latest, and deletes the
+   * rest in one request; `dryRun` deletes nothing. Bad options reject before anything is sent.
+   *
+   * @example
+   * ```ts
+   * const { kept, deleted } = await client.trainableModels.checkpoints.prune(modelId, { keepBest: 1, metric: "reward", dryRun: true });
+   * ```
+   */
+  prune(
+    modelId: string,
+    options: PruneCheckpointsOptions = {},
+    requestOptions?: RequestOptions,
+  ): Promise<PruneCheckpointsResult> {
+    return prune().then((p) => p.pruneCheckpoints(this, modelId, options, requestOptions));
   }
 }

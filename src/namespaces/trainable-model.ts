@@ -7,9 +7,10 @@ import {
   type PruneCheckpointsResult,
   pruneCheckpoints,
 } from "../lib/training/prune-checkpoints.js";
-import { trainLoop } from "../lib/training/train-loop.js";
+import { type LoopModel, trainLoop } from "../lib/training/train-loop.js";
 import { type SFTRow, type TrainSFTOptions, type TrainSFTResult, trainSFT } from "../lib/training/train-sft.js";
 import type { TrainLoopOptions, TrainLoopStep, TrainOptions } from "../lib/training/types.js";
+import { openLoopRunLog } from "../lib/wandb-runs/loop-log.js";
 import { meanGradientMetrics } from "../wire/trainable-models/job-metrics.js";
 import type { TrainableModelResponse, TrainResult } from "../wire/trainable-models/types.js";
 import type { TrajectoryGroup } from "../wire/training-jobs/request-schema.js";
@@ -160,7 +161,7 @@ export class TrainableModel implements TrainableModelResponse {
    * ```
    */
   async train(groups: TrajectoryGroup[], options: TrainOptions = {}): Promise<TrainResult> {
-    const { experimental_config, idempotencyKey, onEvent, pollInterval, signal, timeout } = options;
+    const { experimental_config, idempotencyKey, onEvent, onJobCreated, pollInterval, signal, timeout } = options;
     const request: RequestOptions = {};
     if (idempotencyKey !== undefined) request.idempotencyKey = idempotencyKey;
     if (signal !== undefined) request.signal = signal;
@@ -172,17 +173,21 @@ export class TrainableModel implements TrainableModelResponse {
       },
       request,
     );
+    await onJobCreated?.(jobId);
     const metrics = await meanGradientMetrics(this.#jobs.follow(jobId, { pollInterval, timeout, signal }), onEvent);
     return { jobId, step: await this.latestStep(signal ? { signal } : undefined), metrics };
   }
 
   /**
-   * Supervised fine-tuning: streams the rows (an (async) iterable of `{ messages, tools? }`, or
-   * a JSONL file path in Node) as `train.jsonl` into a new `dataset` artifact of the model's
+   * Supervised fine-tuning: writes the rows (an (async) iterable of `{ messages, tools? }`, or
+   * a JSONL file path in Node) as `train.jsonl` into a `dataset` artifact of the model's
    * project, logged to the model's W&B run, as ART writes it; then creates the SFT job with the
-   * version W&B assigned and follows it until `training_ended`. Each row is checked as it is
-   * read, before anything is sent; the rows are read once (spooled to a temp file while
-   * hashed), so memory stays constant. Resolves like {@link train}, with the dataset's URL.
+   * version W&B assigned and follows it until `training_ended`. Before anything is sent, every
+   * option is checked (a misspelt one, or a misspelt `config` setting, gets a "did you mean")
+   * and every row is read once, checked (each needs an assistant turn: a bad row is refused
+   * naming its line) and spooled to a temp file while hashed, so memory stays constant. The
+   * dataset is named by the rows' digest: the same rows again upload nothing and reuse the
+   * version W&B has. Resolves like {@link train}, with the dataset's URL.
    *
    * @example
    * ```ts
@@ -218,9 +223,13 @@ export class TrainableModel implements TrainableModelResponse {
    * in order. `maxStepsOffPolicy: 0` samples each checkpoint just trained; `k >= 1` samples the
    * next steps while a job trains, never more than `k` steps behind. One job at a time; the loop
    * sets each trajectory's policy versions; `eval` on trained steps, `retention` after each.
+   * Each trained step's metrics and each eval's are logged to the model's W&B run with ART's
+   * keys and `training_step` (`logTo`; on when the model has a `run_id`, never failing the loop).
    * An error, an abort (`APIUserAbortError`) or a `break` stops it: rollouts aborted, no job
-   * created after it; it ends once all it started has settled. Bad options throw
-   * `RequestValidationError` at once.
+   * created after it; it ends once all it started has settled. The job in flight is kept in
+   * `state` (by default a file under `.inferloop/` in Node), so a loop started again after any
+   * stop follows it to its end (`job_resumed`) instead of creating a second job for its step.
+   * `maxStepsOffPolicy` defaults to 4. Bad options throw `RequestValidationError` at once.
    *
    * @example
    * ```ts
@@ -234,9 +243,25 @@ export class TrainableModel implements TrainableModelResponse {
    */
   trainLoop(options: TrainLoopOptions): AsyncGenerator<TrainLoopStep, void, undefined> {
     return trainLoop(
-      this,
+      this.#loopModel(),
       (prune, requestOptions, inUse) => pruneCheckpoints(this.#checkpoints, this.id, prune, requestOptions, inUse),
       options,
+      (o) => openLoopRunLog(this.#http, this, o.logTo),
     );
+  }
+
+  /** What the loop needs of this model: its names, its latest step, a job's create and follow. */
+  #loopModel(): LoopModel {
+    return {
+      id: this.id,
+      entity: this.entity,
+      project: this.project,
+      name: this.name,
+      log: this.#http.config.log,
+      inferenceName: (step) => this.inferenceName(step),
+      latestStep: (options) => this.latestStep(options),
+      createJob: async (request, options) => (await this.#jobs.create({ model_id: this.id, ...request }, options)).id,
+      followJob: (jobId, { onEvent, ...follow }) => meanGradientMetrics(this.#jobs.follow(jobId, follow), onEvent),
+    };
   }
 }

@@ -41,8 +41,12 @@ export class TrainingJobs extends APIResource {
    * Follows a job's events as they arrive: each event is yielded once, in order, until
    * `training_ended` (yielded, then the iteration ends) or `training_failed` (the iteration
    * rejects with `TrainingJobFailedError`, whose message carries the server's `error_message`).
-   * Unknown event types pass through. Polls every `pollInterval` ms (default 1000) from a cursor,
-   * so 5xx, 429 and dropped connections are ridden out without losing or repeating an event.
+   * Unknown event types pass through. Polls from a cursor, so 5xx, 429 and dropped connections
+   * are ridden out without losing or repeating an event. A young job is polled sooner (each wait
+   * a quarter of the time followed so far, from 25 ms), and once per job a poll comes when the
+   * pace of its gradient steps says it ends, so a short job is seen ending soon after it does;
+   * from 4 x `pollInterval` on, every other wait is `pollInterval` (default 1000 ms), so a long
+   * job is polled no more often than at that fixed interval.
    *
    * Save the last event's id: after a crash, `follow(jobId, { after })` re-attaches to the job
    * where you left it. `signal` stops at once (`APIUserAbortError`); `timeout` ends with an

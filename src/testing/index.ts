@@ -52,3 +52,4 @@ export { createFakeState, FakeState, SEED_ITEM_IDS, SEED_QUEUE_ID } from "./stat
 export type { FakeTrainableModel, FakeTrainingEvent } from "./training/records.js";
 export { DEFAULT_BASE_MODELS } from "./training/store.js";
 export type { BodyPart, FakeCallRecord, FakeModelEntry, FakeTrainingJob, RecordedRequest } from "./types.js";
+export type { FakeWandbRun } from "./wandb-runs/store.js";

@@ -22,6 +22,7 @@ import type { FakeState } from "./state.js";
 import { TRAINING_ROUTES } from "./training/routes.js";
 import type { ContentEncoding, FakeRequest, ResponsePlan } from "./types.js";
 import { randomHex, sleep } from "./util.js";
+import { WANDB_RUN_ROUTES } from "./wandb-runs/routes.js";
 
 const HEALTH_ROUTES: ReadonlyArray<Route<unknown>> = [
   route({ method: "GET", path: "/health", auth: "none", handle: () => jsonResponse(200, { status: "ok" }) }),
@@ -36,6 +37,7 @@ export const ROUTES: ReadonlyArray<Route<FakeState>> = [
   ...ANNOTATION_QUEUE_ROUTES,
   ...FEEDBACK_ROUTES,
   ...ARTIFACT_ROUTES,
+  ...WANDB_RUN_ROUTES,
   ...HEALTH_ROUTES,
 ];
 

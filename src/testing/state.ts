@@ -17,6 +17,7 @@ import type { FakeServiceOptions } from "./options.js";
 import { TrainingJobStore } from "./training/jobs.js";
 import { DEFAULT_BASE_MODELS, TrainableStore } from "./training/store.js";
 import type { FakeCallRecord, FakeModelEntry, FakeTrainingJob, RecordedRequest } from "./types.js";
+import { WandbRunStore } from "./wandb-runs/store.js";
 
 /**
  * Id of the seeded annotation queue (project `acme/support-bot`).
@@ -87,6 +88,8 @@ export class FakeState {
   readonly artifacts = new ArtifactStore();
   /** Trainable models, base models, checkpoints and the events of jobs. */
   readonly trainable: TrainableStore;
+  /** W&B runs (GraphQL `upsertBucket`) and the history their file_stream wrote. */
+  readonly wandbRuns = new WandbRunStore();
   readonly faults = new FaultQueue();
   readonly requests: RecordedRequest[] = [];
   private readonly options: FakeServiceOptions;
@@ -165,6 +168,7 @@ export class FakeState {
     this.feedback.clear();
     this.training.clear();
     this.artifacts.clear();
+    this.wandbRuns.clear();
     this.trainable.clear();
     this.trainable.stepMs = this.options.trainingStepMs ?? 5;
     this.trainable.jobMs = this.options.trainingJobMs;

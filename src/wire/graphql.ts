@@ -2,7 +2,7 @@
  * W&B's GraphQL API as endpoints: each operation is one declared endpoint (`POST /graphql` on
  * the `wandb` service, Basic `api:<key>`), and one reader turns every answer into its `data` or
  * a typed error. W&B answers a refusal with `errors` under status 400 as often as under 200
- * (research/artifacts.md §5); both become errors carrying the server's GraphQL messages.
+ * (wandb/wandb `core/internal/gql/`); both become errors carrying the server's GraphQL messages.
  */
 import * as z from "zod/mini";
 import type { $ZodType } from "zod/v4/core";
@@ -76,6 +76,20 @@ export function graphqlEndpoint<Vars extends Record<string, unknown>, Data>(op: 
 }
 
 const variablesSchema = z.record(z.string(), z.unknown());
+
+/**
+ * The value of one of W&B's `JSONString` fields (`metadata`, `config`, `summaryMetrics`): its
+ * text parsed, or the value itself when a server sends it already parsed; `undefined` when the
+ * text is not JSON.
+ */
+export function jsonStringValue(v: unknown): unknown {
+  if (typeof v !== "string") return v;
+  try {
+    return JSON.parse(v) as unknown;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Runs a GraphQL endpoint with `variables`; resolves to what its reader made of `data`. */
 export async function runGraphQL<Vars extends Record<string, unknown>, Data>(

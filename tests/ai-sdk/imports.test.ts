@@ -1,6 +1,7 @@
 /**
- * Where the AI SDK may be loaded: only `src/ai-sdk/` imports `@ai-sdk/*` (an optional peer
- * dependency, so the main entry and the browser bundle must never need it), and `src/ai-sdk/`
+ * Where the AI SDK may be loaded: only `src/ai-sdk/` imports `@ai-sdk/*`, and only its types
+ * (the package declares no dependency on it, so the main entry and the browser bundle must never
+ * need it), and `src/ai-sdk/`
  * takes everything of the SDK from the main entry (`../index.js`), which its build turns into
  * `import ... from "inferloop"`: one copy of the client, its error classes and capture scope.
  */

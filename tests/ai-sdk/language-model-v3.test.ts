@@ -26,7 +26,8 @@ function both(reply: unknown, init: StubInit = {}) {
   };
 }
 
-const pdf = "JVBERi0=";
+// A text file ("hi" in base64): vLLM takes it as a text part (it has no file part).
+const note = "aGk=";
 const png = new Uint8Array([137, 80, 78, 71]);
 
 // One conversation in both forms: every place a file can be, every way v3 gives one.
@@ -39,7 +40,7 @@ const promptV3: LanguageModelV3Prompt = [
       { type: "file", mediaType: "image/png", data: png },
       { type: "file", mediaType: "image/jpeg", data: new URL("https://x.test/a.jpg") },
       { type: "file", mediaType: "audio/wav", data: "AAAA" },
-      { type: "file", mediaType: "application/pdf", filename: "a.pdf", data: pdf },
+      { type: "file", mediaType: "text/plain", filename: "a.txt", data: note },
     ],
   },
   {
@@ -65,7 +66,7 @@ const promptV3: LanguageModelV3Prompt = [
             { type: "text", text: "chart:" },
             { type: "image-data", data: "iVBO", mediaType: "image/png" },
             { type: "image-url", url: "https://x.test/chart.png" },
-            { type: "file-data", data: pdf, mediaType: "application/pdf", filename: "r.pdf" },
+            { type: "file-data", data: note, mediaType: "text/plain", filename: "r.txt" },
           ],
         },
       },
@@ -81,7 +82,7 @@ const promptV4: LanguageModelV4Prompt = [
       { type: "file", mediaType: "image/png", data: { type: "data", data: png } },
       { type: "file", mediaType: "image/jpeg", data: { type: "url", url: new URL("https://x.test/a.jpg") } },
       { type: "file", mediaType: "audio/wav", data: { type: "data", data: "AAAA" } },
-      { type: "file", mediaType: "application/pdf", filename: "a.pdf", data: { type: "data", data: pdf } },
+      { type: "file", mediaType: "text/plain", filename: "a.txt", data: { type: "data", data: note } },
     ],
   },
   {
@@ -107,7 +108,7 @@ const promptV4: LanguageModelV4Prompt = [
             { type: "text", text: "chart:" },
             { type: "file", data: { type: "data", data: "iVBO" }, mediaType: "image/png" },
             { type: "file", data: { type: "url", url: new URL("https://x.test/chart.png") }, mediaType: "image/*" },
-            { type: "file", data: { type: "data", data: pdf }, mediaType: "application/pdf", filename: "r.pdf" },
+            { type: "file", data: { type: "data", data: note }, mediaType: "text/plain", filename: "r.txt" },
           ],
         },
       },
@@ -146,7 +147,7 @@ describe("a v3 call", () => {
           { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw==" } },
           { type: "image_url", image_url: { url: "https://x.test/a.jpg" } },
           { type: "input_audio", input_audio: { data: "AAAA", format: "wav" } },
-          { type: "file", file: { file_data: `data:application/pdf;base64,${pdf}`, filename: "a.pdf" } },
+          { type: "text", text: "hi" },
         ],
       },
     ]);
@@ -157,7 +158,7 @@ describe("a v3 call", () => {
         { type: "text", text: "chart:" },
         { type: "image_url", image_url: { url: "data:image/png;base64,iVBO" } },
         { type: "image_url", image_url: { url: "https://x.test/chart.png" } },
-        { type: "file", file: { file_data: `data:application/pdf;base64,${pdf}`, filename: "r.pdf" } },
+        { type: "text", text: "hi" },
       ],
     });
     expect(sent.v3[0]!.body).toMatchObject({ reasoning_effort: "low", top_k: 20, max_completion_tokens: 64 });

@@ -99,7 +99,7 @@ describe("doGenerate", () => {
               { type: "file", mediaType: "image/png", data: { type: "data", data: new Uint8Array([1, 2, 3]) } },
               { type: "file", mediaType: "image/jpeg", data: { type: "url", url: new URL("https://x.test/a.jpg") } },
               { type: "file", mediaType: "audio/wav", data: { type: "data", data: "AAAA" } },
-              { type: "file", mediaType: "application/pdf", filename: "a.pdf", data: { type: "data", data: "JVBE" } },
+              { type: "file", mediaType: "text/plain", filename: "a.txt", data: { type: "data", data: "aGk=" } },
             ],
           },
           {
@@ -128,7 +128,7 @@ describe("doGenerate", () => {
           { type: "image_url", image_url: { url: "data:image/png;base64,AQID" } },
           { type: "image_url", image_url: { url: "https://x.test/a.jpg" } },
           { type: "input_audio", input_audio: { data: "AAAA", format: "wav" } },
-          { type: "file", file: { file_data: "data:application/pdf;base64,JVBE", filename: "a.pdf" } },
+          { type: "text", text: "hi" },
         ],
       },
       {
@@ -178,23 +178,25 @@ describe("doGenerate", () => {
     expect(sent).toHaveLength(0);
   });
 
-  it("refuses a file given by provider reference before sending", async () => {
+  it.each([
+    [
+      "a PDF (vLLM's chat endpoint has no file part)",
+      { type: "file", mediaType: "application/pdf", data: { type: "data", data: "JVBE" } },
+      /no file part: send the document's text as a text part/,
+    ],
+    [
+      "a file given by provider reference",
+      { type: "file", mediaType: "image/png", data: { type: "reference", reference: { openai: "file-1" } } },
+      /provider reference cannot be sent to vLLM/,
+    ],
+  ] as const)("refuses %s before sending, saying what to send instead", async (_name, part, message) => {
     const { model, sent } = stub(completion({ content: "ok" }));
     const err = await model
-      .doGenerate(
-        call({
-          prompt: [
-            {
-              role: "user",
-              content: [
-                { type: "file", mediaType: "image/png", data: { type: "reference", reference: { openai: "file-1" } } },
-              ],
-            },
-          ],
-        }),
-      )
+      .doGenerate(call({ prompt: [{ role: "user", content: [part as never] }] }))
       .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RequestValidationError);
     expect((err as RequestValidationError).issues[0]!.path).toBe("prompt.0.content.0");
+    expect((err as Error).message).toMatch(message);
     expect(sent).toHaveLength(0);
   });
 });

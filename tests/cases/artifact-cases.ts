@@ -89,7 +89,8 @@ export const ARTIFACT_INPUT_CASES: readonly ArtifactInputCase[] = [
   },
   {
     name: "a file path with ..",
-    source: "W&B stores it (research/artifacts.md §3), but its clients refuse to download it (wandb #11735, #12516)",
+    source:
+      "W&B stores it (wandb/wandb `wandb/sdk/artifacts/artifact.py`, `download`), but its clients refuse to download it (wandb #11735, #12516)",
     input: { name: "data", type: "dataset", fileName: "../up.txt" },
     sdk: "refuse",
     field: "files.0.name",

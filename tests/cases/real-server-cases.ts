@@ -49,14 +49,18 @@ const VLLM_EFFORT = "vllm/entrypoints/openai/reasoning_effort.py (ReasoningEffor
 // Rules the issue and the research notes give for the current model that the stored copy of
 // protocol.py does not show (it checks only that cache_salt is non-empty, and lets tools: []
 // through): kept because a current server refuses them; recheck when vLLM changes.
-const CURRENT_MODEL_ONLY = "research/real-servers.md (current request model; not in the stored protocol.py)";
-const WEAVE_QUERY = "weave/trace_server/interface/query.py (LiteralOperation, GetFieldOperator)";
+const CURRENT_MODEL_ONLY = "vllm/entrypoints/openai/chat_completion/protocol.py (the current request model)";
+const WEAVE_QUERY =
+  "weave/trace_server/interface/query.py (LiteralOperation, GetFieldOperator, ContainsTokenOperation)";
 const VLLM_BASE =
   "vllm/entrypoints/generate/base/protocol.py (StreamOptions, FunctionDefinition, response formats, validate_cache_salt)";
 const VLLM_BACKEND = "vllm/v1/structured_output (backend_xgrammar.py, request.py)";
 const VLLM_ENGINE = "vllm/v1/engine/input_processor.py (_validate_logit_bias, allowed_token_ids)";
 const PYDANTIC_STR = "pydantic-core str validation (a lone surrogate is not valid Unicode)";
 const VLLM_PART_PARSER = "vllm/entrypoints/chat_utils.py (_parse_chat_message_content_mm_part)";
+// What vLLM refuses or skips when it renders the prompt, after the request model took it.
+const VLLM_RENDER =
+  "vllm/entrypoints/chat_utils.py (_parse_chat_message_content_part: MM_PARSER_MAP, PART_TYPES_TO_SKIP_NONE_CONTENT)";
 const VLLM_STOP = "vllm/entrypoints/generate/base/protocol.py (StopParam: max_length=VLLM_MAX_STOP_STRINGS, 4)";
 const VLLM_FROM_FORMAT = "vllm/entrypoints/generate/base/protocol.py (structured_outputs_from_response_format)";
 const VLLM_TAG = "vllm/entrypoints/generate/base/protocol.py (validate_structural_tag_payload)";
@@ -149,14 +153,6 @@ const messageShapes: { accepted: Row[]; refused: Row[] } = {
       VLLM_MESSAGES,
     ],
     [
-      "a file on a tool message",
-      {
-        messages: [...user, { role: "tool", tool_call_id: "c1", content: [{ type: "file", file: { file_id: "f1" } }] }],
-      },
-      "the free-form message takes any part on any role",
-      VLLM_MESSAGES,
-    ],
-    [
       "thinking on an assistant message",
       { messages: [...user, { role: "assistant", content: [{ type: "thinking", thinking: "hmm", closed: true }] }] },
       "CustomThinkCompletionContentParam",
@@ -186,10 +182,16 @@ const messageShapes: { accepted: Row[]; refused: Row[] } = {
       VLLM_MESSAGES,
     ],
     [
-      "image_url as a string",
-      { messages: [{ role: "user", content: [{ type: "image_url", image_url: "https://x/a.png" }] }] },
-      "CustomChatCompletionContentSimpleImageParam",
-      VLLM_MESSAGES,
+      "image_url as a string on a typed part with a uuid",
+      {
+        messages: [{ role: "user", content: [{ type: "image_url", image_url: "https://x/a.png", uuid: "img-1" }] }],
+      },
+      "a part with a uuid is read as the short form, which takes the URL string",
+      VLLM_PART_PARSER,
+      {
+        sdkRefuses:
+          "the typed part is held to { url } (a bare string there is refused without a uuid); the short form without type takes the string",
+      },
     ],
     [
       "content parts on a function message",
@@ -283,6 +285,30 @@ const messageShapes: { accepted: Row[]; refused: Row[] } = {
       VLLM_PART_PARSER,
     ],
     [
+      "a file part on a tool message",
+      {
+        messages: [...user, { role: "tool", tool_call_id: "c1", content: [{ type: "file", file: { file_id: "f1" } }] }],
+      },
+      "the request model takes it, the renderer refuses it: Unsupported chat content part type: 'file'",
+      VLLM_RENDER,
+    ],
+    [
+      "a file part on a user message",
+      {
+        messages: [
+          { role: "user", content: [{ type: "file", file: { file_data: "data:application/pdf;base64,JVBE" } }] },
+        ],
+      },
+      "vLLM's chat endpoint has no file part type",
+      VLLM_RENDER,
+    ],
+    [
+      "image_url as a string on a typed part",
+      { messages: [{ role: "user", content: [{ type: "image_url", image_url: "https://x/a.png" }] }] },
+      "the request model takes it (CustomChatCompletionContentSimpleImageParam); the renderer validates OpenAI's image part: image_url must be { url }",
+      VLLM_RENDER,
+    ],
+    [
       "assistant content null and tool_calls null",
       { messages: [...user, { role: "assistant", content: null, tool_calls: null }] },
       "OpenAI's assistant message refuses tool_calls None; the free-form one refuses content None",
@@ -369,10 +395,70 @@ const newer: { accepted: Row[]; refused: Row[] } = {
       VLLM_CUSTOM_PARTS,
     ],
     [
-      "a part without type on a custom role",
-      { messages: [...user, { role: "ipython", content: [{ text: "hi" }] }] },
-      "TypedDicts whose members are all optional take it",
+      "a tool_reference part on a user message",
+      { messages: [{ role: "user", content: [{ type: "tool_reference", name: "get_weather" }] }] },
+      "validates as the free-form message (role: str), whose part union declares it; passed to the template",
       VLLM_CUSTOM_PARTS,
+    ],
+    [
+      "a tool_reference part on a system message",
+      { messages: [{ role: "system", content: [{ type: "tool_reference", name: "get_weather" }] }, ...user] },
+      "the free-form message's branch, as on any role",
+      VLLM_CUSTOM_PARTS,
+    ],
+    [
+      "a tool_reference part on a tool message",
+      {
+        messages: [...user, { role: "tool", tool_call_id: "c1", content: [{ type: "tool_reference", name: "f" }] }],
+      },
+      "kept structured for the template (a tool message's text parts are joined, a tool_reference is not)",
+      VLLM_CUSTOM_PARTS,
+    ],
+    [
+      "input_text on a custom role",
+      { messages: [...user, { role: "ipython", content: [{ type: "input_text", text: "hi" }] }] },
+      "MM_PARSER_MAP reads it as text",
+      VLLM_RENDER,
+    ],
+    [
+      "output_text on a custom role",
+      { messages: [...user, { role: "ipython", content: [{ type: "output_text", text: "hi" }] }] },
+      "MM_PARSER_MAP reads it as text",
+      VLLM_RENDER,
+    ],
+    [
+      "input_image on a custom role",
+      {
+        messages: [
+          ...user,
+          { role: "ipython", content: [{ type: "input_image", detail: "auto", image_url: "https://x/a.png" }] },
+        ],
+      },
+      "MM_PARSER_MAP validates it as openai's ResponseInputImageParam",
+      VLLM_RENDER,
+    ],
+    [
+      "a text part without text on a custom role",
+      { messages: [...user, { role: "ipython", content: [{ type: "text" }, { type: "text", text: "hi" }] }] },
+      "a text part whose text is None is skipped (PART_TYPES_TO_SKIP_NONE_CONTENT)",
+      VLLM_RENDER,
+    ],
+    [
+      "input_audio flac on a generic message",
+      { messages: [...user, { role: "generic", content: [audioPart("flac")] }] },
+      "generic is no role of vLLM's: a custom-role message, which takes any format",
+      VLLM_CUSTOM_PARTS,
+    ],
+    [
+      "a bare string part on a generic message",
+      { messages: [...user, { role: "generic", content: ["note"] }] },
+      "a custom-role message: the part union ends in str",
+      VLLM_CUSTOM_PARTS,
+    ],
+    [
+      "return_assistant_tokens_mask",
+      { return_assistant_tokens_mask: true },
+      "a request field of the current model, read by the render endpoints",
     ],
     [
       "a tool_reference part on a custom role",
@@ -468,6 +554,36 @@ const newer: { accepted: Row[]; refused: Row[] } = {
       "InputAudio.format is required",
       OPENAI_AUDIO,
     ],
+    [
+      "a part without type on a custom role",
+      { messages: [...user, { role: "ipython", content: [{ text: "hi" }] }] },
+      "the request model takes it; the renderer: Missing 'type' field in multimodal part",
+      VLLM_PART_PARSER,
+    ],
+    [
+      "a part without type on a generic message",
+      { messages: [...user, { role: "generic", content: [{ text: "hi" }] }] },
+      "a custom-role message: Missing 'type' field in multimodal part",
+      VLLM_PART_PARSER,
+    ],
+    [
+      "an unknown part type on a custom role",
+      { messages: [...user, { role: "ipython", content: [{ type: "markdown", text: "hi" }] }] },
+      "Unsupported chat content part type",
+      VLLM_RENDER,
+    ],
+    [
+      "input_image without detail on a custom role",
+      { messages: [...user, { role: "ipython", content: [{ type: "input_image", image_url: "https://x/a.png" }] }] },
+      "openai's ResponseInputImageParam requires detail",
+      VLLM_RENDER,
+    ],
+    [
+      "input_text on a user message",
+      { messages: [{ role: "user", content: [{ type: "input_text", text: "hi" }] }] },
+      "OpenAI's user message is chosen and its part types have no input_text",
+      VLLM_MESSAGES,
+    ],
   ],
 };
 
@@ -484,6 +600,7 @@ function untypedParts(): Row[] {
     ["audio_url", { audio_url: "https://x/a.wav" }],
     ["input_audio", { input_audio: { data: "UklG", format: "ogg" } }],
     ["video_url", { video_url: { url: "https://x/v.mp4" } }],
+    ["tool_reference", { tool_reference: true, name: "get_weather" }],
   ];
   return forms.map(([name, part]) => [
     `a part without type: ${name}`,
@@ -924,19 +1041,13 @@ const callsAccepted: Row[] = [
     "the Python client serialises every CallsQueryReq field: latest_only and null wb_* filters arrive",
   ],
   [
-    "$literal holding a list of $literal operands",
+    "$containsToken",
     {
       query: {
-        $expr: { $in: [{ $getField: "op_name" }, [{ $literal: [{ $literal: "a" }, { $literal: 1 }] }]] },
+        $expr: { $containsToken: { input: { $getField: "inputs.q" }, substr: { $literal: "reset" } } },
       },
     },
-    "list[LiteralOperation]",
-    WEAVE_QUERY,
-  ],
-  [
-    "$literal holding an object of $literal operands",
-    { query: { $expr: { $eq: [{ $getField: "inputs.o" }, { $literal: { tier: { $literal: "pro" } } }] } } },
-    "dict[str, LiteralOperation]",
+    "ContainsTokenOperation: a whole-token match (ClickHouse hasToken)",
     WEAVE_QUERY,
   ],
   [

@@ -1,42 +1,18 @@
 /**
- * One table of annotation-queue and feedback requests and what Weave's trace server does with
- * them. It drives the SDK's tests (`tests/wire/review-cases.test.ts`: refused ⇒
- * `RequestValidationError` naming the field, nothing sent; accepted ⇒ sent as written) and the
- * fake's (`tests/testing/review-cases.test.ts`: the fake answers Weave's status and reason), so
- * the SDK and its double cannot drift apart. Also the behaviour cases the fake must follow
- * (sorts, duplicates, per-annotator progress), run by both the fake's tests and the SDK's
- * integration tests.
+ * Annotation-queue and feedback requests and what Weave's trace server does with them, in the
+ * shared row format (`request-case.ts`: run by the SDK's and the fake's request-case runners),
+ * and the behaviour cases the fake must follow (sorts, duplicates, per-annotator progress), run
+ * by both the fake's tests (`tests/testing/review-cases.test.ts`) and the SDK's integration tests.
  *
  * `source` names the file of `wandb/weave` the rule comes from.
  */
-
-/** The SDK method a request case calls. */
-export type ReviewOperation =
-  | "annotation_queues.create"
-  | "annotation_queues.items.add"
-  | "annotation_queues.items.list"
-  | "annotation_queues.items.progress"
-  | "feedback.create"
-  | "feedback.purge";
-
-export interface ReviewRequestCase {
-  name: string;
-  operation: ReviewOperation;
-  /** The body as the user writes it, without `project_id` (filled with the project under test). */
-  request: Record<string, unknown>;
-  /** What Weave answers: accepted, or refused with this status and a reason containing `reason`. */
-  real: { accepted: true } | { status: 400 | 422; reason?: string };
-  /** Whether the SDK refuses it before sending, and the field it names. */
-  sdk: { refuses: string } | "sends";
-  /** When the SDK fills in a member, the body it sends instead of `request` (the case holds for it). */
-  sdkSends?: Record<string, unknown>;
-  source: string;
-}
+import { SEED_ITEM_IDS, SEED_PROJECT_ID, SEED_QUEUE_ID } from "../../src/testing/index.js";
+import type { RequestCase } from "./request-case.js";
 
 const CALL = "weave:///acme/support-bot/call/0195a3c1-7d2e-7b41-9a0c-3f5e8d1b2a01";
 const SPEC = "weave:///acme/support-bot/object/quality:latest";
 
-export const REVIEW_REQUEST_CASES: ReviewRequestCase[] = [
+const REVIEW_ROWS: Array<Omit<RequestCase, "params"> & { request: Record<string, unknown> }> = [
   {
     name: "a queue with a name and no scorers",
     operation: "annotation_queues.create",
@@ -223,6 +199,14 @@ export const REVIEW_REQUEST_CASES: ReviewRequestCase[] = [
   },
 ];
 
+/** The rows, each sent for the seeded project (and queue and item where the path has them). */
+export const REVIEW_REQUEST_CASES: readonly RequestCase[] = REVIEW_ROWS.map(({ request, ...row }) => ({
+  ...row,
+  params: { project_id: SEED_PROJECT_ID, ...request },
+  ...(row.sdkSends ? { sdkSends: { project_id: SEED_PROJECT_ID, ...row.sdkSends } } : {}),
+  pathArguments: { queueId: SEED_QUEUE_ID, itemId: SEED_ITEM_IDS[0]! },
+}));
+
 /** Queues created in this order, one a millisecond apart. */
 export const QUEUE_NAMES = ["Beta", "alpha", "Gamma"] as const;
 
@@ -245,44 +229,67 @@ export const QUEUE_SORT_CASES: Array<{
  * Per-annotator progress (`annotator_queue_items_progress_update`): each step by `me` or by
  * `other`, what the step answers, and the state the item then shows.
  */
+const TO_SKIPPED =
+  "Invalid state transition from 'completed' to 'skipped'. Only transitions from 'in_progress' or 'unstarted' are allowed.";
+const TO_IN_PROGRESS =
+  "Cannot transition to 'in_progress' when a record already exists. 'in_progress' can only be set on new items.";
+
+/**
+ * The annotation-state rule, once (`weave/trace_server/...annotation_queues...` progress): each
+ * step by this reviewer (`me`) or another (`other`), whether Weave takes it (or the reason of its
+ * 400), and the state the item then shows. Run by the fake's tests and, for the refusals, by the
+ * SDK's integration tests.
+ */
 export const PROGRESS_CASES: Array<{
   name: string;
-  steps: Array<{ by: "me" | "other"; state: "in_progress" | "completed" | "skipped"; ok: boolean; shows: string }>;
+  steps: Array<{
+    by: "me" | "other";
+    state: "in_progress" | "completed" | "skipped";
+    refusal?: string;
+    shows: string;
+  }>;
 }> = [
   {
     name: "in_progress then completed",
     steps: [
-      { by: "me", state: "in_progress", ok: true, shows: "in_progress" },
-      { by: "me", state: "completed", ok: true, shows: "completed" },
+      { by: "me", state: "in_progress", shows: "in_progress" },
+      { by: "me", state: "completed", shows: "completed" },
+    ],
+  },
+  {
+    name: "in_progress then skipped",
+    steps: [
+      { by: "me", state: "in_progress", shows: "in_progress" },
+      { by: "me", state: "skipped", shows: "skipped" },
     ],
   },
   {
     name: "the same state twice is a no-op",
     steps: [
-      { by: "me", state: "skipped", ok: true, shows: "skipped" },
-      { by: "me", state: "skipped", ok: true, shows: "skipped" },
+      { by: "me", state: "skipped", shows: "skipped" },
+      { by: "me", state: "skipped", shows: "skipped" },
     ],
   },
   {
     name: "completed to skipped is refused",
     steps: [
-      { by: "me", state: "completed", ok: true, shows: "completed" },
-      { by: "me", state: "skipped", ok: false, shows: "completed" },
+      { by: "me", state: "completed", shows: "completed" },
+      { by: "me", state: "skipped", refusal: TO_SKIPPED, shows: "completed" },
     ],
   },
   {
     name: "back to in_progress over a record is refused",
     steps: [
-      { by: "me", state: "completed", ok: true, shows: "completed" },
-      { by: "me", state: "in_progress", ok: false, shows: "completed" },
+      { by: "me", state: "completed", shows: "completed" },
+      { by: "me", state: "in_progress", refusal: TO_IN_PROGRESS, shows: "completed" },
     ],
   },
   {
     name: "each annotator has their own progress; the item shows the latest",
     steps: [
-      { by: "other", state: "completed", ok: true, shows: "completed" },
-      { by: "me", state: "in_progress", ok: true, shows: "in_progress" },
-      { by: "me", state: "skipped", ok: true, shows: "skipped" },
+      { by: "other", state: "completed", shows: "completed" },
+      { by: "me", state: "in_progress", shows: "in_progress" },
+      { by: "me", state: "skipped", shows: "skipped" },
     ],
   },
 ];

@@ -139,6 +139,17 @@ export const SFT_DATASET_CASES: readonly SftDatasetCase[] = [
     fake: { refused: "no rows" },
   },
   {
+    name: "a row without an assistant turn",
+    source:
+      "ART-sft reads it (a Trajectory of one user message) and has no reply in it to learn; what W&B's trainer does with it is not known; inferloop refuses it as a conversation cut before its reply",
+    jsonl: `${qa("a", "1")}${line([{ role: "user", content: "no reply" }])}`,
+    batchSize: 1,
+    sdk: "refuse",
+    sdkPath: "rows (line 2 of {file}).messages",
+    server: "unknown",
+    fake: { batches: 2 },
+  },
+  {
     name: "a row without messages",
     source:
       "ART-sft reads it as messages [] (data.get default), a row that trains nothing; inferloop refuses it as a likely mistake",

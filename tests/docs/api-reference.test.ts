@@ -130,7 +130,7 @@ describe("API reference pages", () => {
         expect(existsSync(join(root, m[1]!)), `${page} links ${m[1]}`).toBe(true);
     }
     expect(section("chat", "ChatCompletionStream")).toContain(
-      "`ChatCompletionStream` in [src/wire/chat/stream.ts](../../src/wire/chat/stream.ts)",
+      "`ChatCompletionStream` in [src/wire/chat/stream/stream.ts](../../src/wire/chat/stream/stream.ts)",
     );
   });
 });

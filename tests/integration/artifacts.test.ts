@@ -203,7 +203,7 @@ describe("client.artifacts over W&B's GraphQL and signed storage", () => {
 
   it("refuses a manifest path outside the directory before writing anything", async () => {
     await fake.client.artifacts.upload({ ...base, name: "evil", files: [{ name: "ok.txt", data: "fine" }] });
-    // W&B's server stores such paths (research/artifacts.md §3); make the stored manifest name one.
+    // W&B's server stores such paths (wandb/wandb `wandb/sdk/artifacts/artifact.py`, `download`); make the stored manifest name one.
     const artifact = fake.svc.state.artifacts.list().find((a) => a.collection === "evil")!;
     const key = artifact.manifests.get("wandb_manifest.json")!.key;
     const manifest = JSON.parse(new TextDecoder().decode(fake.svc.state.artifacts.object(key)!.bytes));

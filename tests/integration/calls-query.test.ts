@@ -70,6 +70,16 @@ describe("iterating records", () => {
   });
 });
 
+describe("one call by id", () => {
+  it("retrieve() gives the record the query gives, and null for an id the project does not have", async () => {
+    const [first] = await fake.client.calls.query({ project_id: PROJECT, limit: 1 }).toArray();
+    expect(await fake.client.calls.retrieve(first!.id, { project_id: PROJECT })).toEqual(first);
+    expect(
+      await fake.client.calls.retrieve("0195a3c1-0000-7000-8000-000000000000", { project_id: PROJECT }),
+    ).toBeNull();
+  });
+});
+
 describe("paging", () => {
   it("pages() gives arrays of pageSize; the first short page ends the walk", async () => {
     const sizes: number[] = [];
@@ -265,7 +275,7 @@ describe("filters, sorting and query expressions are evaluated by the server", (
     expect((fake.svc.requests[0]!.json as CallsQueryParams).latest_only).toBe(true);
   });
 
-  it("q.literal lists are sent nested and evaluated as lists", async () => {
+  it("q.in tests a list of values, each its own $literal", async () => {
     const some = stored()
       .slice(0, 3)
       .map((r) => r.op_name);
@@ -274,26 +284,24 @@ describe("filters, sorting and query expressions are evaluated by the server", (
       .filter((r) => some.includes(r.op_name))
       .map((r) => r.id);
     expect(await ids(fake.client.calls.query({ project_id: PROJECT, query }))).toEqual(expected);
-    const nested = q.where(q.eq(q.literal(["x", 1]), q.literal(["x", 1])));
-    expect((await fake.client.calls.query({ project_id: PROJECT, query: nested }).toArray()).length).toBe(304);
-    expect((fake.svc.requests[1]!.json as CallsQueryParams).query).toStrictEqual({
-      $expr: {
-        $eq: [{ $literal: [{ $literal: "x" }, { $literal: 1 }] }, { $literal: [{ $literal: "x" }, { $literal: 1 }] }],
-      },
-    });
   });
 
-  it("refuses a bare array inside $literal before sending, showing the nested form", async () => {
+  it.each([
+    ["a bare array", ["a"]],
+    ["a list of $literal operands", [{ $literal: "a" }]],
+    ["an object of $literal operands", { tier: { $literal: "pro" } }],
+  ])("refuses %s inside $literal before sending, saying what to write instead", async (_name, value) => {
     const err = await caught(() =>
       fake.client.calls
         .query({
           project_id: PROJECT,
-          query: { $expr: { $eq: [{ $getField: "op_name" }, { $literal: ["a"] as never }] } },
+          query: { $expr: { $eq: [{ $getField: "inputs.tier" }, { $literal: value as never }] } },
         })
         .toArray(),
     );
     expect(err).toBeInstanceOf(RequestValidationError);
-    expect((err as Error).message).toContain('{"$literal":[{"$literal":"a"}]}');
+    expect((err as RequestValidationError).issues[0]!.path).toBe("query.$expr.$eq.1.$literal");
+    expect((err as Error).message).toContain("test a list with $in");
     expect(fake.svc.requests).toHaveLength(0);
   });
 

@@ -45,7 +45,11 @@ const deletes = () => fake.svc.requests.filter((r) => r.method === "DELETE");
 describe("model.pruneCheckpoints", () => {
   it("by default keeps the latest step only, deleting the rest in one request", async () => {
     const model = await trained([0.2, 0.9, 0.1, 0.3]);
-    expect(await model.pruneCheckpoints()).toEqual({ kept: [4], deleted: [1, 2, 3] });
+    expect(await model.pruneCheckpoints()).toEqual({
+      kept: [4],
+      deleted: [1, 2, 3],
+      reasons: { 4: ["latest", "keepLatest"] },
+    });
     expect(await steps(model)).toEqual([4]);
     expect(deletes().map((r) => r.json)).toEqual([{ steps: [1, 2, 3] }]);
   });
@@ -55,6 +59,7 @@ describe("model.pruneCheckpoints", () => {
     expect(await model.pruneCheckpoints({ keepLatest: 2, keepBest: 1, metric: "reward" })).toEqual({
       kept: [2, 4, 5],
       deleted: [1, 3],
+      reasons: { 2: ["best"], 4: ["keepLatest"], 5: ["latest", "keepLatest"] },
     });
     expect(await steps(model)).toEqual([2, 4, 5]);
   });
@@ -64,6 +69,7 @@ describe("model.pruneCheckpoints", () => {
     expect(await model.pruneCheckpoints({ keepLatest: 1, keepBest: 1, metric: "reward", mode: "min" })).toEqual({
       kept: [4, 6],
       deleted: [1, 2, 3, 5],
+      reasons: { 4: ["best"], 6: ["latest", "keepLatest"] },
     });
   });
 
@@ -72,9 +78,23 @@ describe("model.pruneCheckpoints", () => {
     expect(await model.pruneCheckpoints({ keepLatest: 0, keepBest: 1, metric: "reward" })).toEqual({
       kept: [1, 3],
       deleted: [2],
+      reasons: { 1: ["best"], 3: ["latest"] },
     });
-    expect(await model.pruneCheckpoints({ keepLatest: 0 })).toEqual({ kept: [3], deleted: [1] });
+    expect(await model.pruneCheckpoints({ keepLatest: 0 })).toEqual({
+      kept: [3],
+      deleted: [1],
+      reasons: { 3: ["latest"] },
+    });
     expect(await steps(model)).toEqual([3]);
+  });
+
+  it("keepLatest 0 with keepBest 2 keeps three steps when the latest is not among the best, and says why", async () => {
+    const model = await trained([0.9, 0.8, 0.1, 0.2]);
+    expect(await model.pruneCheckpoints({ keepLatest: 0, keepBest: 2, metric: "reward" })).toEqual({
+      kept: [1, 2, 4],
+      deleted: [3],
+      reasons: { 1: ["best"], 2: ["best"], 4: ["latest"] },
+    });
   });
 
   it("the fake's checkpoints differ per step, so a training metric such as the loss ranks them", async () => {
@@ -98,6 +118,7 @@ describe("model.pruneCheckpoints", () => {
     expect(await model.pruneCheckpoints({ keepBest: 2, metric: "val/reward", dryRun: true })).toEqual({
       kept: [3],
       deleted: [1, 2],
+      reasons: { 3: ["latest", "keepLatest"] },
     });
   });
 
@@ -106,8 +127,9 @@ describe("model.pruneCheckpoints", () => {
     expect(await model.pruneCheckpoints({ keepBest: 1, metric: "reward", dryRun: true })).toEqual({
       kept: [2, 3],
       deleted: [1],
+      reasons: { 2: ["best"], 3: ["latest", "keepLatest"] },
     });
-    expect(await model.pruneCheckpoints({ keepLatest: 3 })).toEqual({ kept: [1, 2, 3], deleted: [] });
+    expect(await model.pruneCheckpoints({ keepLatest: 3 })).toMatchObject({ kept: [1, 2, 3], deleted: [] });
     expect(deletes()).toHaveLength(0);
     expect(await steps(model)).toEqual([1, 2, 3]);
   });
@@ -130,6 +152,29 @@ describe("model.pruneCheckpoints", () => {
       expect((err as RequestValidationError).issues.map((i) => i.path)).toContain(path);
       expect((err as Error).message).toMatch(/Invalid pruneCheckpoints options: .*Nothing was sent\./);
     }
+    expect(fake.svc.requests.length).toBe(sent);
+  });
+});
+
+describe("client.trainableModels.checkpoints.prune (a model known by its id)", () => {
+  it("prunes as the handle does, with only the model's id", async () => {
+    const { id } = await trained([0.2, 0.9, 0.1, 0.3]);
+    const checkpoints = fake.client.trainableModels.checkpoints;
+    const reasons = { 2: ["best"], 4: ["latest", "keepLatest"] };
+    expect(await checkpoints.prune(id, { keepBest: 1, metric: "reward", dryRun: true })).toEqual({
+      kept: [2, 4],
+      deleted: [1, 3],
+      reasons,
+    });
+    expect(deletes()).toHaveLength(0);
+    expect(await checkpoints.prune(id, { keepBest: 1, metric: "reward" })).toEqual({
+      kept: [2, 4],
+      deleted: [1, 3],
+      reasons,
+    });
+    expect(deletes().map((r) => r.json)).toEqual([{ steps: [1, 3] }]);
+    const sent = fake.svc.requests.length;
+    await expect(checkpoints.prune(id, { keepBest: 1 })).rejects.toBeInstanceOf(RequestValidationError);
     expect(fake.svc.requests.length).toBe(sent);
   });
 });

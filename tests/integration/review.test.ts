@@ -7,10 +7,13 @@ import { describe, expect, it, vi } from "vitest";
 import {
   APIUserAbortError,
   type CallRecord,
-  InferloopError,
   NotFoundError,
   q,
   RequestValidationError,
+  type SFTRow,
+  type SkippedTrace,
+  Trajectory,
+  type TrajectoryGroupsOptions,
 } from "../../src/index.js";
 import { faults, referenceCalls } from "../../src/testing/index.js";
 import { captureWarnings } from "../warnings.js";
@@ -300,33 +303,151 @@ describe("calls.trajectoryGroups", () => {
         tools: null,
       },
     ]);
-    // Two queries per page of roots (pageSize 2 over 4 roots): roots, then their traces' calls.
+    // Two queries per page of roots (pageSize 2 over 4 roots): roots, then every call of their
+    // traces, each with its feedback.
     const queries = fake.svc.requests
       .filter((r) => r.path === "/calls/stream_query")
       .map((r) => r.json as Record<string, any>);
-    expect(queries.filter((b) => b.filter?.trace_ids).map((b) => b.filter.trace_ids.length)).toEqual([2, 1]);
-    expect(queries.filter((b) => b.include_feedback).every((b) => b.filter.trace_roots_only === true)).toBe(true);
+    expect(queries.filter((b) => b.filter?.trace_ids).map((b) => b.filter.trace_ids.length)).toEqual([2, 2]);
+    expect(queries.every((b) => b.include_feedback === true)).toBe(true);
+    expect(queries.filter((b) => !b.filter?.trace_ids).every((b) => b.filter.trace_roots_only === true)).toBe(true);
   });
 
-  it("a zero reward is a reward; a trace without a chat call is an error naming it", async () => {
+  it("a zero reward is a reward; traces it cannot build are left out and said once, with counts and ids", async () => {
     fake.svc.state.calls.insert(weaveTrace(20, "p", [{ messages: [{ role: "user", content: "hi" }], reply: "hey" }]));
-    await review("root-20", 0);
+    fake.svc.state.calls.insert(weaveTrace(21, "p", []));
+    fake.svc.state.calls.insert(weaveTrace(22, "p", []));
+    const unfinished = weaveTrace(23, "p", [{ messages: [{ role: "user", content: "hi" }], reply: "cut" }]);
+    (unfinished[1]!.output as { choices: Array<{ finish_reason: unknown }> }).choices[0]!.finish_reason = null;
+    fake.svc.state.calls.insert(unfinished);
+    for (const [n, value] of [
+      [20, 0],
+      [21, 1],
+      [22, 1],
+      [23, 1],
+    ] as const)
+      await review(`root-${n}`, value);
+    const params = { project_id: PROJECT, filter: { trace_ids: ["trace-20", "trace-21", "trace-22", "trace-23"] } };
+    const seen: SkippedTrace[][] = [];
+    const groups = await fake.client.calls.trajectoryGroups(params, {
+      groupBy: () => "all",
+      reward: quality,
+      onSkip: (skipped) => seen.push(skipped),
+    });
+    expect(groups[0]!.trajectories.map((t) => [t.metadata["trace_id"], t.reward])).toEqual([["trace-20", 0]]);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.map((s) => [s.trace_id, s.root_id, s.reason])).toEqual([
+      ["trace-21", "root-21", "no_chat_call"],
+      ["trace-22", "root-22", "no_chat_call"],
+      ["trace-23", "root-23", "no_finished_reply"],
+    ]);
+    expect(seen[0]![2]!.message).toMatch(/did not finish/);
+
+    // Without onSkip: one warning, with the counts and the trace ids.
+    const warnings = captureWarnings();
+    const again = await fake.client.calls.trajectoryGroups(params, { groupBy: () => "all", reward: quality });
+    expect(again[0]!.trajectories).toHaveLength(1);
+    expect(warnings.codes()).toEqual(["INFERLOOP_SKIPPED_TRACES"]);
+    expect(warnings.messages()[0]).toBe(
+      "calls.trajectoryGroups: 3 trace(s) left out, 2 with no chat-completion call and 1 with no finished reply: trace trace-21, trace-22, trace-23; pass onSkip to handle them",
+    );
+  });
+
+  it("feedback on any call of a trace reaches reward, beside the root", async () => {
+    const u = { role: "user", content: "2+2?" };
+    fake.svc.state.calls.insert([
+      ...weaveTrace(30, "p", [
+        { messages: [u], reply: "4" },
+        { messages: [u, { role: "assistant", content: "4" }, { role: "user", content: "sure?" }], reply: "yes" },
+      ]),
+      ...weaveTrace(31, "p", [{ messages: [u], reply: "5" }]),
+    ]);
+    // A reviewer scored the chat calls, not the roots; one root got a note as well.
+    await review("chat-30-1", 0.9);
+    await review("chat-31-0", 0.1);
+    await fake.client.feedback.create({
+      project_id: PROJECT,
+      weave_ref: ref("root-30"),
+      feedback_type: "wandb.note.1",
+      payload: { note: "good" },
+    });
+    const traces: Array<{ root: string; calls: string[]; feedback: Array<[string, unknown]> }> = [];
     const groups = await fake.client.calls.trajectoryGroups(
-      { project_id: PROJECT, filter: { trace_ids: ["trace-20"] } },
+      { project_id: PROJECT, filter: { trace_ids: ["trace-30", "trace-31"] } },
+      {
+        groupBy: () => "all",
+        // Rewards written for the root alone keep working: the trace is a second argument.
+        reward: (root, trace) => {
+          traces.push({
+            root: root.id,
+            calls: trace.calls.map((c) => c.id),
+            feedback: trace.feedback.map((f) => [f.weave_ref!.split("/").at(-1)!, f.feedback_type]),
+          });
+          const scores = trace.feedback.filter((f) => f.feedback_type === "wandb.annotation.quality");
+          return scores.length === 0 ? undefined : Number(scores.at(-1)!.payload?.["value"]);
+        },
+      },
+    );
+    expect(groups[0]!.trajectories.map((t) => t.reward)).toEqual([0.9, 0.1]);
+    expect(traces).toEqual([
+      {
+        root: "root-30",
+        calls: ["root-30", "chat-30-0", "chat-30-1"],
+        feedback: [
+          ["root-30", "wandb.note.1"],
+          ["chat-30-1", "wandb.annotation.quality"],
+        ],
+      },
+      { root: "root-31", calls: ["root-31", "chat-31-0"], feedback: [["chat-31-0", "wandb.annotation.quality"]] },
+    ]);
+  });
+
+  it("refuses a misspelt option or a reward that is no function, nothing sent", async () => {
+    const sent = fake.svc.requests.length;
+    const misspelt = await caught(() =>
+      fake.client.calls.trajectoryGroups({ project_id: PROJECT }, {
+        groupBy: () => "all",
+        reward: quality,
+        onskip: () => {},
+      } as unknown as TrajectoryGroupsOptions),
+    );
+    expect((misspelt as RequestValidationError).issues).toEqual([
+      { path: "onskip", message: 'unknown option "onskip" (did you mean "onSkip"?)', code: "unknown_option" },
+    ]);
+    const noReward = await caught(() =>
+      fake.client.calls.trajectoryGroups({ project_id: PROJECT }, {
+        groupBy: () => "all",
+        reward: 1,
+      } as unknown as TrajectoryGroupsOptions),
+    );
+    expect((noReward as RequestValidationError).issues[0]!.path).toBe("reward");
+    expect(fake.svc.requests.length).toBe(sent);
+  });
+
+  it("a trajectory and a reviewed trace become SFT rows trainSFT takes as they are", async () => {
+    const u = { role: "user" as const, content: "2+2?" };
+    const tool = { type: "function" as const, function: { name: "add", parameters: { type: "object" } } };
+    const t = new Trajectory({ messages_and_choices: [u], tools: [tool] });
+    t.record({ index: 0, finish_reason: "stop", message: { role: "assistant", content: "4" }, logprobs: null });
+    const row: SFTRow = t.toSFTRow();
+    expect(row).toEqual({ messages: [u, { role: "assistant", content: "4" }], tools: [tool] });
+
+    fake.svc.state.calls.insert(weaveTrace(40, "p", [{ messages: [u], reply: "four", logprobs: true }]));
+    await review("root-40", 1);
+    const [group] = await fake.client.calls.trajectoryGroups(
+      { project_id: PROJECT, filter: { trace_ids: ["trace-40"] } },
       { groupBy: () => "all", reward: quality },
     );
-    expect(groups[0]!.trajectories[0]!.reward).toBe(0);
-
-    fake.svc.state.calls.insert(weaveTrace(21, "p", []));
-    await review("root-21", 1);
-    const err = await caught(() =>
-      fake.client.calls.trajectoryGroups(
-        { project_id: PROJECT, filter: { trace_ids: ["trace-21"] } },
-        { groupBy: () => "all", reward: quality },
-      ),
-    );
-    expect(err).toBeInstanceOf(InferloopError);
-    expect((err as Error).message).toContain("trace trace-21 holds no chat-completion call");
+    const reviewed = group!.trajectories.map((x) => x.toSFTRow());
+    // The row carries the reply as a message: no logprobs or token ids.
+    expect(reviewed).toEqual([{ messages: [u, { role: "assistant", content: "four" }] }]);
+    const model = await fake.client.trainableModels.register({
+      project: "sft",
+      name: "from-review",
+      base_model: "OpenPipe/Qwen3-14B-Instruct",
+    });
+    const { step } = await model.trainSFT([row, ...reviewed], { pollInterval: 5 });
+    expect(step).toBe(1);
   });
 
   it("refuses a page of roots larger than Weave's trace_ids cap, nothing sent", async () => {

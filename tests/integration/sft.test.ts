@@ -3,7 +3,13 @@ import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ArtifactNotFoundError, RequestValidationError, type SFTRow } from "../../src/index.js";
+import {
+  ArtifactNotFoundError,
+  RequestValidationError,
+  type SFTRow,
+  type SFTTrainingConfig,
+  type TrainSFTOptions,
+} from "../../src/index.js";
 import { SFT_DATASET_CASES } from "../cases/sft-dataset-cases.js";
 import { caught, useFakeService } from "./helpers.js";
 
@@ -17,8 +23,10 @@ const row = (q: string, a: string): SFTRow => ({
 });
 
 let dir: string;
+let spoolsBefore: string[];
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "inferloop-sft-"));
+  spoolsBefore = (await readdir(tmpdir())).filter((f) => f.startsWith("inferloop-upload-"));
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -95,6 +103,216 @@ describe("model.trainSFT", () => {
     const badLine = await caught(() => model.trainSFT(file));
     expect((badLine as RequestValidationError).issues[0]?.path).toBe(`rows (line 1 of ${file})`);
     expect(fake.svc.requests.length).toBe(sent);
+  });
+});
+
+describe("model.trainSFT checks everything before anything is sent", () => {
+  // Each call is refused with RequestValidationError naming `path`, and the fake saw no request.
+  const refusals: Array<{
+    what: string;
+    rows?: unknown;
+    options?: Record<string, unknown>;
+    path: string;
+    says: RegExp;
+  }> = [
+    {
+      what: "a misspelt option",
+      options: { confg: { learning_rate: 1e-5 } },
+      path: "confg",
+      says: /did you mean "config"/,
+    },
+    {
+      what: "an option trainSFT does not have",
+      options: { epochs: 3 },
+      path: "epochs",
+      says: /the options are config, name/,
+    },
+    {
+      what: "a misspelt config setting",
+      options: { config: { learnng_rate: 5e-5 } },
+      path: "config.learnng_rate",
+      says: /did you mean "learning_rate"/,
+    },
+    { what: "a bad batch_size", options: { config: { batch_size: "big" } }, path: "config.batch_size", says: /"auto"/ },
+    {
+      what: "a bad assistant_turns",
+      options: { config: { assistant_turns: "first" } },
+      path: "config.assistant_turns",
+      says: /"all" or "last"/,
+    },
+    { what: "a dataset name with a colon", options: { name: "data:v1" }, path: "name", says: /without \/ or :/ },
+    { what: "a negative pollInterval", options: { pollInterval: -1 }, path: "pollInterval", says: /ms >= 0/ },
+    { what: "an onEvent that is no function", options: { onEvent: "log" }, path: "onEvent", says: /function/ },
+    { what: "a blank idempotencyKey", options: { idempotencyKey: " " }, path: "idempotencyKey", says: /non-blank/ },
+    {
+      what: "a row without an assistant turn, after good ones",
+      rows: [row("a", "b"), row("c", "d"), { messages: [{ role: "user", content: "no reply" }] }],
+      path: "rows.2.messages",
+      says: /row 3: the row has no assistant message/,
+    },
+    { what: "rows that are no iterable", rows: 42, path: "rows", says: /iterable/ },
+  ];
+  for (const r of refusals)
+    it(`refuses ${r.what}, with no request made`, async () => {
+      const model = await fake.client.trainableModels.register({
+        project: "sft",
+        name: "checked",
+        base_model: BASE_MODEL,
+      });
+      const sent = fake.svc.requests.length;
+      const err = await caught(() =>
+        model.trainSFT(
+          (r.rows ?? [row("2+2?", "4")]) as SFTRow[],
+          { pollInterval: 5, ...r.options } as TrainSFTOptions,
+        ),
+      );
+      expect(err).toBeInstanceOf(RequestValidationError);
+      const issue = (err as RequestValidationError).issues.find((i) => i.path === r.path);
+      expect(issue?.message, (err as Error).message).toMatch(r.says);
+      expect(fake.svc.requests.length - sent).toBe(0);
+    });
+
+  it("names every bad line of a file (1-based), reads it to the end, and sends nothing", async () => {
+    const model = await fake.client.trainableModels.register({ project: "sft", name: "lines", base_model: BASE_MODEL });
+    const file = join(dir, "train.jsonl");
+    const noReply = JSON.stringify({ messages: [{ role: "user", content: "cut before the reply" }] });
+    await writeFile(
+      file,
+      [JSON.stringify(row("a", "b")), noReply, "", JSON.stringify(row("c", "d")), noReply].join("\n"),
+    );
+    const sent = fake.svc.requests.length;
+    const err = (await caught(() => model.trainSFT(file))) as RequestValidationError;
+    expect(err.issues.map((i) => i.path)).toEqual([
+      `rows (line 2 of ${file}).messages`,
+      `rows (line 5 of ${file}).messages`,
+    ]);
+    expect(err.message).toMatch(/no assistant message.*Nothing was sent/);
+    expect(fake.svc.requests.length - sent).toBe(0);
+    // No spool is left behind.
+    expect((await readdir(tmpdir())).filter((f) => f.startsWith("inferloop-upload-"))).toEqual(spoolsBefore);
+  });
+
+  it("refuses a model name too long for the default dataset name (W&B's 128 characters), with no request made", async () => {
+    const model = await fake.client.trainableModels.register({
+      project: "sft",
+      name: "m".repeat(110),
+      base_model: BASE_MODEL,
+    });
+    const sent = fake.svc.requests.length;
+    const err = (await caught(() => model.trainSFT([row("a", "b")]))) as RequestValidationError;
+    expect(err.issues.map((i) => i.path)).toEqual(["name"]);
+    expect(fake.svc.requests.length - sent).toBe(0);
+    // A name of one's own makes it fit.
+    await model.trainSFT([row("a", "b")], { name: "short", pollInterval: 5 });
+  });
+
+  it("takes config typed as W&B's SFTTrainingConfig and sends it as given", async () => {
+    const model = await fake.client.trainableModels.register({ project: "sft", name: "typed", base_model: BASE_MODEL });
+    const config: SFTTrainingConfig = { batch_size: 1, learning_rate: [1e-4, 5e-5], assistant_turns: "last" };
+    await model.trainSFT([row("a", "b"), row("c", "d")], { config, pollInterval: 5 });
+    expect(fake.svc.trainingJobs.at(-1)!.request["config"]).toEqual(config);
+  });
+});
+
+describe("model.trainSFT names the dataset by its rows", () => {
+  const uploads = () => fake.svc.requests.filter((r) => r.method === "PUT" && r.path.startsWith("/storage/")).length;
+
+  it("the same rows twice: one upload, one artifact version, two jobs on it", async () => {
+    const model = await fake.client.trainableModels.register({ project: "sft", name: "same", base_model: BASE_MODEL });
+    const rows = [row("2+2?", "4"), row("3+3?", "6")];
+    const first = await model.trainSFT(rows, { pollInterval: 5 });
+    const put = uploads();
+    expect(put).toBe(2); // train.jsonl and the manifest
+    const second = await model.trainSFT(
+      (async function* () {
+        yield* rows;
+      })(),
+      { pollInterval: 5 },
+    );
+    expect(uploads()).toBe(put);
+    expect(second.trainingDataUrl).toBe(first.trainingDataUrl);
+    expect([first.datasetExisted, second.datasetExisted]).toEqual([false, true]);
+    expect(first.trainingDataUrl).toMatch(/^wandb-artifact:\/\/\/acme\/sft\/same-sft-data-[0-9a-f]{12}:v0$/);
+    const datasets = fake.svc.state.artifacts.list().filter((a) => a.type === "dataset");
+    expect(datasets.filter((a) => a.state === "COMMITTED")).toHaveLength(1);
+    // The name's hex is the start of W&B's digest of the artifact (MANIFEST_MD5).
+    expect(first.trainingDataUrl).toContain(`-sft-data-${datasets[0]!.digest.slice(0, 12)}:`);
+    expect(fake.svc.trainingJobs.map((j) => j.request["training_data_url"])).toEqual([
+      first.trainingDataUrl,
+      first.trainingDataUrl,
+    ]);
+    expect(second.step).toBe(2);
+
+    // Other rows: another name, another upload.
+    const other = await model.trainSFT([row("4+4?", "8")], { pollInterval: 5 });
+    expect(other.trainingDataUrl).not.toBe(first.trainingDataUrl);
+    expect(uploads()).toBe(put + 2);
+  });
+});
+
+describe("the fake's SFT jobs learn their rows", () => {
+  it("the trained checkpoint answers a trained conversation with its trained reply", async () => {
+    const model = await fake.client.trainableModels.register({
+      project: "sft",
+      name: "learner",
+      base_model: BASE_MODEL,
+    });
+    const conversation = (q: string) => [
+      { role: "system" as const, content: "Answer with the number only." },
+      { role: "user" as const, content: q },
+    ];
+    const taught = [
+      { q: "What is 7 * 6?", a: "42" },
+      { q: "What is 9 * 9?", a: "81" },
+      { q: "What is 12 * 12?", a: "144" },
+    ];
+    const rows: SFTRow[] = taught.map(({ q, a }) => ({
+      messages: [...conversation(q), { role: "assistant", content: a }],
+    }));
+    const { step } = await model.trainSFT(rows, { pollInterval: 5 });
+    for (const { q, a } of taught)
+      for (const seed of [1, 2, 3]) {
+        const reply = await model.chat.completions.create({
+          model: model.inferenceName(step),
+          messages: conversation(q),
+          seed,
+          temperature: 1,
+        });
+        expect(reply.choices[0]?.message.content).toBe(a);
+      }
+    // Before the job, the base checkpoint knew none of it.
+    const before = await model.chat.completions.create({ model: BASE_MODEL, messages: conversation("What is 7 * 6?") });
+    expect(before.choices[0]?.message.content).not.toBe("42");
+  });
+
+  it('with assistant_turns: "last", only the last reply of a row is learned', async () => {
+    const model = await fake.client.trainableModels.register({ project: "sft", name: "last", base_model: BASE_MODEL });
+    const messages = [
+      { role: "user" as const, content: "Say one." },
+      { role: "assistant" as const, content: "one" },
+      { role: "user" as const, content: "Say two." },
+      { role: "assistant" as const, content: "two" },
+    ];
+    const { step } = await model.trainSFT([{ messages }], { config: { assistant_turns: "last" }, pollInterval: 5 });
+    const ask = (upTo: number) =>
+      model.chat.completions.create({ model: model.inferenceName(step), messages: messages.slice(0, upTo), seed: 4 });
+    expect((await ask(3)).choices[0]?.message.content).toBe("two");
+    expect((await ask(1)).choices[0]?.message.content).not.toBe("one");
+  });
+
+  it("200 rows in batches of two: num_sequences counts the 100 gradient steps ART's progress bar ticks", async () => {
+    const model = await fake.client.trainableModels.register({ project: "sft", name: "many", base_model: BASE_MODEL });
+    const rows = Array.from({ length: 200 }, (_, i) => row(`q${i}`, `a${i}`));
+    for (const [config, steps] of [
+      [{}, 100],
+      [{ batch_size: 1 }, 200],
+      [{ batch_size: 8 }, 25],
+    ] as const) {
+      const events: Array<{ type: string; data: Record<string, unknown> }> = [];
+      await model.trainSFT(rows, { config, pollInterval: 5, onEvent: (e) => events.push(e) });
+      expect(events[0]).toMatchObject({ type: "training_started", data: { num_sequences: steps } });
+      expect(events.filter((e) => e.type === "gradient_step")).toHaveLength(steps);
+    }
   });
 });
 

@@ -1,14 +1,15 @@
 /**
- * What happens to the connection when a chat stream stops at `data: [DONE]` (undici transport,
- * real loopback HTTP). A server often writes `[DONE]` and its end of body separately: the
- * stream must end at `[DONE]` at once, and the connection must then serve the next request
- * rather than be closed under it; a server that never ends the body after `[DONE]` must not
- * hold the stream or the socket.
+ * What happens to the connection when a chat stream stops at `data: [DONE]` (real loopback
+ * HTTP, on both transports: undici, the default in Node, and a standard `fetch`). A server
+ * that ends its body with `[DONE]` leaves the connection to serve the next request; a server
+ * that writes `[DONE]` and then holds the connection open must not hold it: the client closes
+ * the request as soon as the stream has ended (as it does when the reader leaves early), so
+ * a burst of short streams does not keep a pooled connection busy per stream.
  */
-import { createServer, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { Inferloop } from "../../src/index.js";
+import { type ClientOptions, Inferloop } from "../../src/index.js";
 import { within } from "../reliability/harness.js";
 import { MODEL } from "./helpers.js";
 
@@ -21,8 +22,14 @@ const chunk = (content: string, finish: string | null) =>
     choices: [{ index: 0, delta: { content }, finish_reason: finish }],
   })}\n\n`;
 
-/** How the server ends the body after `[DONE]`: a moment later, or never. */
-type Ending = "later" | "never";
+/** How long a holding server keeps the connection open after `[DONE]` unless the client closes it. */
+const HOLD_MS = 5_000;
+
+/**
+ * How the server ends the body after `[DONE]`: in a write of its own right after it (as
+ * uvicorn does), or not before {@link HOLD_MS} (a hostile or stuck server).
+ */
+type Ending = "at-once" | "hold";
 
 interface SseServer {
   url: string;
@@ -30,11 +37,15 @@ interface SseServer {
   sockets: Socket[];
   /** Per response, once it closed: whether the server could write all of it. */
   finished: Promise<boolean>[];
+  /** What the server saw, in order: `request <n>` as a request arrives, `closed <n>` as its response closes. */
+  seen: string[];
   server: Server;
 }
 
 let open: SseServer | undefined;
+const holds: ReturnType<typeof setTimeout>[] = [];
 afterEach(async () => {
+  for (const t of holds.splice(0)) clearTimeout(t);
   for (const s of open?.sockets ?? []) s.destroy();
   await new Promise((resolve) => open?.server.close(resolve) ?? resolve(undefined));
   open = undefined;
@@ -43,56 +54,96 @@ afterEach(async () => {
 async function sseServer(ending: Ending): Promise<SseServer> {
   const sockets: Socket[] = [];
   const finished: Promise<boolean>[] = [];
-  const server = createServer((req, res: ServerResponse) => {
-    finished.push(new Promise((resolve) => res.on("close", () => resolve(res.writableFinished))));
+  const seen: string[] = [];
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const n = finished.length + 1;
+    seen.push(`request ${n}`);
+    finished.push(
+      new Promise((resolve) =>
+        res.on("close", () => {
+          seen.push(`closed ${n}`);
+          resolve(res.writableFinished);
+        }),
+      ),
+    );
     req.resume();
     req.on("end", () => {
       res.writeHead(200, { "content-type": "text/event-stream" });
       res.write(chunk("Hello", null) + chunk(" there", "stop"));
       res.write("data: [DONE]\n\n");
-      if (ending === "later") setTimeout(() => res.end(), 50);
+      if (ending === "at-once") res.end();
+      else holds.push(setTimeout(() => res.end(), HOLD_MS));
     });
   });
   server.on("connection", (s: Socket) => sockets.push(s));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
-  open = { url: `http://127.0.0.1:${port}`, sockets, finished, server };
+  open = { url: `http://127.0.0.1:${port}`, sockets, finished, seen, server };
   return open;
 }
 
-async function readAll(client: Inferloop): Promise<string> {
+async function readAll(client: Inferloop, stopAfter?: number): Promise<string> {
   const stream = await client.chat.completions.create({
     model: MODEL,
     messages: [{ role: "user", content: "hi" }],
     stream: true,
   });
   let text = "";
-  for await (const c of stream) text += c.choices[0]?.delta.content ?? "";
+  let n = 0;
+  for await (const c of stream) {
+    text += c.choices[0]?.delta.content ?? "";
+    if (++n === stopAfter) break;
+  }
   return text;
 }
 
-describe("a stream that stops at [DONE]", () => {
-  it("ends at [DONE] and keeps its connection open for the next request when the body ends a moment later", async () => {
-    const srv = await sseServer("later");
-    const client = new Inferloop({ baseURL: srv.url, apiKey: "k", maxRetries: 0 });
+const transports: [string, ClientOptions][] = [
+  ["undici (the default)", {}],
+  ["fetch", { fetch: globalThis.fetch }],
+];
+
+describe.each(transports)("a stream that stops at [DONE], over %s", (_name, transport) => {
+  const clientFor = (srv: SseServer) => new Inferloop({ baseURL: srv.url, apiKey: "k", maxRetries: 0, ...transport });
+
+  it("ends at [DONE] and leaves the whole response read when the body ends right after it", async () => {
+    const srv = await sseServer("at-once");
+    const client = clientFor(srv);
     for (let i = 0; i < 3; i++) {
-      expect(await within(5_000, readAll(client), "stream")).toBe("Hello there");
+      expect(await within(HOLD_MS, readAll(client), "stream")).toBe("Hello there");
       // The client did not close the connection under the rest of the response.
-      expect(await within(5_000, srv.finished[i]!, "response end")).toBe(true);
+      expect(await within(HOLD_MS, srv.finished[i]!, "response end")).toBe(true);
     }
     expect(srv.sockets.filter((s) => s.destroyed)).toEqual([]);
   });
 
-  it("ends at [DONE] even if the body never ends, and then closes the connection", async () => {
-    const srv = await sseServer("never");
-    const client = new Inferloop({ baseURL: srv.url, apiKey: "k", maxRetries: 0 });
-    expect(await within(5_000, readAll(client), "stream")).toBe("Hello there");
+  it("ends at [DONE] when the server then holds the connection, and closes the request at once", async () => {
+    const srv = await sseServer("hold");
+    const client = clientFor(srv);
+    expect(await within(HOLD_MS, readAll(client), "stream")).toBe("Hello there");
+    // Closed by the client long before the server would have ended it.
+    expect(await within(HOLD_MS - 1_000, srv.finished[0]!, "request close")).toBe(false);
     const socket = srv.sockets[0]!;
     await within(
-      5_000,
+      HOLD_MS - 1_000,
       new Promise((resolve) => (socket.destroyed ? resolve(undefined) : socket.once("close", resolve))),
       "socket close",
     );
-    expect(socket.destroyed).toBe(true);
+  });
+
+  it("closes a held request before the next one is sent, so no pooled connection stays busy", async () => {
+    const srv = await sseServer("hold");
+    const client = clientFor(srv);
+    expect(await readAll(client)).toBe("Hello there");
+    expect(await readAll(client)).toBe("Hello there");
+    await within(HOLD_MS - 1_000, srv.finished[1]!, "second request close");
+    // A request left open until a timer fires would still be open when the next one arrives.
+    expect(srv.seen).toEqual(["request 1", "closed 1", "request 2", "closed 2"]);
+  });
+
+  it("closes the request at once when the reader leaves before [DONE]", async () => {
+    const srv = await sseServer("hold");
+    const client = clientFor(srv);
+    expect(await readAll(client, 1)).toBe("Hello");
+    expect(await within(HOLD_MS - 1_000, srv.finished[0]!, "request close")).toBe(false);
   });
 });

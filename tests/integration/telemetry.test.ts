@@ -13,9 +13,12 @@ import {
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { callEndpoint } from "../../src/core/pipeline/endpoint.js";
+import type { HttpClient } from "../../src/core/pipeline/http-client.js";
 import { RateLimitError, type TrainableModel } from "../../src/index.js";
 import { faults, SEED_ITEM_IDS, SEED_PROJECT_ID, SEED_QUEUE_ID } from "../../src/testing/index.js";
-import { ENDPOINTS } from "../endpoints.js";
+import { requestCaseTables } from "../cases/request-case.js";
+import { ENDPOINTS, endpointOf } from "../endpoints.js";
 import { caught, clientFor, MODEL, seedDataset, useFakeService } from "./helpers.js";
 
 const fake = useFakeService();
@@ -281,9 +284,30 @@ describe("with a tracer provider registered", () => {
         { pollInterval: 5 },
       ),
     );
+    // A loop's metrics reach the model's W&B run: its resume status, the upsert, the file stream.
+    await record("wandb_runs.file_stream", async () => {
+      const steps = (await model.latestStep()) + 1;
+      for await (const s of model.trainLoop({ steps, maxStepsOffPolicy: 0, rollouts: () => trajectory_groups }))
+        expect(s.step).toBe(steps);
+    });
     await record("trainable_models.delete", () => fake.client.trainableModels.delete(model.id));
 
-    // Every operation an endpoint declares is covered above: a new endpoint fails here until it is.
+    // An operation not called above is called through an accepted row of the request-case tables
+    // (tests/cases/request-case.ts), so an endpoint with rows needs no line here.
+    const http = (fake.client.models as unknown as { _http: HttpClient })._http;
+    for (const [, cases] of await requestCaseTables())
+      for (const c of cases)
+        if ("accepted" in c.real && c.sdk === "sends" && !named.has(c.operation))
+          await record(c.operation, () =>
+            callEndpoint(
+              http,
+              endpointOf(c.operation) as never,
+              { params: c.params, pathArguments: c.pathArguments } as never,
+              undefined,
+            ),
+          );
+
+    // Every operation an endpoint declares is covered: a new endpoint fails here until it is.
     // An endpoint of a GenAI operation is named by that convention (`chat {model}`).
     const declared = new Set([...ENDPOINTS.values()].map((ep) => ep.hooks?.genAiOperation ?? ep.operation));
     expect([...named.keys()].sort()).toEqual([...declared].sort());

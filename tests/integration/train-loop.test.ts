@@ -8,18 +8,16 @@ import { describe, expect, it } from "vitest";
 import { sleep } from "../../src/core/pipeline/retry.js";
 import {
   APIUserAbortError,
-  gatherTrajectoryGroups,
   RequestValidationError,
   type TrainableModel,
   TrainingJobFailedError,
   type TrainLoopEvent,
   type TrainLoopOptions,
-  type TrainLoopRolloutContext,
   type TrainLoopStep,
-  Trajectory,
 } from "../../src/index.js";
 import { faults } from "../../src/testing/index.js";
 import { caught, useFakeService } from "./helpers.js";
+import { stepRollouts } from "./loop-rollouts.js";
 
 const BASE = "OpenPipe/Qwen3-14B-Instruct";
 const fake = useFakeService({ seedCalls: false, trainingJobMs: 60 });
@@ -33,20 +31,7 @@ async function register(name = "looper"): Promise<TrainableModel> {
  * after waiting `delayMs` (the rollouts' own length); rewards 1 and 0.
  */
 function rolloutsOn(delayMs: (step: number) => number = () => 0) {
-  return async ({ step, modelName, signal, onProgress }: TrainLoopRolloutContext) => {
-    await sleep(delayMs(step), signal);
-    return gatherTrajectoryGroups(
-      [
-        [0, 1].map((seed) => async (inner: AbortSignal) => {
-          const t = new Trajectory({ messages_and_choices: [{ role: "user", content: `step ${step}` }] });
-          await t.sample(fake.client, { model: modelName, seed, max_completion_tokens: 8 }, { signal: inner });
-          t.reward = 1 - seed;
-          return t;
-        }),
-      ],
-      { signal, onProgress },
-    );
-  };
+  return stepRollouts(fake.client, { delayMs });
 }
 
 async function collect(iterable: AsyncIterable<TrainLoopStep>): Promise<TrainLoopStep[]> {
@@ -76,7 +61,9 @@ function checkpointSteps(model: TrainableModel): number[] {
   return fake.svc.state.trainable.models.find((m) => m.id === model.id)!.checkpoints.map((c) => c.step);
 }
 
-const base = { pollInterval: 5 } satisfies Partial<TrainLoopOptions>;
+// No state kept: these tests resume from the model's checkpoints (train-loop-state.test.ts
+// covers the state).
+const base = { pollInterval: 5, state: false } satisfies Partial<TrainLoopOptions>;
 
 describe("trainLoop", () => {
   it("strict (maxStepsOffPolicy 0): samples each new checkpoint by its pinned name and sends its policy version", async () => {
@@ -408,6 +395,9 @@ describe("trainLoop", () => {
       [5, [2, 5], [3, 4]],
     ]);
     expect(checkpointSteps(model)).toEqual([2, 5]);
+    // Each kept step says why: step 1 was kept after step 2 only because step 3's rollouts sampled it.
+    expect(pruned[1]!.reasons[1]).toEqual(["in use"]);
+    expect(pruned[1]!.reasons[2]).toEqual(expect.arrayContaining(["latest", "keepLatest", "best"]));
   });
 
   it("refuses bad options at once, before anything is sent", async () => {
@@ -431,6 +421,8 @@ describe("trainLoop", () => {
       [{ steps: 2, maxStepsOffPolicy: 0, rollouts, jobTimeout: "x" }, "jobTimeout"],
       [{ steps: 2, maxStepsOffPolicy: 0, rollouts, onEvent: "log" }, "onEvent"],
       [{ steps: 2, maxStepsOffPolicy: 0, rollouts, evalevery: 2 }, "evalevery"],
+      [{ steps: 2, rollouts, state: 42 }, "state"],
+      [{ steps: 2, rollouts, state: { load: () => undefined } }, "state"],
       // Before step 1's rollouts run, not when its job is made.
       [
         { steps: 2, maxStepsOffPolicy: 0, rollouts, experimental_config: { kl_penalty_coeff: 0.1 } },

@@ -15,6 +15,7 @@ import {
   TrainingJobFailedError,
   type TrajectoryGroup,
 } from "../../src/index.js";
+import { paceEnd, pollWait } from "../../src/lib/training/follow-events.js";
 import { faults } from "../../src/testing/index.js";
 import { caught, clientFor, useFakeService } from "./helpers.js";
 
@@ -143,6 +144,58 @@ describe("training a model step after step", () => {
     expect(await model.latestStep()).toBe(2);
     const job = await fake.client.trainingJobs.retrieve(second.jobId);
     expect(job).toMatchObject({ id: second.jobId, model_id: model.id, status: "COMPLETED" });
+  });
+
+  it("train and trainSFT hand over the job's id as soon as it exists, before its first event", async () => {
+    const model = await register();
+    const seen: string[] = [];
+    const rl = await model.train(groups(), {
+      pollInterval: 5,
+      onJobCreated: (id) => seen.push(`created ${id}`),
+      onEvent: (e) => seen.push(e.type),
+    });
+    expect(seen.slice(0, 2)).toEqual([`created ${rl.jobId}`, "training_started"]);
+    seen.length = 0;
+    const sft = await model.trainSFT(
+      [
+        {
+          messages: [
+            { role: "user", content: "2+2?" },
+            { role: "assistant", content: "4" },
+          ],
+        },
+      ],
+      { pollInterval: 5, onJobCreated: (id) => seen.push(`created ${id}`), onEvent: (e) => seen.push(e.type) },
+    );
+    expect(seen.slice(0, 2)).toEqual([`created ${sft.jobId}`, "training_started"]);
+  });
+
+  it("a short job is seen done long before pollInterval: a young job is polled sooner, then every pollInterval", async () => {
+    fake.svc.state.trainable.stepMs = 10;
+    const model = await register();
+    // A minute between polls at a fixed interval: train would then wait a minute.
+    const { jobId, step } = await model.train(groups(), { pollInterval: 60_000 });
+    expect(step).toBe(1);
+    const polls = fake.svc.requests.filter((r) => r.path === `/v1/preview/training-jobs/${jobId}/events`);
+    expect(polls.length).toBeGreaterThan(1);
+    expect(polls.length).toBeLessThan(12);
+  });
+
+  it("pollWait: a quarter of the time followed, from 25 ms, never above pollInterval", () => {
+    expect([0, 50, 100, 400, 2_000, 4_000, 60_000].map((t) => pollWait(t, 1_000))).toEqual([
+      25, 25, 25, 100, 500, 1_000, 1_000,
+    ]);
+    expect(pollWait(0, 5)).toBe(5);
+    expect(pollWait(10_000, 0)).toBe(0);
+  });
+
+  it("paceEnd: when the job should end, by the pace of the gradient steps seen (training_ended one step after the last)", () => {
+    // 10 of 40 steps in 100 ms: 31 more events at 10 ms each.
+    expect(paceEnd(100, 10, 40)).toBe(310);
+    expect(paceEnd(500, 40, 40)).toBeCloseTo(12.5);
+    expect(paceEnd(100, 1, 40)).toBeUndefined();
+    expect(paceEnd(100, 10, undefined)).toBeUndefined();
+    expect(paceEnd(100, 60, 40)).toBe(0);
   });
 
   it("a failed job rejects with TrainingJobFailedError carrying the job id, the event and the message", async () => {

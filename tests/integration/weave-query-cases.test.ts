@@ -1,17 +1,22 @@
 /**
  * The shared Weave cases (`tests/cases/weave-query-cases.ts`) through the SDK: a user paging a
  * sorted query with `client.calls.query` gets Weave's order whole, page after page; `columns`
- * come back as Weave fills them; a refused progress step is an error carrying Weave's words.
+ * come back as Weave fills them, latency and storage sizes as Weave derives them;
+ * `$containsToken` (raw and from `q.containsToken`) matches whole tokens; what Weave's server
+ * cannot run is refused before sending; a refused progress step is an error carrying Weave's words.
  */
 import { describe, expect, it } from "vitest";
-import { BadRequestError } from "../../src/index.js";
+import { BadRequestError, q, RequestValidationError } from "../../src/index.js";
 import { SEED_ITEM_IDS, SEED_PROJECT_ID, SEED_QUEUE_ID } from "../../src/testing/index.js";
+import { PROGRESS_CASES } from "../cases/review-cases.js";
 import {
   COLUMNS_CASES,
+  DERIVED_CASES,
   ORDER_CASES,
   ORDER_PROJECT,
   ORDER_RECORDS,
-  TRANSITION_CASES,
+  REFUSAL_CASES,
+  TOKEN_CASES,
 } from "../cases/weave-query-cases.js";
 import { caught, useFakeService } from "./helpers.js";
 
@@ -43,24 +48,64 @@ describe("calls.query with columns", () => {
   });
 });
 
+describe("calls.query returns latency and storage sizes as Weave derives them", () => {
+  it.each(DERIVED_CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
+    const [record] = await fake.client.calls
+      .query({ project_id: ORDER_PROJECT, filter: { call_ids: [c.id] }, ...c.flags })
+      .toArray();
+    const { latency_ms, ...members } = c.expect;
+    for (const [key, value] of Object.entries(members))
+      expect((record as unknown as Record<string, unknown>)[key], `${key}: ${c.why}`).toBe(value);
+    if (latency_ms !== undefined) expect(record!.summary?.weave?.latency_ms, c.why).toBe(latency_ms);
+  });
+});
+
+describe("calls.query with $containsToken", () => {
+  it.each(TOKEN_CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
+    const calls = await fake.client.calls
+      .query({ project_id: ORDER_PROJECT, query: { $expr: c.expr } as never })
+      .toArray();
+    expect(
+      calls.map((r) => r.id),
+      c.why,
+    ).toEqual(c.ids);
+  });
+
+  it("q.containsToken builds the raw tree of the first two cases", () => {
+    expect(q.where(q.containsToken(q.field("inputs.q"), "reset"))).toStrictEqual({ $expr: TOKEN_CASES[0]!.expr });
+    expect(q.where(q.containsToken(q.field("inputs.q"), "reset", { caseInsensitive: true }))).toStrictEqual({
+      $expr: TOKEN_CASES[1]!.expr,
+    });
+  });
+});
+
+describe("calls.query refuses before sending what Weave's server cannot run", () => {
+  it.each(REFUSAL_CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
+    const before = fake.svc.requests.length;
+    const err = await caught(() =>
+      fake.client.calls.query({ project_id: ORDER_PROJECT, ...c.body } as never).toArray(),
+    );
+    expect(err, c.why).toBeInstanceOf(RequestValidationError);
+    expect(fake.svc.requests.length).toBe(before);
+  });
+});
+
 describe("annotationQueues.items.progress refusals", () => {
-  it.each(TRANSITION_CASES.filter((c) => c.refusal !== null).map((c) => [c.name, c] as const))(
-    "%s",
-    async (_name, c) => {
-      const steps = c.steps.slice(0, -1);
-      for (const state of steps)
-        await fake.client.annotationQueues.items.progress(SEED_QUEUE_ID, SEED_ITEM_IDS[0], {
-          annotation_state: state,
+  const refused = PROGRESS_CASES.filter((c) => c.steps.every((s) => s.by === "me") && c.steps.some((s) => s.refusal));
+  it.each(refused.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
+    for (const step of c.steps) {
+      const send = () =>
+        fake.client.annotationQueues.items.progress(SEED_QUEUE_ID, SEED_ITEM_IDS[0], {
+          annotation_state: step.state,
           project_id: SEED_PROJECT_ID,
         });
-      const err = await caught(() =>
-        fake.client.annotationQueues.items.progress(SEED_QUEUE_ID, SEED_ITEM_IDS[0], {
-          annotation_state: c.steps.at(-1)!,
-          project_id: SEED_PROJECT_ID,
-        }),
-      );
+      if (step.refusal === undefined) {
+        await send();
+        continue;
+      }
+      const err = await caught(send);
       expect(err).toBeInstanceOf(BadRequestError);
-      expect((err as Error).message).toContain(c.refusal!);
-    },
-  );
+      expect((err as Error).message).toContain(step.refusal);
+    }
+  });
 });

@@ -10,22 +10,11 @@ describe("query builder: exact JSON per operator", () => {
     ["field", q.field("op_name"), { $getField: "op_name" }],
     ["field.as", q.field("summary.weave.latency_ms").as("double"), { $convert: { input: latency, to: "double" } }],
     ["literal", q.literal("x"), { $literal: "x" }],
-    ["literal of an operator-looking object", q.literal({ $eq: 1 }), { $literal: { $eq: { $literal: 1 } } }],
+    ["literal of null", q.literal(null), { $literal: null }],
     [
-      "literal of a list, nested at every depth",
-      q.literal(["a", ["b"], { c: [1] }]),
-      {
-        $literal: [
-          { $literal: "a" },
-          { $literal: [{ $literal: "b" }] },
-          { $literal: { c: { $literal: [{ $literal: 1 }] } } },
-        ],
-      },
-    ],
-    [
-      "in with a list value",
-      q.in(q.field("inputs.tags"), [["a"]]),
-      { $in: [{ $getField: "inputs.tags" }, [{ $literal: [{ $literal: "a" }] }]] },
+      "in with each value its own literal",
+      q.in(q.field("inputs.tags"), ["a", 1]),
+      { $in: [{ $getField: "inputs.tags" }, [{ $literal: "a" }, { $literal: 1 }]] },
     ],
     ["field with an escaped dot", q.field("attributes.a\\.b"), { $getField: "attributes.a\\.b" }],
     [
@@ -84,16 +73,16 @@ describe("query builder: exact JSON per operator", () => {
       { $contains: { input: { $getField: "inputs.question" }, substr: { $literal: "pass" }, case_insensitive: false } },
     ],
     [
-      "literal arrays and objects",
-      q.eq(q.field("inputs.tags"), ["a", { b: null }]),
-      {
-        $eq: [{ $getField: "inputs.tags" }, { $literal: [{ $literal: "a" }, { $literal: { b: { $literal: null } } }] }],
-      },
+      "containsToken",
+      q.containsToken(q.field("inputs.q"), "reset"),
+      { $containsToken: { input: { $getField: "inputs.q" }, substr: { $literal: "reset" } } },
     ],
     [
-      "plain object with a non-operator key is a literal",
-      q.eq(q.field("inputs.o"), { a: 1 }),
-      { $eq: [{ $getField: "inputs.o" }, { $literal: { a: { $literal: 1 } } }] },
+      "containsToken case-insensitive",
+      q.containsToken(q.field("inputs.q"), "Reset", { caseInsensitive: true }),
+      {
+        $containsToken: { input: { $getField: "inputs.q" }, substr: { $literal: "Reset" }, case_insensitive: true },
+      },
     ],
     ["null literal", q.eq(q.field("parent_id"), null), { $eq: [{ $getField: "parent_id" }, { $literal: null }] }],
     [

@@ -3,7 +3,7 @@
 // ["node"]` and @types/node) with the packed tarball beside `ai` 6 and `@ai-sdk/provider` 3 or
 // an unversioned `@ai-sdk/provider` (4, while `ai` 6 keeps its 3 nested) with
 // `inferloop/ai-sdk/v3`, or `ai` 7 and `@ai-sdk/provider` 4 or 3 with `inferloop/ai-sdk`. The install
-// needs no flag (the optional peer covers both majors), the sample type-checks under those
+// needs no flag (inferloop declares no peer on `@ai-sdk/provider`), the sample type-checks under those
 // defaults with the AI SDK's own types (and the model's types are not `any`), and runs as Node
 // runs a .ts file: generateText with vLLM's extras in providerMetadata, streamText with a tool
 // loop, and JSON output.

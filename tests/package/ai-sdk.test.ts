@@ -40,6 +40,20 @@ it.each([
   expect(dts).not.toMatch(/@ai-sdk\//);
 });
 
+it("the installed package declares no dependency on @ai-sdk/provider, whose types it carries itself", () => {
+  const pkg = JSON.parse(readFileSync(join(app, "node_modules", "inferloop", "package.json"), "utf8")) as Record<
+    string,
+    Record<string, unknown> | undefined
+  >;
+  for (const field of ["dependencies", "peerDependencies", "peerDependenciesMeta", "optionalDependencies"])
+    expect(Object.keys(pkg[field] ?? {}), field).not.toContain("@ai-sdk/provider");
+  // The peers that stay: each optional, each imported only by the entry that needs it.
+  expect(pkg["peerDependenciesMeta"]).toEqual({
+    msw: { optional: true },
+    "@opentelemetry/api": { optional: true },
+  });
+});
+
 const esmScript = `
 import { generateText } from "ai";
 import { Inferloop, RateLimitError } from "inferloop";

@@ -39,8 +39,11 @@ describe.each(["index.d.ts", "index.d.cts"])("dist/%s", (file) => {
   // the AI SDK's shared types, the vLLM rules) added about 20 KB. Every example in the source is
   // shipped (an editor shows them): functions', classes' and methods' only, since issue 38.
   // Issues 39-41 added the API of W&B Artifacts, SFT jobs, every training setting, trainLoop and
-  // vLLM's current fields: 261 KB. docs/performance.md ("Declarations") has the figures.
-  it("stays within 270 KB", () => {
-    expect(Buffer.byteLength(dts)).toBeLessThanOrEqual(270_000);
+  // vLLM's current fields: 261 KB. Issues 48 and 49 (LoRA deploys, errors that name the fix)
+  // and 46's SFT checks: 277 KB; issue 46's training loop state (LoopState, LoopStateStore, the
+  // loop's new events), the typed members of a job event's data and the reasons of
+  // pruneCheckpoints: 285 KB. docs/performance.md ("Declarations") has the figures.
+  it("stays within 286 KB", () => {
+    expect(Buffer.byteLength(dts)).toBeLessThanOrEqual(286_000);
   });
 });

@@ -50,6 +50,7 @@ export default function setup(project: TestProject): () => void {
     "ai-sdk-v3.js",
     "ai-sdk-v3.cjs",
     "ai-sdk-v3.d.ts",
+    "cli.js",
   ]) {
     if (!existsSync(join(repo, "dist", file)))
       throw new Error(`dist/${file} is missing: run \`npm run build\` first (npm run test:package does)`);
@@ -69,7 +70,8 @@ export default function setup(project: TestProject): () => void {
   );
   // The consumer also gets what a typical user of `inferloop/testing` has: @types/node for the
   // type checks and msw (the optional peer of `inferloop/testing/msw`), and what a user of
-  // `inferloop/ai-sdk` has: the `ai` package (which brings `@ai-sdk/provider`, the optional peer).
+  // `inferloop/ai-sdk` has: the `ai` package (which brings `@ai-sdk/provider`; inferloop itself
+  // declares no dependency on it).
   npm(
     [
       "install",

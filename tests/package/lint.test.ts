@@ -31,6 +31,7 @@ describe("package lint", () => {
       "./ai-sdk",
       "./ai-sdk/v3",
       "./package.json",
+      "./progress",
       "./testing",
       "./testing/msw",
     ]);

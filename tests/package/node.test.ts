@@ -19,6 +19,7 @@ const { Inferloop, ChatCompletionStream, APIError } = ${load("inferloop")};
 const testing = ${load("inferloop/testing")};
 const { createHandlers } = ${load("inferloop/testing/msw")};
 const { setupServer } = ${load("msw/node")};
+const { sparkline, terminalProgress } = ${load("inferloop/progress")};
 
 async function main() {
   const svc = await testing.startFakeService();
@@ -63,6 +64,8 @@ async function main() {
       mswModels,
       sharedState: state.requests.length === 1 && state.requests[0].path === "/v1/models",
       chatRequests: svc.requests.filter((r) => r.path === "/v1/chat/completions").length,
+      // \`inferloop/progress\` runs on its own: no code of the SDK's in it.
+      progress: [sparkline([0, 1]), typeof terminalProgress({ stream: { write: () => {} } })],
     }));
   } finally {
     await svc.close();
@@ -108,6 +111,7 @@ describe.each(runtimes)("installed tarball on %s", (_label, nodeBin) => {
       expect(result["streamed"]).toBe(result["text"]);
       expect(result["isStream"]).toBe(true);
       expect(result["names"]).toEqual(["Inferloop", "ChatCompletionStream", "Inferloop"]);
+      expect(result["progress"]).toEqual(["▁█", "function"]);
       expect(result["notFound"]).toEqual({ api: true, status: 404 });
       expect(result["mswModels"]).toBe(result["models"]);
       expect(result["sharedState"]).toBe(true);

@@ -12,13 +12,7 @@ import {
   SEED_QUEUE_ID,
   startFakeService,
 } from "../../src/testing/index.js";
-import {
-  PROGRESS_CASES,
-  QUEUE_NAMES,
-  QUEUE_SORT_CASES,
-  REVIEW_REQUEST_CASES,
-  type ReviewRequestCase,
-} from "../cases/review-cases.js";
+import { PROGRESS_CASES, QUEUE_NAMES, QUEUE_SORT_CASES } from "../cases/review-cases.js";
 import { basic, postJson } from "./helpers.js";
 
 let svc: FakeService;
@@ -28,38 +22,7 @@ beforeAll(async () => {
 afterAll(() => svc.close());
 beforeEach(() => svc.reset());
 
-const PATHS: Record<ReviewRequestCase["operation"], string> = {
-  "annotation_queues.create": "/annotation_queues",
-  "annotation_queues.items.add": `/annotation_queues/${SEED_QUEUE_ID}/items`,
-  "annotation_queues.items.list": `/annotation_queues/${SEED_QUEUE_ID}/items/query`,
-  "annotation_queues.items.progress": `/annotation_queues/${SEED_QUEUE_ID}/items/${SEED_ITEM_IDS[0]}/progress`,
-  "feedback.create": "/feedback/create",
-  "feedback.purge": "/feedback/purge",
-};
-
 const post = (path: string, body: unknown, headers = basic(svc)) => postJson(svc, path, body, headers);
-
-describe("the review case table against the fake service", () => {
-  const accepted = REVIEW_REQUEST_CASES.filter((c) => "accepted" in c.real);
-  const refused = REVIEW_REQUEST_CASES.filter((c) => !("accepted" in c.real));
-
-  it.each(accepted.map((c) => [`${c.operation}: ${c.name}`, c] as const))("accepts %s", async (_name, c) => {
-    const res = await post(PATHS[c.operation], { project_id: SEED_PROJECT_ID, ...(c.sdkSends ?? c.request) });
-    expect(res.status, `${c.source}\n${await res.clone().text()}`).toBe(200);
-  });
-
-  it.each(refused.map((c) => [`${c.operation}: ${c.name}`, c] as const))(
-    "refuses %s as Weave does",
-    async (_name, c) => {
-      const res = await post(PATHS[c.operation], { project_id: SEED_PROJECT_ID, ...c.request });
-      const body = (await res.json()) as { reason?: string; detail?: unknown[] };
-      const real = c.real as { status: number; reason?: string };
-      expect(res.status, c.source).toBe(real.status);
-      if (real.status === 422) expect(Array.isArray(body.detail)).toBe(true);
-      else expect(body.reason).toContain(real.reason);
-    },
-  );
-});
 
 describe("queue order", () => {
   it.each(QUEUE_SORT_CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
@@ -89,7 +52,8 @@ describe("per-annotator progress", () => {
       if (step.by === "other") svc.annotation.setProgress(SEED_QUEUE_ID, SEED_ITEM_IDS[0], step.state, "VXNlcjo3ODkw");
       else {
         const res = await post(path, { project_id: SEED_PROJECT_ID, annotation_state: step.state });
-        expect(res.status === 200, `${step.by} → ${step.state}`).toBe(step.ok);
+        expect(res.status, `${step.by} → ${step.state}`).toBe(step.refusal ? 400 : 200);
+        if (step.refusal) expect(((await res.json()) as { reason: string }).reason).toBe(step.refusal);
       }
       const list = await post(`/annotation_queues/${SEED_QUEUE_ID}/items/query`, {
         project_id: SEED_PROJECT_ID,

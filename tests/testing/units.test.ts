@@ -1,6 +1,5 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkTransition } from "../../src/testing/annotation-queues/store.js";
 import { evaluate, matchesQuery } from "../../src/testing/calls/query-eval.js";
 import { FaultQueue } from "../../src/testing/faults/queue.js";
 import { generateCall, tokenize } from "../../src/testing/index.js";
@@ -40,23 +39,6 @@ describe("query evaluation", () => {
     expect(evaluate({ $convert: { input: { $literal: 5 }, to: "string" } }, record)).toBe("5");
     expect(evaluate({ $convert: { input: { $literal: "true" }, to: "bool" } }, record)).toBe(true);
     expect(evaluate({ $convert: { input: { $getField: "nope" }, to: "exists" } }, record)).toBe(false);
-  });
-});
-
-describe("annotation transitions", () => {
-  it("follow the documented table", () => {
-    expect(checkTransition(undefined, "completed")).toBe("apply");
-    expect(checkTransition("in_progress", "skipped")).toBe("apply");
-    expect(checkTransition("skipped", "skipped")).toBe("noop");
-    // Weave's words for its two refusals.
-    expect(checkTransition("completed", "in_progress")).toEqual({
-      refused:
-        "Cannot transition to 'in_progress' when a record already exists. 'in_progress' can only be set on new items.",
-    });
-    expect(checkTransition("completed", "skipped")).toEqual({
-      refused:
-        "Invalid state transition from 'completed' to 'skipped'. Only transitions from 'in_progress' or 'unstarted' are allowed.",
-    });
   });
 });
 

@@ -1,16 +1,19 @@
 /**
  * The shared Weave cases (`tests/cases/weave-query-cases.ts`) against the fake over raw HTTP:
- * the order of every `sort_by`, what `columns` fills, and the words of progress refusals.
+ * the order of every `sort_by`, what `columns` fills, the derived latency and storage sizes,
+ * `$containsToken`, what Weave's ClickHouse server refuses, and the words of progress refusals.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { FakeService } from "../../src/testing/index.js";
 import { SEED_ITEM_IDS, SEED_PROJECT_ID, SEED_QUEUE_ID, startFakeService } from "../../src/testing/index.js";
 import {
   COLUMNS_CASES,
+  DERIVED_CASES,
   ORDER_CASES,
   ORDER_PROJECT,
   ORDER_RECORDS,
-  TRANSITION_CASES,
+  REFUSAL_CASES,
+  TOKEN_CASES,
 } from "../cases/weave-query-cases.js";
 import { basic, jsonl, postJson, queryCalls } from "./helpers.js";
 
@@ -50,20 +53,29 @@ describe("the fake fills columns as Weave does", () => {
   });
 });
 
-describe("the fake words progress refusals as Weave does", () => {
-  it.each(TRANSITION_CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
-    let last: Response | undefined;
-    for (const state of c.steps)
-      last = await postJson(
-        svc,
-        `/annotation_queues/${SEED_QUEUE_ID}/items/${SEED_ITEM_IDS[0]}/progress`,
-        { annotation_state: state, project_id: SEED_PROJECT_ID },
-        basic(svc),
-      );
-    if (c.refusal === null) expect(last!.status).toBe(200);
-    else {
-      expect(last!.status).toBe(400);
-      expect(((await last!.json()) as { reason: string }).reason).toBe(c.refusal);
-    }
+describe("the fake derives latency and storage sizes as Weave does", () => {
+  it.each(DERIVED_CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
+    const [record] = await query({ filter: { call_ids: [c.id] }, ...c.flags });
+    const { latency_ms, ...members } = c.expect;
+    for (const [key, value] of Object.entries(members)) expect(record![key], `${key}: ${c.why}`).toBe(value);
+    if (latency_ms !== undefined)
+      expect((record!["summary"] as { weave: { latency_ms: number } }).weave.latency_ms, c.why).toBe(latency_ms);
+  });
+});
+
+describe("the fake matches $containsToken as Weave's ClickHouse server does", () => {
+  it.each(TOKEN_CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
+    expect(
+      (await query({ query: { $expr: c.expr } })).map((r) => r["id"]),
+      c.why,
+    ).toEqual(c.ids);
+  });
+});
+
+describe("the fake refuses what Weave's ClickHouse server cannot run", () => {
+  it.each(REFUSAL_CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
+    const res = await queryCalls(svc, { project_id: ORDER_PROJECT, ...c.body });
+    expect(res.status, c.why).toBe(c.status);
+    expect(((await res.json()) as { reason: string }).reason).toBe(c.reason);
   });
 });

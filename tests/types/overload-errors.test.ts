@@ -56,7 +56,9 @@ beforeAll(() => {
 
 describe("create: the compiler error names the real mistake", () => {
   it.each([
-    ["widenedPart", /'string' is not assignable to type '"text"'|"text"/],
+    // The widened `type` of a `{ type, text }` part, named against one of the parts of that
+    // shape (`text`, or a custom role's `input_text` / `output_text`).
+    ["widenedPart", /'string' is not assignable to type '"(input_|output_)?text"'|"text"/],
     ["widenedEffort", /reasoning_effort|ReasoningEffort/],
     ["misspeltField", /max_completion_token/],
   ] as const)("%s", (name, cause) => {

@@ -8,7 +8,7 @@
 import { HttpResponse, http } from "msw";
 import { describe, expect, it } from "vitest";
 import { BadRequestError, type Inferloop, NotFoundError, q, RequestValidationError } from "../../src/index.js";
-import { RECORDED, REVIEW_REQUEST_CASES, type ReviewRequestCase } from "../cases/review-cases.js";
+import { RECORDED } from "../cases/review-cases.js";
 import { makeClient, PASSWORD, TRACE, useMsw } from "../core/msw-setup.js";
 
 const { server, seen } = useMsw();
@@ -219,53 +219,5 @@ describe("feedback on the wire", () => {
     expect(purged).toEqual([
       { project_id: PROJECT, query: { $expr: { $eq: [{ $getField: "id" }, { $literal: "f1" }] } } },
     ]);
-  });
-});
-
-async function send(c: Inferloop, rc: ReviewRequestCase): Promise<void> {
-  const params = { project_id: PROJECT, ...rc.request } as never;
-  switch (rc.operation) {
-    case "annotation_queues.create":
-      return void (await c.annotationQueues.create(params));
-    case "annotation_queues.items.add":
-      return void (await c.annotationQueues.items.add(QUEUE, params));
-    case "annotation_queues.items.list":
-      return void (await c.annotationQueues.items.list(QUEUE, params).toArray());
-    case "annotation_queues.items.progress":
-      return void (await c.annotationQueues.items.progress(QUEUE, RECORDED.item.id, params));
-    case "feedback.create":
-      return void (await c.feedback.create(params));
-    case "feedback.purge":
-      return void (await c.feedback.purge(params));
-  }
-}
-
-describe("the review case table against the SDK's validation", () => {
-  const refused = REVIEW_REQUEST_CASES.filter((c) => c.sdk !== "sends");
-  const sent = REVIEW_REQUEST_CASES.filter((c) => c.sdk === "sends");
-
-  it.each(refused.map((c) => [`${c.operation}: ${c.name}`, c] as const))("refuses %s before sending", async (_n, c) => {
-    const err = await send(client(), c).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(RequestValidationError);
-    expect((err as RequestValidationError).issues.map((i) => i.path)).toContain((c.sdk as { refuses: string }).refuses);
-    expect(seen).toEqual([]);
-  });
-
-  it.each(sent.map((c) => [`${c.operation}: ${c.name}`, c] as const))("sends %s as written", async (_n, c) => {
-    const bodies: unknown[] = [];
-    server.use(
-      http.post(`${TRACE}/*`, async ({ request }) => {
-        bodies.push(JSON.parse(await request.text()));
-        const path = new URL(request.url).pathname;
-        if (path.endsWith("/items")) return HttpResponse.json({ added_count: 1, duplicates: 0 });
-        if (path === "/annotation_queues") return HttpResponse.json({ id: QUEUE });
-        if (path.endsWith("/query")) return HttpResponse.json({ items: [] });
-        return HttpResponse.json(RECORDED.feedbackCreated);
-      }),
-    );
-    await send(client(), c);
-    const body = bodies[0] as Record<string, unknown>;
-    const { limit: _l, offset: _o, ...rest } = body;
-    expect(c.operation.endsWith(".list") ? rest : body).toEqual({ project_id: PROJECT, ...(c.sdkSends ?? c.request) });
   });
 });

@@ -1,18 +1,17 @@
 import type { Readable } from "node:stream";
 import { signalAbortError } from "../pipeline/abort.js";
 
-/** How long a body whose reader has all it needs may take to end before it is closed. */
-const FINISH_MS = 1000;
-
 const DONE: IteratorResult<Uint8Array> = { done: true, value: undefined };
 
 /**
  * The chunks of a Node response body, read in its documented paused mode (`'readable'` and
  * `read()`, as Node's own async iterator of a stream does). Unlike that iterator, a reader that
- * leaves early after calling {@link NodeBodyChunks.finish} does not destroy the body: a stream
- * that stops at its end marker (SSE `[DONE]`) usually stops just before the body's own end, and
- * destroying it there would build and throw away an abort error, and, when the end has not
- * arrived yet, close a connection the next request could use.
+ * leaves early after calling {@link NodeBodyChunks.finish} does not destroy a body whose end
+ * has already arrived: a stream that stops at its end marker (SSE `[DONE]`) usually stops just
+ * before the body's own end, and destroying it there would build and throw away an abort error
+ * and close a connection the next request could use. A body whose end has not arrived is
+ * closed at once, as when the reader leaves early: waiting for a server that holds the
+ * connection open after its end marker would keep a pooled connection busy per stream.
  *
  * `fail` maps the stream's error (or the caller's abort) to the SDK's; `release` closes the
  * request (idempotent). Nothing is handed over after the caller's signal aborted.
@@ -81,8 +80,8 @@ export class NodeBodyChunks implements AsyncIterator<Uint8Array> {
 
   /**
    * The reader has all it needs and the server is done (it sent its end marker): when the reader
-   * leaves, the rest of the body is read and dropped so the connection can be used again; a
-   * body that does not end within a second is closed.
+   * leaves, the rest of the body already received is read and dropped so the connection can be
+   * used again; a body whose end has not arrived by then is closed.
    */
   finish(): void {
     this.#finishing = true;
@@ -108,28 +107,27 @@ export class NodeBodyChunks implements AsyncIterator<Uint8Array> {
       this.#release();
       return;
     }
-    // Still in paused mode: the rest is read and dropped as it comes, the end included.
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    // Still in paused mode: what has arrived is read and dropped, the end included if it came.
     let settled = false;
     const drop = (): void => {
       while (body.read() !== null);
     };
     const settle = (): void => {
       settled = true;
-      if (timer !== undefined) clearTimeout(timer);
       body.off("readable", drop);
+      body.off("end", settle);
+      body.off("close", settle);
     };
     body.once("end", settle);
     body.once("close", settle);
     body.on("readable", drop);
     drop();
     // A body whose end had already arrived emits 'end' in the tick the read above scheduled,
-    // before this one: only a body still open gets a timer.
+    // before this one: it goes back to the pool. Any other is closed now, not after a wait.
     process.nextTick(() => {
       if (settled) return;
-      timer = setTimeout(this.#release, FINISH_MS);
-      // Unref'd, so it never keeps a process alive (a runtime whose timers are numbers has no unref).
-      (timer as { unref?: () => void }).unref?.();
+      settle();
+      this.#release();
     });
   }
 }

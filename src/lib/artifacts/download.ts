@@ -1,5 +1,5 @@
 /**
- * Reading an artifact back (research/artifacts.md §3): find the version by `name:alias`, fetch
+ * Reading an artifact back (wandb/wandb `wandb/sdk/artifacts/artifact.py`, `download`): find the version by `name:alias`, fetch
  * its manifest (the files' digests), list the files' signed URLs, then GET each with no
  * credentials and check its MD5. A URL that expired is asked for again once.
  */

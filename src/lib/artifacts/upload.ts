@@ -1,5 +1,5 @@
 /**
- * An upload as W&B's own clients make it (research/artifacts.md §2; wandb Go `ArtifactSaver.Save`):
+ * An upload as W&B's own clients make it (wandb/wandb `core/pkg/artifacts/saver.go`, `ArtifactSaver.Save`):
  * create the artifact with its digest, create its manifest, ask for the files' upload URLs,
  * PUT each file (a big one in parts: multipart.ts), write the manifest with its digest and PUT
  * it, commit, then read back the
@@ -25,7 +25,7 @@ import { holdData } from "../../wire/artifacts/file-data.js";
 import type { FileSlot } from "../../wire/artifacts/file-slot.js";
 import type { HeldBytes } from "../../wire/artifacts/local-files.js";
 import { type ManifestEntryOut, manifestBytes } from "../../wire/artifacts/manifest.js";
-import { planParts, sendFile } from "../../wire/artifacts/multipart.js";
+import { checkHeldSizes, planParts, sendFile } from "../../wire/artifacts/multipart.js";
 import { putToStorage, StorageRequestError } from "../../wire/artifacts/storage.js";
 import type { ArtifactUploadParams, ArtifactUploadResult } from "../../wire/artifacts/types.js";
 import { runGraphQL } from "../../wire/graphql.js";
@@ -68,91 +68,97 @@ export async function uploadArtifact(
   http: HttpClient,
   params: ArtifactUploadParams,
   options: RequestOptions | undefined,
-  /** Metadata known only once the files were read (an SFT dataset's row count): called after
-   * every file is held, before anything is sent. */
-  lateMetadata?: () => Record<string, unknown>,
 ): Promise<ArtifactUploadResult> {
   checkUploadParams(params);
-  const { entity, project, name, type, runId } = params;
   const held: HeldBytes[] = [];
   try {
     for (const [i, file] of params.files.entries()) held.push(await holdData(file.data, `files.${i}.data`));
-    const entries: ManifestEntryOut[] = params.files.map((f, i) => ({
-      name: f.name,
-      digest: held[i]!.digest,
-      size: held[i]!.size,
-      birthArtifactId: "",
-    }));
-    const digest = manifestDigest(entries);
-    const aliases = [...new Set(["latest", ...(params.aliases ?? [])])];
-    const input: Record<string, unknown> = {
-      entityName: entity,
-      projectName: project,
-      artifactTypeName: type,
-      artifactCollectionName: name,
-      digest,
-      digestAlgorithm: "MANIFEST_MD5",
-      aliases: aliases.map((alias) => ({ artifactCollectionName: name, alias })),
-      enableDigestDeduplication: true,
-      clientID: clientId(),
-      sequenceClientID: clientId(),
-    };
-    // Without a run, W&B's uploader sends no runName here and "" to the manifest (whose runName
-    // is String!): wandb core/pkg/artifacts/saver.go (UserCreated, as.artifact.RunId).
-    if (runId !== undefined) input.runName = runId;
-    const metadata = lateMetadata ? { ...params.metadata, ...lateMetadata() } : params.metadata;
-    if (metadata !== undefined) input.metadata = JSON.stringify(metadata);
-    if (params.description !== undefined) input.description = params.description;
-    if (params.storageRegion !== undefined) input.storageRegion = params.storageRegion;
-
-    const created = await runGraphQL(http, createArtifact, { input }, options);
-    const ref = (version: string) => `wandb-artifact:///${entity}/${project}/${name}:${version}`;
-    if (created.state === "COMMITTED") {
-      // W&B already has this content as the collection's latest version: no new version.
-      const version = await readVersion(http, created.id, options);
-      return { id: created.id, version, digest, ref: ref(version), existing: true };
-    }
-    const manifestVars = {
-      artifactID: created.id,
-      baseArtifactID: created.latestArtifactId,
-      name: "wandb_manifest.json",
-      entityName: entity,
-      projectName: project,
-      runName: runId ?? "",
-      manifestType: "FULL",
-    };
-    const first = await runGraphQL(
-      http,
-      createManifest,
-      { ...manifestVars, digest: "", includeUpload: false },
-      options,
-    );
-
-    await uploadFiles(http, created.id, first.id, entries, held, params.multipart, options);
-
-    const bytes = manifestBytes(entries, params.storageRegion);
-    const upsert = await runGraphQL(
-      http,
-      createManifest,
-      { ...manifestVars, digest: md5Base64(bytes), includeUpload: true },
-      options,
-    );
-    if (upsert.uploadUrl === null)
-      throw new ArtifactUploadError(
-        "wandb_manifest.json",
-        "W&B gave no upload URL for the artifact's manifest; nothing was committed.",
-      );
-    try {
-      await putToStorage(http, upsert.uploadUrl, upsert.uploadHeaders, bytesBody(bytes), options?.signal);
-    } catch (err) {
-      throw uploadFailure("wandb_manifest.json", err);
-    }
-    await runGraphQL(http, commitArtifact, { artifactID: created.id }, options);
-    const version = await readVersion(http, created.id, options);
-    return { id: created.id, version, digest, ref: ref(version), existing: false };
+    return await uploadHeldFiles(http, params, held, options);
   } finally {
     await Promise.all(held.map((h) => h.dispose().catch(() => undefined)));
   }
+}
+
+/**
+ * @internal The upload of files the caller already holds (read once, checked and hashed: an
+ * SFT dataset named by its digest), `held[i]` being the content of `params.files[i]`. The
+ * caller checked the parameters and disposes of what it holds.
+ */
+export async function uploadHeldFiles(
+  http: HttpClient,
+  params: Omit<ArtifactUploadParams, "files"> & { files: ReadonlyArray<{ name: string }> },
+  held: readonly HeldBytes[],
+  options: RequestOptions | undefined,
+): Promise<ArtifactUploadResult> {
+  const { entity, project, name, type, runId } = params;
+  checkHeldSizes(held, params.multipart);
+  const entries: ManifestEntryOut[] = params.files.map((f, i) => ({
+    name: f.name,
+    digest: held[i]!.digest,
+    size: held[i]!.size,
+    birthArtifactId: "",
+  }));
+  const digest = manifestDigest(entries);
+  const aliases = [...new Set(["latest", ...(params.aliases ?? [])])];
+  const input: Record<string, unknown> = {
+    entityName: entity,
+    projectName: project,
+    artifactTypeName: type,
+    artifactCollectionName: name,
+    digest,
+    digestAlgorithm: "MANIFEST_MD5",
+    aliases: aliases.map((alias) => ({ artifactCollectionName: name, alias })),
+    enableDigestDeduplication: true,
+    clientID: clientId(),
+    sequenceClientID: clientId(),
+  };
+  // Without a run, W&B's uploader sends no runName here and "" to the manifest (whose runName
+  // is String!): wandb core/pkg/artifacts/saver.go (UserCreated, as.artifact.RunId).
+  if (runId !== undefined) input.runName = runId;
+  if (params.metadata !== undefined) input.metadata = JSON.stringify(params.metadata);
+  if (params.description !== undefined) input.description = params.description;
+  if (params.storageRegion !== undefined) input.storageRegion = params.storageRegion;
+
+  const created = await runGraphQL(http, createArtifact, { input }, options);
+  const ref = (version: string) => `wandb-artifact:///${entity}/${project}/${name}:${version}`;
+  if (created.state === "COMMITTED") {
+    // W&B already has this content as the collection's latest version: no new version.
+    const version = await readVersion(http, created.id, options);
+    return { id: created.id, version, digest, ref: ref(version), existing: true };
+  }
+  const manifestVars = {
+    artifactID: created.id,
+    baseArtifactID: created.latestArtifactId,
+    name: "wandb_manifest.json",
+    entityName: entity,
+    projectName: project,
+    runName: runId ?? "",
+    manifestType: "FULL",
+  };
+  const first = await runGraphQL(http, createManifest, { ...manifestVars, digest: "", includeUpload: false }, options);
+
+  await uploadFiles(http, created.id, first.id, entries, held, params.multipart, options);
+
+  const bytes = manifestBytes(entries, params.storageRegion);
+  const upsert = await runGraphQL(
+    http,
+    createManifest,
+    { ...manifestVars, digest: md5Base64(bytes), includeUpload: true },
+    options,
+  );
+  if (upsert.uploadUrl === null)
+    throw new ArtifactUploadError(
+      "wandb_manifest.json",
+      "W&B gave no upload URL for the artifact's manifest; nothing was committed.",
+    );
+  try {
+    await putToStorage(http, upsert.uploadUrl, upsert.uploadHeaders, bytesBody(bytes), options?.signal);
+  } catch (err) {
+    throw uploadFailure("wandb_manifest.json", err);
+  }
+  await runGraphQL(http, commitArtifact, { artifactID: created.id }, options);
+  const version = await readVersion(http, created.id, options);
+  return { id: created.id, version, digest, ref: ref(version), existing: false };
 }
 
 function uploadFailure(file: string, err: unknown): unknown {
@@ -167,7 +173,7 @@ async function uploadFiles(
   artifactId: string,
   manifestId: string,
   entries: ManifestEntryOut[],
-  held: HeldBytes[],
+  held: readonly HeldBytes[],
   multipart: ArtifactUploadParams["multipart"],
   options: RequestOptions | undefined,
 ): Promise<void> {

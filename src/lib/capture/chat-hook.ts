@@ -1,6 +1,6 @@
 import { APIUserAbortError } from "../../core/errors/errors.js";
 import type { ChatResult } from "../../wire/chat/capture-slot.js";
-import { ChatCompletionStream } from "../../wire/chat/stream.js";
+import { ChatCompletionStream } from "../../wire/chat/stream/stream.js";
 import type { ChatCompletion } from "../../wire/chat/types.js";
 import type { CapturedRequest, TrajectoryRecorder } from "../trajectories/recorder.js";
 import { type CaptureState, runInClient } from "./active-capture.js";

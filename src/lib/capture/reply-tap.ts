@@ -1,4 +1,4 @@
-import { ChatCompletionAccumulator } from "../../wire/chat/accumulate.js";
+import { ChatCompletionAccumulator } from "../../wire/chat/stream/accumulate.js";
 import {
   type ChatCompletion,
   type ChatCompletionChunk,

@@ -11,7 +11,7 @@ import {
   type ParsedChatCompletion,
   type ParsedStreamOpener,
 } from "../../wire/chat/parse-hook.js";
-import { ChatCompletionStream } from "../../wire/chat/stream.js";
+import { ChatCompletionStream } from "../../wire/chat/stream/stream.js";
 import type { ChatCompletion } from "../../wire/chat/types.js";
 import { parsePartialJSON } from "./partial-json.js";
 

@@ -1,5 +1,5 @@
 // `model.downloadCheckpoint`: W&B Training keeps each trained step as the `lora` artifact
-// `{entity}/{project}/{model}:step{N}` (research/artifacts.md, "Checkpoints"; ART pulls it the same way).
+// `{entity}/{project}/{model}:step{N}` (OpenPipe/ART `src/art/serverless/backend.py` pulls it the same way).
 import { RequestValidationError } from "../../core/errors/errors.js";
 import type { HttpClient } from "../../core/pipeline/http-client.js";
 import type { RequestOptions } from "../../core/pipeline/options.js";

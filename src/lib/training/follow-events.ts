@@ -13,7 +13,12 @@ import type { TrainingJobEvent } from "../../wire/training-jobs/types.js";
 export interface TrainingJobFollowOptions {
   /** Start after this event id (a cursor saved from an earlier run): re-attaches to a job. */
   after?: string | undefined;
-  /** Time between polls of the events, in ms (default 1000). */
+  /**
+   * The longest wait between polls of the events, in ms (default 1000): the wait is a quarter of
+   * the time spent following so far, at least 25 ms and at most this (see {@link pollWait});
+   * once per job, a poll comes sooner when the pace of its gradient steps says it ends before
+   * the next one would.
+   */
   pollInterval?: number | undefined;
   /** Give up after this many ms (default: never); the job itself keeps running. */
   timeout?: number | undefined;
@@ -31,6 +36,30 @@ export interface JobEventLists {
 }
 
 const DEFAULT_POLL_INTERVAL = 1_000;
+const FIRST_WAIT = 25;
+
+/**
+ * @internal The wait before the next poll of a job's events, `elapsed` ms after following
+ * began: a quarter of `elapsed`, at least 25 ms, at most `pollInterval`. A young job (a short
+ * one: the fake's last a few dozen ms) is seen ending within a quarter of its age; once
+ * `elapsed` reaches 4 x `pollInterval` (4 s by default) every wait is `pollInterval`, so a
+ * long job on a real server is polled no more often than at a fixed `pollInterval`, and its
+ * first seconds take about 17 more polls than they would (and its end one, {@link paceEnd}).
+ */
+export function pollWait(elapsed: number, pollInterval: number): number {
+  return Math.min(pollInterval, Math.max(FIRST_WAIT, elapsed / 4));
+}
+
+/**
+ * @internal In how many ms the job should end, by the pace of its gradient steps so far:
+ * `steps` of `total` (`training_started`'s `num_sequences`) seen `elapsed` ms after following
+ * began, and `training_ended` one step after the last. Undefined before two steps are seen.
+ * Following polls then once (once per job), when that comes before its next poll would.
+ */
+export function paceEnd(elapsed: number, steps: number, total: number | undefined): number | undefined {
+  if (total === undefined || steps < 2) return undefined;
+  return Math.max(0, (total + 1) * (elapsed / steps) - elapsed);
+}
 
 /** Failures worth another poll from the same cursor: the events are still on the server. */
 function isTransient(err: unknown): boolean {
@@ -64,6 +93,10 @@ export async function* followEvents(
   const pollInterval = options.pollInterval ?? DEFAULT_POLL_INTERVAL;
   const seen = new Set<string>();
   let cursor = options.after;
+  const began = performance.now();
+  let total: number | undefined;
+  let steps = 0;
+  let early = false;
   // One signal for the caller's abort and the deadline, so either one also ends a poll in flight.
   if (options.signal?.aborted) throw signalAbortError(options.signal);
   const { controller: stop, unlink } = linkedAbort(options.signal);
@@ -84,7 +117,14 @@ export async function* followEvents(
     for (let first = true; ; first = false) {
       if (!first) {
         try {
-          await sleep(pollInterval, stop.signal);
+          const elapsed = performance.now() - began;
+          let wait = pollWait(elapsed, pollInterval);
+          const end = early ? undefined : paceEnd(elapsed, steps, total);
+          if (end !== undefined && end < wait) {
+            wait = end;
+            early = true;
+          }
+          await sleep(wait, stop.signal);
         } catch (err) {
           throw timedOut ? timeoutError() : err;
         }
@@ -98,6 +138,9 @@ export async function* followEvents(
             if (seen.has(event.id)) continue;
             seen.add(event.id);
             if (event.type === "training_failed") throw new TrainingJobFailedError(jobId, event);
+            if (event.type === "training_started" && typeof event.data?.num_sequences === "number")
+              total = event.data.num_sequences;
+            if (event.type === "gradient_step") steps++;
             yield event;
             cursor = event.id;
             if (event.type === "training_ended") return;

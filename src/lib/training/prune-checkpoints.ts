@@ -21,11 +21,24 @@ export interface PruneCheckpointsOptions {
 }
 
 /**
- * What `model.pruneCheckpoints` kept and deleted (with `dryRun`: would delete), in step order.
+ * Why a checkpoint was kept: `"latest"`, the newest step, always kept (the model's un-suffixed
+ * name serves it); `"keepLatest"`, among the `keepLatest` newest; `"best"`, among the
+ * `keepBest` best by `metric`; `"in use"`, still sampled or evaluated by a running
+ * `trainLoop`.
+ */
+export type CheckpointKeepReason = "latest" | "keepLatest" | "best" | "in use";
+
+/**
+ * What `model.pruneCheckpoints` kept and deleted (with `dryRun`: would delete), in step order,
+ * and why each kept step was kept (`{ keepLatest: 0, keepBest: 2 }` keeps three steps when the
+ * latest is not among the two best: `reasons` says `["latest"]` for it and `["best"]` for each
+ * of the others).
  */
 export interface PruneCheckpointsResult {
   kept: number[];
   deleted: number[];
+  /** Every reason each kept step was kept, by step. */
+  reasons: Record<number, CheckpointKeepReason[]>;
 }
 
 const isCount = (n: unknown) => typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
@@ -83,19 +96,32 @@ export function chooseCheckpoints(
 ): PruneCheckpointsResult {
   const { keepLatest, keepBest, metric, mode } = checkOptions(options);
   const byStep = [...checkpoints].sort((a, b) => a.step - b.step);
-  const keep = new Set<number>(inUse);
+  const steps = byStep.map((c) => c.step);
+  const keep = new Map<number, CheckpointKeepReason[]>();
+  const add = (step: number, reason: CheckpointKeepReason) => {
+    // A step in use that is no checkpoint (already deleted) has nothing to keep.
+    if (!steps.includes(step)) return;
+    const reasons = keep.get(step);
+    if (reasons === undefined) keep.set(step, [reason]);
+    else if (!reasons.includes(reason)) reasons.push(reason);
+  };
   const latest = byStep.at(-1);
-  if (latest !== undefined) keep.add(latest.step);
-  for (const c of byStep.slice(Math.max(0, byStep.length - keepLatest))) keep.add(c.step);
+  if (latest !== undefined) add(latest.step, "latest");
+  for (const c of byStep.slice(Math.max(0, byStep.length - keepLatest))) add(c.step, "keepLatest");
   if (metric !== undefined && keepBest > 0) {
     const sign = mode === "max" ? 1 : -1;
     const ranked = byStep
       .filter((c) => typeof c.metrics?.[metric] === "number" && Number.isFinite(c.metrics[metric]))
       .sort((a, b) => sign * (b.metrics[metric]! - a.metrics[metric]!) || b.step - a.step);
-    for (const c of ranked.slice(0, keepBest)) keep.add(c.step);
+    for (const c of ranked.slice(0, keepBest)) add(c.step, "best");
   }
-  const steps = byStep.map((c) => c.step);
-  return { kept: steps.filter((s) => keep.has(s)), deleted: steps.filter((s) => !keep.has(s)) };
+  for (const step of inUse) add(step, "in use");
+  const kept = steps.filter((s) => keep.has(s));
+  return {
+    kept,
+    deleted: steps.filter((s) => !keep.has(s)),
+    reasons: Object.fromEntries(kept.map((s) => [s, keep.get(s)!])),
+  };
 }
 
 /** What pruning needs of `trainableModels.checkpoints`: list them all, delete some. */
@@ -122,5 +148,5 @@ export async function pruneCheckpoints(
   const { not_found_steps } = await checkpoints.delete(modelId, { steps: chosen.deleted }, requestOptions);
   // A step another process deleted meanwhile was not deleted by this call.
   const gone = new Set(Array.isArray(not_found_steps) ? not_found_steps : []);
-  return { kept: chosen.kept, deleted: chosen.deleted.filter((s) => !gone.has(s)) };
+  return { ...chosen, deleted: chosen.deleted.filter((s) => !gone.has(s)) };
 }

@@ -1,30 +1,65 @@
 // The pipelined RL loop behind `model.trainLoop`: the rollouts of the next steps sample the
 // newest checkpoint while a job trains, never more than `maxStepsOffPolicy` steps behind the
-// step they train; jobs run one at a time, in step order.
+// step they train; jobs run one at a time, in step order. The job in flight is kept in the
+// loop's state (loop-state.ts), so a loop started again follows it instead of making another.
 
 import * as z from "zod/mini";
 import { safeParse } from "zod/v4/core";
 import { inputIssues } from "../../core/checks/input-checks.js";
 import { type ListsEveryKey, optionNameIssues } from "../../core/checks/option-checks.js";
 import {
+  APIError,
   APIUserAbortError,
   InferloopError,
   RequestValidationError,
   type ValidationIssue,
 } from "../../core/errors/errors.js";
+import type { Log } from "../../core/errors/log.js";
 import type { RequestOptions } from "../../core/pipeline/options.js";
-import type { TrainResult } from "../../wire/trainable-models/types.js";
+import { TrainingJobFailedError } from "../../wire/training-jobs/errors.js";
 import { experimentalConfigKeyHint, experimentalConfigSchema } from "../../wire/training-jobs/experimental-config.js";
 import type { TrajectoryGroup } from "../../wire/training-jobs/request-schema.js";
+import type { TrainingJobEvent } from "../../wire/training-jobs/types.js";
+import { type LoopRunLog, logToIssues } from "../wandb-runs/loop-log.js";
+import {
+  type LoopJobState,
+  type LoopState,
+  LoopStateKeeper,
+  leftBehind,
+  type StateOwner,
+  stateOptionIssue,
+} from "./loop-state.js";
 import { type PruneCheckpointsOptions, type PruneCheckpointsResult, pruneOptionIssues } from "./prune-checkpoints.js";
-import type { TrainLoopEvent, TrainLoopOptions, TrainLoopStep, TrainOptions } from "./types.js";
+import type { TrainLoopEvent, TrainLoopOptions, TrainLoopStep } from "./types.js";
 
 /** @internal What the loop needs of a trainable model's handle. */
-export interface LoopModel {
+export interface LoopModel extends StateOwner {
   inferenceName(step?: number): string;
   latestStep(options?: RequestOptions): Promise<number>;
-  train(groups: TrajectoryGroup[], options?: TrainOptions): Promise<TrainResult>;
+  /** Creates a step's job, sent with `idempotencyKey`; resolves to its id. */
+  createJob(
+    request: NonNullable<LoopJobState["request"]>,
+    options: { idempotencyKey: string; signal: AbortSignal },
+  ): PromiseLike<string>;
+  /** Follows a job to its end; resolves to the mean of its `gradient_step` metrics. */
+  followJob(
+    jobId: string,
+    options: {
+      pollInterval: number | undefined;
+      timeout: number | undefined;
+      signal: AbortSignal;
+      onEvent: (event: TrainingJobEvent) => void;
+    },
+  ): Promise<Record<string, number>>;
+  /** Where findings go. */
+  readonly log: Log;
 }
+
+/**
+ * The default of `maxStepsOffPolicy`: ART's PipelineTrainer samples up to 4 steps behind
+ * (OpenPipe/ART `src/art/pipeline_trainer/trainer.py`, `max_steps_off_policy: int | None = 4`).
+ */
+export const DEFAULT_MAX_STEPS_OFF_POLICY = 4;
 
 /** @internal `pruneCheckpoints`, sparing the steps in `inUse`. */
 export type PruneWithInUse = (
@@ -37,6 +72,7 @@ interface Batch {
   groups: TrajectoryGroup[];
   sampledStep: number;
   ms: number;
+  reward: number | undefined;
 }
 
 const isCount = (n: unknown, min: number) => typeof n === "number" && Number.isSafeInteger(n) && n >= min;
@@ -56,6 +92,8 @@ const TRAIN_LOOP_OPTION_NAMES = [
   "onEvent",
   "pollInterval",
   "jobTimeout",
+  "state",
+  "logTo",
 ] as const;
 const trainLoopListWhole: ListsEveryKey<TrainLoopOptions, typeof TRAIN_LOOP_OPTION_NAMES> = true;
 void trainLoopListWhole;
@@ -67,10 +105,10 @@ function checkOptions(options: TrainLoopOptions): void {
     issues.push({ path: "steps", message: `must be an integer >= 0 (the step to end at), got ${String(o?.steps)}` });
   if (typeof o?.rollouts !== "function")
     issues.push({ path: "rollouts", message: "must be a function that resolves to the step's trajectory groups" });
-  if (!isCount(o?.maxStepsOffPolicy, 0))
+  if (o?.maxStepsOffPolicy !== undefined && !isCount(o.maxStepsOffPolicy, 0))
     issues.push({
       path: "maxStepsOffPolicy",
-      message: `must be an integer >= 0 (0: strictly on-policy; 1: sample while a job trains), got ${String(o?.maxStepsOffPolicy)}`,
+      message: `must be an integer >= 0 (0: strictly on-policy; 1: sample while a job trains), got ${String(o.maxStepsOffPolicy)}`,
     });
   if (o?.evalEvery !== undefined && !isCount(o.evalEvery, 1))
     issues.push({ path: "evalEvery", message: `must be an integer >= 1, got ${String(o.evalEvery)}` });
@@ -92,8 +130,11 @@ function checkOptions(options: TrainLoopOptions): void {
     if (v !== undefined && (typeof v !== "number" || !Number.isFinite(v) || v < 0))
       issues.push({ path: key, message: `must be a number of ms >= 0, got ${String(v)}` });
   }
+  const stateIssue = stateOptionIssue(o?.state);
+  if (stateIssue !== undefined) issues.push({ path: "state", message: stateIssue });
   if (o?.onEvent !== undefined && typeof o.onEvent !== "function")
     issues.push({ path: "onEvent", message: "must be a function that takes the loop's events" });
+  issues.push(...logToIssues(o?.logTo));
   if (o !== undefined && o !== null) issues.push(...optionNameIssues(o, TRAIN_LOOP_OPTION_NAMES, "known"));
   if (issues.length > 0) throw new RequestValidationError(issues, "trainLoop options");
 }
@@ -120,6 +161,8 @@ class LoopRun {
   readonly #model: LoopModel;
   readonly #prune: PruneWithInUse;
   readonly #o: TrainLoopOptions;
+  readonly #k: number;
+  readonly #keeper: LoopStateKeeper;
   readonly #inner = new AbortController();
   /** Everything started that may still be running: awaited before the loop ends. */
   readonly #pending = new Set<Promise<unknown>>();
@@ -136,11 +179,16 @@ class LoopRun {
   #nextLaunch = 0;
   #emitted: Promise<void> = Promise.resolve();
   #pruned: Promise<void> = Promise.resolve();
+  /** The model's W&B run, when the loop logs there (`logTo`). */
+  readonly #log: LoopRunLog | undefined;
 
-  constructor(model: LoopModel, prune: PruneWithInUse, options: TrainLoopOptions) {
+  constructor(model: LoopModel, prune: PruneWithInUse, options: TrainLoopOptions, log?: LoopRunLog) {
+    this.#log = log;
     this.#model = model;
     this.#prune = prune;
     this.#o = { ...options };
+    this.#k = options.maxStepsOffPolicy ?? DEFAULT_MAX_STEPS_OFF_POLICY;
+    this.#keeper = new LoopStateKeeper(options.state, model);
     this.#failed = new Promise<never>((_, reject) => {
       this.#fail = (error) => {
         if (this.#failure !== undefined || this.#ended) return;
@@ -160,12 +208,20 @@ class LoopRun {
   /** Starts the trainer; the user's signal stops everything. */
   start(): void {
     const user = this.#o.signal;
-    const onAbort = () => this.#fail(new APIUserAbortError("The training loop was aborted.", { cause: user?.reason }));
+    // Said when it happens: what is in flight then, and how a new loop takes it up.
+    const onAbort = () =>
+      this.#fail(
+        new APIUserAbortError(`The training loop was aborted. ${leftBehind(this.#keeper)}`, { cause: user?.reason }),
+      );
     if (user?.aborted) return onAbort();
     user?.addEventListener("abort", onAbort, { once: true });
     const run = this.#run()
       .then(
-        () => this.#emitted.then(() => this.#finish()),
+        () =>
+          this.#emitted.then(() => {
+            if (this.#latest >= this.#o.steps) this.#emit({ type: "target_reached", step: this.#latest });
+            this.#finish();
+          }),
         (error: unknown) => this.#fail(error),
       )
       .finally(() => user?.removeEventListener("abort", onAbort));
@@ -194,6 +250,7 @@ class LoopRun {
     if (!this.#ended && this.#failure === undefined)
       this.#fail(new APIUserAbortError("The training loop was stopped."));
     while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
+    await this.#log?.finish(this.#failure?.error);
   }
 
   #finish(): void {
@@ -234,7 +291,7 @@ class LoopRun {
 
   /** Starts the rollouts of every step the bound allows now, on the newest checkpoint. */
   #launch(): void {
-    const k = this.#o.maxStepsOffPolicy;
+    const k = this.#k;
     while (
       this.#failure === undefined &&
       this.#nextLaunch <= this.#o.steps &&
@@ -261,17 +318,17 @@ class LoopRun {
           .then((groups): Batch => {
             const checked = checkGroups(step, groups);
             const ms = performance.now() - started;
-            const rewards = rewardsOf(checked);
+            const reward = mean(rewardsOf(checked));
             this.#emit({
               type: "rollouts_ended",
               step,
               sampledStep,
               groups: checked.length,
               trajectories: checked.reduce((n, g) => n + g.trajectories.length, 0),
-              reward: mean(rewards),
+              reward,
               ms,
             });
-            return { groups: checked, sampledStep, ms };
+            return { groups: checked, sampledStep, ms, reward };
           })
           .finally(() => this.#use(sampledStep, -1)),
       );
@@ -283,9 +340,20 @@ class LoopRun {
 
   async #run(): Promise<void> {
     const o = this.#o;
-    this.#latest = await this.#guard(this.#track(this.#model.latestStep({ signal: this.#signal })));
-    this.#nextLaunch = this.#latest + 1;
+    const latest = await this.#guard(this.#track(this.#model.latestStep({ signal: this.#signal })));
+    const saved = await this.#guard(this.#track(this.#keeper.load(this.#model.log)));
+    const resumed = this.#toResume(saved, latest);
+    if (resumed !== saved.job) await this.#save({ ...saved, job: resumed });
+    this.#latest = latest;
+    this.#nextLaunch = (resumed?.step ?? latest) + 1;
     this.#launch();
+    if (resumed !== undefined)
+      await this.#train(resumed, {
+        groups: [],
+        sampledStep: resumed.sampledStep,
+        ms: resumed.rolloutsMs,
+        reward: resumed.reward,
+      });
     for (let step = this.#latest + 1; step <= o.steps; step++) {
       const batch = await this.#guard(this.#batches.get(step)!);
       this.#batches.delete(step);
@@ -296,56 +364,138 @@ class LoopRun {
           t.final_policy_version = batch.sampledStep;
         }
       if (this.#signal.aborted) return;
-      const started = performance.now();
-      const train: TrainOptions = {
-        signal: this.#signal,
-        onEvent: (event) => this.#emit({ type: "job", step, event }),
+      const request: NonNullable<LoopJobState["request"]> = { trajectory_groups: batch.groups };
+      if (o.experimental_config !== undefined) request.experimental_config = o.experimental_config;
+      const job: LoopJobState = {
+        step,
+        idempotencyKey: crypto.randomUUID(),
+        sampledStep: batch.sampledStep,
+        rolloutsMs: batch.ms,
+        request,
       };
-      if (o.experimental_config !== undefined) train.experimental_config = o.experimental_config;
-      if (o.pollInterval !== undefined) train.pollInterval = o.pollInterval;
-      if (o.jobTimeout !== undefined) train.timeout = o.jobTimeout;
-      const result = await this.#guard(this.#track(this.#model.train(batch.groups, train)));
-      if (result.step !== step)
-        throw new InferloopError(
-          `trainLoop: job ${result.jobId} should have made step ${step}, but the model's latest step is now ${result.step}: ` +
-            "another job trained this model meanwhile (one left running by an aborted loop ends on the server). " +
-            "Run one loop per model, and resume once that job has ended.",
-        );
-      const trainingMs = performance.now() - started;
-      this.#latest = step;
-      this.#emit({ type: "trained", step, jobId: result.jobId, metrics: result.metrics, ms: trainingMs });
-      this.#launch();
-      const after = this.#afterStep(step, batch, result, trainingMs);
-      after.catch((error: unknown) => this.#fail(error));
-      // Steps reach the caller in order, each once its evaluation and pruning are done.
-      // (A failed step has already failed the loop: the chain itself never rejects.)
-      this.#emitted = this.#emitted
-        .then(() => after)
-        .then(
-          (item) => {
-            if (this.#failure !== undefined) return;
-            this.#ready.push(item);
-            this.#wake?.();
-          },
-          () => {},
-        );
+      if (batch.reward !== undefined) job.reward = batch.reward;
+      await this.#train(job, batch);
     }
   }
 
+  /**
+   * The saved job still to take up, given the model's latest step: a job whose step is trained
+   * (and more after it), or a create whose step has been trained since, is done; one of the
+   * step after the latest (or the latest: it ended while no loop ran) is followed, or its create
+   * sent again.
+   */
+  #toResume(saved: LoopState, latest: number): LoopJobState | undefined {
+    const job = saved.job;
+    if (job === undefined) return undefined;
+    if (job.jobId === undefined) return job.step === latest + 1 && job.request !== undefined ? job : undefined;
+    return job.step === latest + 1 || job.step === latest ? job : undefined;
+  }
+
+  /** Saves the state; tracked, so that the loop ends only once it is written. */
+  #save(state: LoopState): Promise<void> {
+    return this.#guard(this.#track(this.#keeper.set(state)));
+  }
+
+  /**
+   * One step's job: its create (the key and the request saved before it is sent, the id as soon
+   * as it answers), unless it has an id already; then followed to its end.
+   */
+  async #train(job: LoopJobState, batch: Batch): Promise<void> {
+    const o = this.#o;
+    const { step } = job;
+    const started = performance.now();
+    const state = () => this.#keeper.state;
+    let jobId = job.jobId;
+    if (jobId === undefined) {
+      await this.#save({ ...state(), job });
+      const request = job.request!;
+      // The id is saved as soon as the create answers, even if the loop stops meanwhile.
+      const created = this.#track(
+        Promise.resolve(
+          this.#model.createJob(request, { idempotencyKey: job.idempotencyKey, signal: this.#signal }),
+        ).then(
+          async (id) => {
+            const { request: _sent, ...rest } = job;
+            await this.#keeper.set({ ...state(), job: { ...rest, jobId: id } });
+            return id;
+          },
+          async (error: unknown) => {
+            // Refused: no job was made, and a new loop must not send it again.
+            if (refusedOutright(error)) await this.#keeper.set({ ...state(), job: undefined });
+            throw error;
+          },
+        ),
+      );
+      jobId = await this.#guard(created);
+      this.#emit({ type: "job_created", step, jobId });
+    } else this.#emit({ type: "job_resumed", step, jobId });
+    const followed = this.#track(
+      this.#model
+        .followJob(jobId, {
+          pollInterval: o.pollInterval,
+          timeout: o.jobTimeout,
+          signal: this.#signal,
+          onEvent: (event) => this.#emit({ type: "job", step, event }),
+        })
+        .catch(async (error: unknown) => {
+          // A failed job is over, and one the server does not know cannot be followed: a new
+          // loop samples its step again.
+          if (error instanceof TrainingJobFailedError || (error instanceof APIError && error.status === 404))
+            await this.#keeper.set({ ...state(), job: undefined });
+          throw error;
+        }),
+    );
+    const metrics = await this.#guard(followed);
+    const trainedStep = await this.#guard(this.#track(this.#model.latestStep({ signal: this.#signal })));
+    if (trainedStep !== step)
+      throw new InferloopError(
+        `trainLoop: job ${jobId} should have made step ${step}, but the model's latest step is now ${trainedStep}: ` +
+          "another job trained this model meanwhile (one left running by a loop with `state: false` ends on the server). " +
+          "Run one loop per model, and resume once that job has ended.",
+      );
+    await this.#save({ ...state(), trained: step, job: undefined });
+    const trainingMs = performance.now() - started;
+    this.#latest = step;
+    this.#emit({ type: "trained", step, jobId, metrics, ms: trainingMs });
+    this.#launch();
+    const after = this.#afterStep(step, batch, { jobId, metrics }, trainingMs);
+    after.catch((error: unknown) => this.#fail(error));
+    // Steps reach the caller in order, each once its evaluation and pruning are done.
+    // (A failed step has already failed the loop: the chain itself never rejects.)
+    this.#emitted = this.#emitted
+      .then(() => after)
+      .then(
+        (item) => {
+          if (this.#failure !== undefined) return;
+          this.#ready.push(item);
+          this.#wake?.();
+        },
+        () => {},
+      );
+  }
+
   /** Evaluation and pruning of a trained step, while the next job trains. */
-  #afterStep(step: number, batch: Batch, result: TrainResult, trainingMs: number): Promise<TrainLoopStep> {
+  #afterStep(
+    step: number,
+    batch: Batch,
+    result: { jobId: string; metrics: Record<string, number> },
+    trainingMs: number,
+  ): Promise<TrainLoopStep> {
     const o = this.#o;
     const evalEvery = o.evalEvery ?? 1;
+    this.#log?.trained({ step, groups: batch.groups, jobMetrics: result.metrics, trainingMs });
     let evaluated: Promise<Record<string, number> | undefined> = Promise.resolve(undefined);
     if (o.eval !== undefined && step % evalEvery === 0) {
       const run = o.eval;
       const started = performance.now();
       this.#use(step, 1);
+      this.#emit({ type: "eval_started", step });
       evaluated = this.#track(
         Promise.resolve()
           .then(() => run({ step, sampledStep: step, modelName: this.#name(step), signal: this.#signal }))
           .then((metrics) => {
             this.#emit({ type: "eval_ended", step, metrics, ms: performance.now() - started });
+            this.#log?.evaluated(step, metrics);
             return metrics;
           })
           .finally(() => this.#use(step, -1)),
@@ -357,8 +507,10 @@ class LoopRun {
       this.#pruned = this.#track(
         this.#pruned.then(async () => {
           if (this.#failure !== undefined) return;
-          const { kept, deleted } = await this.#prune(retention, { signal: this.#signal }, [...this.#inUse.keys()]);
-          this.#emit({ type: "checkpoints_pruned", step, kept, deleted });
+          const { kept, deleted, reasons } = await this.#prune(retention, { signal: this.#signal }, [
+            ...this.#inUse.keys(),
+          ]);
+          this.#emit({ type: "checkpoints_pruned", step, kept, deleted, reasons });
         }),
       );
     }
@@ -370,11 +522,23 @@ class LoopRun {
         metrics: result.metrics,
         sampledStep: batch.sampledStep,
         evalMetrics,
-        reward: mean(rewardsOf(batch.groups)),
+        reward: batch.reward,
         durations: { rollouts: batch.ms, training: trainingMs },
       })),
     );
   }
+}
+
+/**
+ * Whether a create's failure says that no job was made: the server refused it (a 4xx other than
+ * a timeout, a conflict or a rate limit), or it was refused before sending. Anything else (a
+ * reset, a 5xx, an abort) leaves it unknown, and the saved key covers it.
+ */
+function refusedOutright(error: unknown): boolean {
+  if (error instanceof RequestValidationError) return true;
+  return (
+    error instanceof APIError && error.status >= 400 && error.status < 500 && ![408, 409, 429].includes(error.status)
+  );
 }
 
 /**
@@ -386,10 +550,12 @@ export function trainLoop(
   model: LoopModel,
   prune: PruneWithInUse,
   options: TrainLoopOptions,
+  openLog?: (options: TrainLoopOptions) => LoopRunLog | undefined,
 ): AsyncGenerator<TrainLoopStep, void, undefined> {
   checkOptions(options);
+  const log = openLog?.(options);
   return (async function* () {
-    const run = new LoopRun(model, prune, options);
+    const run = new LoopRun(model, prune, options, log);
     run.start();
     try {
       for (;;) {

@@ -1,10 +1,10 @@
 /**
  * What a trajectory keeps of a finished choice: its token logprobs packed
- * (`wire/chat/packed-logprobs.ts`), everything else as received.
+ * (`wire/chat/stream/packed-logprobs.ts`), everything else as received.
  *
  * @module
  */
-import { keptLogprobContent } from "../../wire/chat/packed-logprobs.js";
+import { keptLogprobContent } from "../../wire/chat/stream/packed-logprobs.js";
 import type { ChatCompletionChoice } from "../../wire/chat/types.js";
 import type { TrajectoryChoice } from "../../wire/training-jobs/request-schema.js";
 

@@ -4,6 +4,7 @@ import type { ChatCreate } from "../../wire/chat/chat-create.js";
 import type { ChatCompletionMessageParam } from "../../wire/chat/message-schemas.js";
 import type { ChatCompletionCreateParamsNonStreaming } from "../../wire/chat/request-schema.js";
 import type { ChatCompletion, ChatCompletionChoice } from "../../wire/chat/types.js";
+import type { SFTRow } from "../../wire/sft-training-jobs/types.js";
 import type {
   TrajectoryChoice,
   TrajectoryHistory,
@@ -171,6 +172,25 @@ export class Trajectory {
     );
     this.record(completion);
     return completion;
+  }
+
+  /**
+   * The trajectory as an SFT example, what `model.trainSFT` takes: its conversation as
+   * {@link Trajectory.messages} gives it (each recorded choice as the assistant's message) and
+   * its `tools` when it has them. `additional_histories` are conversations of their own and
+   * are not included. For a reviewed trace, build the trajectory with `calls.trajectoryGroups`
+   * or `trajectoryFromCalls`, then take its row.
+   *
+   * @example
+   * ```ts
+   * const rows = groups.flatMap((g) => g.trajectories.filter((t) => (t.reward ?? 0) >= 0.8).map((t) => t.toSFTRow()));
+   * await trainable.trainSFT(rows);
+   * ```
+   */
+  toSFTRow(): SFTRow {
+    const row: SFTRow = { messages: this.messages() };
+    if (this.tools !== null) row.tools = this.tools;
+    return row;
   }
 
   /**

@@ -10,6 +10,7 @@
 import { jsonResponse } from "../responses.js";
 import type { FakeRequest, ResponsePlan } from "../types.js";
 import { isRecord } from "../util.js";
+import { runGraphQLState, runResumeStatus, upsertBucket } from "../wandb-runs/graphql.js";
 import { type ArtifactState, find, loraById } from "./lora.js";
 import { completeMultipart, startMultipart } from "./multipart.js";
 import type { FakeArtifact } from "./store.js";
@@ -61,6 +62,10 @@ export function graphql(ctx: { req: FakeRequest; state: ArtifactState }): Respon
       return artifactById(state, vars, query, req);
     case "project":
       return project(state, vars, query, req);
+    case "upsertBucket":
+      return upsertBucket(runGraphQLState(state), vars);
+    case "model":
+      return runResumeStatus(runGraphQLState(state), vars);
     default:
       return gqlError(400, field ?? "query", `Cannot query field "${field ?? ""}" on type "Query".`);
   }

@@ -5,12 +5,15 @@
 
 import type { FakeTrainableModel } from "../training/records.js";
 import type { TrainableStore } from "../training/store.js";
+import type { WandbRunStore } from "../wandb-runs/store.js";
 import { type ArtifactStore, type FakeArtifact, md5Base64 } from "./store.js";
 
-/** What the artifact routes read of the fake's state: its artifacts and its trained models. */
+/** What the artifact routes read of the fake's state: its artifacts, trained models and runs. */
 export interface ArtifactState {
   artifacts: ArtifactStore;
   trainable: TrainableStore;
+  /** W&B runs, which the same GraphQL endpoint makes and resumes (`../wandb-runs/graphql.ts`). */
+  wandbRuns: WandbRunStore;
 }
 
 /** A committed version by alias or `vN`, the trained checkpoints included. */

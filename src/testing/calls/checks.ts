@@ -7,9 +7,9 @@
 import { detailError, reasonError } from "../responses.js";
 import type { ResponsePlan } from "../types.js";
 import { isRecord } from "../util.js";
-import type { Check, ValidationIssue } from "../validate.js";
+import type { ValidationIssue } from "../validate.js";
 import { bool, int, list, literal, nullable, obj, str, validateBody } from "../validate.js";
-import { validateQuery } from "./query-eval.js";
+import { unrunnableLiteral, validateQuery } from "./query-eval.js";
 
 const FILTER_LISTS = [
   "call_ids",
@@ -28,13 +28,6 @@ const FILTER_LISTS = [
 
 const MAX_FILTER_LENGTH = 1000;
 
-const nonNegative: Check = (value, loc, issues) => {
-  int()(value, loc, issues);
-  if (typeof value === "number" && Number.isInteger(value) && value < 0) {
-    issues.push({ loc, msg: "Input should be greater than or equal to 0", type: "greater_than_equal" });
-  }
-};
-
 // Current Weave request models ignore unknown keys (with a log line) rather than refusing them,
 // so a misspelt filter key, or the spec's svc_* on a real server, widens the result silently.
 // The fake does the same: svc_* are checked for their type (the spec's) and then ignored.
@@ -50,8 +43,10 @@ const queryRequestCheck = obj(
   {
     project_id: { check: str(), required: true },
     filter: { check: nullable(filterCheck) },
-    limit: { check: nullable(nonNegative) },
-    offset: { check: nullable(nonNegative) },
+    // Any int passes the request model; W&B's ClickHouse query builder refuses a negative one
+    // (CallsQuery.set_limit / set_offset: a ValueError, answered 400) once the query is built.
+    limit: { check: nullable(int()) },
+    offset: { check: nullable(int()) },
     sort_by: {
       check: nullable(
         list(
@@ -106,6 +101,10 @@ export function checkCallsQuery(body: unknown): { ok: true; query: CallsQuery } 
   }
   if (issues.length > 0) return { ok: false, error: detailError(issues) };
   const query = body as CallsQuery;
+  if (query.limit != null && query.limit < 0)
+    return { ok: false, error: reasonError(400, "Limit must be a positive integer") };
+  if (query.offset != null && query.offset < 0)
+    return { ok: false, error: reasonError(400, "Offset must be a positive integer") };
   for (const name of FILTER_LISTS) {
     const values = query.filter?.[name];
     if (values != null && values.length > MAX_FILTER_LENGTH) {
@@ -118,5 +117,7 @@ export function checkCallsQuery(body: unknown): { ok: true; query: CallsQuery } 
       };
     }
   }
+  const literal = query.query == null ? undefined : unrunnableLiteral(query.query);
+  if (literal !== undefined) return { ok: false, error: reasonError(400, literal) };
   return { ok: true, query };
 }

@@ -5,6 +5,7 @@
  * Comparison semantics follow the server's casting rules loosely: numbers compare numerically
  * (numeric strings are converted when the other side is a number), everything else compares as
  * strings, and a missing field is `null`, which is never greater or less than anything.
+ * `$containsToken` is ClickHouse's `hasToken` (W&B's production trace server runs ClickHouse).
  */
 import { getPath, isRecord } from "../util.js";
 import type { ValidationIssue } from "../validate.js";
@@ -42,15 +43,52 @@ function validateLiteral(value: unknown, loc: Loc, issues: ValidationIssue[]): v
   }
 }
 
-// The plain value of a validated `$literal`: nested operands unwrapped at every depth.
-function literalValue(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map((v) => literalValue((v as { $literal: unknown }).$literal));
+// A `$literal` holding a list or dict of operands passes Weave's request model, but W&B's
+// ClickHouse query builder has no parameter type for it: `orm.python_value_to_ch_type` raises
+// `ValueError("Unknown value type: ...")`, answered 400 (the sqlite server fails with a 500).
+// The value as Python prints it, for that message.
+function pythonRepr(value: unknown): string {
+  if (value === null) return "None";
+  if (typeof value === "boolean") return value ? "True" : "False";
+  if (typeof value === "string") return `'${value.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`;
+  if (Array.isArray(value)) return `[${value.map(pythonRepr).join(", ")}]`;
   if (isRecord(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = literalValue((v as { $literal: unknown }).$literal);
-    return out;
+    if ("$literal" in value) return `LiteralOperation(literal_=${pythonRepr(value["$literal"])})`;
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`)
+      .join(", ")}}`;
   }
-  return value;
+  return String(value);
+}
+
+/**
+ * The first `$literal` of a validated query that holds a list or an object (which Weave's
+ * ClickHouse server cannot run), as the words of its refusal; `undefined` when there is none.
+ *
+ * @example
+ * ```ts
+ * unrunnableLiteral({ $expr: { $eq: [{ $getField: "a" }, { $literal: [{ $literal: 1 }] }] } });
+ * // "Unknown value type: [LiteralOperation(literal_=1)]"
+ * ```
+ */
+export function unrunnableLiteral(node: unknown): string | undefined {
+  if (Array.isArray(node)) {
+    for (const n of node) {
+      const found = unrunnableLiteral(n);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (!isRecord(node)) return undefined;
+  if ("$literal" in node && Object.keys(node).length === 1) {
+    const v = node["$literal"];
+    return typeof v === "object" && v !== null ? `Unknown value type: ${pythonRepr(v)}` : undefined;
+  }
+  for (const v of Object.values(node)) {
+    const found = unrunnableLiteral(v);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 function validateOperand(node: unknown, loc: Loc, issues: ValidationIssue[]): void {
@@ -100,7 +138,8 @@ function validateOperand(node: unknown, loc: Loc, issues: ValidationIssue[]): vo
       validateOperand(arg[0], [...at, 0], issues);
       (arg[1] as unknown[]).forEach((v, i) => validateOperand(v, [...at, 1, i], issues));
       return;
-    case "$contains": {
+    case "$contains":
+    case "$containsToken": {
       if (!isRecord(arg)) return issue(issues, at, "Input should be a valid dictionary", "dict_type");
       for (const k of ["input", "substr"]) {
         if (!(k in arg)) issue(issues, [...at, k], "Field required", "missing");
@@ -220,7 +259,7 @@ export function evaluate(node: unknown, record: unknown): unknown {
   const arg = node[op!];
   switch (op) {
     case "$literal":
-      return literalValue(arg);
+      return arg;
     case "$getField": {
       const value = getPath(record, String(arg));
       return value === undefined ? null : value;
@@ -252,6 +291,12 @@ export function evaluate(node: unknown, record: unknown): unknown {
       }
       return haystack.includes(needle);
     }
+    case "$containsToken": {
+      const spec = arg as { input: unknown; substr: unknown; case_insensitive?: boolean | null };
+      const input = evaluate(spec.input, record);
+      if (input === null || input === undefined) return false;
+      return hasToken(asString(input), asString(evaluate(spec.substr, record)), spec.case_insensitive === true);
+    }
     case "$eq": {
       const [a, b] = arg as [unknown, unknown];
       return equals(evaluate(a, record), evaluate(b, record));
@@ -268,6 +313,28 @@ export function evaluate(node: unknown, record: unknown): unknown {
     default:
       return null;
   }
+}
+
+// ClickHouse's token separators: every ASCII character that is not a letter or a digit
+// (bytes of non-ASCII characters belong to tokens).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII control characters separate tokens too
+const TOKEN_SEPARATORS = /[\u0000-\u002f\u003a-\u0040\u005b-\u0060\u007b-\u007f]+/;
+const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+
+/**
+ * ClickHouse's `hasToken` (`hasTokenCaseInsensitive`, which folds ASCII letters only): whether
+ * `token` is one of the maximal runs of non-separator characters of `haystack`.
+ *
+ * @example
+ * ```ts
+ * hasToken("How do I reset my password?", "reset", false); // true
+ * hasToken("resetting the router", "reset", false); // false
+ * ```
+ */
+export function hasToken(haystack: string, token: string, caseInsensitive: boolean): boolean {
+  const h = caseInsensitive ? asciiLower(haystack) : haystack;
+  const t = caseInsensitive ? asciiLower(token) : token;
+  return t !== "" && h.split(TOKEN_SEPARATORS).includes(t);
 }
 
 /**

@@ -6,19 +6,21 @@
  * With `columns`, a record keeps every field, as Weave answers: the requested top-level members
  * (a dotted column keeps its top-level member) and the required `id`, `project_id`, `op_name`,
  * `trace_id` and `started_at` filled, the others null (`attributes` and `inputs` as `{}`).
- * Order: by time value (not text) and then id; explicit sorts as Weave's sqlite server orders
- * them (`sort.ts`: the id tie-break, derived fields, nulls), `sort_by: []` as inserted.
+ * Order: by time value (not text) and then id; explicit sorts (`sort_by: []` included) as
+ * `sort.ts` says: the id tie-break of W&B's ClickHouse server, derived fields, nulls.
  * With `columns` holding `summary`, `ended_at`, `exception` and `display_name` come back too,
  * as Weave adds them; without it, the summary is the derived one of the selected fields.
  * `filter.svc_user_ids`/`svc_run_ids` are ignored, as a real Weave server ignores them.
  */
 
-import { requireJsonBody } from "../responses.js";
+import { detailError, jsonResponse, requireJsonBody } from "../responses.js";
 import type { Route } from "../route.js";
 import { route } from "../route.js";
 import type { FakeCallRecord, FakeRequest, ResponsePlan } from "../types.js";
 import { isRecord } from "../util.js";
+import { bool, nullable, obj, str, validateBody } from "../validate.js";
 import { type CallsQuery, checkCallsQuery } from "./checks.js";
+import { latencyMs } from "./derived.js";
 import { handleOtelTraces, type OtlpState } from "./otlp.js";
 import { matchesQuery } from "./query-eval.js";
 import { compareForWeave, weaveOrder } from "./sort.js";
@@ -93,15 +95,15 @@ function derivedFrom(selected: FakeCallRecord, full: FakeCallRecord): Record<str
   const display = selected["display_name"];
   if (typeof display === "string" && display !== "") weave["display_name"] = display;
   else weave["trace_name"] = shortOpName(selected.op_name);
-  if (typeof ended === "string")
-    weave["latency_ms"] = Math.max(0, Math.round(Date.parse(ended) - Date.parse(selected.started_at)));
+  const latency = typeof ended === "string" ? latencyMs(selected.started_at, ended) : undefined;
+  if (latency !== undefined) weave["latency_ms"] = latency;
   if (fullWeave["feedback"] !== undefined) weave["feedback"] = fullWeave["feedback"];
   return weave;
 }
 
-// Weave's default order, or `sort_by: []` (insertion order): both stream without sorting.
+// Weave's default order (started_at, then id), which streams without sorting.
 function isDefaultOrder(sortBy: CallsQuery["sort_by"]): boolean {
-  if (sortBy == null || sortBy.length === 0) return true;
+  if (sortBy == null) return true;
   const [first] = sortBy;
   return sortBy.length === 1 && first!.field === "started_at" && first!.direction === "asc";
 }
@@ -128,11 +130,10 @@ export function* runCallsQuery(store: CallStore, q: CallsQuery): Generator<FakeC
   const limit = q.limit ?? Infinity;
   if (limit <= 0) return;
 
-  const asInserted = q.sort_by != null && q.sort_by.length === 0;
   if (isDefaultOrder(q.sort_by)) {
     let skipped = 0;
     let emitted = 0;
-    for (const stored of asInserted ? store.scanAsInserted(q.project_id) : store.scan(q.project_id)) {
+    for (const stored of store.scan(q.project_id)) {
       const record = derive(stored);
       if (!accept(record)) continue;
       if (skipped < offset) {
@@ -184,8 +185,35 @@ export function handleCallsQuery(req: FakeRequest, store: CallStore): ResponsePl
   };
 }
 
+const readCheck = obj(
+  {
+    project_id: { check: str(), required: true },
+    id: { check: str(), required: true },
+    include_costs: { check: nullable(bool()) },
+    include_storage_size: { check: nullable(bool()) },
+    include_total_storage_size: { check: nullable(bool()) },
+  },
+  "forbid",
+);
+
 /**
- * The calls' routes: the call query, and OTLP ingestion (`otlp.ts`), which also takes the key
+ * Handles `POST /call/read`: Weave's `CallReadReq` (strict), answered as its servers do, with the
+ * call query's first match for the id, or `{ "call": null }` (`weave/trace_server/sqlite_trace_server.py`).
+ */
+function handleCallRead(req: FakeRequest, store: CallStore): ResponsePlan {
+  const parsed = requireJsonBody(req.body, req.json);
+  if (!parsed.ok) return parsed.error;
+  const issues = validateBody(readCheck, parsed.value);
+  if (issues.length > 0) return detailError(issues);
+  const { id, ...include } = parsed.value as { project_id: string; id: string };
+  const checked = checkCallsQuery({ ...include, filter: { call_ids: [id] }, limit: 1 });
+  if (!checked.ok) return checked.error;
+  const [call] = runCallsQuery(store, checked.query);
+  return jsonResponse(200, { call: call ?? null });
+}
+
+/**
+ * The calls' routes: the call query, one call by id, and OTLP ingestion (`otlp.ts`), which also takes the key
  * alone, in `wandb-api-key`, as OpenTelemetry exporters send it.
  */
 export const CALL_ROUTES: ReadonlyArray<Route<OtlpState>> = [
@@ -194,6 +222,12 @@ export const CALL_ROUTES: ReadonlyArray<Route<OtlpState>> = [
     path: "/calls/stream_query",
     auth: "basic",
     handle: ({ req, state }) => handleCallsQuery(req, state.calls),
+  }),
+  route({
+    method: "POST",
+    path: "/call/read",
+    auth: "basic",
+    handle: ({ req, state }) => handleCallRead(req, state.calls),
   }),
   route({
     method: "POST",

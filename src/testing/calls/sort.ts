@@ -1,9 +1,11 @@
 /**
- * The order of an explicit `sort_by`, as Weave's sqlite trace server builds it
- * (`weave/trace_server/sqlite_trace_server.py`, `calls_query`):
+ * The order of an explicit `sort_by` (an empty one included), as Weave's trace servers build it:
  *
- * - the id is added as the last key when no key names it: in the direction of a last
- *   `started_at` key, descending after any other field;
+ * - the id is added, ascending, as the last key when no key names it, after an empty list too,
+ *   as W&B's production trace server does (ClickHouse:
+ *   `weave/trace_server/clickhouse_trace_server_batched.py`, `calls_query_stream`; the sqlite
+ *   server differs: id descending, or in a last `started_at` key's direction, and no ORDER BY
+ *   at all for an empty list);
  * - `summary.weave.status`, `summary.weave.latency_ms` and `summary.weave.trace_name` are
  *   computed as Weave computes them for sorting (the trace name is the display name, else the
  *   op name as stored). A running call (no `ended_at`) has no latency: it comes last in both
@@ -15,7 +17,8 @@
  *   lists are their JSON text), each in the key's direction (so nulls come first ascending and
  *   last descending).
  *
- * `sort_by: []` has no ORDER BY at all: insertion order (see `CallStore.scanAsInserted`).
+ * The values themselves are ordered as Weave's sqlite server orders them (below); ClickHouse
+ * orders a JSON path by presence, then as a number, then as text.
  */
 import type { FakeCallRecord } from "../types.js";
 import { compareTimes, getPath, isRecord } from "../util.js";
@@ -27,18 +30,17 @@ export interface SortKey {
 }
 
 /**
- * The keys Weave orders by for an explicit, non-empty `sort_by`: the caller's, then the id.
+ * The keys Weave orders by for an explicit `sort_by`: the caller's, then the id ascending
+ * unless a key names it (an empty list orders by the id alone).
  *
  * @example
  * ```ts
- * weaveOrder([{ field: "inputs.tier", direction: "asc" }]); // [..., { field: "id", direction: "desc" }]
+ * weaveOrder([{ field: "inputs.tier", direction: "asc" }]); // [..., { field: "id", direction: "asc" }]
  * ```
  */
 export function weaveOrder(sortBy: readonly SortKey[]): SortKey[] {
   const keys = [...sortBy];
-  if (keys.some((k) => k.field === "id")) return keys;
-  const last = keys[keys.length - 1];
-  keys.push({ field: "id", direction: last?.field === "started_at" ? last.direction : "desc" });
+  if (!keys.some((k) => k.field === "id")) keys.push({ field: "id", direction: "asc" });
   return keys;
 }
 

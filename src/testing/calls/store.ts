@@ -5,6 +5,7 @@
 
 import type { FakeCallRecord } from "../types.js";
 import { compareTimes, isRecord } from "../util.js";
+import { latencyMs, storedSize } from "./derived.js";
 import { generateCall } from "./seed.js";
 
 /**
@@ -117,19 +118,18 @@ export function deriveCall(
   const displayName = record["display_name"];
   if (typeof displayName === "string" && displayName !== "") weave["display_name"] = displayName;
   else weave["trace_name"] = shortOpName(record.op_name);
-  const start = Date.parse(record.started_at);
-  const end = typeof record["ended_at"] === "string" ? Date.parse(record["ended_at"]) : NaN;
-  if (!Number.isNaN(start) && !Number.isNaN(end)) weave["latency_ms"] = Math.max(0, Math.round(end - start));
+  const latency = typeof record["ended_at"] === "string" ? latencyMs(record.started_at, record["ended_at"]) : undefined;
+  if (latency !== undefined) weave["latency_ms"] = latency;
   const summary = isRecord(record["summary"]) ? record["summary"] : {};
   if (flags.costs && (stored.costs !== undefined || isRecord(summary["usage"]))) {
     weave["costs"] = stored.costs ?? costsFromUsage(summary["usage"]);
   }
   if (flags.feedback) weave["feedback"] = [...(stored.feedback ?? []), ...(feedbackOf?.(record) ?? [])];
   const out: FakeCallRecord = { ...record, summary: { ...summary, weave } };
-  out["storage_size_bytes"] = flags.storageSize ? JSON.stringify(record).length : null;
+  out["storage_size_bytes"] = flags.storageSize ? storedSize(record) : null;
   out["total_storage_size_bytes"] =
     flags.totalStorageSize && record["parent_id"] === null
-      ? (traceSize?.(record.trace_id) ?? JSON.stringify(record).length)
+      ? (traceSize?.(record.trace_id) ?? storedSize(record))
       : null;
   if (flags.usernames) {
     const userId = record["wb_user_id"];
@@ -156,8 +156,6 @@ const SYNTHETIC_START = Date.UTC(2026, 0, 1);
  */
 export class CallStore {
   private stored: StoredCall[] = [];
-  // The same records in insertion order, for `sort_by: []` (no ORDER BY in Weave's query).
-  private inserted: StoredCall[] = [];
   private sorted = true;
   private traceSizes: Map<string, number> | undefined;
   synthetic: SyntheticCalls | undefined;
@@ -180,7 +178,6 @@ export class CallStore {
     for (const record of records) {
       const stored = toStoredCall(record);
       this.stored.push(stored);
-      this.inserted.push(stored);
       added += 1;
     }
     if (added > 0) {
@@ -195,7 +192,6 @@ export class CallStore {
    */
   clear(): void {
     this.stored = [];
-    this.inserted = [];
     this.traceSizes = undefined;
   }
 
@@ -227,16 +223,13 @@ export class CallStore {
   }
 
   /**
-   * Total serialized size of every stored call of a trace.
+   * Total storage size of every stored call of a trace (see `storedSize`).
    */
   traceSize(traceId: string): number {
     if (this.traceSizes === undefined) {
       this.traceSizes = new Map();
       for (const s of this.stored) {
-        this.traceSizes.set(
-          s.record.trace_id,
-          (this.traceSizes.get(s.record.trace_id) ?? 0) + JSON.stringify(s.record).length,
-        );
+        this.traceSizes.set(s.record.trace_id, (this.traceSizes.get(s.record.trace_id) ?? 0) + storedSize(s.record));
       }
     }
     return this.traceSizes.get(traceId) ?? 0;
@@ -248,14 +241,6 @@ export class CallStore {
    */
   *scan(projectId: string): Generator<StoredCall> {
     yield* this.scanFrom(this.ordered(), projectId);
-  }
-
-  /**
-   * The records of one project in insertion order (synthetic ones last, as generated): what a
-   * query with `sort_by: []` returns, since Weave then sorts nothing.
-   */
-  *scanAsInserted(projectId: string): Generator<StoredCall> {
-    yield* this.scanFrom(this.inserted, projectId);
   }
 
   private *scanFrom(stored: readonly StoredCall[], projectId: string): Generator<StoredCall> {

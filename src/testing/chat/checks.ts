@@ -133,6 +133,7 @@ const FIELD_TYPES: Record<string, Kind> = {
   return_token_offsets: "bool",
   return_prompt_text: "bool",
   return_mm_kwargs: "bool",
+  return_assistant_tokens_mask: "bool",
   ec_transfer_params: "object",
   stream_interval: "int",
 };
@@ -287,37 +288,99 @@ const UNTYPED_KEYS = [
   "video_url",
   "tool_reference",
 ];
+// The part types vLLM's part parser reads (chat_utils.MM_PARSER_MAP, with text and refusal);
+// any other is refused when the prompt is rendered, `file` among them.
+const PART_TYPES = [
+  "audio_embeds",
+  "audio_url",
+  "image_embeds",
+  "image_pil",
+  "image_url",
+  "input_audio",
+  "input_image",
+  "input_text",
+  "output_text",
+  "prompt_embeds",
+  "refusal",
+  "text",
+  "thinking",
+  "tool_reference",
+  "video_url",
+];
+const RESPONSES_IMAGE_DETAILS = ["auto", "low", "high", "original"];
 
 // The roles whose OpenAI message type takes content parts: vLLM validates their parts as
 // OpenAI's (InputAudio.format: Literal["wav", "mp3"]). Any other role (function included, whose
 // OpenAI type takes a string only) is vLLM's free-form message, whose part union ends in `str`
-// and holds TypedDicts with no required member: strings, untyped parts and any audio format pass.
+// and holds TypedDicts with no required member: strings and any audio format pass.
 const OPENAI_PART_ROLES = ["developer", "system", "user", "assistant", "tool"];
 const AUDIO_FORMATS = ["wav", "mp3"];
 
-// OpenAI's detail values, which vLLM's typed image parser validates; a part without `type` on
-// an OpenAI role must be one of the short forms.
+// What vLLM refuses of the parts when it renders the prompt, on every role (its part parser does
+// not look at the role): a part without `type` and without a short-form key, a type it does not
+// read (`file`), a typed image part whose `image_url` is not `{ url }` (validated as OpenAI's;
+// a part with a `uuid` is read as a short form), an `input_image` part without OpenAI's `detail`.
+// On an OpenAI role, also the request model's checks of OpenAI's part types.
 function checkParts(parts: unknown[], i: number, role: unknown): ResponsePlan | undefined {
   const openAiRole = OPENAI_PART_ROLES.includes(String(role));
   for (const [j, part] of parts.entries()) {
     if (!isRecord(part)) continue;
+    const type = part["type"];
     const image = part["image_url"];
-    if (part["type"] === "image_url" && isRecord(image) && image["detail"] != null)
+    if (type === "image_url" && isRecord(image) && image["detail"] != null)
       if (!IMAGE_DETAILS.includes(String(image["detail"])))
         return typeError(`messages.${i}.content.${j}.image_url.detail`, "string");
+    // vLLM reads a part without `type`, or with a `uuid`, by the short-form key it holds.
+    const shortForm = type == null || part["uuid"] != null;
+    if (shortForm && !UNTYPED_KEYS.some((k) => k in part) && part["input_audio"] == null)
+      return openAiError(400, "BadRequestError", "Missing 'type' field in multimodal part.", null);
+    if (type == null) continue;
+    if (!shortForm && typeof type === "string" && !PART_TYPES.includes(type))
+      return openAiError(
+        400,
+        "BadRequestError",
+        `Unsupported chat content part type: '${type}'. Supported types: ${PART_TYPES.join(", ")}.`,
+        "type",
+      );
+    if (!shortForm && type === "image_url" && !isRecord(image))
+      return renderError(
+        "ChatCompletionContentPartImageParam",
+        "image_url",
+        "Input should be a valid dictionary",
+        "dict_type",
+      );
+    if (!shortForm && type === "input_image" && !RESPONSES_IMAGE_DETAILS.includes(String(part["detail"])))
+      return renderError("ResponseInputImageParam", "detail", "Field required", "missing");
     if (!openAiRole) continue;
+    // OpenAI's part types hold no Responses-API text part, and no member of the free-form
+    // message's part union declares `text`: the OpenAI message is chosen and refuses it.
+    if (type === "input_text" || type === "output_text")
+      return openAiError(
+        400,
+        "BadRequestError",
+        `1 validation error for ValidatorIterator\n${j}.ChatCompletionContentPartTextParam.type\n  Input should be 'text' [type=literal_error]`,
+        "messages",
+      );
     const audio = part["input_audio"];
-    if (part["type"] === "input_audio" && isRecord(audio) && !AUDIO_FORMATS.includes(String(audio["format"])))
+    if (type === "input_audio" && isRecord(audio) && !AUDIO_FORMATS.includes(String(audio["format"])))
       return openAiError(
         400,
         "BadRequestError",
         `1 validation error for ChatCompletionRequest\nmessages.${i}.content.${j}.input_audio.format\n  Input should be 'wav' or 'mp3' [type=literal_error]`,
         "messages",
       );
-    if (part["type"] == null && !UNTYPED_KEYS.some((k) => k in part) && part["input_audio"] == null)
-      return openAiError(400, "BadRequestError", "Missing 'type' field in multimodal part.", null);
   }
   return undefined;
+}
+
+// A part vLLM's parser validates with pydantic while rendering: the ValidationError is a 400.
+function renderError(model: string, field: string, text: string, kind: string): ResponsePlan {
+  return openAiError(
+    400,
+    "BadRequestError",
+    `1 validation error for ${model}\n${field}\n  ${text} [type=${kind}]`,
+    null,
+  );
 }
 
 function hasLoneSurrogate(value: unknown): boolean {

@@ -20,6 +20,9 @@
  *   finish_reason is then "tool_calls".
  * - Judge: a RULER-shaped request (a `json_schema` format asking for `scores` about
  *   `<trajectory id="N">` blocks) is answered with a valid verdict by a fixed rule (`judge.ts`).
+ * - Response format: under any other `json_schema` format the content is JSON valid against
+ *   its schema, under `json_object` a JSON object (`response-format.ts`); an `echo ` message is
+ *   still echoed (a test's way to script a reply the format would refuse).
  * - Limits: reasoning, content and tool tokens all count against `max_completion_tokens` /
  *   `max_tokens` (finish_reason "length"); a `stop` string ends content with finish_reason
  *   "stop" and `stop_reason` = the string (excluded unless `include_stop_str_in_output`); a
@@ -29,6 +32,7 @@
 import { hash32, seededRandom } from "../util.js";
 import type { ChatMessage, ChatParams } from "./checks.js";
 import { judgeReply } from "./judge.js";
+import { formattedReply } from "./response-format.js";
 import { tokenId, tokenize } from "./tokens.js";
 import { toolArguments } from "./tool-arguments.js";
 
@@ -289,14 +293,16 @@ export function generateChoice(params: ChatParams, index: number, learned?: Lear
     const echo = /^echo\s/i.exec(userText);
     const toolResult = lastToolResult(params);
     const verdict = judgeReply(params);
+    const free = () => words(VOCAB, 6 + Math.floor(random() * 15), random);
+    // "echo ..." stays a test's way to script any reply, even one the format would not allow.
     const text =
-      verdict !== undefined
-        ? verdict
-        : toolResult !== undefined
-          ? `The tool answered: ${toolResult}`
-          : echo !== null
-            ? userText.slice(echo[0].length)
-            : words(VOCAB, 6 + Math.floor(random() * 15), random);
+      verdict ??
+      (echo === null ? formattedReply(params, key, userText, free) : undefined) ??
+      (toolResult !== undefined
+        ? `The tool answered: ${toolResult}`
+        : echo !== null
+          ? userText.slice(echo[0].length)
+          : free());
     for (const piece of tokenize(text)) push(piece, "content");
   }
 

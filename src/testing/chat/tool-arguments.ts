@@ -83,6 +83,20 @@ export function toolArguments(parameters: unknown, draw: ArgumentDraw): Record<s
   return isSchema(value) ? value : {};
 }
 
+/**
+ * A value of any JSON Schema (a `response_format`'s), drawn as tool arguments are.
+ *
+ * @example
+ * ```ts
+ * schemaValue({ type: "array", items: { type: "integer" }, minItems: 2 }, { text: "3 and 4", toolName: "", random: undefined, temperature: 1 });
+ * // [3, 4]
+ * ```
+ */
+export function schemaValue(schema: unknown, draw: ArgumentDraw): unknown {
+  const root = isSchema(schema) ? schema : {};
+  return new Drawer(root, draw).value(root, 0);
+}
+
 class Drawer {
   private numberCursor = 0;
   private readonly numbers: number[];

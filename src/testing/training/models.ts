@@ -54,6 +54,7 @@ export function createModel(store: TrainableStore, req: FakeRequest): ResponsePl
     checkpoints: [],
     policy: new Map(),
     toolPolicy: new Map(),
+    sftReplies: new Map(),
   };
   store.models.push(model);
   return jsonResponse(200, view(model));

@@ -18,6 +18,8 @@ export interface FakeTrainableModel {
   policy: Map<string, { reply: string; reward: number }>;
   /** Per prompt, tool name and ordinal of the call, the best-rewarded arguments that beat their group. */
   toolPolicy: Map<string, { arguments: Record<string, unknown>; reward: number }>;
+  /** Per conversation an SFT job trained on (`sft-policy.ts`), its reply and the step that learned it. */
+  sftReplies: Map<string, { reply: string; step: number }>;
 }
 
 /**

@@ -3,7 +3,8 @@
  * `wandb-artifact:///{entity}/{project}/{name}[:step{N}]` (the latest step when none is given).
  * A trained step answers with what the model learned (`policy.ts`) for a share of its samples
  * that grows with the step (1/2 after one step, 3/4 after two, ...; a sample that leans once
- * leans at every later step), and as the base model does otherwise.
+ * leans at every later step), and as the base model does otherwise. A conversation an SFT job
+ * trained on is answered with its trained reply, every time (`sft-policy.ts`).
  */
 import type { ChatParams } from "../chat/checks.js";
 import type { GeneratedChoice } from "../chat/generate.js";
@@ -13,6 +14,7 @@ import { openAiError } from "../responses.js";
 import type { FakeModelEntry, FakeRequest, ResponsePlan } from "../types.js";
 import { hash32, isRecord, seededRandom } from "../util.js";
 import { textOf, toolKey } from "./policy.js";
+import { conversationKey } from "./sft-policy.js";
 import type { TrainableStore } from "./store.js";
 
 // `:latest` is the newest step, as W&B's LoRA guide names a trained adapter on W&B Inference.
@@ -53,6 +55,9 @@ export function resolveTrainedChat(
     entry,
     policy: (params, index) => {
       if (step === 0) return undefined;
+      // What an SFT job taught is said every time, to the conversation it was taught on.
+      const taught = model.sftReplies.get(conversationKey(params.messages));
+      if (taught !== undefined && taught.step <= step) return learnedChoice(taught.reply, params, index);
       const prompt = lastUserText(params);
       // The same draw at every step for a given sample: a sample that leaned at step N leans at
       // every later step, so the mean reward of a fixed set of rollouts never falls. Keyed by

@@ -7,13 +7,15 @@
  *
  * This store holds the models and the jobs' timelines. Every route first releases the events
  * whose time has come ({@link TrainableStore.advance}), so what it reads is current: a job that
- * has ended has added its model's checkpoint and taught it what it learned (`policy.ts`).
+ * has ended has added its model's checkpoint and taught it what it learned (`policy.ts`; an SFT
+ * job's replies exactly, `sft-policy.ts`).
  */
 import type { FakeTrainingJob } from "../types.js";
-import { randomUuid } from "../util.js";
+import { isRecord, randomUuid } from "../util.js";
 import { checkpointMetrics, learn, trainedGroups } from "./policy.js";
 import type { FakeTrainableModel } from "./records.js";
 import type { SftDatasetRow } from "./sft-dataset.js";
+import { sftLessons } from "./sft-policy.js";
 import { type JobTimeline, JobTimelines } from "./timeline.js";
 
 /**
@@ -94,5 +96,10 @@ export class TrainableStore {
     learn(model, trainedGroups(t));
     const step = (model.checkpoints.at(-1)?.step ?? 0) + 1;
     model.checkpoints.push({ id: randomUuid(), step, metrics: checkpointMetrics(t.planned) });
+    if (t.sftRows !== undefined) {
+      const config = isRecord(t.job.request["config"]) ? t.job.request["config"] : {};
+      for (const { key, reply } of sftLessons(t.sftRows, config["assistant_turns"]))
+        model.sftReplies.set(key, { reply, step });
+    }
   }
 }

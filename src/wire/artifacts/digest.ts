@@ -1,5 +1,5 @@
 /**
- * Digests as W&B computes them (research/artifacts.md §2.4; wandb `artifact_manifest_v1.py`,
+ * Digests as W&B computes them (wandb `artifact_manifest_v1.py`,
  * Go `manifest.go`): a file's is the padded base64 of its MD5; an artifact's (`MANIFEST_MD5`)
  * is the hex MD5 of a header line and one `path:digest` line per file, sorted by path.
  */

@@ -1,7 +1,7 @@
 /**
  * The GraphQL operations of W&B's artifact protocol that this client sends, each declared as an
  * endpoint. Field names are W&B's schema's (wandb `core/api/graphql/*.graphql` and the Python
- * SDK's generated operations, research/artifacts.md §2-3); the documents ask only for what is
+ * SDK's generated operations, `core/api/graphql/*.graphql`); the documents ask only for what is
  * read. Every one is retried like a GET: W&B's own Go client retries each of them, a repeated
  * `createArtifact` carries the same `clientID` (W&B answers it with the same artifact), the
  * manifest call is an upsert, and `createArtifactFiles` only hands out URLs.
@@ -9,7 +9,7 @@
 
 import { expectObject, isObject, shapeError } from "../../core/decoding/response-checks.js";
 import { ResponseParseError } from "../../core/errors/errors.js";
-import { graphqlEndpoint } from "../graphql.js";
+import { graphqlEndpoint, jsonStringValue } from "../graphql.js";
 import type { FileSlot } from "./file-slot.js";
 import { MULTIPART_FIELDS } from "./multipart.js";
 
@@ -264,7 +264,7 @@ export const fileUrls = graphqlEndpoint<
   },
 });
 
-/** `uploadHeaders` is a list of `"Key:Value"` strings (research/artifacts.md §2.2). */
+/** `uploadHeaders` is a list of `"Key:Value"` strings (wandb/wandb `core/pkg/artifacts/saver.go`). */
 function headerList(v: unknown): string[] {
   if (v == null) return [];
   if (!Array.isArray(v) || v.some((h) => typeof h !== "string"))
@@ -274,12 +274,6 @@ function headerList(v: unknown): string[] {
 
 /** Metadata arrives as a JSON string (the schema's JSONString) or, from some servers, an object. */
 function parseMetadata(v: unknown): Record<string, unknown> | null {
-  if (isObject(v)) return v;
-  if (typeof v !== "string" || v === "") return null;
-  try {
-    const parsed: unknown = JSON.parse(v);
-    return isObject(parsed) ? parsed : null;
-  } catch {
-    return null;
-  }
+  const parsed = jsonStringValue(v);
+  return isObject(parsed) ? parsed : null;
 }

@@ -1,5 +1,5 @@
 /**
- * The artifact manifest (`wandb_manifest.json`, research/artifacts.md §2.3): written for an
+ * The artifact manifest (`wandb_manifest.json`, wandb/wandb `core/pkg/artifacts/manifest.go`): written for an
  * upload, read for a download. Readers ignore keys they do not know (W&B's Go and Python
  * clients write different optional ones).
  */

@@ -1,4 +1,4 @@
-// MD5 as W&B names content (research/artifacts.md §2.4). Node's own hash here; the browser
+// MD5 as W&B names content (wandb/wandb `wandb/sdk/lib/hashutil.py`). Node's own hash here; the browser
 // build takes md5.browser.ts (no node:crypto there, and WebCrypto has no MD5).
 import { createHash } from "node:crypto";
 

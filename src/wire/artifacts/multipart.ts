@@ -35,6 +35,10 @@ const MAX_PARTS = 10_000;
 /** What `createArtifactFiles` asks of each file besides its single upload URL. */
 export const MULTIPART_FIELDS = " uploadMultipartUrls { uploadID uploadUrlParts { partNumber uploadUrl } }";
 
+/** Nothing to refuse once the files are read: this build sends big files in parts (the browser
+ * build refuses a file too big for one PUT). */
+export function checkHeldSizes(_held: readonly HeldBytes[], _multipart: ArtifactUploadParams["multipart"]): void {}
+
 /** Refuses a `multipart` setting storage would refuse (through `add(field, message)`). */
 export function checkMultipart(value: unknown, add: (path: string, message: string) => void): void {
   const m = value as { threshold?: unknown; partSize?: unknown } | undefined;

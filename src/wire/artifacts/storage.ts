@@ -1,8 +1,8 @@
 /**
  * Requests to the signed storage URLs W&B hands out. They go through the client's transport
  * directly, never through the request pipeline: the pipeline adds the client's Authorization
- * and default headers, and the W&B key must never reach a storage host (research/artifacts.md
- * §1: W&B's own clients send storage only the `uploadHeaders` W&B returned). A signed URL is a
+ * and default headers, and the W&B key must never reach a storage host (W&B's own clients send
+ * storage only the `uploadHeaders` W&B returned: wandb/wandb `httplayers.LimitTo`). A signed URL is a
  * credential too, so no message or log line carries more of it than its origin.
  */
 

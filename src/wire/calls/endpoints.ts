@@ -3,8 +3,10 @@ import { inputIssues } from "../../core/checks/input-checks.js";
 import type { Finding } from "../../core/errors/findings.js";
 import { offsetPages } from "../../core/lists/paging.js";
 import { endpoint } from "../../core/pipeline/endpoint.js";
+import { readObject } from "../../core/pipeline/read-body.js";
 import {
   type CallsQueryParams,
+  callReadParamsSchema,
   callsQueryOptionsSchema,
   callsQueryParamsSchema,
   DEFAULT_CALLS_ACCEPT,
@@ -76,4 +78,16 @@ export const callsQuery = endpoint({
   page: offsetPages<CallRecord>("call record", { lines: "JSONL record" }, callsQueryOptionsSchema),
   // A query's own `accept` replaces it.
   hooks: { headers: { accept: DEFAULT_CALLS_ACCEPT } },
+});
+
+// One call by id (Weave's `CallReadReq`, `weave/trace_server/trace_server_interface.py`): an id
+// the project does not have is answered 200 with `{ "call": null }`.
+export const callsRetrieve = endpoint({
+  operation: "calls.retrieve",
+  method: "POST",
+  path: "/call/read",
+  service: "trace",
+  retry: "safe",
+  body: callReadParamsSchema,
+  read: async (res, spec): Promise<CallRecord | null> => (await readObject(res, spec))["call"] as CallRecord | null,
 });

@@ -5,11 +5,12 @@ import { ensureZodDefaults } from "../zod-defaults.js";
 ensureZodDefaults();
 
 /**
- * A plain JSON value, as the builder `q` takes it: string, number, boolean, null, or arrays and
- * objects of those. On the wire the builder nests `$literal` around every element and value
- * (see {@link LiteralOperandValue}).
+ * A value a `$literal` holds: a string, a number, a boolean or null. Weave's request model also
+ * takes a list or an object of `$literal` operands, but neither of its servers can run one
+ * (ClickHouse answers 400, sqlite 500), so the SDK refuses it: test a list with `$in`
+ * (`q.in`), an object member by member.
  */
-export type LiteralValue = string | number | boolean | null | LiteralValue[] | { [key: string]: LiteralValue };
+export type LiteralValue = string | number | boolean | null;
 
 /**
  * The types a `$convert` can cast to. `"exists"` yields whether the input is present at all.
@@ -28,58 +29,32 @@ export const CONVERT_TARGETS = [
 ] as const satisfies readonly ConvertTarget[];
 
 /**
- * What `$literal` holds as Weave parses it (`LiteralOperation` in
- * `weave/trace_server/interface/query.py`): a string, number, boolean or null, or a list or
- * object whose every element or value is itself a `$literal` operand. A bare array or object
- * is a 422 on a real Weave server.
+ * What `$literal` holds: a string, a number, a boolean or null (see {@link LiteralValue}).
  */
-export type LiteralOperandValue =
-  | string
-  | number
-  | boolean
-  | null
-  | readonly LiteralOperand[]
-  | { [key: string]: LiteralOperand };
+export type LiteralOperandValue = LiteralValue;
 
 /**
- * A constant operand: `{ $literal: value }`. Arrays and objects nest: `q.literal(["a"])` is
- * `{ $literal: [{ $literal: "a" }] }`.
+ * A constant operand: `{ $literal: value }`.
  */
 export interface LiteralOperand {
   $literal: LiteralOperandValue;
 }
 
-/**
- * The wire form of a plain value: `$literal` nested around each element of an array and each
- * value of an object, at every depth, as Weave parses it. Members already written as
- * `{ $literal: ... }` are kept as they are.
- *
- * @example
- * ```ts
- * nestLiteral(["a", { n: 1 }]); // [{ $literal: "a" }, { $literal: { n: { $literal: 1 } } }]
- * ```
- */
-export function nestLiteral(value: LiteralValue): LiteralOperandValue {
-  if (typeof value !== "object" || value === null) return value;
-  const wrap = (m: LiteralValue): LiteralOperand =>
-    m !== null && typeof m === "object" && !Array.isArray(m) && "$literal" in m && Object.keys(m).length === 1
-      ? { $literal: nestLiteral(m.$literal!) }
-      : { $literal: nestLiteral(m) };
-  return Array.isArray(value)
-    ? value.map(wrap)
-    : Object.fromEntries(Object.entries(value).map(([k, m]) => [k, wrap(m)]));
-}
-
-// A bare array or object inside `$literal` is refused, with the nested form to write instead.
+// Weave's LiteralOperation (weave/trace_server/interface/query.py) takes a list or dict of
+// `$literal` operands, and a bare list or object is its 422. Neither server runs the first:
+// ClickHouse's query builder has no parameter type for a list or dict
+// (orm.python_value_to_ch_type raises, a 400) and the sqlite server cannot JSON-encode the
+// nested operands (a 500). So any list or object is refused here, saying what works instead.
+const LITERAL_SCALAR =
+  "holds a list or an object, which no Weave server can run: a $literal holds a string, number, boolean or null; test a list with $in (q.in), an object member by member";
 const literalValueSchema = z.unknown().check((ctx) => {
   const v = ctx.value;
-  const nested = JSON.stringify({ $literal: nestLiteral(v as LiteralValue) });
-  if (v !== undefined && (typeof v !== "number" || Number.isFinite(v)) && nested === JSON.stringify({ $literal: v }))
+  if (v === null || typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v)))
     return;
   ctx.issues.push({
     code: "custom",
     input: v,
-    message: `needs JSON with $literal on each list item and object value, as in ${nested?.slice(0, 200)}`,
+    message: typeof v === "object" ? LITERAL_SCALAR : "must be a string, a finite number, a boolean or null",
   });
 });
 
@@ -170,6 +145,16 @@ export interface ContainsOperation {
 }
 
 /**
+ * Whole-token test (ClickHouse's `hasToken`, on W&B's trace server): true when `substr` is one
+ * of the tokens of `input`, the runs of ASCII letters and digits (any non-ASCII character
+ * counts as a letter) between the other characters. `substr` is one token: ClickHouse refuses
+ * a needle holding spaces or punctuation. `case_insensitive` defaults to false on the server.
+ */
+export interface ContainsTokenOperation {
+  $containsToken: { input: Operand; substr: Operand; case_insensitive?: boolean | null };
+}
+
+/**
  * Any operation node: the things that may stand directly under `$expr`.
  */
 export type Operation =
@@ -182,7 +167,8 @@ export type Operation =
   | LtOperation
   | LteOperation
   | InOperation
-  | ContainsOperation;
+  | ContainsOperation
+  | ContainsTokenOperation;
 
 /**
  * Anything that may appear as an argument of an operation: a literal, a field, a cast, or a
@@ -200,7 +186,19 @@ export interface QueryExpression {
 /**
  * The keys of every operation node, in the order the trace server documents them.
  */
-export const OPERATION_KEYS = ["$and", "$or", "$not", "$eq", "$gt", "$gte", "$lt", "$lte", "$in", "$contains"] as const;
+export const OPERATION_KEYS = [
+  "$and",
+  "$or",
+  "$not",
+  "$eq",
+  "$gt",
+  "$gte",
+  "$lt",
+  "$lte",
+  "$in",
+  "$contains",
+  "$containsToken",
+] as const;
 
 /**
  * The keys of every operand node: the operation keys plus `$literal`, `$getField`, `$convert`.
@@ -210,6 +208,11 @@ export const OPERAND_KEYS = ["$literal", "$getField", "$convert", ...OPERATION_K
 // The recursion goes through z.lazy so each schema can name the other before both exist.
 const lazyOperand: z.ZodMiniType<Operand, Operand> = z.lazy(() => operandSchema);
 const operandPair = z.tuple([lazyOperand, lazyOperand]);
+const substringSpec = strictObject({
+  input: lazyOperand,
+  substr: lazyOperand,
+  case_insensitive: z.nullish(z.boolean()),
+});
 
 // Every node is one object holding all possible operator keys, each optional, plus a check that
 // exactly one is present. Unlike a union of one-key objects, this reports an error inside a
@@ -225,9 +228,8 @@ const operationShape = {
   $lt: z.exactOptional(operandPair),
   $lte: z.exactOptional(operandPair),
   $in: z.exactOptional(z.tuple([lazyOperand, z.array(lazyOperand)])),
-  $contains: z.exactOptional(
-    strictObject({ input: lazyOperand, substr: lazyOperand, case_insensitive: z.nullish(z.boolean()) }),
-  ),
+  $contains: z.exactOptional(substringSpec),
+  $containsToken: z.exactOptional(substringSpec),
 };
 
 const operandOnlyShape = {

@@ -154,6 +154,23 @@ export interface CallsQueryParams extends Fields<typeof queryParams.shape> {}
  */
 export const callsQueryParamsSchema: SchemaOf<CallsQueryParams> = queryParams;
 
+const readParams = strictObject({
+  /** The project, `"<entity>/<project>"`. */
+  project_id: projectIdSchema,
+  /** The call's id. */
+  id: z.string(),
+  /** Add the call's model costs. Default false. */
+  include_costs: flag,
+  /** Add the call's storage size. Default false. */
+  include_storage_size: flag,
+  /** Add the storage size of the call's whole trace. Default false. */
+  include_total_storage_size: flag,
+});
+/** Body of `POST /call/read` (Weave's `CallReadReq`): the project and the call's id are required. */
+export interface CallReadParams extends Fields<typeof readParams.shape> {}
+/** Body of `POST /call/read`; strict, as Weave's model is: a misspelt key is refused before sending. */
+export const callReadParamsSchema: SchemaOf<CallReadParams> = readParams;
+
 /**
  * The `accept` header sent when the caller gives none.
  */

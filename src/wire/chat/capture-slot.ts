@@ -5,7 +5,7 @@
 // captures bundles none of it), and outside a capture a call pays one read and at most one call.
 import type { WithResponse } from "../../core/pipeline/api-promise.js";
 import type { ChatCompletionCreateParamsBase } from "./request-schema.js";
-import type { ChatCompletionStream } from "./stream.js";
+import type { ChatCompletionStream } from "./stream/stream.js";
 import type { ChatCompletion } from "./types.js";
 
 /** @internal What a chat call returns, as a capture sees it. */

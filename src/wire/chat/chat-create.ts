@@ -13,7 +13,7 @@ import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionCreateParamsStreaming,
 } from "./request-schema.js";
-import type { ChatCompletionStream } from "./stream.js";
+import type { ChatCompletionStream } from "./stream/stream.js";
 import type { ChatCompletion } from "./types.js";
 
 // parse()'s requests. Users name them ChatCompletionParseParams<T> and

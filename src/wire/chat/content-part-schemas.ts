@@ -1,6 +1,7 @@
 /**
- * Zod schemas for the content parts of chat messages: text, image, audio, video, file,
- * image embeddings and refusal, and the unions of them that user and assistant messages take.
+ * Zod schemas for the content parts of chat messages: text, image, audio, video, image
+ * embeddings, refusal, thinking and tool references, and the unions of them that each kind of
+ * message takes. A `file` part is refused on every role: vLLM's chat endpoint has no such part.
  * Loose objects (unknown keys are kept, since servers add fields); see `request-schema.ts`
  * for the rules every request schema follows.
  *
@@ -31,21 +32,27 @@ export interface ChatCompletionContentPartText extends Fields<typeof textPart.sh
  * A text content part.
  */
 export const chatCompletionContentPartTextSchema: SchemaOf<ChatCompletionContentPartText> = textPart;
+// vLLM's part parser validates a typed image part as OpenAI's (chat_utils._ImageParser): its
+// `image_url` must be `{ url }`, and `detail` one of OpenAI's values. A bare URL string is read
+// only by the short form without `type`; on a typed part vLLM refuses it when it renders.
+const IMAGE_URL_OBJECT =
+  'must be { url } on a typed part (vLLM refuses a string there); a bare URL goes in the form without type, { image_url: "https://..." }';
 const imagePart = looseObject({
   /** Always `"image_url"`. */
   type: z.literal("image_url"),
-  // OpenAI's detail values (vLLM's image parser holds them to these); vLLM also takes the URL
-  // itself as a string.
-  /** Where the image is: an object with the URL, or the URL itself (vLLM accepts both). */
-  image_url: z.union([
-    looseObject({
+  /** Where the image is: an object holding its URL (a bare string only in the form without `type`). */
+  image_url: looseObject(
+    {
       /** An `https:` URL, or a `data:image/...;base64,` URL with the image inline. */
       url: z.string(),
       /** Resolution hint: `"low"`, `"high"` or `"auto"` (OpenAI's values; vLLM ignores it). */
       detail: z.optional(z.enum(["auto", "low", "high"])),
-    }),
-    z.string(),
-  ]),
+    },
+    {
+      error: (issue) =>
+        issue.code === "invalid_type" && typeof issue.input === "string" ? IMAGE_URL_OBJECT : undefined,
+    },
+  ),
 });
 /**
  * An image content part, by URL or `data:` URL.
@@ -118,6 +125,16 @@ export interface ChatCompletionContentPartVideoUrl extends Fields<typeof videoUr
  * A video content part by URL (vLLM extension).
  */
 export const chatCompletionContentPartVideoUrlSchema: SchemaOf<ChatCompletionContentPartVideoUrl> = videoUrlPart;
+// OpenAI's file part: vLLM's chat endpoint has no `file` part type, and its part parser refuses
+// one when it renders the prompt ("Unsupported chat content part type: 'file'"), on any role.
+const FILE_REFUSED =
+  'is "file", which vLLM\'s chat endpoint refuses: send a document\'s text as a "text" part, media as "image_url", "input_audio", "audio_url" or "video_url"';
+const fileRefused = (): z.core.$ZodRawIssue => ({
+  code: "custom",
+  input: "file",
+  path: ["type"],
+  message: FILE_REFUSED,
+});
 const filePart = looseObject({
   /** Always `"file"`. */
   type: z.literal("file"),
@@ -130,14 +147,39 @@ const filePart = looseObject({
     /** File name shown to the model. */
     filename: z.optional(z.string()),
   }),
+}).check((ctx) => {
+  ctx.issues.push(fileRefused());
 });
 /**
- * A file content part: inline data, an uploaded file id, or both.
+ * `typed`, but a part of type `file` is refused with what vLLM takes instead (rather than as
+ * an unknown type whose list of accepted ones would name it).
+ */
+function refusingFile<T>(typed: z.ZodMiniType<T, T>): z.ZodMiniType<T, T> {
+  return z.unknown().check((ctx) => {
+    const v = ctx.value;
+    if (typeof v === "object" && v !== null && (v as { type?: unknown }).type === "file") {
+      ctx.issues.push(fileRefused());
+      return;
+    }
+    const r = z.safeParse(typed, v);
+    if (!r.success) ctx.issues.push(...(r.error.issues as z.core.$ZodRawIssue[]));
+  }) as unknown as z.ZodMiniType<T, T>;
+}
+/**
+ * OpenAI's file content part (inline data or an uploaded file id). vLLM's chat endpoint has no
+ * file part, so the SDK refuses it before sending on every role.
+ *
+ * @deprecated vLLM refuses it: send a document's text as a `text` part, images, audio and video
+ * as their own parts.
  */
 export interface ChatCompletionContentPartFile extends Fields<typeof filePart.shape> {}
 
 /**
- * A file content part: inline data, an uploaded file id, or both.
+ * OpenAI's file content part. Refuses every value, saying what vLLM takes instead: vLLM's chat
+ * endpoint has no file part.
+ *
+ * @deprecated vLLM refuses it: send a document's text as a `text` part, images, audio and video
+ * as their own parts.
  */
 export const chatCompletionContentPartFileSchema: SchemaOf<ChatCompletionContentPartFile> = filePart;
 const imageEmbedsPart = looseObject({
@@ -208,30 +250,28 @@ export interface ChatCompletionContentPartRefusal extends Fields<typeof refusalP
  */
 export const chatCompletionContentPartRefusalSchema: SchemaOf<ChatCompletionContentPartRefusal> = refusalPart;
 
-// The parts a user message may carry (mini unions have no `.options` to spread, so the list
-// is kept here for the unions below).
+// The parts every role takes (mini unions have no `.options` to spread, so the list is kept
+// here for the unions below).
 const userContentParts = [
   textPart,
   imagePart,
   inputAudioPart,
   audioUrlPart,
   videoUrlPart,
-  filePart,
   imageEmbedsPart,
   audioEmbedsPart,
   promptEmbedsPart,
 ] as const;
 
-const userPart = taggedUnion("type", userContentParts);
+const userPart: SchemaOf<ChatCompletionContentPart> = refusingFile(taggedUnion("type", userContentParts));
 /**
  * Any content part a user message may carry; an unknown `type` is refused.
  */
 export const chatCompletionContentPartSchema: SchemaOf<ChatCompletionContentPart> = userPart;
 
 // A custom-role message is vLLM's free-form message (chat_utils.CustomChatCompletionMessageParam):
-// its parts are any of vLLM's part types, which end in `str` and include TypedDicts whose
-// members are all optional, so a bare string or a part without `type` goes through as well,
-// an input_audio of any format (or none), and a tool_reference part for the chat template.
+// its parts are any of vLLM's part types, which end in `str`, so a bare string goes through as
+// well, an input_audio of any format (or none), and a tool_reference part for the chat template.
 const customInputAudioPart = looseObject({
   /** Always `"input_audio"`. */
   type: z.literal("input_audio"),
@@ -254,35 +294,92 @@ const toolReferencePart = looseObject({
   name: z.optional(z.string()),
 });
 /**
- * A reference to a tool by name, handed to the chat template as it is (custom-role messages).
+ * A reference to a tool by name, handed to the chat template as it is (any role: vLLM's
+ * free-form message takes it on standard roles too).
  */
 export interface ChatCompletionContentPartToolReference extends Fields<typeof toolReferencePart.shape> {}
+
+// The Responses API's text parts, which vLLM's part parser also reads (chat_utils.MM_PARSER_MAP).
+// On a standard role vLLM holds parts to OpenAI's chat types, so these reach it on custom roles.
+const inputTextPart = looseObject({
+  /** Always `"input_text"`. */
+  type: z.literal("input_text"),
+  /** The text. */
+  text: z.string(),
+});
+/**
+ * A text part in the Responses API's form (custom-role messages): read as a `text` part.
+ */
+export interface ChatCompletionContentPartInputText extends Fields<typeof inputTextPart.shape> {}
+const outputTextPart = looseObject({
+  /** Always `"output_text"`. */
+  type: z.literal("output_text"),
+  /** The text. */
+  text: z.string(),
+});
+/**
+ * A model's text in the Responses API's form (custom-role messages): read as a `text` part.
+ */
+export interface ChatCompletionContentPartOutputText extends Fields<typeof outputTextPart.shape> {}
+// vLLM validates it as openai's ResponseInputImageParam: `detail` is required there.
+const inputImagePart = looseObject({
+  /** Always `"input_image"`. */
+  type: z.literal("input_image"),
+  /** Resolution hint, required in this form: `"auto"`, `"low"`, `"high"` or `"original"`. */
+  detail: z.enum(["auto", "low", "high", "original"], {
+    error: 'is required on an input_image part: "auto", "low", "high" or "original"',
+  }),
+  /** The image's URL as a string (an `https:` or `data:image/...;base64,` URL). */
+  image_url: z.nullish(z.string()),
+  /** Id of an uploaded file holding the image. */
+  file_id: z.nullish(z.string()),
+});
+/**
+ * An image in the Responses API's form (custom-role messages): `image_url` is the URL string.
+ */
+export interface ChatCompletionContentPartInputImage extends Fields<typeof inputImagePart.shape> {}
+// vLLM skips a text or refusal part whose text is absent or null (PART_TYPES_TO_SKIP_NONE_CONTENT);
+// on a standard role OpenAI's part type requires it.
+const customTextPart = looseObject({ type: z.literal("text"), text: z.nullish(z.string()) });
+const customRefusalPart = looseObject({ type: z.literal("refusal"), refusal: z.nullish(z.string()) });
 const customTypedPart = taggedUnion("type", [
-  ...userContentParts.filter((p) => p !== inputAudioPart),
+  customTextPart,
+  imagePart,
   customInputAudioPart,
-  refusalPart,
+  audioUrlPart,
+  videoUrlPart,
+  imageEmbedsPart,
+  audioEmbedsPart,
+  promptEmbedsPart,
+  customRefusalPart,
   thinkingPart,
   toolReferencePart,
+  inputTextPart,
+  outputTextPart,
+  inputImagePart,
 ]);
+const customUntypedOrTyped = withUntypedForms(refusingFile(customTypedPart));
 const customRolePart = z.unknown().check((ctx) => {
-  const v = ctx.value;
-  if (typeof v === "string") return;
-  const typeless = typeof v === "object" && v !== null && !Array.isArray(v) && (v as { type?: unknown }).type == null;
-  if (typeless) return;
-  const r = z.safeParse(customTypedPart, v);
+  if (typeof ctx.value === "string") return;
+  const r = z.safeParse(customUntypedOrTyped, ctx.value);
   if (!r.success) ctx.issues.push(...(r.error.issues as z.core.$ZodRawIssue[]));
 }) as unknown as SchemaOf<ChatCompletionCustomContentPart>;
 /**
  * A content part of a custom-role message (vLLM's free-form message): a string, any typed part
- * (input_audio of any format, tool_reference included), or a part without `type`.
+ * (input_audio of any format, tool_reference, the Responses API's input_text, output_text and
+ * input_image, a text part without text, which vLLM skips), or one of vLLM's short forms
+ * without `type`. A `file` part and a part without `type` holding no short-form key are refused.
  */
 export const chatCompletionCustomContentPartSchema: SchemaOf<ChatCompletionCustomContentPart> = customRolePart;
 
 // vLLM also reads parts written without `type` by the key they hold (content-part-untyped.ts).
-const anyPart = withUntypedForms(taggedUnion("type", [...userContentParts, refusalPart, thinkingPart]));
+const anyPart: SchemaOf<ChatCompletionAnyContentPart> = withUntypedForms(
+  refusingFile(taggedUnion("type", [...userContentParts, refusalPart, thinkingPart, toolReferencePart])),
+);
 /**
- * Any content part at all, refusals and thinking included: vLLM takes every part on every role,
- * and the short forms without `type` (`{image_url: "https://..."}`).
+ * Any content part at all, refusals, thinking and tool references included: vLLM takes every
+ * part on every role, and the short forms without `type` (`{image_url: "https://..."}`). A
+ * `file` part is refused (vLLM's chat endpoint has none).
  */
 export const chatCompletionAnyContentPartSchema: SchemaOf<ChatCompletionAnyContentPart> = anyPart;
 
@@ -301,7 +398,6 @@ export type ChatCompletionContentPart =
   | ChatCompletionContentPartInputAudio
   | ChatCompletionContentPartAudioUrl
   | ChatCompletionContentPartVideoUrl
-  | ChatCompletionContentPartFile
   | ChatCompletionContentPartImageEmbeds
   | ChatCompletionContentPartAudioEmbeds
   | ChatCompletionContentPartPromptEmbeds;
@@ -313,25 +409,27 @@ export type ChatCompletionContentPart =
 export type ChatCompletionAssistantContentPart = ChatCompletionAnyContentPart;
 
 /**
- * A content part of a custom-role message (`role: "ipython"`, ...): vLLM's free-form message
- * takes a bare string, every typed part (an `input_audio` of any format, a `tool_reference`),
- * and parts without `type` (typed here as vLLM's short forms; any other passes at run time).
+ * A content part of a custom-role message (`role: "ipython"`, `"generic"`, ...): vLLM's
+ * free-form message takes a bare string, every typed part (an `input_audio` of any format, a
+ * `tool_reference`, the Responses API's `input_text`, `output_text` and `input_image`), and
+ * vLLM's short forms without `type`.
  */
-// Parts without `type` are typed as vLLM's short forms, which is what they are for; any other
-// untyped object passes at run time (a union member open to every key would also take every
-// misspelt typed part, and the compiler's error would name it instead of the real mistake).
 export type ChatCompletionCustomContentPart =
   | string
+  | ChatCompletionContentPartInputText
+  | ChatCompletionContentPartOutputText
+  | ChatCompletionContentPartInputImage
   | Exclude<ChatCompletionAnyContentPart, ChatCompletionContentPartInputAudio>
-  | ChatCompletionCustomContentPartInputAudio
-  | ChatCompletionContentPartToolReference;
+  | ChatCompletionCustomContentPartInputAudio;
 
 /**
- * Any content part at all, refusals and thinking included. vLLM takes every part on every role
- * (its free-form message accepts any part), so every message kind's content is built on it.
+ * Any content part at all, refusals, thinking and tool references included. vLLM takes every
+ * part on every role (its free-form message accepts any part), so every message kind's content
+ * is built on it.
  */
 export type ChatCompletionAnyContentPart =
   | ChatCompletionContentPart
   | ChatCompletionContentPartRefusal
   | ChatCompletionContentPartThinking
+  | ChatCompletionContentPartToolReference
   | ChatCompletionContentPartUntyped;

@@ -2,8 +2,9 @@
  * Content parts written without `type`: the short forms vLLM's part parser reads by the key a
  * part holds (`vllm/entrypoints/chat_utils.py`, `_parse_chat_message_content_mm_part`):
  * `{image_url: "https://..."}`, `{audio_url: ...}`, `{video_url: ...}`, `{input_audio: {...}}`,
- * `{image_embeds: ...}`, `{audio_embeds: ...}`, `{prompt_embeds: ..., data}`. A part without
- * `type` holding none of these keys (`{text: "hi"}` among them) is refused, as vLLM refuses it
+ * `{image_embeds: ...}`, `{audio_embeds: ...}`, `{prompt_embeds: ..., data}`,
+ * `{tool_reference: ..., name}`. A part without `type` holding none of these keys (`{text: "hi"}`
+ * among them) is refused on every role, as vLLM refuses it when it renders the prompt
  * ("Missing 'type' field in multimodal part").
  *
  * @module
@@ -30,6 +31,7 @@ export type ChatCompletionContentPartUntyped = {
   | { audio_url: UntypedPartURL }
   | { input_audio: { data: string; format?: string } }
   | { video_url: UntypedPartURL }
+  | { tool_reference: unknown; name?: string }
 );
 
 const url = z.nullable(z.union([z.string(), z.looseObject({ url: z.optional(z.string()) })]));
@@ -44,6 +46,7 @@ const FORMS: ReadonlyArray<[string, z.ZodMiniType]> = [
   ["audio_url", url],
   ["input_audio", z.looseObject({ data: z.string(), format: z.optional(z.string()) })],
   ["video_url", url],
+  ["tool_reference", z.unknown()],
 ];
 const KEYS = FORMS.map(([k]) => k).join(", ");
 
@@ -61,7 +64,12 @@ export function withUntypedForms<In>(
 ): z.ZodMiniType<In | ChatCompletionContentPartUntyped, In | ChatCompletionContentPartUntyped> {
   return z.unknown().check((ctx) => {
     const value = ctx.value;
-    const untyped = typeof value === "object" && value !== null && !Array.isArray(value) && !("type" in value);
+    // vLLM reads the part with `part.get("type")`: a `type` of null is no type either.
+    const untyped =
+      typeof value === "object" &&
+      value !== null &&
+      !Array.isArray(value) &&
+      (value as { type?: unknown }).type == null;
     if (!untyped) {
       const r = z.safeParse(typed, value);
       if (!r.success) ctx.issues.push(...(r.error.issues as z.core.$ZodRawIssue[]));

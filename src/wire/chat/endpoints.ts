@@ -6,7 +6,7 @@ import { parsedStreamOf } from "./parse-hook.js";
 import { chatCompletionCreateParamsSchema, prepareChatRequest, requestIssues } from "./request-schema.js";
 import { checkCompletion } from "./response-checks.js";
 import { roleFindings } from "./role-findings.js";
-import { ChatCompletionStream } from "./stream.js";
+import { ChatCompletionStream } from "./stream/stream.js";
 import { type ChatCompletion, normalizeCompletion } from "./types.js";
 
 type ChatResult = ChatCompletion | ChatCompletionStream;

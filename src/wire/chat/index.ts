@@ -7,7 +7,6 @@
  * @module
  */
 
-export * from "./accumulate.js";
 export * from "./content-part-schemas.js";
 export * from "./message-schemas.js";
 export * from "./request-option-schemas.js";
@@ -17,4 +16,5 @@ export {
   chatCompletionCreateParamsSchema,
   chatCompletionCreateParamsStreamingSchema,
 } from "./request-schema.js";
+export * from "./stream/accumulate.js";
 export type * from "./types.js";

@@ -1,8 +1,9 @@
 /**
  * Zod schemas for `messages`: the tool calls an assistant message carries, the tools a
  * request offers, the eight message kinds (developer, system, user, assistant, tool,
- * function, custom, generic) and the union of them chosen by `role`. Loose objects (unknown
- * keys are kept); see `request-schema.ts` for the rules every request schema follows.
+ * function, custom, generic: the last two vLLM's free-form message) and the union of them
+ * chosen by `role`. Loose objects (unknown keys are kept); see `request-schema.ts` for the
+ * rules every request schema follows.
  *
  * @module
  */
@@ -268,21 +269,18 @@ export interface ChatCompletionCustomMessageParam extends Fields<typeof customRo
  * ({@link chatCompletionCustomRoleMessageParamSchema}).
  */
 export const chatCompletionCustomMessageParamSchema: SchemaOf<ChatCompletionCustomMessageParam> = customMessage;
-const genericMessage = looseObject({
-  /** Always `"generic"`. */
-  role: z.literal("generic"),
-  /** The message's content: a string or content parts. */
-  content: z.optional(anyContent),
-  /** Name of the participant. */
-  name: z.optional(z.string()),
-});
+// `generic` is no role of vLLM's: a message with it is vLLM's free-form message like any other
+// custom role (chat_utils.CustomChatCompletionMessageParam), with its content parts.
+const genericMessage = looseObject({ ...customRoleMessageShape, role: z.literal("generic") });
 /**
- * The spec's "generic" message kind: role `"generic"` with content and an optional name.
+ * The spec's "generic" message kind: role `"generic"`. vLLM has no such role, so it is a
+ * custom-role message (vLLM's free-form message) that the chat template reads by its role.
  */
 export interface ChatCompletionGenericMessageParam extends Fields<typeof genericMessage.shape> {}
 
 /**
- * The spec's "generic" message kind: role `"generic"` with content and an optional name.
+ * The spec's "generic" message kind: role `"generic"`, validated as vLLM validates it, as a
+ * custom-role message (any part a custom role takes; content absent or not null).
  */
 export const chatCompletionGenericMessageParamSchema: SchemaOf<ChatCompletionGenericMessageParam> = genericMessage;
 

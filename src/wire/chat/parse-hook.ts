@@ -6,7 +6,7 @@
 import type { Redactor } from "../../core/errors/secrets.js";
 import type { APIResponse } from "../../core/pipeline/http-client.js";
 import type { ResponseFormatJSONSchema } from "./request-schema.js";
-import type { ChatCompletionStream } from "./stream.js";
+import type { ChatCompletionStream } from "./stream/stream.js";
 import type { ChatCompletion, ChatCompletionChoice, ChatCompletionMessage } from "./types.js";
 
 /** Where a parsing response format keeps its own reply parser. */

@@ -346,6 +346,11 @@ const requestShape = {
   /** On vLLM's render endpoints, `false` leaves the multimodal data out of `features`; the chat endpoint ignores it. Default true. */
   return_mm_kwargs: z.optional(z.boolean()),
   /**
+   * On vLLM's render endpoints, also return the mask of the prompt's tokens that come from
+   * assistant turns (for templates with `{% generation %}` blocks); the chat endpoint ignores it.
+   */
+  return_assistant_tokens_mask: z.nullish(z.boolean()),
+  /**
    * Salt of the prefix cache, so that only requests with the same salt share cached prompts.
    * Random and secret: up to 128 characters, without `@`, `/`, `\` (use URL-safe base64).
    */

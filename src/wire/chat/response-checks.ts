@@ -1,5 +1,5 @@
 import { expectArray, expectMemberObject, expectObject, isObject } from "../../core/decoding/response-checks.js";
-import { assertChunkIndices, isIndex } from "./chunk-indices.js";
+import { assertChunkIndices, isIndex } from "./stream/chunk-indices.js";
 import type { ChatCompletionChunk } from "./types.js";
 
 // The checks below build the path of each member they look at, for the message. That is a few

@@ -22,11 +22,13 @@ describe("callsQueryParamsSchema: valid bodies pass unchanged", () => {
     ],
     ["latest_only true", { project_id, latest_only: true }],
     [
-      "$literal holding nested literal operands",
+      "$containsToken",
       {
         project_id,
         query: {
-          $expr: { $eq: [{ $getField: "inputs.t" }, { $literal: { k: { $literal: [{ $literal: "a" }] } } }] },
+          $expr: {
+            $containsToken: { input: { $getField: "inputs.q" }, substr: { $literal: "reset" }, case_insensitive: true },
+          },
         },
       },
     ],
@@ -189,21 +191,22 @@ describe("callsQueryParamsSchema: invalid bodies are refused at the right path",
     expect(result.error?.issues.map((issue) => issue.path)).toContainEqual(path);
   });
 
-  it("says how to nest a bare array inside $literal", () => {
+  it("says what to write instead of a list inside $literal (a membership test with $in)", () => {
     const result = callsQueryParamsSchema.safeParse({
       project_id,
-      query: { $expr: { $in: [{ $getField: "inputs.t" }, [{ $literal: ["a", 1] }]] } },
+      query: { $expr: { $in: [{ $getField: "inputs.t" }, [{ $literal: [{ $literal: "a" }, { $literal: 1 }] }]] } },
     });
-    expect(result.error?.issues[0]?.message).toContain('{"$literal":[{"$literal":"a"},{"$literal":1}]}');
+    expect(result.error?.issues[0]?.path).toEqual(["query", "$expr", "$in", 1, 0, "$literal"]);
+    expect(result.error?.issues[0]?.message).toContain("test a list with $in (q.in)");
   });
 
-  it("says how to nest a bare object value inside $literal", () => {
+  it("says what to write instead of an object inside $literal (a comparison per member)", () => {
     const result = callsQueryParamsSchema.safeParse({
       project_id,
       query: { $expr: { $eq: [{ $getField: "inputs.o" }, { $literal: { tier: "pro" } }] } },
     });
     expect(result.error?.issues[0]?.path).toEqual(["query", "$expr", "$eq", 1, "$literal"]);
-    expect(result.error?.issues[0]?.message).toContain('{"$literal":{"tier":{"$literal":"pro"}}}');
+    expect(result.error?.issues[0]?.message).toContain("an object member by member");
   });
 
   it("names the unknown top-level key", () => {

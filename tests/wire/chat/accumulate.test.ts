@@ -1,7 +1,7 @@
 import { inspect, types } from "node:util";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { accumulateChatCompletion, ChatCompletionAccumulator } from "../../../src/wire/chat/accumulate.js";
+import { accumulateChatCompletion, ChatCompletionAccumulator } from "../../../src/wire/chat/stream/accumulate.js";
 import {
   type ChatCompletion,
   type ChatCompletionChunk,

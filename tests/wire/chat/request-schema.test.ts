@@ -283,8 +283,8 @@ const everyField = {
         { type: "input_audio", input_audio: { data: "UklGR", format: "wav" } },
         { type: "audio_url", audio_url: { url: "https://example.com/a.wav" } },
         { type: "video_url", video_url: { url: "https://example.com/v.mp4" } },
-        { type: "file", file: { file_id: "file-1", filename: "a.pdf" } },
         { type: "image_embeds", image_embeds: "k05VTVBZ" },
+        { type: "tool_reference", name: "get_weather" },
       ],
     },
     {
@@ -387,6 +387,7 @@ const everyField = {
   return_token_offsets: false,
   return_prompt_text: true,
   return_mm_kwargs: true,
+  return_assistant_tokens_mask: false,
   ec_transfer_params: { producer: "enc-0" },
   stream_interval: 4,
 };

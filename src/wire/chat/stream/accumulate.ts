@@ -4,9 +4,6 @@
  * @module
  */
 
-import { assertChunkIndices } from "./chunk-indices.js";
-import { finishedLogprobs, LogprobListBuilder } from "./packed-logprobs.js";
-import { appendText, type StreamedText } from "./streamed-text.js";
 import type {
   ChatCompletion,
   ChatCompletionChoice,
@@ -18,7 +15,10 @@ import type {
   ChatCompletionMessageToolCall,
   ChatCompletionTokenLogprob,
   CompletionUsage,
-} from "./types.js";
+} from "../types.js";
+import { assertChunkIndices } from "./chunk-indices.js";
+import { finishedLogprobs, LogprobListBuilder } from "./packed-logprobs.js";
+import { appendText, type StreamedText } from "./streamed-text.js";
 
 // What the accumulator reads of each object; any other key is carried over as is (last value
 // wins). One walk per kind of object, each with its keys in a `switch`: V8 then compiles each

@@ -1,16 +1,16 @@
-import { readJSONEventBatches, streamEventError } from "../../core/decoding/event-stream.js";
-import { decodeJSONLBatches } from "../../core/decoding/jsonl.js";
-import { decodeSSEBatches } from "../../core/decoding/sse.js";
-import { streamChunks } from "../../core/decoding/stream-chunks.js";
-import { APIConnectionError, InferloopError } from "../../core/errors/errors.js";
-import { Redactor } from "../../core/errors/secrets.js";
-import { abortError } from "../../core/pipeline/abort.js";
-import { asyncDispose } from "../../core/pipeline/dispose.js";
-import { withEventDeadline } from "../../core/pipeline/event-deadline.js";
-import type { APIResponse } from "../../core/pipeline/http-client.js";
+import { readJSONEventBatches, streamEventError } from "../../../core/decoding/event-stream.js";
+import { decodeJSONLBatches } from "../../../core/decoding/jsonl.js";
+import { decodeSSEBatches } from "../../../core/decoding/sse.js";
+import { streamChunks } from "../../../core/decoding/stream-chunks.js";
+import { APIConnectionError, InferloopError } from "../../../core/errors/errors.js";
+import { Redactor } from "../../../core/errors/secrets.js";
+import { abortError } from "../../../core/pipeline/abort.js";
+import { asyncDispose } from "../../../core/pipeline/dispose.js";
+import { withEventDeadline } from "../../../core/pipeline/event-deadline.js";
+import type { APIResponse } from "../../../core/pipeline/http-client.js";
+import { checkChunk } from "../response-checks.js";
+import { type ChatCompletion, type ChatCompletionChunk, normalizeChunk } from "../types.js";
 import { ChatCompletionAccumulator } from "./accumulate.js";
-import { checkChunk } from "./response-checks.js";
-import { type ChatCompletion, type ChatCompletionChunk, normalizeChunk } from "./types.js";
 
 /** Status and headers of the response a stream came from. */
 export interface StreamResponseInfo {

@@ -1,5 +1,5 @@
-import { ResponseParseError } from "../../core/errors/errors.js";
-import type { ChatCompletionChunk } from "./types.js";
+import { ResponseParseError } from "../../../core/errors/errors.js";
+import type { ChatCompletionChunk } from "../types.js";
 
 /** A choice or tool-call index must be a non-negative integer: anything else (a string such as
  * `"__proto__"`, a fraction, a negative number) would silently become one more choice. */
