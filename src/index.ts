@@ -58,7 +58,7 @@ export {
   type ToolRunResult,
 } from "./lib/tool-runner/tool-run.js";
 export type { TrainingJobFollowOptions } from "./lib/training/follow-events.js";
-export type { LoopJobState, LoopState, LoopStateStore } from "./lib/training/loop-state.js";
+export type { LoopJobState, LoopState, LoopStateStore, SFTJobState } from "./lib/training/loop-state.js";
 export type {
   CheckpointKeepReason,
   PruneCheckpointsOptions,

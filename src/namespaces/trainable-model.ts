@@ -187,7 +187,10 @@ export class TrainableModel implements TrainableModelResponse {
    * and every row is read once, checked (each needs an assistant turn: a bad row is refused
    * naming its line) and spooled to a temp file while hashed, so memory stays constant. The
    * dataset is named by the rows' digest: the same rows again upload nothing and reuse the
-   * version W&B has. Resolves like {@link train}, with the dataset's URL.
+   * version W&B has. The job is kept in `state` (by default a file under `.inferloop/` in Node)
+   * from just before its create, so a call again after any stop, with the same rows, follows it
+   * to its end instead of creating a second job; other rows are refused while it is kept.
+   * Resolves like {@link train}, with the dataset's URL.
    *
    * @example
    * ```ts

@@ -9,14 +9,17 @@ export const stateFiles = false;
 
 /** Refused: no file system (the option check says so before this is reached). */
 export function stateFileStore(path: string): LoopStateStore {
-  throw new InferloopError(`trainLoop: state ${path} names a file, and this runtime has no file system.`);
+  throw new InferloopError(`state ${path} names a file, and this runtime has no file system.`);
 }
 
 const kept = new Map<string, LoopState>();
 
-/** The default here: memory, per model, for the page's life. */
-export function defaultStateStore(owner: StateOwner): { store: LoopStateStore; where: string } {
-  const key = `${owner.entity}/${owner.project}/${owner.name}`;
+/** The default here: memory, per model and file name, for the page's life. */
+export function defaultStateStore(
+  owner: StateOwner,
+  file = "train-loop.json",
+): { store: LoopStateStore; where: string } {
+  const key = `${owner.entity}/${owner.project}/${owner.name}/${file}`;
   return {
     store: {
       load: async () => kept.get(key),

@@ -25,7 +25,7 @@ export function stateFileStore(path: string): LoopStateStore {
         return JSON.parse(text) as LoopState;
       } catch {
         throw new InferloopError(
-          `trainLoop: ${path} is not JSON. Move it away to start afresh, or pass \`state: false\` to keep no state.`,
+          `The state file ${path} is not JSON. Move it away to start afresh, or pass \`state: false\` to keep no state.`,
         );
       }
     },
@@ -42,14 +42,14 @@ export function stateFileStore(path: string): LoopStateStore {
 // are; anything else is escaped, and a leading dot too (no `..`).
 const segment = (name: string) => encodeURIComponent(name).replace(/^\./, "%2E");
 
-/** The default: `.inferloop/<entity>/<project>/<name>/train-loop.json` in the working directory. */
-export function defaultStateStore(owner: StateOwner): { store: LoopStateStore; where: string } {
-  const where = join(
-    ".inferloop",
-    segment(owner.entity),
-    segment(owner.project),
-    segment(owner.name),
-    "train-loop.json",
-  );
+/**
+ * The default: `.inferloop/<entity>/<project>/<name>/train-loop.json` in the working directory
+ * (`train-sft.json` beside it for `trainSFT`).
+ */
+export function defaultStateStore(
+  owner: StateOwner,
+  file = "train-loop.json",
+): { store: LoopStateStore; where: string } {
+  const where = join(".inferloop", segment(owner.entity), segment(owner.project), segment(owner.name), file);
   return { store: stateFileStore(where), where };
 }

@@ -5,6 +5,7 @@
 import { InferloopError } from "../../core/errors/errors.js";
 import { type Finding, warnFindings } from "../../core/errors/findings.js";
 import type { Log } from "../../core/errors/log.js";
+import type { SFTTrainingConfig } from "../../wire/sft-training-jobs/request-schema.js";
 import type { ExperimentalConfig, TrajectoryGroup } from "../../wire/training-jobs/request-schema.js";
 import { defaultStateStore, stateFileStore, stateFiles } from "./loop-state-file.js";
 
@@ -32,7 +33,23 @@ export interface LoopJobState {
 }
 
 /**
- * What `model.trainLoop` keeps between runs (see {@link LoopStateStore}).
+ * `model.trainSFT`'s job, kept from just before its create is sent until it has ended.
+ */
+export interface SFTJobState {
+  /** The dataset artifact's name and the digest of its manifest: the rows the job trains on. */
+  dataset: { name: string; digest: string };
+  /** `wandb-artifact:///{entity}/{project}/{name}:v{N}`: the version the create names. */
+  trainingDataUrl: string;
+  /** The job's `config`, as sent. */
+  config?: SFTTrainingConfig | null;
+  /** Sent as `Idempotency-Key` on the create, and again on a resend after a restart. */
+  idempotencyKey: string;
+  /** The job's id, once the create has answered; absent while it is being sent. */
+  jobId?: string;
+}
+
+/**
+ * What `model.trainLoop` and `model.trainSFT` keep between runs (see {@link LoopStateStore}).
  */
 export interface LoopState {
   /** The format's version: 1. */
@@ -43,11 +60,14 @@ export interface LoopState {
   trained: number;
   /** The job in flight: being created (no `jobId` yet) or training. */
   job?: LoopJobState | undefined;
+  /** `trainSFT`'s job in flight (kept in its own file by default, `train-sft.json`). */
+  sft?: SFTJobState | undefined;
 }
 
 /**
- * Where `model.trainLoop` keeps its {@link LoopState}: `save` is awaited before a job's create is
- * sent and once its id is known, so a store must have written the state when `save` resolves.
+ * Where `model.trainLoop` (and `model.trainSFT`) keeps its {@link LoopState}: `save` is awaited
+ * before a job's create is sent and once its id is known, so a store must have written the state
+ * when `save` resolves. Give `trainLoop` and `trainSFT` a store each, or never run both at once.
  *
  * @example
  * ```ts
@@ -95,27 +115,43 @@ export function stateOptionIssue(state: unknown): string | undefined {
 export function resolveStateStore(
   state: string | false | LoopStateStore | undefined,
   owner: StateOwner,
+  file?: string,
 ): { store: LoopStateStore | undefined; where: string } {
   if (state === false) return { store: undefined, where: "" };
   if (typeof state === "string") return { store: stateFileStore(state), where: state };
   if (state !== undefined) return { store: state, where: "your state store" };
-  return defaultStateStore(owner);
+  return defaultStateStore(owner, file);
 }
 
 const isCount = (n: unknown) => typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
 
-function checkLoaded(state: unknown, where: string): LoopState | undefined {
+function checkLoaded(state: unknown, where: string, label: string): LoopState | undefined {
   if (state == null) return undefined;
   const s = state as Partial<LoopState>;
   const job = s.job ?? undefined;
+  const sft = s.sft ?? undefined;
   if (
     s.version !== 1 ||
     typeof s.modelId !== "string" ||
     !isCount(s.trained) ||
-    (job !== undefined && !(isCount(job.step) && typeof job.idempotencyKey === "string"))
+    (job !== undefined && !(isCount(job.step) && typeof job.idempotencyKey === "string")) ||
+    (sft !== undefined &&
+      !(
+        typeof sft.idempotencyKey === "string" &&
+        typeof sft.trainingDataUrl === "string" &&
+        typeof sft.dataset?.digest === "string" &&
+        typeof sft.dataset.name === "string"
+      ))
   )
-    throw new InferloopError(`trainLoop: ${where} holds no loop state (version 1): move it away, or pass state: false`);
-  return { ...s, job } as LoopState;
+    throw new InferloopError(`${label}: ${where} holds no loop state (version 1): move it away, or pass state: false`);
+  return { ...s, job, sft } as LoopState;
+}
+
+/** What a state of another model had in flight, for the warning; undefined when nothing. */
+function inFlight(state: LoopState): string | undefined {
+  if (state.job !== undefined) return `its job of step ${state.job.step}`;
+  if (state.sft !== undefined) return `its SFT job${state.sft.jobId === undefined ? "" : ` ${state.sft.jobId}`}`;
+  return undefined;
 }
 
 /**
@@ -131,10 +167,18 @@ export class LoopStateKeeper {
   #chain: Promise<void> = Promise.resolve();
   #queued: Promise<void> | undefined;
 
-  constructor(state: string | false | LoopStateStore | undefined, owner: StateOwner) {
-    const { store, where } = resolveStateStore(state, owner);
+  readonly #label: string;
+
+  /** `file` and `label` name the default file and the caller for messages (trainLoop's by default). */
+  constructor(
+    state: string | false | LoopStateStore | undefined,
+    owner: StateOwner,
+    { file, label = "trainLoop" }: { file?: string; label?: string } = {},
+  ) {
+    const { store, where } = resolveStateStore(state, owner, file);
     this.#store = store;
     this.#owner = owner;
+    this.#label = label;
     this.where = where;
     this.#state = { version: 1, modelId: owner.id, trained: 0 };
   }
@@ -154,17 +198,18 @@ export class LoopStateKeeper {
    * findings rule when it had a job in flight (what would otherwise have been followed).
    */
   async load(log: Log): Promise<LoopState> {
-    const loaded = checkLoaded(await this.#store?.load(), this.where);
+    const loaded = checkLoaded(await this.#store?.load(), this.where, this.#label);
     if (loaded !== undefined && loaded.modelId !== this.#owner.id) {
-      if (loaded.job !== undefined) {
+      const job = inFlight(loaded);
+      if (job !== undefined) {
         const finding: Finding = {
           code: "loop_state_of_other_model",
           message:
             `the state in ${this.where} belongs to model ${loaded.modelId}, not ${this.#owner.id} ` +
-            `(${this.#owner.entity}/${this.#owner.project}/${this.#owner.name} deleted and made again?): its job of ` +
-            `step ${loaded.job.step} is not followed, and this model's state replaces it`,
+            `(${this.#owner.entity}/${this.#owner.project}/${this.#owner.name} deleted and made again?): ${job} ` +
+            "is not followed, and this model's state replaces it",
         };
-        warnFindings(log, "trainLoop", [finding]);
+        warnFindings(log, this.#label, [finding]);
       }
     } else if (loaded !== undefined) this.#state = loaded;
     return this.#state;

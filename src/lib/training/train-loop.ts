@@ -530,11 +530,11 @@ class LoopRun {
 }
 
 /**
- * Whether a create's failure says that no job was made: the server refused it (a 4xx other than
- * a timeout, a conflict or a rate limit), or it was refused before sending. Anything else (a
- * reset, a 5xx, an abort) leaves it unknown, and the saved key covers it.
+ * @internal Whether a create's failure says that no job was made: the server refused it (a 4xx
+ * other than a timeout, a conflict or a rate limit), or it was refused before sending. Anything
+ * else (a reset, a 5xx, an abort) leaves it unknown, and the saved key covers it. trainSFT's too.
  */
-function refusedOutright(error: unknown): boolean {
+export function refusedOutright(error: unknown): boolean {
   if (error instanceof RequestValidationError) return true;
   return (
     error instanceof APIError && error.status >= 400 && error.status < 500 && ![408, 409, 429].includes(error.status)

@@ -11,6 +11,10 @@
  * the same name and digest, and W&B answers a `createArtifact` whose digest is the collection's
  * latest version's with that version, committed (its Go and Python savers then upload nothing:
  * wandb/wandb `core/pkg/artifacts/saver.go` `Save`, `wandb/sdk/artifacts/artifact_saver.py`).
+ *
+ * The job is kept in the `state` store (loop-state.ts; `train-sft.json` by default) as trainLoop
+ * keeps its own: the dataset, config and `Idempotency-Key` before the create is sent, the id as
+ * soon as it answers, nothing once the job has ended. A call with the same rows takes it up.
  */
 
 import * as z from "zod/mini";
@@ -20,7 +24,7 @@ import type { UnknownKeyHint } from "../../core/checks/field-hint.js";
 import { inputIssues } from "../../core/checks/input-checks.js";
 import { type ListsEveryKey, optionIssues, optionNameIssues } from "../../core/checks/option-checks.js";
 import { isObject } from "../../core/decoding/response-checks.js";
-import { RequestValidationError, type ValidationIssue } from "../../core/errors/errors.js";
+import { APIError, APIUserAbortError, RequestValidationError, type ValidationIssue } from "../../core/errors/errors.js";
 import type { HttpClient } from "../../core/pipeline/http-client.js";
 import type { RequestOptions } from "../../core/pipeline/options.js";
 import { manifestDigest } from "../../wire/artifacts/digest.js";
@@ -34,8 +38,12 @@ import {
 import type { SFTRow } from "../../wire/sft-training-jobs/types.js";
 import { meanGradientMetrics } from "../../wire/trainable-models/job-metrics.js";
 import type { TrainResult } from "../../wire/trainable-models/types.js";
+import { TrainingJobFailedError } from "../../wire/training-jobs/errors.js";
 import type { TrainingJobEvent } from "../../wire/training-jobs/types.js";
 import { uploadHeldFiles } from "../artifacts/upload.js";
+import { LoopStateKeeper, type LoopStateStore, type SFTJobState, stateOptionIssue } from "./loop-state.js";
+import { sftJobToResume, sftLeftBehind } from "./sft-state.js";
+import { refusedOutright } from "./train-loop.js";
 
 export type { SFTMessage, SFTRow } from "../../wire/sft-training-jobs/types.js";
 
@@ -57,14 +65,25 @@ export interface TrainSFTOptions {
   /** Called with each event of the job as it arrives. */
   onEvent?: (event: TrainingJobEvent) => void;
   /**
-   * Called with the job's id as soon as the create answers, and awaited before the job is
-   * followed: keep it where a new process finds it (the training API lists no jobs), to
-   * re-attach with `client.sftTrainingJobs.follow(jobId)` after a crash.
+   * Called with the job's id as soon as the create answers (once it is saved in `state`), and
+   * awaited before the job is followed. Not called for a saved job taken up again.
    */
   onJobCreated?: (jobId: string) => unknown;
+  /**
+   * Where the job in flight is kept, so that a call again after any stop, with the same rows and
+   * config, follows it to its end (or sends its create again with the same `Idempotency-Key`)
+   * instead of creating a second job; other rows are refused while it is kept. A file path, a
+   * store of your own, or `false` to keep nothing. Default in Node:
+   * `.inferloop/<entity>/<project>/<name>/train-sft.json` in the working directory; in browsers,
+   * memory for the page's life.
+   */
+  state?: string | false | LoopStateStore;
   /** Stops waiting (and any upload in flight); a job already created is not cancelled. */
   signal?: AbortSignal;
-  /** Sent as `Idempotency-Key` on the job's create: it is then retried on every retryable failure. */
+  /**
+   * Sent as `Idempotency-Key` on the job's create (default: a random UUID, kept in `state`): the
+   * create is then retried on every retryable failure. A saved create sent again keeps its key.
+   */
   idempotencyKey?: string;
   /** The longest wait between polls of the job's events, in ms (default 1000; a young job is polled sooner). */
   pollInterval?: number;
@@ -88,6 +107,7 @@ const TRAIN_SFT_OPTION_NAMES = [
   "name",
   "onEvent",
   "onJobCreated",
+  "state",
   "signal",
   "idempotencyKey",
   "pollInterval",
@@ -128,6 +148,8 @@ function optionProblems(options: TrainSFTOptions, modelName: string): Validation
     issues.push({ path: "name", message: "the dataset's name must be 1 to 128 characters, without / or :" });
   for (const key of ["onEvent", "onJobCreated"] as const)
     if (o[key] !== undefined && typeof o[key] !== "function") issues.push({ path: key, message: "must be a function" });
+  const stateIssue = stateOptionIssue(o.state);
+  if (stateIssue !== undefined) issues.push({ path: "state", message: stateIssue });
   const poll = o.pollInterval;
   if (poll !== undefined && !(typeof poll === "number" && poll >= 0 && poll < Infinity))
     issues.push({ path: "pollInterval", message: "must be a number of ms >= 0" });
@@ -268,42 +290,91 @@ export async function trainSFT(
     });
   if (issues.length > 0) throw new RequestValidationError(issues, "trainSFT request");
   const { config, onEvent, onJobCreated, signal, idempotencyKey, pollInterval, timeout } = options;
+  const keeper = new LoopStateKeeper(options.state, model, { file: "train-sft.json", label: "trainSFT" });
 
   const { held, count } = await spoolRows(rows);
   const request: RequestOptions = signal ? { signal } : {};
-  let dataset: Awaited<ReturnType<typeof uploadHeldFiles>>;
+  let job: SFTJobState;
+  let datasetExisted = true;
   try {
     const digest = manifestDigest([{ name: "train.jsonl", digest: held.digest }]);
-    dataset = await uploadHeldFiles(
-      http,
-      {
-        entity: model.entity,
-        project: model.project,
-        name: options.name ?? defaultName(model.name, digest),
-        type: "dataset",
-        // ART logs the dataset from the model's run, `wandb.init(id=model.run_id, ...)`; without
-        // a run_id that makes a new run, never one named after the model: logged by no run here.
-        runId: model.run_id ?? undefined,
-        metadata: { format: "jsonl", num_trajectories: count },
-        files: [{ name: "train.jsonl" }],
-      },
-      [held],
-      request,
-    );
+    const name = options.name ?? defaultName(model.name, digest);
+    // Before any request: a saved job of these rows is taken up (nothing uploaded), another refused.
+    const saved = (await keeper.load(http.config.log)).sft;
+    const resumed = sftJobToResume(saved, { name, digest }, config, keeper.where);
+    if (resumed !== undefined) job = resumed;
+    else {
+      const dataset = await uploadHeldFiles(
+        http,
+        {
+          entity: model.entity,
+          project: model.project,
+          name,
+          type: "dataset",
+          // ART logs the dataset from the model's run, `wandb.init(id=model.run_id, ...)`; without
+          // a run_id that makes a new run, never one named after the model: logged by no run here.
+          runId: model.run_id ?? undefined,
+          metadata: { format: "jsonl", num_trajectories: count },
+          files: [{ name: "train.jsonl" }],
+        },
+        [held],
+        request,
+      );
+      datasetExisted = dataset.existing;
+      job = {
+        dataset: { name, digest },
+        trainingDataUrl: dataset.ref,
+        ...(config != null ? { config } : {}),
+        idempotencyKey: idempotencyKey ?? crypto.randomUUID(),
+      };
+    }
   } finally {
     await held.dispose().catch(() => undefined);
   }
-  const { id: jobId } = await jobs.create(
-    { model_id: model.id, training_data_url: dataset.ref, ...(config != null ? { config } : {}) },
-    idempotencyKey !== undefined ? { ...request, idempotencyKey } : request,
-  );
-  await onJobCreated?.(jobId);
-  const metrics = await meanGradientMetrics(jobs.follow(jobId, { pollInterval, timeout, signal }), onEvent);
-  return {
-    jobId,
-    step: await model.latestStep(request),
-    metrics,
-    trainingDataUrl: dataset.ref,
-    datasetExisted: dataset.existing,
-  };
+  const save = (sft: SFTJobState | undefined) => keeper.set({ ...keeper.state, sft });
+  try {
+    let jobId = job.jobId;
+    if (jobId === undefined) {
+      await save(job);
+      try {
+        ({ id: jobId } = await jobs.create(
+          {
+            model_id: model.id,
+            training_data_url: job.trainingDataUrl,
+            ...(job.config != null ? { config: job.config } : {}),
+          },
+          { ...request, idempotencyKey: job.idempotencyKey },
+        ));
+      } catch (error) {
+        // Refused: no job was made, and a new call must not send it again.
+        if (refusedOutright(error)) await save(undefined);
+        throw error;
+      }
+      job = { ...job, jobId };
+      await save(job);
+      await onJobCreated?.(jobId);
+    }
+    let metrics: Record<string, number>;
+    try {
+      metrics = await meanGradientMetrics(jobs.follow(jobId, { pollInterval, timeout, signal }), onEvent);
+    } catch (error) {
+      // A failed job is over, and one the server does not know cannot be followed.
+      if (error instanceof TrainingJobFailedError || (error instanceof APIError && error.status === 404))
+        await save(undefined);
+      throw error;
+    }
+    await save(undefined);
+    return {
+      jobId,
+      step: await model.latestStep(request),
+      metrics,
+      trainingDataUrl: job.trainingDataUrl,
+      datasetExisted,
+    };
+  } catch (error) {
+    // Said when it happens: the job goes on, and how a new call takes it up.
+    if (error instanceof APIUserAbortError && signal?.aborted && keeper.state.sft !== undefined)
+      throw new APIUserAbortError(`trainSFT was aborted. ${sftLeftBehind(keeper, job)}`, { cause: error });
+    throw error;
+  }
 }
