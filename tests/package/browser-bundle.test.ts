@@ -28,7 +28,7 @@ const BUDGET = 50_000;
  * Gzipped, the same page bundled into one file (esbuild, no code splitting): without splitting,
  * an app carries every namespace, each wrapped to load at its first call.
  */
-const ONE_FILE_BUDGET = 70_500;
+const ONE_FILE_BUDGET = 78_500;
 
 /**
  * Gzipped, for a page that only reads a stream relayed by its own server (issue 26, item 5;
