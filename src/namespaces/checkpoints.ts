@@ -7,7 +7,8 @@ import type { PruneCheckpointsOptions, PruneCheckpointsResult } from "../lib/tra
 import type { CheckpointDeleteParams, CheckpointListParams } from "../wire/trainable-models/request-schema.js";
 import type { Checkpoint, CheckpointDeleteResponse } from "../wire/trainable-models/types.js";
 
-// Loaded at the first call: a page that never trains does not carry the training service's schemas.
+// Loaded at the first call: a page that never trains does not carry the training service's
+// schemas, nor the pruning of checkpoints.
 const wire = () => import("../wire/trainable-models/endpoints.js");
 const prune = () => import("../lib/training/prune-checkpoints.js");
 

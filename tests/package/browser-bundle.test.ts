@@ -2,7 +2,8 @@
 // reading a stream relayed by its server), bundled from the installed tarball exactly as a user's
 // bundler would (exports map, `browser` condition), minified, gzipped. The chat page is built by
 // Vite, as an app is built for production (code splitting on); the relay page and the chat page
-// as one file by esbuild. Summaries go to test-output/ for a look at what the bytes are.
+// as one file by esbuild. Summaries (and esbuild's metafiles) go to test-output/ for a look at
+// what the bytes are.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -113,6 +114,8 @@ async function bundle(name: string, source: string, budget: number) {
   const code = result.outputFiles[0]!.contents;
   const gzipped = gzipSync(code).length;
   const metafile: Metafile = result.metafile;
+  mkdirSync(join(repo, "test-output"), { recursive: true });
+  writeFileSync(join(repo, "test-output", `${name}.meta.json`), JSON.stringify(metafile, null, 2));
   const byInput = Object.values(metafile.outputs)[0]!.inputs;
   const contributors = grouped(Object.entries(byInput).map(([path, { bytesInOutput }]) => [path, bytesInOutput]));
   const head = `${name}: minified ${code.length} B, gzipped ${gzipped} B (budget ${budget} B)`;
