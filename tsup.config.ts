@@ -1,5 +1,6 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
+import { build } from "esbuild";
 import { defineConfig, type Options } from "tsup";
 
 // The browser build swaps the undici transport for the fetch one, so no Node module ever
@@ -59,6 +60,8 @@ const entriesAsPackage = {
   },
 };
 
+const EXTERNAL = ["undici", "zod", "msw", "msw/node", "@opentelemetry/api"];
+
 const shared: Options = {
   target: "es2022",
   sourcemap: true,
@@ -67,19 +70,47 @@ const shared: Options = {
   // eventsource-parser is ESM-only (and small); bundling it lets `require("inferloop")` work on
   // every Node 22, including the minors without require(esm).
   noExternal: ["eventsource-parser"],
-  external: ["undici", "zod", "msw", "msw/node", "@opentelemetry/api"],
+  external: EXTERNAL,
 };
 
 // The builds run at once, so none of them may clean `dist`: it is emptied here, before
 // any starts (hashed chunk names would otherwise pile up in the package).
-export default defineConfig(() => {
+export default defineConfig(async () => {
   rmSync("dist", { recursive: true, force: true });
-  return builds;
+  const modules = await browserModules();
+  const scaffold = Object.fromEntries(
+    modules.map((m) => [`${BROWSER_SCAFFOLD}/${m.replace(/^src\/(.*)\.ts$/, "$1")}`, m]),
+  );
+  return builds(scaffold);
 });
 
-const BROWSER_SCAFFOLD = { "browser-all": "src/index.ts", "browser-stream": "src/wire/chat/stream/stream.ts" };
+const BROWSER_SCAFFOLD = "browser-modules";
 
-const builds: Options[] = [
+/**
+ * The source modules of the browser build (with its swaps), those behind `import()` included,
+ * except the targets of `import()`: esbuild makes each its own entry already, and a scaffold
+ * entry there would be the file the `import()` names.
+ */
+async function browserModules(): Promise<string[]> {
+  const probe = await build({
+    entryPoints: ["src/index.ts"],
+    bundle: true,
+    write: false,
+    metafile: true,
+    format: "esm",
+    platform: "browser",
+    external: EXTERNAL,
+    plugins: [browserTransport as never],
+    logLevel: "silent",
+  });
+  const inputs = Object.entries(probe.metafile!.inputs);
+  const loaded = new Set(
+    inputs.flatMap(([, i]) => i.imports.filter((r) => r.kind === "dynamic-import").map((r) => r.path)),
+  );
+  return inputs.map(([path]) => path).filter((path) => path.startsWith("src/") && !loaded.has(path));
+}
+
+const builds = (browserScaffold: Record<string, string>): Options[] => [
   {
     ...shared,
     entry: { index: "src/index.ts" },
@@ -113,13 +144,12 @@ const builds: Options[] = [
     ...shared,
     // `browser.js` holds no code of its own, only re-exports from chunks, so a bundler drops
     // every chunk a page does not use (`"sideEffects": false`). The entries decide the chunks:
-    // `src/index.ts` a second time puts every module of the build into a chunk (a module that
-    // only `browser` reached would stay in `browser.js`, and with it each top-level schema
-    // call), and the stream reader's own entry puts `ChatCompletionStream` and what it needs
-    // into a chunk of their own. A relay page (`ChatCompletionStream.fromReadableStream`) then
-    // bundles that chunk only: no request validation, no zod. `browser-all` and
-    // `browser-stream` are scaffolding, removed after the build.
-    entry: { browser: "src/index.ts", ...BROWSER_SCAFFOLD },
+    // each module of the build is an entry of its own (scaffolding, removed after the build),
+    // so each lands in a chunk of its own and an app's bundler sees the modules as they import
+    // each other. A relay page (`ChatCompletionStream.fromReadableStream`) then bundles the
+    // stream reader only (no request validation, no zod), and a bundler that splits code
+    // leaves what the namespaces load at first use (`import()`) out of a chat page.
+    entry: { browser: "src/index.ts", ...browserScaffold },
     format: ["esm"],
     platform: "browser",
     splitting: true,
@@ -128,8 +158,7 @@ const builds: Options[] = [
       options.chunkNames = "browser-[hash]";
     },
     async onSuccess() {
-      for (const name of Object.keys(BROWSER_SCAFFOLD))
-        for (const file of [`dist/${name}.js`, `dist/${name}.js.map`]) rmSync(file, { force: true });
+      rmSync(`dist/${BROWSER_SCAFFOLD}`, { recursive: true, force: true });
     },
   },
   {

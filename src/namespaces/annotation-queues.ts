@@ -1,20 +1,9 @@
-import { type OffsetList, offsetList } from "../core/lists/offset-list.js";
+import { lazyOffsetList, type OffsetList } from "../core/lists/offset-list.js";
 import type { PagedListOptions } from "../core/lists/paging.js";
 import type { APIPromise } from "../core/pipeline/api-promise.js";
-import { callEndpoint } from "../core/pipeline/endpoint.js";
+import { callLazyEndpoint } from "../core/pipeline/lazy-endpoint.js";
 import type { RequestOptions } from "../core/pipeline/options.js";
 import { APIResource } from "../core/pipeline/resource.js";
-import {
-  itemsAdd,
-  itemsList,
-  itemsProgress,
-  queuesCreate,
-  queuesDelete,
-  queuesList,
-  queuesRetrieve,
-  queuesStats,
-  queuesUpdate,
-} from "../wire/annotation-queues/endpoints.js";
 import type {
   AnnotationQueueCreateParams,
   AnnotationQueueItemAddParams,
@@ -33,6 +22,9 @@ import type {
   AnnotationQueueItemProgressResponse,
   AnnotationQueueStatsResponse,
 } from "../wire/annotation-queues/types.js";
+
+// Loaded at the first call: a page that never reviews calls does not carry the queues' schemas.
+const wire = () => import("../wire/annotation-queues/endpoints.js");
 
 /**
  * Items of annotation queues (Basic auth, sent to `traceBaseURL`).
@@ -57,7 +49,12 @@ export class AnnotationQueueItems extends APIResource {
     params: AnnotationQueueItemAddParams,
     options?: RequestOptions,
   ): APIPromise<AnnotationQueueItemAddResponse> {
-    return callEndpoint(this._http, itemsAdd, { pathArguments: { queueId }, params }, options);
+    return callLazyEndpoint(
+      this._http,
+      () => wire().then((w) => w.itemsAdd),
+      { pathArguments: { queueId }, params },
+      options,
+    );
   }
 
   /**
@@ -79,7 +76,12 @@ export class AnnotationQueueItems extends APIResource {
     params: AnnotationQueueItemListParams,
     options?: PagedListOptions & RequestOptions,
   ): OffsetList<AnnotationQueueItem> {
-    return offsetList(this._http, itemsList, { pathArguments: { queueId }, params }, options);
+    return lazyOffsetList(
+      this._http,
+      () => wire().then((w) => w.itemsList),
+      { pathArguments: { queueId }, params },
+      options,
+    );
   }
 
   /**
@@ -102,7 +104,12 @@ export class AnnotationQueueItems extends APIResource {
     params: AnnotationQueueItemProgressParams,
     options?: RequestOptions,
   ): APIPromise<AnnotationQueueItemProgressResponse> {
-    return callEndpoint(this._http, itemsProgress, { pathArguments: { queueId, itemId }, params }, options);
+    return callLazyEndpoint(
+      this._http,
+      () => wire().then((w) => w.itemsProgress),
+      { pathArguments: { queueId, itemId }, params },
+      options,
+    );
   }
 }
 
@@ -127,7 +134,7 @@ export class AnnotationQueues extends APIResource {
    * ```
    */
   create(params: AnnotationQueueCreateParams, options?: RequestOptions): APIPromise<AnnotationQueueCreateResponse> {
-    return callEndpoint(this._http, queuesCreate, { params }, options);
+    return callLazyEndpoint(this._http, () => wire().then((w) => w.queuesCreate), { params }, options);
   }
 
   /**
@@ -142,7 +149,7 @@ export class AnnotationQueues extends APIResource {
    * ```
    */
   list(params: AnnotationQueueListParams, options?: PagedListOptions & RequestOptions): OffsetList<AnnotationQueue> {
-    return offsetList(this._http, queuesList, { params }, options);
+    return lazyOffsetList(this._http, () => wire().then((w) => w.queuesList), { params }, options);
   }
 
   /**
@@ -159,7 +166,12 @@ export class AnnotationQueues extends APIResource {
     params: AnnotationQueueRetrieveParams,
     options?: RequestOptions,
   ): APIPromise<AnnotationQueue> {
-    return callEndpoint(this._http, queuesRetrieve, { pathArguments: { queueId }, params }, options);
+    return callLazyEndpoint(
+      this._http,
+      () => wire().then((w) => w.queuesRetrieve),
+      { pathArguments: { queueId }, params },
+      options,
+    );
   }
 
   /**
@@ -172,7 +184,12 @@ export class AnnotationQueues extends APIResource {
    * ```
    */
   update(queueId: string, params: AnnotationQueueUpdateParams, options?: RequestOptions): APIPromise<AnnotationQueue> {
-    return callEndpoint(this._http, queuesUpdate, { pathArguments: { queueId }, params }, options);
+    return callLazyEndpoint(
+      this._http,
+      () => wire().then((w) => w.queuesUpdate),
+      { pathArguments: { queueId }, params },
+      options,
+    );
   }
 
   /**
@@ -189,7 +206,12 @@ export class AnnotationQueues extends APIResource {
     params: AnnotationQueueRetrieveParams,
     options?: RequestOptions,
   ): APIPromise<AnnotationQueue> {
-    return callEndpoint(this._http, queuesDelete, { pathArguments: { queueId }, params }, options);
+    return callLazyEndpoint(
+      this._http,
+      () => wire().then((w) => w.queuesDelete),
+      { pathArguments: { queueId }, params },
+      options,
+    );
   }
 
   /**
@@ -202,6 +224,6 @@ export class AnnotationQueues extends APIResource {
    * ```
    */
   stats(params: AnnotationQueueStatsParams, options?: RequestOptions): APIPromise<AnnotationQueueStatsResponse> {
-    return callEndpoint(this._http, queuesStats, { params }, options);
+    return callLazyEndpoint(this._http, () => wire().then((w) => w.queuesStats), { params }, options);
   }
 }

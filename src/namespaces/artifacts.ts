@@ -1,8 +1,13 @@
+import { lazyIterable } from "../core/pipeline/lazy-endpoint.js";
 import type { RequestOptions } from "../core/pipeline/options.js";
 import { APIResource } from "../core/pipeline/resource.js";
-import { type ArtifactDownload, artifactFiles, downloadArtifact, retrieveArtifact } from "../lib/artifacts/download.js";
-import { uploadArtifact } from "../lib/artifacts/upload.js";
+import type { ArtifactDownload } from "../lib/artifacts/download.js";
 import type { Artifact, ArtifactFile, ArtifactUploadParams, ArtifactUploadResult } from "../wire/artifacts/types.js";
+
+// Loaded at the first call: a page that never reads or writes artifacts does not carry W&B's
+// GraphQL operations, the manifests, the MD5 code or the uploads.
+const download = () => import("../lib/artifacts/download.js");
+const upload = () => import("../lib/artifacts/upload.js");
 
 /**
  * W&B Artifacts over W&B's GraphQL API (`wandbBaseURL`, Basic `api:<apiKey>`): versioned sets of
@@ -40,7 +45,7 @@ export class Artifacts extends APIResource {
    * ```
    */
   upload(params: ArtifactUploadParams, options?: RequestOptions): Promise<ArtifactUploadResult> {
-    return uploadArtifact(this._http, params, options);
+    return upload().then((u) => u.uploadArtifact(this._http, params, options));
   }
 
   /**
@@ -54,7 +59,7 @@ export class Artifacts extends APIResource {
    * ```
    */
   retrieve(ref: string, options?: RequestOptions): Promise<Artifact> {
-    return retrieveArtifact(this._http, ref, options);
+    return download().then((d) => d.retrieveArtifact(this._http, ref, options));
   }
 
   /**
@@ -70,7 +75,7 @@ export class Artifacts extends APIResource {
    * ```
    */
   files(ref: string, options?: RequestOptions): AsyncIterable<ArtifactFile> {
-    return artifactFiles(this._http, ref, options);
+    return lazyIterable(() => download().then((d) => d.artifactFiles(this._http, ref, options)));
   }
 
   /**
@@ -85,6 +90,6 @@ export class Artifacts extends APIResource {
    * ```
    */
   download(ref: string, params: { dir: string }, options?: RequestOptions): Promise<ArtifactDownload> {
-    return downloadArtifact(this._http, ref, params?.dir, options);
+    return download().then((d) => d.downloadArtifact(this._http, ref, params?.dir, options));
   }
 }

@@ -1,23 +1,18 @@
-import { offsetList } from "../core/lists/offset-list.js";
+import { lazyOffsetList } from "../core/lists/offset-list.js";
 import type { APIPromise } from "../core/pipeline/api-promise.js";
-import { callEndpoint } from "../core/pipeline/endpoint.js";
+import { callLazyEndpoint } from "../core/pipeline/lazy-endpoint.js";
 import type { RequestOptions } from "../core/pipeline/options.js";
 import { APIResource } from "../core/pipeline/resource.js";
-import {
-  type TrajectoryGroupsOptions,
-  type TrajectoryGroupsParams,
-  trajectoryGroupsFromCalls,
-} from "../lib/trajectories/from-calls.js";
+import type { TrajectoryGroupsOptions, TrajectoryGroupsParams } from "../lib/trajectories/from-calls.js";
 import type { GatheredTrajectoryGroup } from "../lib/trajectories/gather.js";
 import type { CallQuery } from "../wire/calls/call-query.js";
-import { callsQuery, callsRetrieve } from "../wire/calls/endpoints.js";
-import {
-  type CallReadParams,
-  type CallsQueryOptions,
-  type CallsQueryParams,
-  DEFAULT_CALLS_ACCEPT,
-} from "../wire/calls/request-schema.js";
+import type { CallReadParams, CallsQueryOptions, CallsQueryParams } from "../wire/calls/request-schema.js";
 import type { CallRecord } from "../wire/calls/types.js";
+
+// Loaded at the first call: a page that never reads traces does not carry the query's schemas,
+// nor the rebuilding of traced calls into trajectories.
+const wire = () => import("../wire/calls/endpoints.js");
+const trajectories = () => import("../lib/trajectories/from-calls.js");
 
 /**
  * The call query of the tracing store (`POST /calls/stream_query`, Basic auth, `traceBaseURL`).
@@ -43,8 +38,10 @@ export class Calls extends APIResource {
    * ```
    */
   query(params: CallsQueryParams, options: CallsQueryOptions & RequestOptions = {}): CallQuery {
-    const headers = { accept: options?.accept ?? DEFAULT_CALLS_ACCEPT };
-    return offsetList(this._http, callsQuery, { params, headers }, options);
+    // Without one, the endpoint's own (JSONL).
+    const accept = options?.accept;
+    const headers = accept === undefined ? undefined : { accept };
+    return lazyOffsetList(this._http, () => wire().then((w) => w.callsQuery), { params, headers }, options);
   }
 
   /**
@@ -58,7 +55,12 @@ export class Calls extends APIResource {
    * ```
    */
   retrieve(id: string, params: Omit<CallReadParams, "id">, options?: RequestOptions): APIPromise<CallRecord | null> {
-    return callEndpoint(this._http, callsRetrieve, { params: { ...params, id } }, options);
+    return callLazyEndpoint(
+      this._http,
+      () => wire().then((w) => w.callsRetrieve),
+      { params: { ...params, id } },
+      options,
+    );
   }
 
   /**
@@ -93,12 +95,14 @@ export class Calls extends APIResource {
     options: TrajectoryGroupsOptions,
     requestOptions?: RequestOptions,
   ): Promise<GatheredTrajectoryGroup[]> {
-    return trajectoryGroupsFromCalls(
-      (p, o) => this.query(p, o),
-      params,
-      options,
-      requestOptions ?? {},
-      this._http.config.log,
+    return trajectories().then((t) =>
+      t.trajectoryGroupsFromCalls(
+        (p, o) => this.query(p, o),
+        params,
+        options,
+        requestOptions ?? {},
+        this._http.config.log,
+      ),
     );
   }
 }

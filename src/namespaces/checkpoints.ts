@@ -1,16 +1,16 @@
-import { type CursorList, cursorList } from "../core/lists/cursor-list.js";
+import { type CursorList, lazyCursorList } from "../core/lists/cursor-list.js";
 import type { APIPromise } from "../core/pipeline/api-promise.js";
-import { callEndpoint } from "../core/pipeline/endpoint.js";
+import { callLazyEndpoint } from "../core/pipeline/lazy-endpoint.js";
 import type { RequestOptions } from "../core/pipeline/options.js";
 import { APIResource } from "../core/pipeline/resource.js";
-import {
-  type PruneCheckpointsOptions,
-  type PruneCheckpointsResult,
-  pruneCheckpoints,
-} from "../lib/training/prune-checkpoints.js";
-import { checkpointsDelete, checkpointsList } from "../wire/trainable-models/endpoints.js";
+import type { PruneCheckpointsOptions, PruneCheckpointsResult } from "../lib/training/prune-checkpoints.js";
 import type { CheckpointDeleteParams, CheckpointListParams } from "../wire/trainable-models/request-schema.js";
 import type { Checkpoint, CheckpointDeleteResponse } from "../wire/trainable-models/types.js";
+
+// Loaded at the first call: a page that never trains does not carry the training service's
+// schemas, nor the pruning of checkpoints.
+const wire = () => import("../wire/trainable-models/endpoints.js");
+const prune = () => import("../lib/training/prune-checkpoints.js");
 
 /**
  * The checkpoints of trainable models: one per trained step (Bearer auth).
@@ -29,7 +29,12 @@ export class Checkpoints extends APIResource {
    * ```
    */
   list(modelId: string, params: CheckpointListParams = {}, options?: RequestOptions): CursorList<Checkpoint> {
-    return cursorList(this._http, checkpointsList, { pathArguments: { modelId }, params }, options);
+    return lazyCursorList(
+      this._http,
+      () => wire().then((w) => w.checkpointsList),
+      { pathArguments: { modelId }, params },
+      options,
+    );
   }
 
   /**
@@ -47,7 +52,12 @@ export class Checkpoints extends APIResource {
     params: CheckpointDeleteParams,
     options?: RequestOptions,
   ): APIPromise<CheckpointDeleteResponse> {
-    return callEndpoint(this._http, checkpointsDelete, { pathArguments: { modelId }, params }, options);
+    return callLazyEndpoint(
+      this._http,
+      () => wire().then((w) => w.checkpointsDelete),
+      { pathArguments: { modelId }, params },
+      options,
+    );
   }
 
   /**
@@ -65,6 +75,6 @@ export class Checkpoints extends APIResource {
     options: PruneCheckpointsOptions = {},
     requestOptions?: RequestOptions,
   ): Promise<PruneCheckpointsResult> {
-    return pruneCheckpoints(this, modelId, options, requestOptions);
+    return prune().then((p) => p.pruneCheckpoints(this, modelId, options, requestOptions));
   }
 }

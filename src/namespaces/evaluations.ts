@@ -2,17 +2,10 @@ import { validateInput } from "../core/checks/input-checks.js";
 import type { HttpClient } from "../core/pipeline/http-client.js";
 import type { RequestOptions } from "../core/pipeline/options.js";
 import { APIResource } from "../core/pipeline/resource.js";
-import { EvaluationComparison } from "../lib/evaluations/compare.js";
-import { readResults } from "../lib/evaluations/read.js";
-import { runEvaluation } from "../lib/evaluations/run.js";
+import type { EvaluationComparison } from "../lib/evaluations/compare.js";
 import type { EvaluationRow, EvaluationRun, EvaluationRunParams } from "../lib/evaluations/types.js";
 import type { ChatCreate } from "../wire/chat/chat-create.js";
-import {
-  type EvaluationCompareParams,
-  type EvaluationResultsParams,
-  evaluationCompareParamsSchema,
-  evaluationResultsParamsSchema,
-} from "../wire/evaluations/request-schema.js";
+import type { EvaluationCompareParams, EvaluationResultsParams } from "../wire/evaluations/request-schema.js";
 import type { EvaluationResults } from "../wire/evaluations/types.js";
 import { Calls } from "./calls.js";
 
@@ -73,7 +66,10 @@ export class Evaluations extends APIResource {
     const model = params?.model;
     const name = typeof model === "string" ? model : typeof model === "object" ? model?.model : undefined;
     const chat = name?.startsWith("wandb-artifact:") ? this.#checkpointChat : this.#chat;
-    return runEvaluation({ http: this._http, chat }, params);
+    // Loaded at the first call, as the other W&B-only namespaces: a page that only chats never carries it.
+    return import("../lib/evaluations/run.js").then(({ runEvaluation }) =>
+      runEvaluation({ http: this._http, chat }, params),
+    );
   }
 
   /**
@@ -94,6 +90,10 @@ export class Evaluations extends APIResource {
    * ```
    */
   async results(params: EvaluationResultsParams, options?: RequestOptions): Promise<EvaluationResults> {
+    const [{ evaluationResultsParamsSchema }, { readResults }] = await Promise.all([
+      import("../wire/evaluations/request-schema.js"),
+      import("../lib/evaluations/read.js"),
+    ]);
     const { project_id, ids } = validateInput(evaluationResultsParamsSchema, params, "evaluations.results request");
     return readResults(this.#readDeps(), project_id, ids, options);
   }
@@ -114,6 +114,11 @@ export class Evaluations extends APIResource {
    * ```
    */
   async compare(params: EvaluationCompareParams, options?: RequestOptions): Promise<EvaluationComparison> {
+    const [{ evaluationCompareParamsSchema }, { readResults }, { EvaluationComparison }] = await Promise.all([
+      import("../wire/evaluations/request-schema.js"),
+      import("../lib/evaluations/read.js"),
+      import("../lib/evaluations/compare.js"),
+    ]);
     const { project_id, baseline, candidate } = validateInput(
       evaluationCompareParamsSchema,
       params,

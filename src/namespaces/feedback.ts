@@ -1,10 +1,9 @@
-import { type OffsetList, offsetList } from "../core/lists/offset-list.js";
+import { lazyOffsetList, type OffsetList } from "../core/lists/offset-list.js";
 import type { PagedListOptions } from "../core/lists/paging.js";
 import type { APIPromise } from "../core/pipeline/api-promise.js";
-import { callEndpoint } from "../core/pipeline/endpoint.js";
+import { callLazyEndpoint } from "../core/pipeline/lazy-endpoint.js";
 import type { RequestOptions } from "../core/pipeline/options.js";
 import { APIResource } from "../core/pipeline/resource.js";
-import { feedbackCreate, feedbackPurge, feedbackQuery, feedbackReplace } from "../wire/feedback/endpoints.js";
 import type {
   FeedbackCreateParams,
   FeedbackPurgeParams,
@@ -12,6 +11,9 @@ import type {
   FeedbackReplaceParams,
 } from "../wire/feedback/request-schema.js";
 import type { FeedbackCreateResponse, FeedbackRow } from "../wire/feedback/types.js";
+
+// Loaded at the first call: a page that sends no feedback does not carry its schemas.
+const wire = () => import("../wire/feedback/endpoints.js");
 
 /**
  * Weave's feedback: what reviewers, users and scorers said about a call or an object
@@ -37,7 +39,7 @@ export class Feedback extends APIResource {
    * ```
    */
   create(params: FeedbackCreateParams, options?: RequestOptions): APIPromise<FeedbackCreateResponse> {
-    return callEndpoint(this._http, feedbackCreate, { params }, options);
+    return callLazyEndpoint(this._http, () => wire().then((w) => w.feedbackCreate), { params }, options);
   }
 
   /**
@@ -57,7 +59,7 @@ export class Feedback extends APIResource {
    * ```
    */
   query(params: FeedbackQueryParams, options?: PagedListOptions & RequestOptions): OffsetList<FeedbackRow> {
-    return offsetList(this._http, feedbackQuery, { params }, options);
+    return lazyOffsetList(this._http, () => wire().then((w) => w.feedbackQuery), { params }, options);
   }
 
   /**
@@ -75,7 +77,7 @@ export class Feedback extends APIResource {
    * ```
    */
   replace(params: FeedbackReplaceParams, options?: RequestOptions): APIPromise<FeedbackCreateResponse> {
-    return callEndpoint(this._http, feedbackReplace, { params }, options);
+    return callLazyEndpoint(this._http, () => wire().then((w) => w.feedbackReplace), { params }, options);
   }
 
   /**
@@ -88,6 +90,6 @@ export class Feedback extends APIResource {
    * ```
    */
   purge(params: FeedbackPurgeParams, options?: RequestOptions): APIPromise<Record<string, unknown>> {
-    return callEndpoint(this._http, feedbackPurge, { params }, options);
+    return callLazyEndpoint(this._http, () => wire().then((w) => w.feedbackPurge), { params }, options);
   }
 }

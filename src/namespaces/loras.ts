@@ -1,7 +1,9 @@
 import type { RequestOptions } from "../core/pipeline/options.js";
 import { APIResource } from "../core/pipeline/resource.js";
-import { deployLora } from "../lib/loras/lora-deploy.js";
 import type { LoraDeployParams, LoraDeployResult } from "../wire/loras/types.js";
+
+// Loaded at the first call: a page that deploys no adapter does not carry the deploy.
+const deploy = () => import("../lib/loras/lora-deploy.js");
 
 /**
  * LoRA adapters served by W&B Inference: `deploy` stores an adapter as the `lora` artifact W&B
@@ -32,6 +34,6 @@ export class Loras extends APIResource {
    * ```
    */
   deploy(params: LoraDeployParams, options?: RequestOptions): Promise<LoraDeployResult> {
-    return deployLora(this._http, params, options);
+    return deploy().then((d) => d.deployLora(this._http, params, options));
   }
 }

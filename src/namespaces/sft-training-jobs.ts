@@ -1,13 +1,15 @@
 import type { APIPromise } from "../core/pipeline/api-promise.js";
-import { callEndpoint } from "../core/pipeline/endpoint.js";
+import { callLazyEndpoint } from "../core/pipeline/lazy-endpoint.js";
 import type { RequestOptions } from "../core/pipeline/options.js";
 import { APIResource } from "../core/pipeline/resource.js";
 import type { TrainingJobFollowOptions } from "../lib/training/follow-events.js";
-import { sftJobsCreate } from "../wire/sft-training-jobs/endpoints.js";
 import type { SFTTrainingJobCreateParams } from "../wire/sft-training-jobs/request-schema.js";
 import type { TrainingJobCreateResponse, TrainingJobEvent, TrainingJobResponse } from "../wire/training-jobs/types.js";
 import type { TrainingJobEvents } from "./training-job-events.js";
 import { TrainingJobs } from "./training-jobs.js";
+
+// Loaded at the first call: a page that never trains does not carry the training service's schemas.
+const wire = () => import("../wire/sft-training-jobs/endpoints.js");
 
 /**
  * Supervised fine-tuning jobs (`POST /v1/preview/sft-training-jobs`, Bearer auth, on
@@ -55,7 +57,7 @@ export class SFTTrainingJobs extends APIResource {
    * ```
    */
   create(params: SFTTrainingJobCreateParams, options?: RequestOptions): APIPromise<TrainingJobCreateResponse> {
-    return callEndpoint(this._http, sftJobsCreate, { params }, options);
+    return callLazyEndpoint(this._http, () => wire().then((w) => w.sftJobsCreate), { params }, options);
   }
 
   /**

@@ -1,15 +1,9 @@
 import type { APIPromise } from "../core/pipeline/api-promise.js";
-import { callEndpoint } from "../core/pipeline/endpoint.js";
 import type { HttpClient } from "../core/pipeline/http-client.js";
+import { callLazyEndpoint } from "../core/pipeline/lazy-endpoint.js";
 import type { RequestOptions } from "../core/pipeline/options.js";
 import { APIResource } from "../core/pipeline/resource.js";
-import {
-  baseModelsList,
-  modelsCreate,
-  modelsDelete,
-  modelsLog,
-  modelsRegister,
-} from "../wire/trainable-models/endpoints.js";
+import type { modelsCreate } from "../wire/trainable-models/endpoints.js";
 import type {
   TrainableModelCreateParams,
   TrainableModelLogParams,
@@ -18,8 +12,13 @@ import type {
 import type { TrainableModelDeleteResponse, TrainableModelResponse } from "../wire/trainable-models/types.js";
 import { Completions } from "./chat.js";
 import { Checkpoints } from "./checkpoints.js";
-import { type ModelChat, TrainableModel } from "./trainable-model.js";
+import type { ModelChat, TrainableModel } from "./trainable-model.js";
 import { TrainingJobs } from "./training-jobs.js";
+
+// Loaded at the first call: a page that never trains does not carry the training service's
+// schemas, nor the model handle with its training loop.
+const wire = () => import("../wire/trainable-models/endpoints.js");
+const handle = () => import("./trainable-model.js");
 
 /**
  * Trainable models of the training service (`/v1/preview/models`, Bearer auth): the models RL
@@ -53,7 +52,7 @@ export class TrainableModels extends APIResource {
    * ```
    */
   create(params: TrainableModelCreateParams, options?: RequestOptions): APIPromise<TrainableModelResponse> {
-    return this.#create(params, modelsCreate, options);
+    return this.#create(params, "modelsCreate", options);
   }
 
   /**
@@ -69,13 +68,13 @@ export class TrainableModels extends APIResource {
    */
   register(params: TrainableModelRegisterParams, options?: RequestOptions): APIPromise<TrainableModel> {
     const withFlag = { ...(params as object), return_existing: true } as TrainableModelCreateParams;
-    return this.#create(withFlag, modelsRegister, options)._map(
-      (data) => new TrainableModel(data, this._jobs, this.checkpoints, this._chat, this._http),
+    return this.#create(withFlag, "modelsRegister", options)._map(
+      async (data) => new (await handle()).TrainableModel(data, this._jobs, this.checkpoints, this._chat, this._http),
     );
   }
 
-  #create(params: TrainableModelCreateParams, ep: typeof modelsCreate, options?: RequestOptions) {
-    return callEndpoint(this._http, ep, { params }, options);
+  #create(params: TrainableModelCreateParams, ep: "modelsCreate" | "modelsRegister", options?: RequestOptions) {
+    return callLazyEndpoint(this._http, () => wire().then((w): typeof modelsCreate => w[ep]), { params }, options);
   }
 
   /**
@@ -87,7 +86,12 @@ export class TrainableModels extends APIResource {
    * ```
    */
   delete(modelId: string, options?: RequestOptions): APIPromise<TrainableModelDeleteResponse> {
-    return callEndpoint(this._http, modelsDelete, { pathArguments: { modelId } }, options);
+    return callLazyEndpoint(
+      this._http,
+      () => wire().then((w) => w.modelsDelete),
+      { pathArguments: { modelId } },
+      options,
+    );
   }
 
   /**
@@ -100,7 +104,12 @@ export class TrainableModels extends APIResource {
    * ```
    */
   log(modelId: string, params: TrainableModelLogParams, options?: RequestOptions): APIPromise<unknown> {
-    return callEndpoint(this._http, modelsLog, { pathArguments: { modelId }, params }, options);
+    return callLazyEndpoint(
+      this._http,
+      () => wire().then((w) => w.modelsLog),
+      { pathArguments: { modelId }, params },
+      options,
+    );
   }
 
   /**
@@ -112,6 +121,6 @@ export class TrainableModels extends APIResource {
    * ```
    */
   baseModels(options?: RequestOptions): APIPromise<string[]> {
-    return callEndpoint(this._http, baseModelsList, {}, options);
+    return callLazyEndpoint(this._http, () => wire().then((w) => w.baseModelsList), {}, options);
   }
 }

@@ -1,9 +1,11 @@
-import { type CursorList, cursorList } from "../core/lists/cursor-list.js";
+import { type CursorList, lazyCursorList } from "../core/lists/cursor-list.js";
 import type { RequestOptions } from "../core/pipeline/options.js";
 import { APIResource } from "../core/pipeline/resource.js";
-import { eventsList } from "../wire/training-jobs/endpoints.js";
 import type { TrainingJobEventListParams } from "../wire/training-jobs/request-schema.js";
 import type { TrainingJobEvent } from "../wire/training-jobs/types.js";
+
+// Loaded at the first call: a page that never trains does not carry the training service's schemas.
+const wire = () => import("../wire/training-jobs/endpoints.js");
 
 /**
  * The events of training jobs (`GET /v1/preview/training-jobs/{id}/events`, Bearer auth).
@@ -22,6 +24,11 @@ export class TrainingJobEvents extends APIResource {
    * ```
    */
   list(jobId: string, params: TrainingJobEventListParams = {}, options?: RequestOptions): CursorList<TrainingJobEvent> {
-    return cursorList(this._http, eventsList, { pathArguments: { jobId }, params }, options);
+    return lazyCursorList(
+      this._http,
+      () => wire().then((w) => w.eventsList),
+      { pathArguments: { jobId }, params },
+      options,
+    );
   }
 }

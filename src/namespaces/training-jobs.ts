@@ -1,12 +1,15 @@
 import type { APIPromise } from "../core/pipeline/api-promise.js";
-import { callEndpoint } from "../core/pipeline/endpoint.js";
+import { callLazyEndpoint, lazyIterable } from "../core/pipeline/lazy-endpoint.js";
 import type { RequestOptions } from "../core/pipeline/options.js";
 import { APIResource } from "../core/pipeline/resource.js";
-import { followEvents, type TrainingJobFollowOptions } from "../lib/training/follow-events.js";
-import { trainingJobsCreate, trainingJobsRetrieve } from "../wire/training-jobs/endpoints.js";
+import type { TrainingJobFollowOptions } from "../lib/training/follow-events.js";
 import type { TrainingJobCreateParams } from "../wire/training-jobs/request-schema.js";
 import type { TrainingJobCreateResponse, TrainingJobEvent, TrainingJobResponse } from "../wire/training-jobs/types.js";
 import { TrainingJobEvents } from "./training-job-events.js";
+
+// Loaded at the first call: a page that never trains does not carry the jobs' schemas and checks.
+const wire = () => import("../wire/training-jobs/endpoints.js");
+const follow = () => import("../lib/training/follow-events.js");
 
 /**
  * Reinforcement-learning training jobs (`/v1/preview`, Bearer auth).
@@ -26,7 +29,12 @@ export class TrainingJobs extends APIResource {
    * ```
    */
   retrieve(jobId: string, options?: RequestOptions): APIPromise<TrainingJobResponse> {
-    return callEndpoint(this._http, trainingJobsRetrieve, { pathArguments: { jobId } }, options);
+    return callLazyEndpoint(
+      this._http,
+      () => wire().then((w) => w.trainingJobsRetrieve),
+      { pathArguments: { jobId } },
+      options,
+    );
   }
 
   /**
@@ -56,7 +64,10 @@ export class TrainingJobs extends APIResource {
   follow(jobId: string, options: TrainingJobFollowOptions = {}): AsyncIterable<TrainingJobEvent> {
     const events = this.events;
     const log = this._http.config.log;
-    return { [Symbol.asyncIterator]: () => followEvents(events, jobId, options, log) };
+    return {
+      [Symbol.asyncIterator]: () =>
+        lazyIterable(() => follow().then((f) => f.followEvents(events, jobId, options, log))),
+    };
   }
 
   /**
@@ -85,6 +96,6 @@ export class TrainingJobs extends APIResource {
    */
   create(params: TrainingJobCreateParams, options?: RequestOptions): APIPromise<TrainingJobCreateResponse> {
     // `Trajectory` objects pass as they are: the copy reads each through its toJSON().
-    return callEndpoint(this._http, trainingJobsCreate, { params }, options);
+    return callLazyEndpoint(this._http, () => wire().then((w) => w.trainingJobsCreate), { params }, options);
   }
 }

@@ -34,16 +34,9 @@ describe.each(["index.d.ts", "index.d.cts"])("dist/%s", (file) => {
     expect(dts).not.toMatch(/declare const \w+Shape\b/);
   });
 
-  // Issue 30 asked for 200 KB: writing each shape once took the declarations from 229 KB to
-  // 196 KB. The API surface of issues 31-34 (annotation queues and feedback, runTools, RULER,
-  // the AI SDK's shared types, the vLLM rules) added about 20 KB. Every example in the source is
-  // shipped (an editor shows them): functions', classes' and methods' only, since issue 38.
-  // Issues 39-41 added the API of W&B Artifacts, SFT jobs, every training setting, trainLoop and
-  // vLLM's current fields: 261 KB. Issues 48 and 49 (LoRA deploys, errors that name the fix)
-  // and 46's SFT checks: 277 KB; issue 46's training loop state (LoopState, LoopStateStore, the
-  // loop's new events), the typed members of a job event's data and the reasons of
-  // pruneCheckpoints: 285 KB. docs/performance.md ("Declarations") has the figures.
-  it("stays within 286 KB", () => {
-    expect(Buffer.byteLength(dts)).toBeLessThanOrEqual(286_000);
+  // A guard against growth nobody chose, just over today's size (the API of every namespace,
+  // with each public function's example; docs/performance.md, "Declarations", has the figures).
+  it("stays within 310 KB", () => {
+    expect(Buffer.byteLength(dts)).toBeLessThanOrEqual(310_000);
   });
 });

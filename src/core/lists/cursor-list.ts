@@ -124,16 +124,67 @@ export function cursorList<
   Row extends { id: string },
 >(
   http: HttpClient,
-  ep: Endpoint<Path, Params, Row> & { page: CursorPaging<Row> },
+  ep: CursorEndpoint<Path, Params, Row>,
   call: EndpointCall<Path, NoInfer<Params>>,
   options: RequestOptions | undefined,
 ): CursorList<Row> {
+  const { fetchPage, invalid } = cursorListSource(http, ep, call, options);
+  return new CursorList(fetchPage, call.params?.after, invalid);
+}
+
+type CursorEndpoint<Path extends string, Params, Row> = Endpoint<Path, Params, Row> & { page: CursorPaging<Row> };
+
+/**
+ * @internal {@link cursorList} of a declaration loaded at first use (`EndpointLoader`): the list
+ * is returned at once; the declaration is loaded and the input checked when the first page is
+ * asked for, which rejects with a refusal (or a failed load) before anything is sent.
+ */
+export function lazyCursorList<
+  Path extends string,
+  Params extends { after?: string | undefined },
+  Row extends { id: string },
+>(
+  http: HttpClient,
+  load: () => Promise<CursorEndpoint<Path, Params, Row>>,
+  call: EndpointCall<Path, NoInfer<Params>>,
+  options: RequestOptions | undefined,
+): CursorList<Row> {
+  // Loaded once, at the first page; a failed load is tried again at the next read.
+  let source: Promise<CursorListSource<Row>> | undefined;
+  const fetchPage = async (after: string | undefined): Promise<CursorPage<Row>> => {
+    source ??= load().then(
+      (ep) => cursorListSource(http, ep, call, options),
+      (err: unknown) => {
+        source = undefined;
+        throw err;
+      },
+    );
+    const loaded = await source;
+    if (loaded.invalid) throw loaded.invalid;
+    return loaded.fetchPage(after);
+  };
+  return new CursorList(fetchPage, call.params?.after, undefined);
+}
+
+/** How a cursor list asks for a page, and the refusal of its input if any. */
+interface CursorListSource<Row> {
+  fetchPage: CursorPageFetcher<Row>;
+  invalid: Error | undefined;
+}
+
+/** The first request of a cursor list, checked (a refusal in `invalid`), and how to ask for a page. */
+function cursorListSource<Path extends string, Params extends { after?: string | undefined }, Row>(
+  http: HttpClient,
+  ep: CursorEndpoint<Path, Params, Row>,
+  call: EndpointCall<Path, NoInfer<Params>>,
+  options: RequestOptions | undefined,
+): CursorListSource<Row> {
   const { first, invalid } = firstListRequest(http, ep, call, options);
   const fetchPage = async (after: string | undefined): Promise<CursorPage<Row>> => {
     const spec = after === undefined || after === call.params?.after ? first! : withAfter(first!, after);
     return (await http.request(spec, options, readCursorPage<Row>)).data;
   };
-  return new CursorList(fetchPage, call.params?.after, invalid);
+  return { fetchPage, invalid };
 }
 
 /** The same request with its `after` cursor replaced. */

@@ -47,16 +47,20 @@ export interface OffsetListSource {
  * ```
  */
 export class OffsetList<T> implements AsyncIterable<T>, AsyncDisposable {
-  readonly #source: OffsetListSource;
+  // A loader when the endpoint is loaded at first use (`lazyOffsetList`): read by `#walk` only.
+  readonly #source: OffsetListSource | (() => Promise<OffsetListSource>);
   readonly #requestOptions: RequestOptions;
   // The page requests being read, so that disposal can close them.
   readonly #open = new Set<OpenPage<T>>();
   #disposed = false;
 
   /** @internal Built by the resource methods that return offset-paged lists. */
-  constructor(source: OffsetListSource) {
+  constructor(
+    source: OffsetListSource | (() => Promise<OffsetListSource>),
+    options: (RequestOptions & PagedListOptions) | undefined,
+  ) {
     this.#source = source;
-    const { pageSize: _, ...requestOptions } = source.options ?? {};
+    const { pageSize: _, ...requestOptions } = options ?? {};
     this.#requestOptions = requestOptions;
   }
 
@@ -124,7 +128,8 @@ export class OffsetList<T> implements AsyncIterable<T>, AsyncDisposable {
 
   /** One async iterable of row batches per page window, in order. */
   async *#walk(): AsyncGenerator<AsyncIterable<T[]>> {
-    const { invalid, first, options } = this.#source;
+    const source = typeof this.#source === "function" ? await this.#source() : this.#source;
+    const { invalid, first, options } = source;
     if (invalid) throw invalid;
     // The caller's `limit` caps the total and its `offset` is the start, as the checked body has them.
     const { limit, offset } = first!.body as { limit?: number | null; offset?: number | null };
@@ -134,21 +139,21 @@ export class OffsetList<T> implements AsyncIterable<T>, AsyncDisposable {
       const window = nextPageWindow(plan, received);
       if (!window) return;
       const counted = { n: 0 };
-      yield this.#readWindow(window, counted);
+      yield this.#readWindow(source, window, counted);
       received += counted.n;
       if (isShortPage(window, counted.n)) return;
     }
   }
 
   /** Read one page; if a streamed body is cut off, ask again for the part not yet delivered. */
-  async *#readWindow(window: PageWindow, counted: { n: number }): AsyncGenerator<T[]> {
-    const { http, paging } = this.#source;
+  async *#readWindow(source: OffsetListSource, window: PageWindow, counted: { n: number }): AsyncGenerator<T[]> {
+    const { http, paging } = source;
     const { rows, row } = paging;
     // A JSON page is read whole inside the request, whose retries already cover a cut-off body.
     let resumesLeft = "lines" in rows ? (this.#requestOptions.maxRetries ?? http.config.maxRetries) : 0;
     for (;;) {
       if (this.#disposed) throw disposedError();
-      const page = await this.#request({ limit: window.limit - counted.n, offset: window.offset + counted.n });
+      const page = await this.#request(source, { limit: window.limit - counted.n, offset: window.offset + counted.n });
       this.#open.add(page);
       try {
         if (this.#disposed) throw disposedError();
@@ -175,10 +180,7 @@ export class OffsetList<T> implements AsyncIterable<T>, AsyncDisposable {
         if (this.#disposed) throw disposedError(err);
         if (!(err instanceof APIConnectionError) || resumesLeft-- <= 0 || counted.n >= window.limit)
           throw http.config.redactor.error(err);
-        http.config.log.write(
-          "warn",
-          `${this.#source.first!.operation} page cut off after ${counted.n} rows; resuming`,
-        );
+        http.config.log.write("warn", `${source.first!.operation} page cut off after ${counted.n} rows; resuming`);
       } finally {
         this.#open.delete(page);
         page.cancel();
@@ -186,8 +188,8 @@ export class OffsetList<T> implements AsyncIterable<T>, AsyncDisposable {
     }
   }
 
-  async #request(window: PageWindow): Promise<OpenPage<T>> {
-    const { http, first, paging } = this.#source;
+  async #request(source: OffsetListSource, window: PageWindow): Promise<OpenPage<T>> {
+    const { http, first, paging } = source;
     const { rows, row } = paging;
     // Only a list whose input was accepted is sent (`#walk` throws the refusal first).
     const spec = { ...first!, body: { ...(first!.body as object), limit: window.limit, offset: window.offset } };
@@ -216,15 +218,56 @@ function disposedError(cause?: unknown): APIUserAbortError {
  */
 export function offsetList<Path extends string, Params extends { limit?: number | null; offset?: number | null }, Row>(
   http: HttpClient,
-  ep: Endpoint<Path, Params, Row> & { page: OffsetPaging<Row> },
+  ep: OffsetEndpoint<Path, Params, Row>,
   call: EndpointCall<Path, NoInfer<Params>>,
   options: (RequestOptions & PagedListOptions) | undefined,
 ): OffsetList<Row> {
+  return new OffsetList<Row>(offsetListSource(http, ep, call, options), options);
+}
+
+/**
+ * @internal {@link offsetList} of a declaration loaded at first use (`EndpointLoader`): the list
+ * is returned at once, and the declaration is loaded and the input checked when iteration
+ * starts, whose first step rejects with a refusal (or a failed load).
+ */
+export function lazyOffsetList<
+  Path extends string,
+  Params extends { limit?: number | null; offset?: number | null },
+  Row,
+>(
+  http: HttpClient,
+  load: () => Promise<OffsetEndpoint<Path, Params, Row>>,
+  call: EndpointCall<Path, NoInfer<Params>>,
+  options: (RequestOptions & PagedListOptions) | undefined,
+): OffsetList<Row> {
+  // Loaded once, at the first read (a list never read loads nothing); a failed load is tried
+  // again at the next read.
+  let source: Promise<OffsetListSource> | undefined;
+  const loaded = () =>
+    (source ??= load().then(
+      (ep) => offsetListSource(http, ep, call, options),
+      (err: unknown) => {
+        source = undefined;
+        throw err;
+      },
+    ));
+  return new OffsetList<Row>(loaded, options);
+}
+
+type OffsetEndpoint<Path extends string, Params, Row> = Endpoint<Path, Params, Row> & { page: OffsetPaging<Row> };
+
+/** What an offset list sends and reads, its input checked (a refusal kept in `invalid`). */
+function offsetListSource<Path extends string, Params, Row>(
+  http: HttpClient,
+  ep: OffsetEndpoint<Path, Params, Row>,
+  call: EndpointCall<Path, NoInfer<Params>>,
+  options: (RequestOptions & PagedListOptions) | undefined,
+): OffsetListSource {
   let { first, invalid } = firstListRequest(http, ep, call, options);
   try {
     if (options !== undefined) validateInput(ep.page.options, options, `${ep.operation} request`);
   } catch (err) {
     invalid ??= err as Error;
   }
-  return new OffsetList<Row>({ http, first, invalid, options, paging: ep.page as OffsetPaging<unknown> });
+  return { http, first, invalid, options, paging: ep.page as OffsetPaging<unknown> };
 }

@@ -9,6 +9,7 @@ import {
   callReadParamsSchema,
   callsQueryOptionsSchema,
   callsQueryParamsSchema,
+  DEFAULT_CALLS_ACCEPT,
 } from "./request-schema.js";
 import type { CallRecord } from "./types.js";
 
@@ -75,6 +76,8 @@ export const callsQuery = endpoint({
     },
   },
   page: offsetPages<CallRecord>("call record", { lines: "JSONL record" }, callsQueryOptionsSchema),
+  // A query's own `accept` replaces it.
+  hooks: { headers: { accept: DEFAULT_CALLS_ACCEPT } },
 });
 
 // One call by id (Weave's `CallReadReq`, `weave/trace_server/trace_server_interface.py`): an id

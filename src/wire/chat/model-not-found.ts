@@ -11,9 +11,10 @@ import { closestNames } from "../../core/checks/closest-name.js";
 import { callEndpoint } from "../../core/pipeline/endpoint.js";
 import type { HttpClient } from "../../core/pipeline/http-client.js";
 import type { ErrorHint } from "../../core/pipeline/request-spec.js";
-import { membershipByName } from "../artifacts/endpoints.js";
-import { runGraphQL } from "../graphql.js";
 import { modelsList } from "../models/endpoints.js";
+
+// W&B's artifact query is loaded only for a trained model's step: a chat page does not carry it.
+const artifactQuery = () => Promise.all([import("../artifacts/endpoints.js"), import("../graphql.js")]);
 
 const ARTIFACT = /^wandb-artifact:\/\/\/?([^/]+)\/([^/]+)\/([^/:]+)(?::([^/:]+))?$/;
 
@@ -41,6 +42,7 @@ async function lookup({
   }
   const [, entity, project, name, alias] = artifact as unknown as [string, string, string, string, string?];
   if (alias === undefined || !/^step\d+$/.test(alias)) return undefined;
+  const [{ membershipByName }, { runGraphQL }] = await artifactQuery();
   const latest = await runGraphQL(http, membershipByName, { entity, project, name: `${name}:latest` }, once);
   const step = latest?.aliases.find((a) => /^step\d+$/.test(a));
   if (step === undefined || step === alias) return undefined;
