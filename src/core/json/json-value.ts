@@ -231,16 +231,13 @@ export function isPlainValue(x: unknown): boolean {
 // GC (a trajectory's copy does while it is checked; the first, small jobs decide it), every
 // later object of that site goes to the old generation, where the copies of a large body pile
 // up as garbage until a full GC (docs/performance.md, "Training job creation").
+function PlainObjectConstructor(this: Record<string, unknown>): void {}
+PlainObjectConstructor.prototype = Object.prototype;
 /**
  * The constructor of the copy's objects: plain objects (`Object.prototype`), allocated where a
  * large copy's garbage is cheapest to collect.
  */
-function PlainObjectConstructor(this: Record<string, unknown>): void {}
-PlainObjectConstructor.prototype = Object.prototype;
-export const PlainObject: new () => Record<string, unknown> = PlainObjectConstructor as Function as new () => Record<
-  string,
-  unknown
->;
+export const PlainObject = PlainObjectConstructor as object as new () => Record<string, unknown>;
 
 /**
  * The request parameters as the plain JSON value that will be sent, or a

@@ -164,14 +164,8 @@ function queryString(params: unknown): string {
   return text === "" ? "" : `?${text}`;
 }
 
-/** Where the body's `extraBody` comes from: the client's default, then the call's own. */
-interface ExtraBodies {
-  clientDefault: unknown;
-  perRequest: unknown;
-}
-
 /** The body to send: checked, prepared, `extraBody` merged, then reviewed (see {@link BodyStep}). */
-function builtBody(ep: Endpoint, params: unknown, what: string, http: HttpClient, extra: ExtraBodies): unknown {
+function builtBody(ep: Endpoint, params: unknown, what: string, http: HttpClient, extraBody: unknown): unknown {
   const shape = ep.body as $ZodType | BodyStep<unknown, unknown, unknown>;
   // A zod schema carries `_zod`; a step is a plain object with `schema`.
   const step = "_zod" in shape ? undefined : (shape as BodyStep<unknown, unknown, unknown>);
@@ -179,7 +173,8 @@ function builtBody(ep: Endpoint, params: unknown, what: string, http: HttpClient
     ? step.check(params, what)
     : validateRequestBody(step ? step.schema : (shape as $ZodType), params, what, step?.issues);
   const prepared = step?.prepare ? step.prepare(checked, params) : checked;
-  const sent = withExtraBody(prepared, extra.clientDefault, extra.perRequest, ep.operation, step?.merges);
+  // The client's default extraBody, then the call's own, merged before the review sees the body.
+  const sent = withExtraBody(prepared, http.config.extraBody, extraBody, ep.operation, step?.merges);
   if (step?.review !== undefined) warnFindings(http.config.log, ep.operation, step.review(checked, sent, what));
   return sent;
 }
@@ -198,8 +193,7 @@ function endpointRequest(
   // Refusals name the operation: "Invalid training_jobs.events.list request: …".
   const what = `${ep.operation} request`;
   let path = fillPath(ep, call.pathArguments as Record<string, unknown> | undefined, what);
-  const extra = { clientDefault: http.config.extraBody, perRequest: options?.extraBody };
-  const body = ep.body === undefined ? undefined : builtBody(ep, call.params, what, http, extra);
+  const body = ep.body === undefined ? undefined : builtBody(ep, call.params, what, http, options?.extraBody);
   if (ep.query !== undefined) path += queryString(validateInput(ep.query, call.params ?? {}, what));
   const fixed = ep.hooks?.headers;
   const headers = fixed === undefined ? call.headers : { ...fixed, ...call.headers };
