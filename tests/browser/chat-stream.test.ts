@@ -91,6 +91,9 @@ beforeAll(async () => {
       write: false,
       logLevel: "silent",
       plugins: [asPackage],
+      // The package as a user's bundler resolves it, not through the repository's tsconfig `paths`
+      // (which point `inferloop` at the sources, for the examples).
+      tsconfigRaw: "{}",
     });
     // Every file read, and the files with code in the bundle (the others were dropped whole).
     const withCode = Object.entries(Object.values(bundle.metafile.outputs)[0]!.inputs)
