@@ -2,7 +2,7 @@
 // the page's life, per model, so a loop stopped and started again on the same page follows the
 // job it left; a store of the user's own keeps it longer.
 import { InferloopError } from "../../core/errors/errors.js";
-import type { LoopState, LoopStateStore, StateOwner } from "./loop-state.js";
+import type { LoopState, LoopStateStore, StateOwner } from "./loop-state-types.js";
 
 /** Whether `state` may name a file here. */
 export const stateFiles = false;

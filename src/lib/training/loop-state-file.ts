@@ -4,7 +4,7 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { InferloopError } from "../../core/errors/errors.js";
-import type { LoopState, LoopStateStore, StateOwner } from "./loop-state.js";
+import type { LoopState, LoopStateStore, StateOwner } from "./loop-state-types.js";
 
 /** Whether `state` may name a file here. */
 export const stateFiles = true;
